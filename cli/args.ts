@@ -1,0 +1,44 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { UsageError } from './usage-error.js';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+export interface ParsedArgs {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+}
+
+/** Strict option parsing: an unknown option or a missing value is a usage error, never ignored. */
+export function parseCommandArgs(argv: string[], options: Options, usage: string): ParsedArgs {
+  try {
+    const { values, positionals } = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    if (values.help) {
+      process.stdout.write(`${usage}\n`);
+      process.exit(0);
+    }
+    return { values: values as ParsedArgs['values'], positionals };
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error), usage);
+  }
+}
+
+export function required(args: ParsedArgs, name: string, usage: string): string {
+  const value = args.values[name];
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`Missing required option --${name}.`, usage);
+  return value;
+}
+
+export function optional(args: ParsedArgs, name: string): string | undefined {
+  const value = args.values[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** Parses 30d, 12h, 45m or 3600s into milliseconds. */
+export function parseDuration(text: string, usage: string): number {
+  const match = /^(\d+)\s*([smhd])$/.exec(text.trim());
+  if (!match) throw new UsageError(`Cannot read the duration "${text}"; write e.g. 90d, 12h, 30m or 3600s.`, usage);
+  const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] as 's' | 'm' | 'h' | 'd'];
+  const ms = Number(match[1]) * unit;
+  if (ms <= 0) throw new UsageError('The duration must be positive.', usage);
+  return ms;
+}

@@ -1,0 +1,46 @@
+import { bootstrapWorkspace } from '../../shared/contracts/identity.js';
+import { optional, parseCommandArgs, required } from '../args.js';
+import { printJson, printLines } from '../output.js';
+import { passwordFrom } from '../password.js';
+import { withLocalServices } from '../with-local-services.js';
+
+export const usage = `Usage: crm bootstrap --org NAME --workspace NAME --email EMAIL --password PASSWORD
+                     [--default-country CC] [--json]
+
+Creates the organization (if new), the workspace and the user as its administrator.
+Run again with an existing organization or user to add another workspace to them.
+The password may come from the CRM_PASSWORD environment variable instead.`;
+
+export async function run(argv: string[]): Promise<void> {
+  const args = parseCommandArgs(
+    argv,
+    {
+      org: { type: 'string' },
+      workspace: { type: 'string' },
+      email: { type: 'string' },
+      password: { type: 'string' },
+      'default-country': { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    usage,
+  );
+  const input = {
+    organization: required(args, 'org', usage),
+    workspace: required(args, 'workspace', usage),
+    email: required(args, 'email', usage),
+    password: passwordFrom(args, usage),
+    default_country: optional(args, 'default-country') ?? null,
+  };
+  const result = await withLocalServices(async ({ bus, requestId }) =>
+    (await bus.call(bootstrapWorkspace, input, { context: null, requestId })).result,
+  );
+  if (args.values.json) return printJson(result);
+  const verb = (created: boolean) => (created ? 'created' : 'exists');
+  printLines(
+    `Organization  ${result.organization.name} (${result.organization.id}) ${verb(result.organization.created)}`,
+    `Workspace     ${result.workspace.name} (${result.workspace.id}) ${verb(result.workspace.created)}`,
+    `Administrator ${result.user.email} (${result.user.id}) ${verb(result.user.created)}`,
+    '',
+    `Next: crm tokens create --workspace ${JSON.stringify(result.workspace.name)} --scopes contacts:read,contacts:write`,
+  );
+}

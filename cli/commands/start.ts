@@ -1,0 +1,60 @@
+import { createLogger } from '../../shared/logger.js';
+import { loadConfig } from '../../shared/config.js';
+import { migrateDatabase } from '../../shared/db/migrate.js';
+import { openDatabase } from '../../shared/db/orm.js';
+import { deriveSecrets } from '../../shared/secrets.js';
+import { startGateway } from '../../gateway/start-gateway.js';
+import { WORKERS } from '../../workers/index.js';
+import { startWorkers } from '../../workers/runtime/start-workers.js';
+import { parseCommandArgs } from '../args.js';
+import { busClient, connectTransport, resolveDatabase, resolveSecret } from '../environment.js';
+import { printLines } from '../output.js';
+import { onShutdown } from '../shutdown.js';
+
+export const usage = `Usage: crm start
+
+Runs the gateway and every worker in one process. Without DATABASE_URL and NATS_URL
+it uses the embedded default: a real Postgres under CRM_DATA_DIR (./.data) and an
+in-process bus. Migrations are applied on start. Stop with Ctrl-C.`;
+
+export async function run(argv: string[]): Promise<void> {
+  parseCommandArgs(argv, {}, usage);
+  const config = loadConfig();
+  const log = createLogger({ level: config.logLevel, component: 'crm' });
+
+  const db = await resolveDatabase(config, log, 'server');
+  const secrets = deriveSecrets(await resolveSecret(config));
+  const orm = await openDatabase({ url: db.url, poolMax: config.dbPoolMax, applicationName: 'crm start' });
+  const applied = await migrateDatabase(orm, db.url);
+  if (applied.length > 0) log.info({ applied }, 'migrations applied');
+
+  const transport = await connectTransport(config, log, 'crm start');
+  const services = { orm, secrets, bus: transport, busNamespace: config.busNamespace, events: transport };
+  const workers = startWorkers(Object.values(WORKERS), services, log, config.workerConcurrency);
+  const gateway = await startGateway(busClient(transport, config), config, log);
+
+  onShutdown(log, async () => {
+    await gateway.close();
+    await workers.drain();
+    await transport.close();
+    await orm.close();
+    await db.release();
+  });
+
+  const how = db.embedded ? `embedded Postgres in ${config.dataDir}` : 'DATABASE_URL';
+  printLines(
+    '',
+    `CRM service listening on ${gateway.url}  (database: ${how}; bus: ${transport.kind === 'nats' ? 'NATS' : 'in-process'})`,
+    '',
+    '  REST API     ' + `${gateway.url}/v1`,
+    '  Health       ' + `${gateway.url}/healthz   ${gateway.url}/readyz`,
+    '',
+    'First time? In another terminal:',
+    '  npm run crm -- bootstrap --org "Acme" --workspace "Sales" --email you@example.com --password "choose-a-long-one" --default-country US',
+    '  npm run crm -- tokens create --workspace "Sales" --scopes contacts:read,contacts:write --name "my script"',
+    `  curl -H "Authorization: Bearer sk_live_…" ${gateway.url}/v1/me`,
+    '',
+    'Stop with Ctrl-C.',
+    '',
+  );
+}

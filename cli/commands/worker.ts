@@ -1,0 +1,45 @@
+import { WORKER_NAMES, type WorkerName } from '../../shared/bus/operation.js';
+import { loadConfig } from '../../shared/config.js';
+import { openDatabase } from '../../shared/db/orm.js';
+import { createLogger } from '../../shared/logger.js';
+import { deriveSecrets } from '../../shared/secrets.js';
+import { WORKERS } from '../../workers/index.js';
+import { startWorkers } from '../../workers/runtime/start-workers.js';
+import { parseCommandArgs } from '../args.js';
+import { connectTransport, requireNats, resolveDatabase, resolveSecret } from '../environment.js';
+import { onShutdown } from '../shutdown.js';
+import { UsageError } from '../usage-error.js';
+
+export const usage = `Usage: crm worker <${WORKER_NAMES.join('|')}> [more names…]
+
+Runs workers that take requests from NATS in a queue group: start more copies to
+share the load. Needs NATS_URL, DATABASE_URL and CRM_SECRET. On SIGTERM a worker
+stops taking messages, finishes the ones it holds, and closes its connections.`;
+
+export async function run(argv: string[]): Promise<void> {
+  const { positionals } = parseCommandArgs(argv, {}, usage);
+  if (positionals.length === 0) throw new UsageError('Name the worker to run.', usage);
+  const unknown = positionals.filter((n) => !(WORKER_NAMES as readonly string[]).includes(n));
+  if (unknown.length > 0) throw new UsageError(`Unknown worker: ${unknown.join(', ')}.`, usage);
+  const names = [...new Set(positionals)] as WorkerName[];
+
+  const config = loadConfig();
+  requireNats(config, 'worker');
+  const log = createLogger({ level: config.logLevel, component: `worker:${names.join('+')}` });
+  const secrets = deriveSecrets(await resolveSecret(config));
+  const db = await resolveDatabase(config, log, 'command');
+  const orm = await openDatabase({ url: db.url, poolMax: config.dbPoolMax, applicationName: `crm worker ${names.join(' ')}` });
+  const transport = await connectTransport(config, log, `crm worker ${names.join(' ')}`);
+  const workers = startWorkers(
+    names.map((n) => WORKERS[n]),
+    { orm, secrets, bus: transport, busNamespace: config.busNamespace, events: transport },
+    log,
+    config.workerConcurrency,
+  );
+  onShutdown(log, async () => {
+    await workers.drain();
+    await transport.close();
+    await orm.close();
+    await db.release();
+  });
+}

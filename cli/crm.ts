@@ -1,0 +1,54 @@
+#!/usr/bin/env -S node --max-semi-space-size=32
+import { ConfigError } from '../shared/config.js';
+import { CrmError } from '../shared/errors.js';
+import { UsageError } from './usage-error.js';
+
+/** `crm`: every way to run and administer the service. One module per command, loaded on demand. */
+const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv: string[]): Promise<void> }> }> = {
+  start: { summary: 'run gateway and all workers in one process (what npm start runs)', load: () => import('./commands/start.js') },
+  gateway: { summary: 'run the HTTP gateway (needs NATS_URL)', load: () => import('./commands/gateway.js') },
+  worker: { summary: 'run one or more workers: contacts, deals, schema, tokens', load: () => import('./commands/worker.js') },
+  migrate: { summary: 'apply database migrations', load: () => import('./commands/migrate.js') },
+  bootstrap: { summary: 'create an organization, a workspace and its administrator', load: () => import('./commands/bootstrap.js') },
+  users: { summary: 'users add: add a member to a workspace', load: () => import('./commands/users.js') },
+  tokens: { summary: 'tokens create|list|revoke: manage API tokens', load: () => import('./commands/tokens.js') },
+};
+
+function help(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
+  return [
+    'Usage: crm <command> [options]   (crm <command> --help for details)',
+    '',
+    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Without DATABASE_URL and NATS_URL every command uses the embedded default under ./.data.',
+  ].join('\n');
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(`${help()}\n`);
+    return;
+  }
+  const command = COMMANDS[name];
+  if (!command) throw new UsageError(`Unknown command: ${name}.`, help());
+  await (await command.load()).run(rest);
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof UsageError) {
+    process.stderr.write(`crm: ${error.message}\n${error.usage ? `\n${error.usage}\n` : ''}`);
+    process.exit(2);
+  }
+  if (error instanceof ConfigError) {
+    process.stderr.write(`crm: ${error.message}\n`);
+    process.exit(1);
+  }
+  if (error instanceof CrmError) {
+    process.stderr.write(`crm: ${error.message}${error.details.param ? ` (${error.details.param})` : ''}\n`);
+    process.exit(1);
+  }
+  process.stderr.write(`crm: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,75 @@
+import { SCOPES } from '../shared/auth/scopes.js';
+import type { BusClient } from '../shared/bus/bus-client.js';
+import { InProcessTransport } from '../shared/bus/in-process-transport.js';
+import { NatsTransport } from '../shared/bus/nats-transport.js';
+import type { BusTransport } from '../shared/bus/transport.js';
+import type { CallContext } from '../shared/contracts/call-context.js';
+import { resolveWorkspace } from '../shared/contracts/identity.js';
+import { ConfigError, type Config } from '../shared/config.js';
+import { migrateDatabase } from '../shared/db/migrate.js';
+import { openDatabase } from '../shared/db/orm.js';
+import { newId } from '../shared/ids.js';
+import type { Logger } from '../shared/logger.js';
+import { deriveSecrets } from '../shared/secrets.js';
+import { WORKERS } from '../workers/index.js';
+import { startWorkers } from '../workers/runtime/start-workers.js';
+import { busClient, resolveDatabase, resolveSecret } from './environment.js';
+
+/**
+ * For administrative commands: the worker code itself, run in this process over an
+ * in-process bus, against the configured (or embedded) database. The commands work
+ * whether or not any service process is running, through the same contracts.
+ */
+export interface LocalServices {
+  bus: BusClient;
+  requestId: string;
+  /** The operator's context in a workspace given by id or name. */
+  inWorkspace(ref: string): Promise<{ context: CallContext; workspace: { id: string; name: string } }>;
+  close(): Promise<void>;
+}
+
+export async function openLocalServices(config: Config, log: Logger): Promise<LocalServices> {
+  const db = await resolveDatabase(config, log, 'command');
+  const cleanups: (() => Promise<unknown>)[] = [() => db.release()];
+  const close = async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch((err: unknown) => log.warn({ err }, 'cleanup failed'));
+  };
+  try {
+    const secrets = deriveSecrets(await resolveSecret(config));
+    const orm = await openDatabase({ url: db.url, poolMax: 4, applicationName: 'crm command' });
+    cleanups.push(() => orm.close());
+    if (db.embedded) await migrateDatabase(orm, db.url);
+    else if ((await orm.migrator.getPending()).length > 0) {
+      throw new ConfigError('The database has migrations pending: run "crm migrate" first.');
+    }
+
+    const transport = new InProcessTransport();
+    // Events such as a token revocation must reach running gateways, so they go to NATS when there is one.
+    let events: BusTransport = transport;
+    if (config.natsUrl) {
+      const nats = await NatsTransport.connect(config.natsUrl, 'crm command', log);
+      cleanups.push(() => nats.close());
+      events = nats;
+    }
+    const workers = startWorkers(Object.values(WORKERS), { orm, secrets, bus: transport, busNamespace: config.busNamespace, events }, log, 8);
+    cleanups.push(() => workers.drain());
+    const bus = busClient(transport, config);
+    const requestId = newId('request');
+
+    return {
+      bus,
+      requestId,
+      inWorkspace: async (ref) => {
+        const { result } = await bus.call(resolveWorkspace, { ref }, { context: null, requestId });
+        return {
+          workspace: { id: result.id, name: result.name },
+          context: { workspace_id: result.id, principal: { type: 'operator', scopes: [...SCOPES] }, visibility: 'all' },
+        };
+      },
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

@@ -1,0 +1,30 @@
+import type { ErrorCode } from '../../shared/errors.js';
+
+/** The one mapping from domain error codes to HTTP statuses. */
+export const HTTP_STATUS: Record<ErrorCode, number> = {
+  validation_failed: 400,
+  invalid_json: 400,
+  invalid_cursor: 400,
+  unauthenticated: 401,
+  missing_scope: 403,
+  forbidden: 403,
+  not_found: 404,
+  phone_taken: 409,
+  conflict: 409,
+  idempotency_key_reused: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  unavailable: 503,
+  internal: 500,
+};
+
+export type ErrorType = 'invalid_request_error' | 'authentication_error' | 'permission_error' | 'rate_limit_error' | 'api_error';
+
+export function errorTypeOf(status: number): ErrorType {
+  if (status === 401) return 'authentication_error';
+  if (status === 403) return 'permission_error';
+  if (status === 429) return 'rate_limit_error';
+  if (status >= 500) return 'api_error';
+  return 'invalid_request_error';
+}

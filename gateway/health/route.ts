@@ -1,0 +1,36 @@
+import { Router } from 'express';
+import { WORKER_NAMES } from '../../shared/bus/operation.js';
+import { healthOf } from '../../shared/contracts/health.js';
+import type { GatewayDeps } from '../deps.js';
+
+const READY_TIMEOUT_MS = 2_000;
+
+/**
+ * /healthz: the process is up. /readyz: the bus, Postgres (through each worker) and
+ * one worker of each kind answer; load balancers send traffic only then.
+ */
+export function healthRoutes({ bus }: GatewayDeps): Router {
+  const router = Router();
+
+  router.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+
+  router.get('/readyz', async (req, res) => {
+    const checks: Record<string, string> = { bus: bus.transport.isConnected() ? 'ok' : 'disconnected' };
+    await Promise.all(
+      WORKER_NAMES.map(async (worker) => {
+        try {
+          await bus.call(healthOf(worker), {}, { context: null, requestId: req.requestId, timeoutMs: READY_TIMEOUT_MS });
+          checks[worker] = 'ok';
+        } catch (error) {
+          checks[worker] = error instanceof Error ? error.message : 'failed';
+        }
+      }),
+    );
+    const ready = Object.values(checks).every((v) => v === 'ok');
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
+  });
+
+  return router;
+}

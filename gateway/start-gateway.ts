@@ -1,0 +1,44 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { BusClient } from '../shared/bus/bus-client.js';
+import type { Config } from '../shared/config.js';
+import type { Logger } from '../shared/logger.js';
+import { createGatewayApp } from './app.js';
+
+export interface RunningGateway {
+  url: string;
+  port: number;
+  /** Stops accepting connections and waits for requests in flight (up to `graceMs`). */
+  close(graceMs?: number): Promise<void>;
+}
+
+export async function startGateway(bus: BusClient, config: Config, log: Logger): Promise<RunningGateway> {
+  let publicUrl = config.publicUrl ?? '';
+  const gateway = createGatewayApp({ bus, config, log, publicUrl: () => publicUrl });
+  const server = http.createServer(gateway.app);
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  server.requestTimeout = 30_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  publicUrl ||= `http://${host}:${port}`;
+  log.info({ port, host: config.host, public_url: publicUrl }, 'gateway listening');
+
+  return {
+    url: publicUrl,
+    port,
+    close: async (graceMs = 10_000) => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+      await closed;
+      clearTimeout(timer);
+      await gateway.close();
+    },
+  };
+}

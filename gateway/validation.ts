@@ -1,0 +1,28 @@
+import type { Request } from 'express';
+import type { z } from 'zod';
+import { ValidationError, validationErrorFrom } from '../shared/errors.js';
+
+export function parseQuery<S extends z.ZodType>(schema: S, req: Request): z.output<S> {
+  const parsed = schema.safeParse(req.query);
+  if (!parsed.success) throw validationErrorFrom(parsed.error);
+  return parsed.data;
+}
+
+export function parseBody<S extends z.ZodType>(schema: S, req: Request): z.output<S> {
+  if (req.body === undefined || req.body === null || typeof req.body !== 'object' || Array.isArray(req.body)) {
+    throw new ValidationError('The request body must be a JSON object.');
+  }
+  const parsed = schema.safeParse(req.body);
+  if (!parsed.success) throw validationErrorFrom(parsed.error);
+  return parsed.data;
+}
+
+/** `Idempotency-Key`: up to 255 visible ASCII characters. */
+export function idempotencyKeyOf(req: Request): string | undefined {
+  const key = req.get('idempotency-key');
+  if (key === undefined) return undefined;
+  if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
+    throw new ValidationError('Idempotency-Key must be 1 to 255 visible ASCII characters.', 'Idempotency-Key');
+  }
+  return key;
+}

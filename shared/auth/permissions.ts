@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { parseNameList } from './parse-name-list.js';
+import type { Scope } from './scopes.js';
+
+/** What a membership allows in its workspace (decisions.md, "Identity"). */
+export const PERMISSIONS = ['contacts.read', 'contacts.write', 'deals.read', 'deals.write', 'configuration'] as const;
+export const Permission = z.enum(PERMISSIONS);
+export type Permission = z.infer<typeof Permission>;
+
+export const Visibility = z.enum(['all', 'owned']);
+export type Visibility = z.infer<typeof Visibility>;
+
+/** Scopes each permission lets its holder grant to a token or an agent. */
+const SCOPES_BY_PERMISSION: Record<Permission, readonly Scope[]> = {
+  'contacts.read': ['contacts:read'],
+  'contacts.write': ['contacts:read', 'contacts:write'],
+  'deals.read': ['deals:read'],
+  'deals.write': ['deals:read', 'deals:write'],
+  // Administrators design the workspace and manage its credentials.
+  configuration: ['schema:read', 'schema:write', 'studio:read', 'studio:write', 'tokens:write'],
+};
+
+/**
+ * Reading the schema (custom fields, pipelines) is part of reading contacts or deals,
+ * so anyone who may read either may also grant `schema:read` and `studio:read`.
+ */
+export function grantableScopes(permissions: readonly Permission[]): Scope[] {
+  const out = new Set<Scope>();
+  for (const p of permissions) for (const s of SCOPES_BY_PERMISSION[p]) out.add(s);
+  if (permissions.some((p) => p === 'contacts.read' || p === 'contacts.write' || p === 'deals.read' || p === 'deals.write')) {
+    out.add('schema:read');
+    out.add('studio:read');
+  }
+  return [...out];
+}
+
+export const ADMIN_PERMISSIONS: Permission[] = [...PERMISSIONS];
+
+export function parsePermissionList(text: string): { permissions: Permission[]; unknown: string[] } {
+  const { values, unknown } = parseNameList(text, Permission);
+  return { permissions: values, unknown };
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { parseNameList } from './parse-name-list.js';
+
+/** The scopes a credential can hold (decisions.md, "Scopes"). */
+export const SCOPES = [
+  'contacts:read',
+  'contacts:write',
+  'deals:read',
+  'deals:write',
+  'schema:read',
+  'schema:write',
+  'studio:read',
+  'studio:write',
+  'tokens:write',
+] as const;
+
+export const Scope = z.enum(SCOPES);
+export type Scope = z.infer<typeof Scope>;
+
+export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
+  'contacts:read': 'Read contacts',
+  'contacts:write': 'Create and change contacts',
+  'deals:read': 'Read deals and pipelines',
+  'deals:write': 'Create and change deals',
+  'schema:read': 'Read custom fields, pipelines and stages',
+  'schema:write': 'Change custom fields, pipelines and stages',
+  'studio:read': 'Use the Studio tool server to read the workspace design',
+  'studio:write': 'Use the Studio tool server to change the workspace design',
+  'tokens:write': 'Create, list and revoke API tokens',
+};
+
+/** A `:write` scope implies its `:read`. */
+export function grantsScope(held: readonly Scope[], needed: Scope): boolean {
+  if (held.includes(needed)) return true;
+  if (needed.endsWith(':read')) {
+    const write = needed.replace(/:read$/, ':write') as Scope;
+    return held.includes(write);
+  }
+  return false;
+}
+
+/** Parses a comma- or space-separated scope list; unknown names are reported, not dropped. */
+export function parseScopeList(text: string): { scopes: Scope[]; unknown: string[] } {
+  const { values, unknown } = parseNameList(text, Scope);
+  return { scopes: values, unknown };
+}

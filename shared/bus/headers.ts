@@ -1,0 +1,7 @@
+/** Message headers carried with every bus request. */
+export const HEADER = {
+  requestId: 'Crm-Request-Id',
+  /** Absolute deadline in epoch milliseconds; a worker drops work that is already late. */
+  deadline: 'Crm-Deadline',
+  idempotencyKey: 'Crm-Idempotency-Key',
+} as const;

@@ -1,0 +1,124 @@
+import { connect, headers as natsHeaders, ErrorCode, type NatsConnection, type Msg, type MsgHdrs } from 'nats';
+import type { Logger } from '../logger.js';
+import {
+  BusDisconnectedError,
+  BusTimeoutError,
+  NoRespondersError,
+  type BusHandler,
+  type BusHeaders,
+  type BusMessage,
+  type BusSubscription,
+  type BusTransport,
+} from './transport.js';
+
+function toHeaders(h: MsgHdrs | undefined): BusHeaders {
+  const out: BusHeaders = {};
+  if (!h) return out;
+  for (const key of h.keys()) out[key] = h.get(key);
+  return out;
+}
+
+function fromHeaders(h: BusHeaders): MsgHdrs | undefined {
+  const keys = Object.keys(h);
+  if (keys.length === 0) return undefined;
+  const out = natsHeaders();
+  for (const key of keys) out.set(key, h[key] as string);
+  return out;
+}
+
+function errorCode(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
+}
+
+export class NatsTransport implements BusTransport {
+  readonly kind = 'nats' as const;
+  private connected = true;
+
+  private constructor(
+    private readonly nc: NatsConnection,
+    private readonly log: Logger,
+  ) {
+    void this.watchStatus();
+  }
+
+  static async connect(url: string, name: string, log: Logger): Promise<NatsTransport> {
+    const nc = await connect({
+      servers: url.split(',').map((s) => s.trim()),
+      name,
+      // Reconnect forever: a NATS restart must never take a process down.
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 250,
+      waitOnFirstConnect: true,
+      pingInterval: 5_000,
+      maxPingOut: 2,
+    });
+    log.info({ server: nc.getServer() }, 'connected to NATS');
+    return new NatsTransport(nc, log);
+  }
+
+  private async watchStatus(): Promise<void> {
+    for await (const s of this.nc.status()) {
+      if (s.type === 'disconnect') {
+        this.connected = false;
+        this.log.warn({ server: s.data }, 'NATS connection lost; reconnecting');
+      } else if (s.type === 'reconnect') {
+        this.connected = true;
+        this.log.info({ server: s.data }, 'NATS connection restored');
+      }
+    }
+  }
+
+  isConnected(): boolean {
+    return this.connected && !this.nc.isClosed() && !this.nc.isDraining();
+  }
+
+  async request(subject: string, data: Uint8Array, options: { headers: BusHeaders; timeoutMs: number }): Promise<BusMessage> {
+    // Fail fast instead of buffering a request that will only time out.
+    if (!this.isConnected()) throw new BusDisconnectedError(subject);
+    try {
+      const reply = await this.nc.request(subject, data, { timeout: options.timeoutMs, headers: fromHeaders(options.headers) });
+      return { subject, data: reply.data, headers: toHeaders(reply.headers) };
+    } catch (error) {
+      const code = errorCode(error);
+      if (code === ErrorCode.NoResponders) throw new NoRespondersError(subject);
+      if (code === ErrorCode.Timeout) throw new BusTimeoutError(subject, options.timeoutMs);
+      throw new BusDisconnectedError(subject, error);
+    }
+  }
+
+  subscribe(subject: string, queue: string, handler: BusHandler): BusSubscription {
+    const inFlight = new Set<Promise<void>>();
+    const handle = (msg: Msg): void => {
+      const done = handler({ subject: msg.subject, data: msg.data, headers: toHeaders(msg.headers) })
+        .then((reply) => {
+          if (msg.reply) msg.respond(reply);
+        })
+        .catch((error: unknown) => this.log.error({ err: error, subject }, 'bus handler failed without a reply'))
+        .finally(() => inFlight.delete(done));
+      inFlight.add(done);
+    };
+    const sub = this.nc.subscribe(subject, { queue, callback: (err, msg) => (err ? this.log.error({ err }, 'subscription error') : handle(msg)) });
+    return {
+      drain: async () => {
+        // Stop taking messages (pending ones are still delivered), then wait for replies to go out.
+        if (!sub.isClosed()) await sub.drain();
+        while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+      },
+    };
+  }
+
+  publish(subject: string, data: Uint8Array): void {
+    if (this.nc.isClosed()) return;
+    this.nc.publish(subject, data);
+  }
+
+  listen(subject: string, handler: (data: Uint8Array) => void): BusSubscription {
+    const sub = this.nc.subscribe(subject, { callback: (err, msg) => (err ? undefined : handler(msg.data)) });
+    return { drain: async () => void (sub.isClosed() ? undefined : await sub.drain()) };
+  }
+
+  async close(): Promise<void> {
+    if (this.nc.isClosed()) return;
+    await this.nc.drain();
+  }
+}

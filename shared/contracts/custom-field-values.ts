@@ -1,0 +1,20 @@
+import { z } from 'zod';
+
+/** Custom field keys: lower snake case, as in `lead_source`. */
+export const CustomFieldKey = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[a-z][a-z0-9_]*$/, 'must be lower snake case, starting with a letter (e.g. lead_source)');
+
+/**
+ * A stored custom field value. Its type is checked against the field's definition
+ * (text, number, boolean, date as YYYY-MM-DD, select option); null clears it.
+ */
+export const CustomFieldValue = z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]);
+export type CustomFieldValue = z.infer<typeof CustomFieldValue>;
+
+export const CustomFieldValues = z
+  .record(z.string().max(64), CustomFieldValue)
+  .refine((v) => Object.keys(v).length <= 100, { message: 'at most 100 custom fields' });
+export type CustomFieldValues = z.infer<typeof CustomFieldValues>;

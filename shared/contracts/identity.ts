@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { Permission, Visibility } from '../auth/permissions.js';
+import { defineOperation } from '../bus/operation.js';
+import { cleanText } from './common.js';
+
+/** Organization, workspace and user administration, served by the tokens worker. */
+
+export const CountryCode = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z]{2}$/, 'must be a two-letter ISO 3166 country code, e.g. US');
+
+export const UserEmail = z
+  .string()
+  .trim()
+  .max(254)
+  .pipe(z.email({ message: 'must be an e-mail address' }))
+  .transform((s) => s.toLowerCase());
+
+export const Password = z.string().min(10, 'must be at least 10 characters').max(200);
+
+const Named = z.object({ id: z.string(), name: z.string() });
+
+export const BootstrapInput = z.strictObject({
+  organization: cleanText(100).pipe(z.string().min(1)),
+  workspace: cleanText(100).pipe(z.string().min(1)),
+  email: UserEmail,
+  password: Password,
+  default_country: CountryCode.nullable().optional(),
+});
+
+export const BootstrapResult = z.object({
+  organization: Named.extend({ created: z.boolean() }),
+  workspace: Named.extend({ created: z.boolean(), default_country: z.string().nullable() }),
+  user: z.object({ id: z.string(), email: z.string(), created: z.boolean() }),
+});
+
+export const bootstrapWorkspace = defineOperation({
+  worker: 'tokens',
+  name: 'bootstrap',
+  scoped: false,
+  input: BootstrapInput,
+  output: BootstrapResult,
+});
+
+export const ResolvedWorkspace = z.object({
+  id: z.string(),
+  name: z.string(),
+  organization: Named,
+  default_country: z.string().nullable(),
+});
+
+/** Finds a workspace by id or by name, for the command line. */
+export const resolveWorkspace = defineOperation({
+  worker: 'tokens',
+  name: 'resolve-workspace',
+  scoped: false,
+  input: z.strictObject({ ref: z.string().min(1).max(100) }),
+  output: ResolvedWorkspace,
+});
+
+export const Member = z.object({
+  object: z.literal('member'),
+  user_id: z.string(),
+  email: z.string(),
+  workspace_id: z.string(),
+  permissions: z.array(Permission),
+  visibility: Visibility,
+  created_at: z.string(),
+});
+
+export const addUser = defineOperation({
+  worker: 'tokens',
+  name: 'add-user',
+  scope: 'tokens:write',
+  input: z.strictObject({
+    email: UserEmail,
+    password: Password,
+    permissions: z.array(Permission).min(1),
+    visibility: Visibility,
+  }),
+  output: Member.extend({ user_created: z.boolean() }),
+});

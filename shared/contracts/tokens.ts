@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { Scope } from '../auth/scopes.js';
+import { defineOperation } from '../bus/operation.js';
+import { cleanText, Cursor, Empty, PageLimit, pageOf, Timestamp } from './common.js';
+
+export const ApiToken = z
+  .object({
+    object: z.literal('token'),
+    id: z.string(),
+    name: z.string(),
+    workspace_id: z.string(),
+    scopes: z.array(Scope),
+    display_hint: z.string().describe('sk_live_… and the last four characters'),
+    created_by: z.string().nullable().describe('usr_… or tok_… that created it; null when created with the crm command line'),
+    created_at: Timestamp,
+    last_used_at: Timestamp.nullable(),
+    expires_at: Timestamp.nullable(),
+    revoked_at: Timestamp.nullable(),
+  })
+  .meta({ id: 'Token' });
+export type ApiToken = z.infer<typeof ApiToken>;
+
+/** Only the create reply carries the plaintext, once. */
+export const CreatedApiToken = ApiToken.extend({
+  token: z.string().describe('The secret. Shown only in this response; store it now.'),
+}).meta({ id: 'CreatedToken' });
+
+export const CreateTokenInput = z.strictObject({
+  name: cleanText(100).pipe(z.string().min(1, 'is required')),
+  scopes: z.array(Scope).min(1, 'at least one scope is required').max(20),
+  expires_at: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 timestamp' }).nullable().optional(),
+});
+export type CreateTokenInput = z.infer<typeof CreateTokenInput>;
+
+/** What the gateway learns from a bearer token. */
+export const AuthenticatedToken = z.object({
+  token_id: z.string(),
+  workspace_id: z.string(),
+  scopes: z.array(Scope),
+  expires_at: Timestamp.nullable(),
+});
+export type AuthenticatedToken = z.infer<typeof AuthenticatedToken>;
+
+export const TokenDescription = z
+  .object({
+    object: z.literal('token'),
+    id: z.string(),
+    name: z.string(),
+    workspace: z.object({ id: z.string(), name: z.string() }),
+    organization: z.object({ id: z.string(), name: z.string() }),
+    scopes: z.array(Scope),
+    created_by: z.string().nullable(),
+    expires_at: Timestamp.nullable(),
+  })
+  .meta({ id: 'Me' });
+
+export const authenticateToken = defineOperation({
+  worker: 'tokens',
+  name: 'authenticate',
+  scoped: false,
+  input: z.object({ token: z.string().max(512) }),
+  output: AuthenticatedToken,
+});
+
+export const describeToken = defineOperation({
+  worker: 'tokens',
+  name: 'describe',
+  input: Empty,
+  output: TokenDescription,
+});
+
+export const createToken = defineOperation({
+  worker: 'tokens',
+  name: 'create',
+  scope: 'tokens:write',
+  input: CreateTokenInput,
+  output: CreatedApiToken,
+});
+
+export const listTokens = defineOperation({
+  worker: 'tokens',
+  name: 'list',
+  scope: 'tokens:write',
+  input: z.strictObject({ limit: PageLimit, cursor: Cursor.optional(), include_revoked: z.boolean().optional() }),
+  output: pageOf(ApiToken),
+});
+
+export const revokeToken = defineOperation({
+  worker: 'tokens',
+  name: 'revoke',
+  scope: 'tokens:write',
+  input: z.strictObject({ id: z.string().max(64) }),
+  output: ApiToken,
+});
+
+/** Broadcast when a token is revoked, so gateways drop it from their cache at once. */
+export const TOKEN_REVOKED_EVENT = 'events.token-revoked';

@@ -1,0 +1,17 @@
+import { defineEntity, p } from '@mikro-orm/core';
+
+export const IdempotencyKeySchema = defineEntity({
+  name: 'IdempotencyKey',
+  tableName: 'idempotency_keys',
+  properties: {
+    workspaceId: p.string().primary(),
+    key: p.string().primary(),
+    /** The operation and a hash of its input: a key reused for another request is refused. */
+    fingerprint: p.string(),
+    response: p.json<unknown>().nullable(),
+    createdAt: p.datetime(3),
+  },
+});
+
+export class IdempotencyKey extends IdempotencyKeySchema.class {}
+IdempotencyKeySchema.setClass(IdempotencyKey);

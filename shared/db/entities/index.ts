@@ -1,0 +1,28 @@
+export { Organization, OrganizationSchema } from './organization.js';
+export { Workspace, WorkspaceSchema } from './workspace.js';
+export { User, UserSchema } from './user.js';
+export { Membership, MembershipSchema } from './membership.js';
+export { ApiToken, ApiTokenSchema } from './api-token.js';
+export { Contact, ContactSchema } from './contact.js';
+export { CustomField, CustomFieldSchema } from './custom-field.js';
+export { Pipeline, PipelineSchema } from './pipeline.js';
+export { Stage, StageSchema } from './stage.js';
+export { Deal, DealSchema } from './deal.js';
+export { IdempotencyKey, IdempotencyKeySchema } from './idempotency-key.js';
+
+import { ApiToken } from './api-token.js';
+import { Contact } from './contact.js';
+import { CustomField } from './custom-field.js';
+import { Deal } from './deal.js';
+import { IdempotencyKey } from './idempotency-key.js';
+import { Membership } from './membership.js';
+import { Organization } from './organization.js';
+import { Pipeline } from './pipeline.js';
+import { Stage } from './stage.js';
+import { User } from './user.js';
+import { Workspace } from './workspace.js';
+
+export const ALL_ENTITIES = [Organization, Workspace, User, Membership, ApiToken, Contact, CustomField, Pipeline, Stage, Deal, IdempotencyKey];
+
+/** Entities that belong to one workspace: the `workspace` filter scopes every query on them. */
+export const WORKSPACE_ENTITIES = ['Membership', 'ApiToken', 'Contact', 'CustomField', 'Pipeline', 'Stage', 'Deal', 'IdempotencyKey'];

@@ -1,0 +1,19 @@
+import { defineEntity, p } from '@mikro-orm/core';
+
+export const UserSchema = defineEntity({
+  name: 'User',
+  tableName: 'users',
+  properties: {
+    id: p.string().primary(),
+    /** Stored lower-cased. */
+    email: p.string(),
+    name: p.string().nullable(),
+    /** scrypt, see workers/tokens/passwords.ts; never the password itself. */
+    passwordHash: p.string().lazy(),
+    createdAt: p.datetime(3),
+    updatedAt: p.datetime(3),
+  },
+});
+
+export class User extends UserSchema.class {}
+UserSchema.setClass(User);

@@ -1,0 +1,19 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { Organization } from './organization.js';
+
+export const WorkspaceSchema = defineEntity({
+  name: 'Workspace',
+  tableName: 'workspaces',
+  properties: {
+    id: p.string().primary(),
+    organizationId: () => p.manyToOne(Organization).mapToPk().fieldName('organization_id'),
+    name: p.string(),
+    /** ISO 3166 alpha-2; phones without a country code are read in this country. */
+    defaultCountry: p.string().nullable(),
+    createdAt: p.datetime(3),
+    updatedAt: p.datetime(3),
+  },
+});
+
+export class Workspace extends WorkspaceSchema.class {}
+WorkspaceSchema.setClass(Workspace);

@@ -1,0 +1,155 @@
+import { z } from 'zod';
+import { Scope } from './auth/scopes.js';
+
+/**
+ * Domain errors. Workers throw them, the bus carries them as an {@link ErrorPayload},
+ * and the gateway's one error handler maps each code to an HTTP status.
+ */
+export const ERROR_CODES = [
+  'validation_failed',
+  'invalid_json',
+  'invalid_cursor',
+  'unauthenticated',
+  'missing_scope',
+  'forbidden',
+  'not_found',
+  'phone_taken',
+  'conflict',
+  'idempotency_key_reused',
+  'payload_too_large',
+  'unsupported_media_type',
+  'rate_limited',
+  'unavailable',
+  'internal',
+] as const;
+
+export const ErrorCode = z.enum(ERROR_CODES);
+export type ErrorCode = z.infer<typeof ErrorCode>;
+
+/** What travels on the bus (and, with `type` and `request_id` added, in an HTTP error body). */
+export const ErrorPayload = z.object({
+  code: ErrorCode,
+  message: z.string(),
+  param: z.string().optional(),
+  required_scope: Scope.optional(),
+  existing_id: z.string().optional(),
+  retry_after: z.number().int().positive().optional(),
+});
+export type ErrorPayload = z.infer<typeof ErrorPayload>;
+
+type ErrorDetails = Omit<ErrorPayload, 'code' | 'message'>;
+
+export class CrmError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: ErrorDetails = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+
+  toPayload(): ErrorPayload {
+    return { code: this.code, message: this.message, ...this.details };
+  }
+
+  static fromPayload(payload: ErrorPayload): CrmError {
+    const { code, message, ...details } = payload;
+    return new CrmError(code, message, details);
+  }
+}
+
+export class ValidationError extends CrmError {
+  constructor(message: string, param?: string) {
+    super('validation_failed', message, param === undefined ? {} : { param });
+  }
+}
+
+export class InvalidCursorError extends CrmError {
+  constructor(message = 'The cursor is not valid for this list. Use links.next exactly as given.') {
+    super('invalid_cursor', message, { param: 'cursor' });
+  }
+}
+
+export class UnauthenticatedError extends CrmError {
+  constructor(message = 'A valid bearer token is required.') {
+    super('unauthenticated', message);
+  }
+}
+
+export class MissingScopeError extends CrmError {
+  constructor(scope: Scope) {
+    super('missing_scope', `This operation needs the scope ${scope}, which the credential does not hold.`, {
+      required_scope: scope,
+    });
+  }
+}
+
+export class ForbiddenError extends CrmError {
+  constructor(message: string) {
+    super('forbidden', message);
+  }
+}
+
+export class NotFoundError extends CrmError {
+  constructor(what: string, id?: string, param?: string) {
+    super('not_found', id === undefined ? `No such ${what}.` : `No such ${what}: ${id}.`, param === undefined ? {} : { param });
+  }
+}
+
+export class PhoneTakenError extends CrmError {
+  constructor(phone: string, existingId: string) {
+    super('phone_taken', `A contact with phone ${phone} already exists in this workspace: ${existingId}.`, {
+      param: 'phone',
+      existing_id: existingId,
+    });
+  }
+}
+
+export class ConflictError extends CrmError {
+  constructor(message: string, param?: string) {
+    super('conflict', message, param === undefined ? {} : { param });
+  }
+}
+
+export class IdempotencyKeyReusedError extends CrmError {
+  constructor() {
+    super(
+      'idempotency_key_reused',
+      'This Idempotency-Key was already used with a different request. Use a new key for a new request.',
+    );
+  }
+}
+
+export class UnavailableError extends CrmError {
+  constructor(message = 'The service could not answer in time. Retry shortly.', retryAfterSeconds = 1) {
+    super('unavailable', message, { retry_after: retryAfterSeconds });
+  }
+}
+
+export class RateLimitedError extends CrmError {
+  constructor(retryAfterSeconds: number) {
+    super('rate_limited', `Too many requests. Retry after ${retryAfterSeconds} seconds.`, { retry_after: retryAfterSeconds });
+  }
+}
+
+export class InternalError extends CrmError {
+  constructor(message = 'An internal error occurred. It has been logged with the request id.') {
+    super('internal', message);
+  }
+}
+
+/** Turns a zod failure into a 400 that names the first offending parameter. */
+export function validationErrorFrom(error: z.ZodError, prefix?: string): ValidationError {
+  const issue = error.issues[0];
+  if (!issue) return new ValidationError('The request is not valid.');
+  let pathParts = issue.path.map(String);
+  let message = issue.message;
+  if (issue.code === 'unrecognized_keys') {
+    pathParts = [...pathParts, issue.keys[0] ?? ''];
+    message = `Unknown field${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}.`;
+  }
+  const param = [prefix, ...pathParts].filter(Boolean).join('.') || undefined;
+  const text = issue.code === 'unrecognized_keys' ? message : param ? `${param}: ${message}` : message;
+  return new ValidationError(text, param);
+}

@@ -1,0 +1,27 @@
+import { createHmac, hkdfSync } from 'node:crypto';
+
+/**
+ * Keys derived from CRM_SECRET, one per purpose, so a key leaked from one use
+ * (say, a cursor) tells nothing about another (token hashes).
+ */
+export interface Secrets {
+  /** HMAC key for API token hashes. */
+  tokenHashKey: Buffer;
+  /** HMAC key that signs pagination cursors. */
+  cursorKey: Buffer;
+}
+
+function derive(secret: string, purpose: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', secret, 'workspace-crm', purpose, 32));
+}
+
+export function deriveSecrets(secret: string): Secrets {
+  return {
+    tokenHashKey: derive(secret, 'api-token-hash'),
+    cursorKey: derive(secret, 'pagination-cursor'),
+  };
+}
+
+export function hmacHex(key: Buffer, value: string): string {
+  return createHmac('sha256', key).update(value).digest('hex');
+}

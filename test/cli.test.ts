@@ -1,0 +1,104 @@
+import t from 'tap';
+import { prepareEnvironment, TEST_PASSWORD } from './helpers/stack.js';
+
+/** The `crm` command line against a real database: no service process is running. */
+const stack = await prepareEnvironment();
+t.teardown(() => stack.stop());
+
+t.test('bad arguments: a clear message, usage, and a non-zero exit', async (t) => {
+  const cases: [string[], RegExp][] = [
+    [['frobnicate'], /Unknown command: frobnicate/],
+    [['tokens'], /Missing the tokens command/],
+    [['tokens', 'create', '--workspace', 'x'], /Missing required option --scopes/],
+    [['tokens', 'create', '--workspace', 'x', '--scopes', 'contacts:read,contacts:destroy'], /Unknown scope: contacts:destroy/],
+    [['tokens', 'create', '--workspace', 'x', '--scopes', 'contacts:read', '--expires-in', 'soon'], /Cannot read the duration/],
+    [['tokens', 'create', '--bogus'], /Unknown option '--bogus'/],
+    [['bootstrap', '--org', 'A'], /Missing required option --workspace/],
+    [['users', 'add', '--workspace', 'x', '--email', 'a@b.c', '--password', 'p', '--permissions', 'root', '--visibility', 'all'], /Unknown permission: root/],
+    [['users', 'add', '--workspace', 'x', '--email', 'a@b.c', '--password', 'p', '--permissions', 'contacts.read', '--visibility', 'some'], /--visibility must be/],
+    [['worker', 'payments'], /Unknown worker: payments/],
+  ];
+  for (const [args, message] of cases) {
+    const res = await stack.crm(args);
+    t.equal(res.code, 2, `crm ${args.join(' ')} exits 2`);
+    t.match(res.stderr, message);
+    t.equal(res.stdout, '', 'nothing on stdout');
+  }
+});
+
+t.test('errors from the service are reported with exit code 1', async (t) => {
+  const res = await stack.crm(['tokens', 'create', '--workspace', 'No Such Workspace', '--scopes', 'contacts:read']);
+  t.equal(res.code, 1);
+  t.match(res.stderr, /No such workspace/);
+  const weak = await stack.crm(['bootstrap', '--org', 'O', '--workspace', 'W', '--email', 'x@y.test', '--password', 'short', '--json']);
+  t.equal(weak.code, 1);
+  t.match(weak.stderr, /password/);
+});
+
+t.test('bootstrap: --json prints one JSON object; running again adds a workspace to the same organization and user', async (t) => {
+  const first = await stack.crm(['bootstrap', '--org', 'Initech', '--workspace', 'Sales', '--email', 'boss@initech.test', '--password', TEST_PASSWORD, '--default-country', 'us', '--json']);
+  t.equal(first.code, 0, first.stderr);
+  const one = JSON.parse(first.stdout) as { organization: { id: string; created: boolean }; workspace: { id: string; default_country: string }; user: { id: string; created: boolean } };
+  t.equal(one.organization.created, true);
+  t.equal(one.user.created, true);
+  t.equal(one.workspace.default_country, 'US');
+
+  const second = await stack.crm(['bootstrap', '--org', 'initech', '--workspace', 'Support', '--email', 'BOSS@initech.test', '--password', TEST_PASSWORD, '--json']);
+  t.equal(second.code, 0, second.stderr);
+  const two = JSON.parse(second.stdout) as typeof one & { workspace: { created: boolean } };
+  t.equal(two.organization.id, one.organization.id, 'same organization (names match without case)');
+  t.equal(two.user.id, one.user.id, 'same user (e-mail matches without case)');
+  t.equal(two.workspace.created, true);
+  t.not(two.workspace.id, one.workspace.id);
+
+  const again = await stack.crm(['bootstrap', '--org', 'Initech', '--workspace', 'Sales', '--email', 'boss@initech.test', '--password', TEST_PASSWORD, '--json']);
+  t.equal((JSON.parse(again.stdout) as { workspace: { id: string; created: boolean } }).workspace.id, one.workspace.id, 'idempotent');
+
+  const wrongPassword = await stack.crm(['bootstrap', '--org', 'Initech', '--workspace', 'Ops', '--email', 'boss@initech.test', '--password', 'not the right password']);
+  t.equal(wrongPassword.code, 1, 'an existing user is never given a new password silently');
+
+  const pipelines = await stack.db.query<{ name: string; stages: string }>(
+    `select p.name, string_agg(s.name, ',' order by s.position) as stages from pipelines p join stages s on s.pipeline_id = p.id
+     where p.workspace_id = $1 group by p.name`,
+    [one.workspace.id],
+  );
+  t.same(pipelines, [{ name: 'Sales', stages: 'Lead,Qualified,Negotiation,Won,Lost' }], 'a new workspace starts with the default pipeline');
+
+  const members = await stack.db.query<{ permissions: string[]; visibility: string }>('select permissions, visibility from memberships where workspace_id = $1', [one.workspace.id]);
+  t.same(members, [{ permissions: ['contacts.read', 'contacts.write', 'deals.read', 'deals.write', 'configuration'], visibility: 'all' }]);
+});
+
+t.test('users add, tokens create/list/revoke with --json', async (t) => {
+  const boot = JSON.parse((await stack.crm(['bootstrap', '--org', 'Hooli', '--workspace', 'Core', '--email', 'gavin@hooli.test', '--password', TEST_PASSWORD, '--json'])).stdout) as {
+    workspace: { id: string };
+  };
+  const add = await stack.crm(['users', 'add', '--workspace', 'Core', '--email', 'rep@hooli.test', '--password', TEST_PASSWORD, '--permissions', 'contacts.read,deals.read', '--visibility', 'owned', '--json']);
+  t.equal(add.code, 0, add.stderr);
+  t.match(JSON.parse(add.stdout), { email: 'rep@hooli.test', permissions: ['contacts.read', 'deals.read'], visibility: 'owned', user_created: true });
+
+  const created = await stack.crm(['tokens', 'create', '--workspace', boot.workspace.id, '--scopes', 'contacts:read', '--name', 'nightly sync', '--expires-in', '90d', '--json']);
+  const token = JSON.parse(created.stdout) as { id: string; name: string; expires_at: string };
+  t.equal(token.name, 'nightly sync');
+  t.ok(Math.abs(Date.parse(token.expires_at) - (Date.now() + 90 * 86_400_000)) < 60_000, 'expires in 90 days');
+
+  const human = await stack.crm(['tokens', 'create', '--workspace', 'Core', '--scopes', 'contacts:read']);
+  t.match(human.stdout, /^Created tok_/);
+  t.match(human.stdout, /\nsk_live_[0-9A-Za-z]{43}\n/);
+  t.match(human.stdout, /shown once/);
+
+  const list = JSON.parse((await stack.crm(['tokens', 'list', '--workspace', 'Core', '--json'])).stdout) as { data: { id: string }[] };
+  t.equal(list.data.length, 2);
+  const revoke = await stack.crm(['tokens', 'revoke', '--workspace', 'Core', token.id, '--json']);
+  t.match(JSON.parse(revoke.stdout), { id: token.id, revoked_at: String });
+  const after = JSON.parse((await stack.crm(['tokens', 'list', '--workspace', 'Core', '--json'])).stdout) as { data: { id: string }[] };
+  t.equal(after.data.length, 1, 'revoked tokens are hidden');
+  const all = JSON.parse((await stack.crm(['tokens', 'list', '--workspace', 'Core', '--all', '--json'])).stdout) as { data: { id: string }[] };
+  t.equal(all.data.length, 2, '--all shows them');
+});
+
+t.test('crm gateway and crm worker explain that they need NATS_URL', async (t) => {
+  const { runCrm } = await import('./helpers/process.js');
+  const res = await runCrm(['gateway'], { PATH: process.env.PATH, PORT: '0' });
+  t.equal(res.code, 1);
+  t.match(res.stderr, /NATS_URL/);
+});

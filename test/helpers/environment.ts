@@ -1,0 +1,12 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Tests always run against real Postgres and real NATS on this machine. */
+export const ADMIN_DATABASE_URL = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const NATS_URL = process.env.TEST_NATS_URL ?? process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The compiled CLI: tests run what production runs (`npm test` builds first). */
+export const CRM_BIN = path.join(ROOT, 'dist', 'cli', 'crm.js');
+/** The V8 flag every service process runs with (see package.json "start"). */
+export const NODE_FLAGS = ['--max-semi-space-size=32'];

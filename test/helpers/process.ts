@@ -1,0 +1,66 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { CRM_BIN, NODE_FLAGS, ROOT } from './environment.js';
+
+/** A spawned `crm` process whose output is kept for assertions (e.g. "no token in any log"). */
+export class CrmProcess {
+  readonly output: string[] = [];
+  readonly exited: Promise<number | null>;
+  private readonly child: ChildProcess;
+
+  constructor(
+    readonly label: string,
+    args: string[],
+    env: NodeJS.ProcessEnv,
+  ) {
+    this.child = spawn(process.execPath, [...NODE_FLAGS, CRM_BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child.stdout?.setEncoding('utf8').on('data', (chunk: string) => this.output.push(chunk));
+    this.child.stderr?.setEncoding('utf8').on('data', (chunk: string) => this.output.push(chunk));
+    this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  text(): string {
+    return this.output.join('');
+  }
+
+  /** Resolves with the first output line matching `pattern`. */
+  async waitFor(pattern: RegExp, timeoutMs = 30_000): Promise<RegExpMatchArray> {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const match = this.text().match(pattern);
+      if (match) return match;
+      if (!this.running) throw new Error(`${this.label} exited before printing ${pattern}:\n${this.text()}`);
+      if (Date.now() > until) throw new Error(`${this.label} did not print ${pattern} in ${timeoutMs} ms:\n${this.text()}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  async stop(signal: NodeJS.Signals = 'SIGTERM', timeoutMs = 15_000): Promise<number | null> {
+    if (!this.running) return this.child.exitCode;
+    this.child.kill(signal);
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), timeoutMs);
+    const code = await this.exited;
+    clearTimeout(timer);
+    return code;
+  }
+}
+
+/** Runs a `crm` command to completion. */
+export async function runCrm(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CRM_BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}

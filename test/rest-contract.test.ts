@@ -1,0 +1,16 @@
+import t from 'tap';
+import { checkRestContract } from './helpers/rest-contract.js';
+import { startStack } from './helpers/stack.js';
+
+/** The same contract as the embedded default, over NATS with separate processes. */
+const stack = await startStack();
+t.teardown(() => stack.stop());
+
+t.test('the REST contract over NATS', async (t) => {
+  const ws = await stack.bootstrap({ defaultCountry: 'US' });
+  await checkRestContract(t, stack.baseUrl, {
+    writer: await stack.token(ws.workspace.id, ['contacts:write']),
+    reader: await stack.token(ws.workspace.id, ['contacts:read']),
+    workspaceId: ws.workspace.id,
+  });
+});

@@ -1,0 +1,49 @@
+import { randomBytes } from 'node:crypto';
+import t from 'tap';
+import { InvalidCursorError } from '../../shared/errors.js';
+import { decodeCursor, encodeCursor } from '../../workers/runtime/keyset-cursor.js';
+
+const key = randomBytes(32);
+const scope = { workspaceId: 'ws_A', list: 'contacts', filters: { status: 'active', q: undefined } };
+const position = { createdAt: new Date('2026-03-01T10:00:00.123Z'), id: 'con_X' };
+
+t.test('round trip', async (t) => {
+  const cursor = encodeCursor(key, scope, position);
+  t.same(decodeCursor(key, scope, cursor), position);
+  t.same(decodeCursor(key, { ...scope, filters: { q: undefined, status: 'active' } }, cursor), position, 'filter order and undefined do not matter');
+});
+
+t.test('anything else is an invalid cursor', async (t) => {
+  const cursor = encodeCursor(key, scope, position);
+  const [body = '', sig = ''] = cursor.split('.');
+  const edited = JSON.parse(Buffer.from(body, 'base64url').toString()) as Record<string, unknown>;
+  edited.i = 'con_Y';
+  const cases: [string, string, typeof scope][] = [
+    ['edited body', `${Buffer.from(JSON.stringify(edited)).toString('base64url')}.${sig}`, scope],
+    ['other key', encodeCursor(randomBytes(32), scope, position), scope],
+    ['other workspace', cursor, { ...scope, workspaceId: 'ws_B' }],
+    ['other list', cursor, { ...scope, list: 'deals' }],
+    ['other filters', cursor, { ...scope, filters: { status: 'archived', q: undefined } }],
+    ['no signature', body, scope],
+    ['extra part', `${cursor}.x`, scope],
+    ['empty', '', scope],
+    ['not base64 json', `abc.${sig}`, scope],
+  ];
+  for (const [label, bad, s] of cases) t.throws(() => decodeCursor(key, s, bad), InvalidCursorError, label);
+});
+
+t.test('Postgres timestamp text parses in every form it takes', async (t) => {
+  const { pgTimestamp } = await import('../../shared/db/sql.js');
+  t.equal(pgTimestamp('2026-01-31 10:00:00.123+00').toISOString(), '2026-01-31T10:00:00.123Z');
+  t.equal(pgTimestamp('2026-01-31 10:00:00+00').toISOString(), '2026-01-31T10:00:00.000Z');
+  t.equal(pgTimestamp('2026-01-31 11:00:00.5+01').toISOString(), '2026-01-31T10:00:00.500Z');
+  t.equal(pgTimestamp('2026-01-31 04:30:00-05:30').toISOString(), '2026-01-31T10:00:00.000Z');
+  t.throws(() => pgTimestamp('yesterday'));
+});
+
+t.test('the fast ISO path agrees with the full parse', async (t) => {
+  const { isoTimestamp } = await import('../../shared/db/sql.js');
+  for (const text of ['2026-01-31 10:00:00.123+00', '2026-01-31 10:00:00+00', '2026-01-31 10:00:00.1+00', '2026-01-31 11:00:00.123+01']) {
+    t.equal(isoTimestamp(text), new Date(text.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00')).toISOString(), text);
+  }
+});

@@ -1,0 +1,77 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import { InvalidCursorError } from '../../shared/errors.js';
+import { pgTimestamp } from '../../shared/db/sql.js';
+
+/**
+ * Opaque, signed keyset cursors. A cursor names the last row of a page by
+ * (created_at, id), and is bound to one workspace, one list and one set of filters;
+ * the HMAC makes any edit, or use elsewhere, a 400.
+ */
+export interface CursorScope {
+  workspaceId: string;
+  /** Which list, e.g. `contacts`. */
+  list: string;
+  /** The filters of the query, canonicalised; a cursor only continues the same query. */
+  filters: Record<string, unknown>;
+}
+
+export interface KeysetPosition {
+  createdAt: Date;
+  id: string;
+}
+
+const Payload = z.object({ v: z.literal(1), w: z.string(), l: z.string(), f: z.string(), t: z.number().int(), i: z.string() });
+
+function filtersKey(filters: Record<string, unknown>): string {
+  const entries = Object.entries(filters)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => a.localeCompare(b));
+  return JSON.stringify(entries);
+}
+
+function sign(key: Buffer, body: string): string {
+  return createHmac('sha256', key).update(body).digest('base64url').slice(0, 22);
+}
+
+export function encodeCursor(key: Buffer, scope: CursorScope, position: KeysetPosition): string {
+  const payload = { v: 1, w: scope.workspaceId, l: scope.list, f: filtersKey(scope.filters), t: position.createdAt.getTime(), i: position.id };
+  const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+  return `${body}.${sign(key, body)}`;
+}
+
+export function decodeCursor(key: Buffer, scope: CursorScope, cursor: string): KeysetPosition {
+  const [body, signature, extra] = cursor.split('.');
+  if (!body || !signature || extra !== undefined) throw new InvalidCursorError();
+  const expected = Buffer.from(sign(key, body));
+  const given = Buffer.from(signature);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw new InvalidCursorError();
+  let parsed: z.infer<typeof Payload>;
+  try {
+    parsed = Payload.parse(JSON.parse(Buffer.from(body, 'base64url').toString('utf8')));
+  } catch {
+    throw new InvalidCursorError();
+  }
+  if (parsed.w !== scope.workspaceId || parsed.l !== scope.list) throw new InvalidCursorError('The cursor belongs to a different list.');
+  if (parsed.f !== filtersKey(scope.filters)) throw new InvalidCursorError('The cursor was issued for different filters. Follow links.next as given.');
+  return { createdAt: new Date(parsed.t), id: parsed.i };
+}
+
+/** Fetches one more row than asked to learn whether another page follows. */
+export function pageFrom<T extends { created_at: string; id: string }, R>(
+  rows: T[],
+  limit: number,
+  key: Buffer,
+  scope: CursorScope,
+  present: (row: T) => R,
+): { data: R[]; limit: number; has_more: boolean; next_cursor: string | null } {
+  const hasMore = rows.length > limit;
+  const page = hasMore ? rows.slice(0, limit) : rows;
+  const last = page[page.length - 1];
+  return {
+    data: page.map(present),
+    limit,
+    has_more: hasMore,
+    next_cursor: hasMore && last ? encodeCursor(key, scope, { createdAt: pgTimestamp(last.created_at), id: last.id }) : null,
+  };
+}

@@ -1,0 +1,89 @@
+import { DriverException, ConnectionException } from '@mikro-orm/core';
+import { grantsScope } from '../../shared/auth/scopes.js';
+import { decode, encode } from '../../shared/bus/codec.js';
+import { RequestEnvelope, type ReplyEnvelope } from '../../shared/bus/envelope.js';
+import { HEADER } from '../../shared/bus/headers.js';
+import { subjectOf, queueOf } from '../../shared/bus/operation.js';
+import type { BusMessage, BusSubscription } from '../../shared/bus/transport.js';
+import { workspaceEm } from '../../shared/db/orm.js';
+import { CrmError, InternalError, MissingScopeError, UnavailableError, validationErrorFrom } from '../../shared/errors.js';
+import type { Logger } from '../../shared/logger.js';
+import type { Semaphore } from './concurrency.js';
+import { fingerprintOf, runIdempotent } from './idempotency.js';
+import type { HandlerBinding, WorkerServices } from './worker-call.js';
+
+/** Subscribes one operation in its worker's queue group and answers every request. */
+export function serveOperation(
+  binding: HandlerBinding,
+  services: WorkerServices,
+  log: Logger,
+  slots: Semaphore,
+): BusSubscription {
+  const { op, handler } = binding;
+  const subject = subjectOf(services.busNamespace, op);
+
+  const answer = async (message: BusMessage): Promise<ReplyEnvelope> => {
+    const requestId = message.headers[HEADER.requestId] ?? 'unknown';
+    const deadline = Number(message.headers[HEADER.deadline] ?? Date.now() + 30_000);
+    const reqLog = log.child({ request_id: requestId, subject });
+    const started = performance.now();
+
+    await slots.acquire();
+    try {
+      // The caller has given up already: doing the work now could only surprise it.
+      if (Date.now() > deadline) return { ok: false, error: new UnavailableError('The request expired in the queue.').toPayload() };
+
+      const envelope = RequestEnvelope.safeParse(decode(message.data));
+      if (!envelope.success) throw new InternalError(`Malformed request envelope on ${subject}`);
+      const input = op.input.safeParse(envelope.data.input);
+      if (!input.success) throw validationErrorFrom(input.error);
+      const context = envelope.data.context;
+      if (op.scoped && !context) throw new InternalError(`${subject} needs a workspace context`);
+      if (op.scope && context && !grantsScope(context.principal.scopes, op.scope)) throw new MissingScopeError(op.scope);
+
+      const em = context ? workspaceEm(services.orm, context.workspace_id) : services.orm.em.fork();
+      const idempotencyKey = message.headers[HEADER.idempotencyKey];
+      const call = { input: input.data, context, em, requestId, log: reqLog, services };
+
+      let reply: ReplyEnvelope;
+      if (op.idempotent && idempotencyKey && context) {
+        const { result, replayed } = await runIdempotent(
+          em,
+          { workspaceId: context.workspace_id, key: idempotencyKey, fingerprint: fingerprintOf(subject, input.data) },
+          (tx) => handler({ ...call, em: tx }),
+        );
+        reply = { ok: true, result, replayed };
+      } else {
+        reply = { ok: true, result: await handler(call) };
+      }
+      reqLog.info({ ms: Math.round(performance.now() - started), replayed: reply.replayed }, 'handled');
+      return reply;
+    } catch (error) {
+      const crmError = toCrmError(error, reqLog);
+      reqLog.info({ ms: Math.round(performance.now() - started), error_code: crmError.code }, 'handled with error');
+      return { ok: false, error: crmError.toPayload() };
+    } finally {
+      slots.release();
+    }
+  };
+
+  return services.bus.subscribe(subject, queueOf(services.busNamespace, op.worker), async (message) => encode(await answer(message)));
+}
+
+function toCrmError(error: unknown, log: Logger): CrmError {
+  if (error instanceof CrmError) return error;
+  if (error instanceof ConnectionException || isPoolTimeout(error)) {
+    log.warn({ err: error }, 'database unavailable');
+    return new UnavailableError('The database is not reachable right now. Retry shortly.', 2);
+  }
+  if (error instanceof DriverException) log.error({ err: error, sql_state: error.sqlState ?? error.code }, 'database error');
+  else log.error({ err: error }, 'unexpected error');
+  return new InternalError();
+}
+
+function isPoolTimeout(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  return /timeout exceeded when trying to connect|Connection terminated|ECONNREFUSED|the database system is (starting up|shutting down)/i.test(
+    error.message,
+  );
+}

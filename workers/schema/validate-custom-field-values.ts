@@ -1,0 +1,72 @@
+import type { CustomFieldValue, CustomFieldValues } from '../../shared/contracts/custom-field-values.js';
+import type { CustomFieldObject } from '../../shared/db/entities/custom-field.js';
+import { ValidationError } from '../../shared/errors.js';
+import type { FieldDefinition } from './custom-field-definitions.js';
+
+/** Every active field appears on a record, null where it has no value. */
+export function presentCustomFields(stored: CustomFieldValues, keys: string[]): CustomFieldValues {
+  const out: CustomFieldValues = {};
+  for (const key of keys) out[key] = stored[key] ?? null;
+  return out;
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+function checkValue(field: FieldDefinition, value: Exclude<CustomFieldValue, null>): string | null {
+  switch (field.type) {
+    case 'text':
+      return typeof value === 'string' ? null : 'must be text';
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value) ? null : 'must be a number';
+    case 'boolean':
+      return typeof value === 'boolean' ? null : 'must be true or false';
+    case 'date': {
+      if (typeof value !== 'string' || !DATE.test(value)) return 'must be a date written YYYY-MM-DD';
+      const d = new Date(`${value}T00:00:00Z`);
+      return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(value) ? null : 'must be a real calendar date';
+    }
+    case 'select':
+      return typeof value === 'string' && (field.options ?? []).includes(value)
+        ? null
+        : `must be one of: ${(field.options ?? []).join(', ')}`;
+  }
+}
+
+/**
+ * Checks custom field values against the workspace's definitions and returns what to
+ * store: the existing values with the change applied (null clears a value).
+ */
+export function validateCustomFieldValues(
+  fields: FieldDefinition[],
+  objectType: CustomFieldObject,
+  change: CustomFieldValues,
+  options: { creating: boolean; existing?: CustomFieldValues },
+): CustomFieldValues {
+  const byKey = new Map(fields.map((f) => [f.key, f]));
+  const result: CustomFieldValues = { ...(options.existing ?? {}) };
+
+  for (const [key, value] of Object.entries(change)) {
+    const param = `custom_fields.${key}`;
+    const field = byKey.get(key);
+    if (!field) throw new ValidationError(`${param}: no ${objectType} custom field is called "${key}".`, param);
+    if (field.archived) throw new ValidationError(`${param}: the field "${key}" is archived and cannot be written.`, param);
+    if (value === null) {
+      if (field.required) throw new ValidationError(`${param}: the field "${key}" is required and cannot be cleared.`, param);
+      delete result[key];
+      continue;
+    }
+    const problem = checkValue(field, value);
+    if (problem) throw new ValidationError(`${param}: ${problem}.`, param);
+    result[key] = value;
+  }
+
+  if (options.creating) {
+    for (const field of fields) {
+      if (field.required && !field.archived && (result[field.key] === undefined || result[field.key] === null)) {
+        const param = `custom_fields.${field.key}`;
+        throw new ValidationError(`${param}: the field "${field.key}" is required.`, param);
+      }
+    }
+  }
+  return result;
+}

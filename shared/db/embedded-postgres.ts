@@ -163,7 +163,8 @@ export async function useEmbeddedPostgres(options: { dataDir: string; role: Owne
     throw new Error(`The embedded Postgres did not start (data in ${clusterDir}, port ${settings.port}).`, { cause: error });
   }
   await writeFile(ownerFile, JSON.stringify({ pid: process.pid, role } satisfies Owner));
-  const stopped = stopOnExit(await runningPostmaster(clusterDir));
+  const postmaster = await runningPostmaster(clusterDir);
+  const stopped = stopOnExit(postmaster);
 
   const admin = cluster.getPgClient('postgres', '127.0.0.1');
   await admin.connect();
@@ -175,7 +176,11 @@ export async function useEmbeddedPostgres(options: { dataDir: string; role: Owne
   return {
     url,
     release: async () => {
-      await cluster.stop();
+      // Ctrl-C in a terminal signals Postgres too (same process group); it may be gone already,
+      // and then the package's stop() would wait for an exit event that has passed.
+      if (postmaster && isAlive(postmaster)) {
+        await Promise.race([cluster.stop(), waitFor(async () => !isAlive(postmaster), 30_000, 'the embedded Postgres to stop')]);
+      }
       stopped();
     },
   };

@@ -1,38 +1,38 @@
 /**
  * `npm run bench`: starts a local stack (gateway and one worker of each kind as
- * separate processes, over real NATS, on real Postgres), seeds 100,000 contacts in
- * one workspace, and drives each endpoint with autocannon. The same list query is
- * served by a minimal express + pg handler as the baseline.
+ * separate processes, over real NATS, on real Postgres), seeds 100,000 contacts and
+ * 100,000 deals in one workspace, and drives each endpoint with autocannon. The same
+ * list queries are served by minimal express + pg handlers as the baseline.
  *
- *   npm run bench -- [--duration 10] [--connections 10] [--contacts 100000] [--rounds 3]
+ *   npm run bench -- [--duration 8] [--connections 8] [--rows 100000] [--rounds 3]
  *
- * The list read and its baseline are measured alternately, `rounds` times each, and
+ * Each list read and its baseline are measured alternately, `rounds` times each, and
  * the medians compared, so drift on a shared machine affects both sides alike.
  */
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import type { ChildProcess } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { migrateDatabase } from '../shared/db/migrate.js';
 import { openDatabase } from '../shared/db/orm.js';
 import { deriveSecrets } from '../shared/secrets.js';
-import { encodeCursor } from '../workers/runtime/keyset-cursor.js';
+import { encodeCursor, type CursorScope } from '../workers/runtime/keyset-cursor.js';
 import { formatTable, load, type LoadResult } from './load.js';
 import { freePort, ROOT, runCrmJson, spawnQuiet, stopAll, waitReady } from './processes.js';
 
 const { values } = parseArgs({
   options: {
-    duration: { type: 'string', default: '10' },
-    connections: { type: 'string', default: '10' },
-    contacts: { type: 'string', default: '100000' },
+    duration: { type: 'string', default: '8' },
+    connections: { type: 'string', default: '8' },
+    rows: { type: 'string', default: '100000' },
     rounds: { type: 'string', default: '3' },
   },
 });
-const rounds = Number(values.rounds);
 const duration = Number(values.duration);
 const connections = Number(values.connections);
-const contactCount = Number(values.contacts);
+const rowCount = Number(values.rows);
+const rounds = Number(values.rounds);
 
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -50,6 +50,14 @@ const env: NodeJS.ProcessEnv = {
   LOG_LEVEL: 'info',
 };
 const baseUrl = `http://127.0.0.1:${port}`;
+const cursorKey = deriveSecrets(secret).cursorKey;
+
+interface Comparison {
+  name: string;
+  service: string;
+  baseline: string;
+  deep: { label: string; url: string };
+}
 
 const admin = new pg.Client({ connectionString: adminUrl });
 await admin.connect();
@@ -70,29 +78,80 @@ try {
     env,
   );
   const workspaceId = boot.workspace.id;
-  const { token } = await runCrmJson<{ token: string }>(['tokens', 'create', '--workspace', workspaceId, '--scopes', 'contacts:read,contacts:write'], env);
+  const { token } = await runCrmJson<{ token: string }>(['tokens', 'create', '--workspace', workspaceId, '--scopes', 'contacts:write,deals:write'], env);
 
   const db = new pg.Client({ connectionString: dbUrl });
   await db.connect();
-  process.stdout.write(`Seeding ${contactCount.toLocaleString('en')} contacts… `);
+  process.stdout.write(`Seeding ${rowCount.toLocaleString('en')} contacts and ${rowCount.toLocaleString('en')} deals… `);
   await db.query(
     `insert into contacts (id, workspace_id, first_name, last_name, email, phone, status, custom_fields, created_at, updated_at)
      select 'con_B' || lpad(i::text, 10, '0'), $1, 'First' || i, 'Last' || i, 'person' || i || '@example.test',
             '+1650' || lpad((2000000 + i)::text, 7, '0'), 'active', '{}',
             timestamptz '2025-01-01' + i * interval '1 second', timestamptz '2025-01-01' + i * interval '1 second'
      from generate_series(1, $2::int) as i`,
-    [workspaceId, contactCount],
+    [workspaceId, rowCount],
   );
-  await db.query('analyze contacts');
+  const stages = (await db.query<{ id: string; pipeline_id: string }>('select id, pipeline_id from stages where workspace_id = $1 order by position', [workspaceId])).rows;
+  await db.query(
+    `insert into deals (id, workspace_id, name, pipeline_id, stage_id, amount, currency, custom_fields, created_at, updated_at)
+     select 'deal_B' || lpad(i::text, 10, '0'), $1, 'Deal ' || i, $2, ($3::text[])[1 + i % 5], i * 100, 'USD', '{}',
+            timestamptz '2025-01-01' + i * interval '1 second', timestamptz '2025-01-01' + i * interval '1 second'
+     from generate_series(1, $4::int) as i`,
+    [workspaceId, stages[0]?.pipeline_id, stages.map((s) => s.id), rowCount],
+  );
+  // Settle the database before measuring: no autovacuum or checkpoint of the seed mid-run.
+  await db.query('vacuum analyze contacts');
+  await db.query('vacuum analyze deals');
+  await db.query('checkpoint');
   process.stdout.write('done\n');
 
-  const deepOffset = Math.min(90_000, contactCount - 100);
-  const deepRow = (await db.query<{ id: string; created_at: Date }>(
-    'select id, created_at from contacts where workspace_id = $1 order by created_at, id offset $2 limit 1',
-    [workspaceId, deepOffset - 1],
-  )).rows[0];
-  if (!deepRow) throw new Error('no row for the deep page');
-  const deepCursor = encodeCursor(deriveSecrets(secret).cursorKey, { workspaceId, list: 'contacts', filters: {} }, { createdAt: deepRow.created_at, id: deepRow.id });
+  /** A signed cursor `depth` rows into a list, as the worker would have issued it. */
+  async function cursorAt(table: 'contacts' | 'deals', where: string, params: unknown[], scope: Omit<CursorScope, 'workspaceId'>, depth: number) {
+    const row = (await db.query<{ id: string; created_at: Date }>(
+      `select id, created_at from ${table} where workspace_id = $1 ${where} order by created_at, id offset ${depth - 1} limit 1`,
+      [workspaceId, ...params],
+    )).rows[0];
+    if (!row) throw new Error(`no row ${depth} deep in ${table}`);
+    return encodeCursor(cursorKey, { workspaceId, ...scope }, { createdAt: row.created_at, id: row.id });
+  }
+
+  const stage = stages[2]?.id ?? '';
+  const after = '2025-01-01T01:00:00.000Z';
+  const deep = Math.min(90_000, rowCount - 1_000);
+  const deepInStage = Math.floor(deep / 5);
+
+  const basePort = await freePort();
+  children.push(spawnQuiet([], { ...env, PORT: String(basePort), WORKSPACE_ID: workspaceId }, path.join(ROOT, 'bench', 'baseline-server.ts')));
+  const baselineUrl = `http://127.0.0.1:${basePort}`;
+  await waitReady(`${baselineUrl}/v1/contacts?limit=1`);
+
+  const comparisons: Comparison[] = [
+    {
+      name: 'GET /v1/contacts?limit=100',
+      service: `${baseUrl}/v1/contacts?limit=100`,
+      baseline: `${baselineUrl}/v1/contacts?limit=100`,
+      deep: { label: `${deep.toLocaleString('en')} rows deep`, url: `${baseUrl}/v1/contacts?limit=100&cursor=${await cursorAt('contacts', '', [], { list: 'contacts', filters: {} }, deep)}` },
+    },
+    {
+      name: 'GET /v1/deals?limit=100&stage=…',
+      service: `${baseUrl}/v1/deals?limit=100&stage=${stage}`,
+      baseline: `${baselineUrl}/v1/deals?limit=100&stage_id=${stage}`,
+      deep: {
+        label: `${deepInStage.toLocaleString('en')} rows deep`,
+        url: `${baseUrl}/v1/deals?limit=100&stage=${stage}&cursor=${await cursorAt('deals', 'and stage_id = $2', [stage], { list: 'deals', filters: { stage_ids: [stage] } }, deepInStage)}`,
+      },
+    },
+    {
+      name: 'GET /v1/deals?limit=100&created_after=…',
+      service: `${baseUrl}/v1/deals?limit=100&created_after=${after}`,
+      baseline: `${baselineUrl}/v1/deals?limit=100&created_after=${after}`,
+      deep: {
+        label: `${(deep - 4_000).toLocaleString('en')} rows deep`,
+        url: `${baseUrl}/v1/deals?limit=100&created_after=${after}&cursor=${await cursorAt('deals', 'and created_at > $2', [after], { list: 'deals', filters: { created_after: after } }, deep - 4_000)}`,
+      },
+    },
+  ];
+  await db.end();
 
   const auth = { authorization: `Bearer ${token}` };
   let phone = 0;
@@ -100,48 +159,50 @@ try {
     const n = phone++;
     return JSON.stringify({ first_name: `Bench ${n}`, phone: `+1415${200 + (Math.floor(n / 10_000) % 800)}${String(n % 10_000).padStart(4, '0')}` });
   };
-
   const run = (name: string, url: string, extra: { method?: 'POST'; body?: () => string; headers?: Record<string, string> } = {}) =>
     load({ name, url, connections, durationSeconds: duration, headers: { ...auth, ...extra.headers }, method: extra.method, body: extra.body });
 
-  // Warm-up: JIT, pools, caches.
-  await load({ name: 'warm-up', url: `${baseUrl}/v1/contacts?limit=100`, headers: auth, connections, durationSeconds: 3 });
-
-  const basePort = await freePort();
-  const baseline = spawnQuiet([], { ...env, PORT: String(basePort), WORKSPACE_ID: workspaceId }, path.join(ROOT, 'bench', 'baseline-server.ts'));
-  children.push(baseline);
-  const baselineUrl = `http://127.0.0.1:${basePort}/v1/contacts?limit=100`;
-  await waitReady(`http://127.0.0.1:${basePort}/v1/contacts?limit=1`);
-  await load({ name: 'warm-up', url: baselineUrl, connections, durationSeconds: 3 });
-
-  const results: LoadResult[] = [];
-  results.push(await run('GET /v1/me', `${baseUrl}/v1/me`));
-  const firstRounds: LoadResult[] = [];
-  const baseRounds: LoadResult[] = [];
-  for (let round = 0; round < rounds; round++) {
-    firstRounds.push(await run('GET /v1/contacts?limit=100 (first page)', `${baseUrl}/v1/contacts?limit=100`));
-    baseRounds.push(await load({ name: 'baseline: express + pg, same list query', url: baselineUrl, connections, durationSeconds: duration }));
+  // Warm-up: JIT, pools, caches, on both sides and for every scenario.
+  for (const c of comparisons) {
+    await load({ name: 'warm-up', url: c.service, headers: auth, connections, durationSeconds: 2 });
+    await load({ name: 'warm-up', url: c.deep.url, headers: auth, connections, durationSeconds: 1 });
+    await load({ name: 'warm-up', url: c.baseline, connections, durationSeconds: 2 });
   }
-  results.push(median(firstRounds));
-  results.push(await run(`GET /v1/contacts?limit=100 (${deepOffset.toLocaleString('en')} rows deep)`, `${baseUrl}/v1/contacts?limit=100&cursor=${deepCursor}`));
-  results.push(await run('POST /v1/contacts', `${baseUrl}/v1/contacts`, { method: 'POST', body: newContact, headers: { 'content-type': 'application/json' } }));
-  const base = median(baseRounds);
-  results.push(base);
-  await db.end();
+  await load({ name: 'warm-up', url: `${baseUrl}/v1/me`, headers: auth, connections, durationSeconds: 1 });
+  await load({ name: 'warm-up', url: `${baseUrl}/v1/contacts`, method: 'POST', body: newContact, headers: { ...auth, 'content-type': 'application/json' }, connections, durationSeconds: 2 });
 
-  const [me, first, deep, post] = results;
-  process.stdout.write(`\nlist rounds (req/s): service ${firstRounds.map((r) => r.rps).join(', ')}; baseline ${baseRounds.map((r) => r.rps).join(', ')}\n`);
-  const ratio = (first?.rps ?? 0) / base.rps;
-  const deepRatio = (deep?.p50 ?? 0) / Math.max(first?.p50 ?? 1, 0.001);
-  const worstP99 = Math.max(...[me, first, deep, post].map((r) => r?.p99 ?? 0));
+  const results: LoadResult[] = [await run('GET /v1/me', `${baseUrl}/v1/me`)];
+  const verdicts: string[] = [];
   const mark = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
+  for (const c of comparisons) {
+    const ours: LoadResult[] = [];
+    const theirs: LoadResult[] = [];
+    for (let round = 0; round < rounds; round++) {
+      ours.push(await run(`${c.name} (first page)`, c.service));
+      theirs.push(await load({ name: `  baseline: express + pg, same query`, url: c.baseline, connections, durationSeconds: duration }));
+    }
+    const first = median(ours);
+    const base = median(theirs);
+    const deepResult = await run(`${c.name} (${c.deep.label})`, c.deep.url);
+    results.push(first, deepResult, base);
+    const ratio = first.rps / base.rps;
+    const deepRatio = deepResult.p50 / Math.max(first.p50, 0.001);
+    verdicts.push(
+      `${c.name}: throughput ${(ratio * 100).toFixed(0)}% of baseline (>= 50%) ${mark(ratio >= 0.5)}; deep p50 ${deepRatio.toFixed(2)}x first (<= 1.5x) ${mark(deepRatio <= 1.5)}` +
+        `   [rounds: ${ours.map((r) => r.rps).join('/')} vs ${theirs.map((r) => r.rps).join('/')}]`,
+    );
+  }
+  results.push(await run('POST /v1/contacts', `${baseUrl}/v1/contacts`, { method: 'POST', body: newContact, headers: { 'content-type': 'application/json' } }));
 
-  process.stdout.write(`\n${contactCount.toLocaleString('en')} contacts, ${connections} connections, ${duration} s per scenario (list and baseline: median of ${rounds}), Node ${process.version}\n\n`);
-  process.stdout.write(`${formatTable(results)}\n\n`);
-  process.stdout.write(`list throughput vs baseline: ${(ratio * 100).toFixed(0)}%   (bar: >= 50%)  ${mark(ratio >= 0.5)}\n`);
-  process.stdout.write(`deep page p50 / first page p50: ${deepRatio.toFixed(2)}x   (bar: <= 1.5x)  ${mark(deepRatio <= 1.5)}\n`);
-  process.stdout.write(`worst p99 of the service: ${worstP99.toFixed(1)} ms   (bar: < 50 ms)  ${mark(worstP99 < 50)}\n`);
+  const service = results.filter((r) => !r.name.includes('baseline'));
+  const worstP99 = Math.max(...service.map((r) => r.p99));
   const errors = results.reduce((n, r) => n + r.errors + r.non2xx, 0);
+  process.stdout.write(
+    `\n${rowCount.toLocaleString('en')} contacts and deals, ${connections} connections, ${duration} s per run (first pages and baselines: median of ${rounds}), Node ${process.version}\n\n`,
+  );
+  process.stdout.write(`${formatTable(results)}\n\n`);
+  for (const v of verdicts) process.stdout.write(`${v}\n`);
+  process.stdout.write(`worst p99 of the service: ${worstP99.toFixed(1)} ms (< 50 ms) ${mark(worstP99 < 50)}\n`);
   process.stdout.write(`errors and non-2xx responses: ${errors}\n`);
 } finally {
   await stopAll(children);

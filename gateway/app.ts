@@ -9,6 +9,8 @@ import { healthRoutes } from './health/route.js';
 import { requestId } from './middlewares/request-id.js';
 import { requestLog } from './middlewares/request-log.js';
 import type { ResolvedCredential } from './request-state.js';
+import { openApiRoutes } from './openapi/route.js';
+import { V1_ENDPOINTS } from './routes/v1/endpoints.js';
 import { v1Routes } from './routes/v1/index.js';
 import type { BusSubscription } from '../shared/bus/transport.js';
 
@@ -35,6 +37,7 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   app.use(requestId);
   app.use(requestLog(deps.log));
   app.use(healthRoutes(deps));
+  app.use(openApiRoutes(deps, V1_ENDPOINTS));
   app.use('/v1', v1Routes(deps, tokens));
   app.use(notFoundHandler);
   app.use(errorHandler(deps.log));

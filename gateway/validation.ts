@@ -2,12 +2,6 @@ import type { Request } from 'express';
 import type { z } from 'zod';
 import { ValidationError, validationErrorFrom } from '../shared/errors.js';
 
-export function parseQuery<S extends z.ZodType>(schema: S, req: Request): z.output<S> {
-  const parsed = schema.safeParse(req.query);
-  if (!parsed.success) throw validationErrorFrom(parsed.error);
-  return parsed.data;
-}
-
 export function parseBody<S extends z.ZodType>(schema: S, req: Request): z.output<S> {
   if (req.body === undefined || req.body === null || typeof req.body !== 'object' || Array.isArray(req.body)) {
     throw new ValidationError('The request body must be a JSON object.');

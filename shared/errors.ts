@@ -98,11 +98,15 @@ export class NotFoundError extends CrmError {
 }
 
 export class PhoneTakenError extends CrmError {
-  constructor(phone: string, existingId: string) {
-    super('phone_taken', `A contact with phone ${phone} already exists in this workspace: ${existingId}.`, {
-      param: 'phone',
-      existing_id: existingId,
-    });
+  /** `existingId` is left out when the caller may not see that contact. */
+  constructor(phone: string, existingId?: string) {
+    super(
+      'phone_taken',
+      existingId
+        ? `A contact with phone ${phone} already exists in this workspace: ${existingId}.`
+        : `A contact with phone ${phone} already exists in this workspace.`,
+      existingId ? { param: 'phone', existing_id: existingId } : { param: 'phone' },
+    );
   }
 }
 

@@ -39,6 +39,16 @@ export function grantsScope(held: readonly Scope[], needed: Scope): boolean {
   return false;
 }
 
+/**
+ * The scope to name in a 403 when none of `allowed` is held: the first one, unless the
+ * credential holds a related scope (e.g. studio:read while studio:write is needed).
+ */
+export function missingScope(held: readonly Scope[], allowed: readonly Scope[]): Scope | null {
+  if (allowed.length === 0 || allowed.some((s) => grantsScope(held, s))) return null;
+  const family = (s: Scope) => s.split(':')[0];
+  return allowed.find((s) => held.some((h) => family(h) === family(s))) ?? (allowed[0] as Scope);
+}
+
 /** Parses a comma- or space-separated scope list; unknown names are reported, not dropped. */
 export function parseScopeList(text: string): { scopes: Scope[]; unknown: string[] } {
   const { values, unknown } = parseNameList(text, Scope);

@@ -13,8 +13,12 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   readonly name: string;
   /** Needs a workspace context (false only for e.g. authentication itself). */
   readonly scoped: boolean;
-  /** Scope the principal must hold; checked by the gateway and again by the worker. */
-  readonly scope: Scope | null;
+  /**
+   * Scopes that allow the operation (any one of them), checked by the gateway and again
+   * by the worker. Several when two surfaces reach it, e.g. schema:write (REST) and
+   * studio:write (the Studio tool server).
+   */
+  readonly scope: Scope | readonly Scope[] | null;
   /** Writes that honour an idempotency key (replayed for 24 hours). */
   readonly idempotent: boolean;
   readonly input: I;
@@ -29,7 +33,7 @@ export function defineOperation<I extends z.ZodType, O extends z.ZodType>(def: {
   worker: WorkerName;
   name: string;
   scoped?: boolean;
-  scope?: Scope | null;
+  scope?: Scope | readonly Scope[] | null;
   idempotent?: boolean;
   input: I;
   output: O;
@@ -43,4 +47,10 @@ export function subjectOf(namespace: string, op: Pick<Operation, 'worker' | 'nam
 
 export function queueOf(namespace: string, worker: WorkerName): string {
   return `${namespace}.workers.${worker}`;
+}
+
+/** The scopes that allow an operation; empty when any valid credential may call it. */
+export function scopesOf(op: Pick<Operation, 'scope'>): readonly Scope[] {
+  if (op.scope === null) return [];
+  return typeof op.scope === 'string' ? [op.scope] : op.scope;
 }

@@ -13,8 +13,11 @@ export const PageLimit = z
 /** The same limit as it arrives in a query string. */
 export const PageLimitQuery = z.coerce
   .number({ error: 'must be a whole number between 1 and 100' })
-  .pipe(PageLimit)
-  .default(DEFAULT_PAGE_SIZE);
+  .int('must be a whole number between 1 and 100')
+  .min(1, 'must be between 1 and 100')
+  .max(MAX_PAGE_SIZE, 'must be between 1 and 100')
+  .default(DEFAULT_PAGE_SIZE)
+  .describe('Page size, 1 to 100 (default 25)');
 
 export const Cursor = z.string().min(1).max(1024);
 
@@ -43,3 +46,6 @@ export function pageOf<T extends z.ZodType>(item: T) {
 }
 
 export const Empty = z.object({}).strict();
+
+/** A boolean query parameter: true or false, nothing else. */
+export const BooleanQuery = z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true');

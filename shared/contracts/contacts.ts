@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../bus/operation.js';
-import { cleanText, Cursor, PageLimit, pageOf, Timestamp } from './common.js';
+import { cleanText, Cursor, PageLimit, pageOf, Timestamp, TimestampQuery } from './common.js';
 import { CustomFieldValues } from './custom-field-values.js';
 
 export const ContactStatus = z.enum(['active', 'archived']);
@@ -14,8 +14,8 @@ export const Contact = z
     email: z.string().nullable(),
     phone: z.string().describe('E.164, e.g. +14155550100'),
     status: ContactStatus,
-    custom_fields: CustomFieldValues,
-    owner_id: z.string().nullable(),
+    custom_fields: CustomFieldValues.describe('Every active contact custom field of the workspace, null where unset'),
+    owner_id: z.string().nullable().describe('The workspace member who owns the contact'),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
@@ -29,24 +29,52 @@ const Email = z
   .pipe(z.email({ message: 'must be an e-mail address' }))
   .transform((s) => s.toLowerCase());
 
+const FirstName = cleanText(100).pipe(z.string().min(1, 'is required and must not be empty'));
+const Phone = cleanText(40)
+  .pipe(z.string().min(1, 'is required'))
+  .describe('Any common format; stored as E.164. Without a country code the workspace default_country applies.');
+
 /** The body of POST /v1/contacts, and the input of contacts.create. */
-export const CreateContactInput = z.strictObject({
-  first_name: cleanText(100).pipe(z.string().min(1, 'is required and must not be empty')),
-  last_name: cleanText(100).nullable().optional(),
-  email: Email.nullable().optional(),
-  phone: cleanText(40)
-    .pipe(z.string().min(1, 'is required'))
-    .describe('Any common format; stored as E.164. Without a country code the workspace default_country applies.'),
-  status: ContactStatus.optional(),
-  custom_fields: CustomFieldValues.optional(),
-  owner_id: z.string().max(64).nullable().optional(),
-});
+export const CreateContactInput = z
+  .strictObject({
+    first_name: FirstName,
+    last_name: cleanText(100).nullable().optional(),
+    email: Email.nullable().optional(),
+    phone: Phone,
+    status: ContactStatus.optional().describe('Default on create: active'),
+    custom_fields: CustomFieldValues.optional().describe('Values checked against the custom field definitions; null clears'),
+    owner_id: z.string().max(64).nullable().optional().describe('A workspace member (usr_…)'),
+  })
+  .meta({ id: 'CreateContact' });
 export type CreateContactInput = z.infer<typeof CreateContactInput>;
+
+/** The body of PATCH /v1/contacts/{id}: only the fields given change; custom_fields merge key by key. */
+export const UpdateContactFields = CreateContactInput.partial().meta({ id: 'UpdateContact' });
+
+/** Filters of the contact list; each one also travels in links.next. */
+export const ContactFilters = z.object({
+  created_after: TimestampQuery.optional().describe('Only contacts created strictly after this instant'),
+  created_before: TimestampQuery.optional().describe('Only contacts created strictly before this instant'),
+  status: ContactStatus.optional(),
+  email: z.string().trim().min(1).max(254).optional().describe('Exact e-mail address (case does not matter)'),
+  phone: z.string().trim().min(1).max(40).optional().describe('A phone in any format; normalised to E.164 like on create'),
+  q: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe('Prefix of the first name, last name or e-mail (case does not matter), or of the phone digits after +'),
+});
+export type ContactFilters = z.infer<typeof ContactFilters>;
 
 export const ListContactsInput = z.strictObject({
   limit: PageLimit,
   cursor: Cursor.optional(),
+  ...ContactFilters.shape,
 });
+
+const ById = z.strictObject({ id: z.string().max(64) });
 
 export const createContact = defineOperation({
   worker: 'contacts',
@@ -63,4 +91,26 @@ export const listContacts = defineOperation({
   scope: 'contacts:read',
   input: ListContactsInput,
   output: pageOf(Contact),
+});
+
+export const getContact = defineOperation({ worker: 'contacts', name: 'get', scope: 'contacts:read', input: ById, output: Contact });
+
+export const updateContact = defineOperation({
+  worker: 'contacts',
+  name: 'update',
+  scope: 'contacts:write',
+  idempotent: true,
+  input: UpdateContactFields.extend({ id: z.string().max(64) }),
+  output: Contact,
+});
+
+/** DELETE archives: the contact stays readable with status archived. */
+export const archiveContact = defineOperation({ worker: 'contacts', name: 'archive', scope: 'contacts:write', input: ById, output: Contact });
+
+export const countContacts = defineOperation({
+  worker: 'contacts',
+  name: 'count',
+  scope: 'contacts:read',
+  input: ContactFilters.strict(),
+  output: z.object({ count: z.number().int() }),
 });

@@ -44,7 +44,12 @@ type WireColumn<T> = [T] extends [Date]
  * Hot paths use it instead of entity hydration, which costs several times more per
  * row; it joins the entity manager's transaction when there is one.
  */
-export type CrmDatabase = { [Table in keyof EntityTables]: { [Column in keyof EntityTables[Table]]: WireColumn<EntityTables[Table][Column]> } };
+type WireTables = { [Table in keyof EntityTables]: { [Column in keyof EntityTables[Table]]: WireColumn<EntityTables[Table][Column]> } };
+
+/** pg returns int8 as text (exactness beyond 2^53); amounts stay below that and are read with Number(). */
+type Int8Text = ColumnType<string | null, number | null, number | null>;
+
+export type CrmDatabase = Omit<WireTables, 'deals'> & { deals: Omit<WireTables['deals'], 'amount'> & { amount: Int8Text } };
 
 export type Sql = Kysely<CrmDatabase>;
 
@@ -83,8 +88,10 @@ export function pgTimestamp(text: string): Date {
  * Sessions run in UTC (see orm.ts), so the common case is a reshuffle of characters.
  */
 export function isoTimestamp(text: string): string {
-  if (text.length === 26 && text[10] === ' ' && text[19] === '.' && text.endsWith('+00')) {
-    return `${text.slice(0, 10)}T${text.slice(11, 23)}Z`;
+  // "YYYY-MM-DD HH:MM:SS[.fraction]+00"; Postgres omits the fraction when it is zero.
+  if (text[10] === ' ' && text.endsWith('+00')) {
+    if (text.length === 22) return `${text.slice(0, 10)}T${text.slice(11, 19)}.000Z`;
+    if (text[19] === '.' && text.length <= 29) return `${text.slice(0, 10)}T${text.slice(11, 19)}.${`${text.slice(20, -3)}00`.slice(0, 3)}Z`;
   }
   return pgTimestamp(text).toISOString();
 }

@@ -1,4 +1,6 @@
-/** A small JSON client for the REST API. */
+import { checkResponseContract } from './openapi-contract.js';
+
+/** A small JSON client for the REST API; every /v1 response is checked against the OpenAPI document. */
 export interface ApiResponse<T = Record<string, unknown>> {
   status: number;
   headers: Headers;
@@ -24,6 +26,7 @@ export async function request<T = Record<string, unknown>>(
   } catch {
     // Not JSON: keep the text.
   }
+  await checkResponseContract(new URL(url), options.method ?? (body === undefined ? 'GET' : 'POST'), res.status, res.headers, parsed);
   return { status: res.status, headers: res.headers, body: parsed as T };
 }
 

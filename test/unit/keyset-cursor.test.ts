@@ -43,7 +43,7 @@ t.test('Postgres timestamp text parses in every form it takes', async (t) => {
 
 t.test('the fast ISO path agrees with the full parse', async (t) => {
   const { isoTimestamp } = await import('../../shared/db/sql.js');
-  for (const text of ['2026-01-31 10:00:00.123+00', '2026-01-31 10:00:00+00', '2026-01-31 10:00:00.1+00', '2026-01-31 11:00:00.123+01']) {
+  for (const text of ['2026-01-31 10:00:00.123+00', '2026-01-31 10:00:00+00', '2026-01-31 10:00:00.1+00', '2026-01-31 10:00:00.12+00', '2026-01-31 10:00:00.123456+00', '2026-01-31 11:00:00.123+01']) {
     t.equal(isoTimestamp(text), new Date(text.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00')).toISOString(), text);
   }
 });

@@ -1,13 +1,15 @@
 import type { createContact } from '../../shared/contracts/contacts.js';
+import type { CallContext } from '../../shared/contracts/call-context.js';
 import type { EntityManager } from '../../shared/db/orm.js';
 import { jsonb, sqlOf, uniqueViolation } from '../../shared/db/sql.js';
 import { PhoneTakenError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { resolveOwner } from '../runtime/resolve-owner.js';
+import { ownerRestriction } from '../runtime/visibility.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { activeKeys, fieldDefinitionsSql } from '../schema/custom-field-definitions.js';
-import { validateCustomFieldValues } from '../schema/validate-custom-field-values.js';
-import { toContactResource, type ContactRow } from './contact-resource.js';
+import { customFieldsForCreate } from '../schema/validate-custom-field-values.js';
+import { toContactResource } from './contact-resource.js';
 import { normalizePhone } from './normalize-phone.js';
 
 export const PHONE_UNIQUE_CONSTRAINT = 'contacts_workspace_phone_key';
@@ -23,11 +25,11 @@ export const createContactHandler: OperationHandler<typeof createContact> = asyn
     .executeTakeFirstOrThrow();
 
   const phone = normalizePhone(input.phone, setup.default_country);
-  const customFields = validateCustomFieldValues(setup.fields, 'contact', input.custom_fields ?? {}, { creating: true });
+  const customFields = customFieldsForCreate(setup.fields, 'contact', input.custom_fields ?? {});
   const ownerId = await resolveOwner(em, context, input.owner_id);
   const now = new Date();
 
-  const row = await writeOrPhoneTaken(em, workspaceId, phone, (tx) =>
+  const row = await writeOrPhoneTaken(em, context, phone, (tx) =>
     sqlOf(tx)
       .insertInto('contacts')
       .values({
@@ -54,22 +56,25 @@ export const createContactHandler: OperationHandler<typeof createContact> = asyn
  * collision (raced or not) into a 409 naming the existing contact. Inside a
  * transaction the write gets a savepoint, so the transaction stays usable.
  */
-export async function writeOrPhoneTaken(
+export async function writeOrPhoneTaken<T>(
   em: EntityManager,
-  workspaceId: string,
+  context: CallContext,
   phone: string,
-  write: (em: EntityManager) => Promise<ContactRow>,
-): Promise<ContactRow> {
+  write: (em: EntityManager) => Promise<T>,
+): Promise<T> {
   try {
     return em.isInTransaction() ? await em.transactional((tx) => write(tx)) : await write(em);
   } catch (error) {
     if (uniqueViolation(error) !== PHONE_UNIQUE_CONSTRAINT) throw error;
+    // The existing contact is named only to a caller who may see it.
+    const owner = ownerRestriction(context);
     const existing = await sqlOf(em)
       .selectFrom('contacts')
       .select('id')
-      .where('workspace_id', '=', workspaceId)
+      .where('workspace_id', '=', context.workspace_id)
       .where('phone', '=', phone)
+      .$if(owner !== null, (q) => q.where('owner_id', '=', owner))
       .executeTakeFirst();
-    throw new PhoneTakenError(phone, existing?.id ?? 'unknown');
+    throw new PhoneTakenError(phone, existing?.id);
   }
 }

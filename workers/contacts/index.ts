@@ -1,12 +1,23 @@
-import { createContact, listContacts } from '../../shared/contracts/contacts.js';
+import { archiveContact, countContacts, createContact, getContact, listContacts, updateContact } from '../../shared/contracts/contacts.js';
 import { handle, type WorkerDefinition } from '../runtime/worker-call.js';
 import { purgeExpiredIdempotencyKeys } from '../runtime/idempotency.js';
+import { archiveContactHandler } from './archive-contact.js';
+import { countContactsHandler } from './count-contacts.js';
 import { createContactHandler } from './create-contact.js';
+import { getContactHandler } from './get-contact.js';
 import { listContactsHandler } from './list-contacts.js';
+import { updateContactHandler } from './update-contact.js';
 
 export const contactsWorker: WorkerDefinition = {
   name: 'contacts',
-  handlers: [handle(createContact, createContactHandler), handle(listContacts, listContactsHandler)],
+  handlers: [
+    handle(createContact, createContactHandler),
+    handle(listContacts, listContactsHandler),
+    handle(getContact, getContactHandler),
+    handle(updateContact, updateContactHandler),
+    handle(archiveContact, archiveContactHandler),
+    handle(countContacts, countContactsHandler),
+  ],
   maintenance: {
     everyMs: 10 * 60_000,
     run: async ({ orm }, log) => {

@@ -5,27 +5,30 @@ import { decodeCursor, pageFrom, type CursorScope } from '../runtime/keyset-curs
 import { afterPosition } from '../runtime/keyset-sql.js';
 import { ownerRestriction } from '../runtime/visibility.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
+import { applicableContactFilters, whereContactFilters } from './contact-filters.js';
 import { toContactResource } from './contact-resource.js';
+import { loadContactSetup } from './load-contact-setup.js';
 
-/** One page of contacts in (created_at, id) order; the cursor continues after the last row. */
+/** One page of contacts in (created_at, id) order; the cursor continues the same filtered query. */
 export const listContactsHandler: OperationHandler<typeof listContacts> = async ({ input, context, em, services }) => {
+  const { limit, cursor, ...filters } = input;
   const workspaceId = context.workspace_id;
-  const scope: CursorScope = { workspaceId, list: 'contacts', filters: {} };
-  const after = input.cursor ? decodeCursor(services.secrets.cursorKey, scope, input.cursor) : undefined;
+  // Only a phone filter needs the workspace's default country; spare the round trip otherwise.
+  const defaultCountry = filters.phone === undefined ? null : (await loadContactSetup(em, context)).default_country;
+  const applied = applicableContactFilters(filters, defaultCountry);
+  const scope: CursorScope = { workspaceId, list: 'contacts', filters: { ...applied } };
+  const after = cursor ? decodeCursor(services.secrets.cursorKey, scope, cursor) : undefined;
   const owner = ownerRestriction(context);
 
-  const rows = await sqlOf(em)
+  const query = sqlOf(em)
     .selectFrom('contacts')
     .selectAll()
     .select(activeFieldKeysSql(workspaceId, 'contact').as('field_keys'))
     .where('workspace_id', '=', workspaceId)
     .$if(owner !== null, (q) => q.where('owner_id', '=', owner))
-    .$if(after !== undefined, (q) => q.where(afterPosition(after!)))
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(input.limit + 1)
-    .execute();
+    .$if(after !== undefined, (q) => q.where(afterPosition(after!)));
+  const rows = await whereContactFilters(query, applied).orderBy('created_at').orderBy('id').limit(limit + 1).execute();
 
   const keys = rows[0]?.field_keys ?? [];
-  return pageFrom(rows, input.limit, services.secrets.cursorKey, scope, (row) => toContactResource(row, keys));
+  return pageFrom(rows, limit, services.secrets.cursorKey, scope, (row) => toContactResource(row, keys));
 };

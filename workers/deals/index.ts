@@ -1,4 +1,19 @@
-import type { WorkerDefinition } from '../runtime/worker-call.js';
+import { createDeal, deleteDeal, getDeal, listDeals, updateDeal } from '../../shared/contracts/deals.js';
+import { handle, type WorkerDefinition } from '../runtime/worker-call.js';
+import { createDealHandler } from './create-deal.js';
+import { deleteDealHandler } from './delete-deal.js';
+import { getDealHandler } from './get-deal.js';
+import { listDealsHandler } from './list-deals.js';
+import { updateDealHandler } from './update-deal.js';
 
-/** Deals and their stages. Serves its health subject; the deal operations arrive with the CRM model. */
-export const dealsWorker: WorkerDefinition = { name: 'deals', handlers: [] };
+/** Deals and where they sit in their pipelines. */
+export const dealsWorker: WorkerDefinition = {
+  name: 'deals',
+  handlers: [
+    handle(createDeal, createDealHandler),
+    handle(listDeals, listDealsHandler),
+    handle(getDeal, getDealHandler),
+    handle(updateDeal, updateDealHandler),
+    handle(deleteDeal, deleteDealHandler),
+  ],
+};

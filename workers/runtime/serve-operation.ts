@@ -1,9 +1,9 @@
 import { DriverException, ConnectionException } from '@mikro-orm/core';
-import { grantsScope } from '../../shared/auth/scopes.js';
+import { missingScope } from '../../shared/auth/scopes.js';
 import { decode, encode } from '../../shared/bus/codec.js';
 import { RequestEnvelope, type ReplyEnvelope } from '../../shared/bus/envelope.js';
 import { HEADER } from '../../shared/bus/headers.js';
-import { subjectOf, queueOf } from '../../shared/bus/operation.js';
+import { queueOf, scopesOf, subjectOf } from '../../shared/bus/operation.js';
 import type { BusMessage, BusSubscription } from '../../shared/bus/transport.js';
 import { workspaceEm } from '../../shared/db/orm.js';
 import { CrmError, InternalError, MissingScopeError, UnavailableError, validationErrorFrom } from '../../shared/errors.js';
@@ -39,7 +39,8 @@ export function serveOperation(
       if (!input.success) throw validationErrorFrom(input.error);
       const context = envelope.data.context;
       if (op.scoped && !context) throw new InternalError(`${subject} needs a workspace context`);
-      if (op.scope && context && !grantsScope(context.principal.scopes, op.scope)) throw new MissingScopeError(op.scope);
+      const missing = context ? missingScope(context.principal.scopes, scopesOf(op)) : null;
+      if (missing) throw new MissingScopeError(missing);
 
       const em = context ? workspaceEm(services.orm, context.workspace_id) : services.orm.em.fork();
       const idempotencyKey = message.headers[HEADER.idempotencyKey];

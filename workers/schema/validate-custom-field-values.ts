@@ -12,7 +12,7 @@ export function presentCustomFields(stored: CustomFieldValues, keys: string[]): 
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-function checkValue(field: FieldDefinition, value: Exclude<CustomFieldValue, null>): string | null {
+function problemWith(field: FieldDefinition, value: Exclude<CustomFieldValue, null>): string | null {
   switch (field.type) {
     case 'text':
       return typeof value === 'string' ? null : 'must be text';
@@ -26,25 +26,26 @@ function checkValue(field: FieldDefinition, value: Exclude<CustomFieldValue, nul
       return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(value) ? null : 'must be a real calendar date';
     }
     case 'select':
-      return typeof value === 'string' && (field.options ?? []).includes(value)
-        ? null
-        : `must be one of: ${(field.options ?? []).join(', ')}`;
+      return typeof value === 'string' && (field.options ?? []).includes(value) ? null : `must be one of: ${(field.options ?? []).join(', ')}`;
   }
 }
 
-/**
- * Checks custom field values against the workspace's definitions and returns what to
- * store: the existing values with the change applied (null clears a value).
- */
-export function validateCustomFieldValues(
-  fields: FieldDefinition[],
-  objectType: CustomFieldObject,
-  change: CustomFieldValues,
-  options: { creating: boolean; existing?: CustomFieldValues },
-): CustomFieldValues {
-  const byKey = new Map(fields.map((f) => [f.key, f]));
-  const result: CustomFieldValues = { ...(options.existing ?? {}) };
+export interface CustomFieldChange {
+  /** Values to store (merged over what is stored). */
+  set: CustomFieldValues;
+  /** Keys whose values are cleared. */
+  clear: string[];
+}
 
+/**
+ * Checks a change of custom field values against the workspace's definitions: unknown
+ * or archived keys, wrong types and values outside a select's options are 400s naming
+ * the field; null clears a value unless the field is required.
+ */
+export function customFieldChange(fields: FieldDefinition[], objectType: CustomFieldObject, change: CustomFieldValues): CustomFieldChange {
+  const byKey = new Map(fields.map((f) => [f.key, f]));
+  const set: CustomFieldValues = {};
+  const clear: string[] = [];
   for (const [key, value] of Object.entries(change)) {
     const param = `custom_fields.${key}`;
     const field = byKey.get(key);
@@ -52,21 +53,24 @@ export function validateCustomFieldValues(
     if (field.archived) throw new ValidationError(`${param}: the field "${key}" is archived and cannot be written.`, param);
     if (value === null) {
       if (field.required) throw new ValidationError(`${param}: the field "${key}" is required and cannot be cleared.`, param);
-      delete result[key];
+      clear.push(key);
       continue;
     }
-    const problem = checkValue(field, value);
+    const problem = problemWith(field, value);
     if (problem) throw new ValidationError(`${param}: ${problem}.`, param);
-    result[key] = value;
+    set[key] = value;
   }
+  return { set, clear };
+}
 
-  if (options.creating) {
-    for (const field of fields) {
-      if (field.required && !field.archived && (result[field.key] === undefined || result[field.key] === null)) {
-        const param = `custom_fields.${field.key}`;
-        throw new ValidationError(`${param}: the field "${field.key}" is required.`, param);
-      }
+/** The values of a new record: the change, with every required active field present. */
+export function customFieldsForCreate(fields: FieldDefinition[], objectType: CustomFieldObject, change: CustomFieldValues): CustomFieldValues {
+  const { set } = customFieldChange(fields, objectType, change);
+  for (const field of fields) {
+    if (field.required && !field.archived && set[field.key] === undefined) {
+      const param = `custom_fields.${field.key}`;
+      throw new ValidationError(`${param}: the field "${field.key}" is required.`, param);
     }
   }
-  return result;
+  return set;
 }

@@ -10,8 +10,8 @@ export const StageSchema = defineEntity({
     workspaceId: () => p.manyToOne(Workspace).mapToPk().fieldName('workspace_id'),
     pipelineId: () => p.manyToOne(Pipeline).mapToPk().fieldName('pipeline_id'),
     name: p.string(),
-    /** Order within the pipeline, from 0. */
-    position: p.integer(),
+    /** Order among the active stages of the pipeline, from 0; null once archived. */
+    position: p.integer().nullable(),
     archivedAt: p.datetime(3).nullable(),
     createdAt: p.datetime(3),
     updatedAt: p.datetime(3),

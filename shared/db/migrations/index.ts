@@ -1,4 +1,5 @@
 import { Migration0001InitialSchema } from './0001-initial-schema.js';
+import { Migration0002FiltersAndStageOrder } from './0002-filters-and-stage-order.js';
 
 /** Every migration, in order. Listed explicitly so the compiled service needs no file discovery. */
-export const MIGRATIONS = [Migration0001InitialSchema];
+export const MIGRATIONS = [Migration0001InitialSchema, Migration0002FiltersAndStageOrder];

@@ -1,28 +1,41 @@
 import { Router } from 'express';
-import { createContact, listContacts } from '../../../../shared/contracts/contacts.js';
+import { archiveContact, createContact, getContact, listContacts, updateContact } from '../../../../shared/contracts/contacts.js';
+import { listEnvelope, nextLink } from '../../../api/list-envelope.js';
+import { mountEndpoint } from '../../../api/mount-endpoint.js';
 import { callWorker } from '../../../call-worker.js';
 import type { GatewayDeps } from '../../../deps.js';
-import { listEnvelope, nextLink } from '../../../list-envelope.js';
-import { requireScope } from '../../../middlewares/require-scope.js';
-import { idempotencyKeyOf, parseBody, parseQuery } from '../../../validation.js';
-import { CreateContactBody, ListContactsQuery } from './validators.js';
+import {
+  archiveContactEndpoint,
+  createContactEndpoint,
+  getContactEndpoint,
+  listContactsEndpoint,
+  updateContactEndpoint,
+} from './endpoints.js';
 
 export function contactsRoutes({ bus, publicUrl }: GatewayDeps): Router {
   const router = Router();
 
-  router.get('/', requireScope('contacts:read'), async (req, res) => {
-    const query = parseQuery(ListContactsQuery, req);
+  mountEndpoint(router, listContactsEndpoint, async ({ query, req }) => {
     const { result } = await callWorker(bus, req, listContacts, query);
-    res.json(listEnvelope(result, nextLink(publicUrl(), '/v1/contacts', query, result.next_cursor)));
+    return listEnvelope(result, nextLink(publicUrl(), listContactsEndpoint.path, query, result.next_cursor));
   });
 
-  router.post('/', requireScope('contacts:write'), async (req, res) => {
-    const body = parseBody(CreateContactBody, req);
-    const idempotencyKey = idempotencyKeyOf(req);
+  mountEndpoint(router, createContactEndpoint, async ({ body, idempotencyKey, req, res }) => {
     const { result, replayed } = await callWorker(bus, req, createContact, body, { idempotencyKey });
     if (replayed) res.set('Idempotent-Replayed', 'true');
-    res.status(201).location(`${publicUrl()}/v1/contacts/${result.id}`).json(result);
+    res.location(`${publicUrl()}/v1/contacts/${result.id}`);
+    return result;
   });
+
+  mountEndpoint(router, getContactEndpoint, async ({ params, req }) => (await callWorker(bus, req, getContact, params)).result);
+
+  mountEndpoint(router, updateContactEndpoint, async ({ params, body, idempotencyKey, req, res }) => {
+    const { result, replayed } = await callWorker(bus, req, updateContact, { ...body, id: params.id }, { idempotencyKey });
+    if (replayed) res.set('Idempotent-Replayed', 'true');
+    return result;
+  });
+
+  mountEndpoint(router, archiveContactEndpoint, async ({ params, req }) => (await callWorker(bus, req, archiveContact, params)).result);
 
   return router;
 }

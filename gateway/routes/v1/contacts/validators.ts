@@ -1,10 +1,14 @@
 import { z } from 'zod';
 import { Cursor, PageLimitQuery } from '../../../../shared/contracts/common.js';
-import { CreateContactInput } from '../../../../shared/contracts/contacts.js';
+import { ContactFilters, CreateContactInput, UpdateContactFields } from '../../../../shared/contracts/contacts.js';
+
+export const ContactIdParams = z.strictObject({ id: z.string().max(64).describe('con_…') });
 
 export const ListContactsQuery = z.strictObject({
   limit: PageLimitQuery,
-  cursor: Cursor.optional(),
+  cursor: Cursor.optional().describe('Taken from links.next'),
+  ...ContactFilters.shape,
 });
 
 export const CreateContactBody = CreateContactInput;
+export const UpdateContactBody = UpdateContactFields;

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { Scope } from '../../shared/auth/scopes.js';
+import { ErrorCode } from '../../shared/errors.js';
+
+/** The one error shape of every non-2xx response. */
+export const ErrorBody = z
+  .object({
+    error: z.object({
+      type: z.enum(['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'api_error']),
+      code: ErrorCode,
+      message: z.string(),
+      param: z.string().optional().describe('The parameter or field at fault'),
+      required_scope: Scope.optional().describe('On missing_scope: exactly the scope that is missing'),
+      existing_id: z.string().optional().describe('On phone_taken: the contact that has the phone'),
+      retry_after: z.number().int().optional(),
+      request_id: z.string(),
+    }),
+  })
+  .meta({ id: 'Error' });

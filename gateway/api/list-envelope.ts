@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+/** The list envelope of every collection read (decisions.md, "REST"). */
+export function listOf<T extends z.ZodType>(item: T, id: string) {
+  return z
+    .object({
+      object: z.literal('list'),
+      data: z.array(item),
+      meta: z.object({ limit: z.number().int(), has_more: z.boolean() }),
+      links: z.object({
+        next: z.string().nullable().describe('Absolute URL of the next page (same filters, with the cursor); null on the last page'),
+      }),
+    })
+    .meta({ id });
+}
+
+type Page<T> = { data: T[]; limit: number; has_more: boolean; next_cursor: string | null };
+
+export function listEnvelope<T>(page: Page<T>, next: string | null) {
+  return { object: 'list' as const, data: page.data, meta: { limit: page.limit, has_more: page.has_more }, links: { next } };
+}
+
+/**
+ * The absolute URL of the next page: the same path and filters, the page size that
+ * applied, and the cursor. Followed as given, it continues the same query.
+ */
+export function nextLink(baseUrl: string, path: string, query: Record<string, unknown>, cursor: string | null): string | null {
+  if (!cursor) return null;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (key === 'cursor' || value === undefined || value === null) continue;
+    params.set(key, String(value));
+  }
+  params.set('cursor', cursor);
+  return `${baseUrl}${path}?${params.toString()}`;
+}

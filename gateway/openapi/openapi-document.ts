@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
+import { SCOPE_DESCRIPTIONS, SCOPES } from '../../shared/auth/scopes.js';
+import type { ErrorCode } from '../../shared/errors.js';
+import type { Endpoint } from '../api/endpoint.js';
+import { ErrorBody } from '../api/error-body.js';
+import { HTTP_STATUS } from '../errors/http-status.js';
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'The request is not valid; `param` names the parameter or field at fault. Nothing was changed.',
+  401: 'No valid API token (see the WWW-Authenticate header).',
+  403: 'The token lacks a scope (`required_scope` names exactly the missing one) or the action is not allowed.',
+  404: 'No such object in this workspace (objects of other workspaces are not found either).',
+  409: 'Conflicts with the current state, e.g. a phone already used in the workspace.',
+  413: 'The request body is too large.',
+  415: 'The request body must be JSON (Content-Type: application/json).',
+  500: 'An internal error; details are logged under the request id.',
+  503: 'No worker answered in time; retry after the Retry-After header.',
+};
+
+const RequestIdHeader = z.string().meta({ description: 'Identifies the request in the logs; quote it in support requests.' });
+
+/** Error codes an endpoint can answer with: its own, plus those implied by its shape. */
+function errorCodesOf(e: Endpoint): ErrorCode[] {
+  // Every endpoint refuses unknown query parameters (and a misplaced Idempotency-Key) with a 400.
+  const codes = new Set<ErrorCode>(['validation_failed', 'unauthenticated', 'internal', 'unavailable', ...(e.errors ?? [])]);
+  if (e.scope) codes.add('missing_scope');
+  if (e.body) ['validation_failed', 'invalid_json', 'payload_too_large', 'unsupported_media_type'].forEach((c) => codes.add(c as ErrorCode));
+  if (e.params) codes.add('not_found');
+  return [...codes];
+}
+
+function responsesOf(e: Endpoint): ZodOpenApiResponsesObject {
+  const headers: Record<string, z.ZodType> = { 'Request-Id': RequestIdHeader };
+  if (e.location) headers.Location = z.string().meta({ description: 'Absolute URL of the new object' });
+  if (e.idempotent) headers['Idempotent-Replayed'] = z.literal('true').optional().meta({ description: 'Present when the response was replayed for an Idempotency-Key' });
+  const responses: ZodOpenApiResponsesObject = {
+    [String(e.status)]: {
+      description: e.status === 201 ? 'Created' : 'OK',
+      headers: z.object(headers),
+      content: { 'application/json': { schema: e.response } },
+    },
+  };
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of errorCodesOf(e)) {
+    const status = HTTP_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const extra: Record<string, z.ZodType> = { 'Request-Id': RequestIdHeader };
+    if (status === 401) extra['WWW-Authenticate'] = z.string().meta({ description: 'Bearer challenge' });
+    if (status === 503) extra['Retry-After'] = z.string().meta({ description: 'Seconds to wait before retrying' });
+    responses[`${status}` as `4${string}`] = {
+      description: `${ERROR_DESCRIPTIONS[status] ?? 'Error'} Codes: ${codes.join(', ')}.`,
+      headers: z.object(extra),
+      content: { 'application/json': { schema: ErrorBody } },
+    };
+  }
+  return responses;
+}
+
+function operationOf(e: Endpoint): ZodOpenApiOperationObject {
+  const scopeNote = e.scope ? `Requires the scope \`${e.scope}\`.` : 'Any valid API token.';
+  const header = e.idempotent
+    ? z.object({
+        'Idempotency-Key': z
+          .string()
+          .max(255)
+          .optional()
+          .meta({ description: 'Makes retries safe for 24 hours: the first response is replayed; a different request with the same key is a 409.' }),
+      })
+    : undefined;
+  return {
+    operationId: e.operationId,
+    summary: e.summary,
+    description: [e.description, scopeNote].filter(Boolean).join('\n\n'),
+    tags: [e.tag],
+    // OpenAPI 3.1 allows role names on non-OAuth schemes: the scope this operation needs.
+    security: [{ apiToken: e.scope ? [e.scope] : [] }],
+    requestParams: Object.fromEntries(
+      Object.entries({ path: e.params, query: e.query, header }).filter(([, schema]) => schema !== undefined),
+    ) as ZodOpenApiOperationObject['requestParams'],
+    requestBody: e.body ? { required: true, content: { 'application/json': { schema: e.body } } } : undefined,
+    responses: responsesOf(e),
+  };
+}
+
+/** The OpenAPI 3.1 document of the REST API, generated from the endpoint declarations. */
+export function buildOpenApiDocument(endpoints: readonly Endpoint[], serverUrl: string) {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const e of endpoints) paths[e.path] = { ...paths[e.path], [e.method]: operationOf(e) };
+  const scopeTable = SCOPES.map((s) => `| \`${s}\` | ${SCOPE_DESCRIPTIONS[s]} |`).join('\n');
+  return createDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Workspace CRM API',
+      version: '1',
+      description: [
+        'Contacts, deals, pipelines and custom fields of one workspace. The workspace is implied by the API token; there is no tenant header.',
+        'Lists use keyset pagination: follow `links.next` (absolute, carrying the filters) until it is null. `limit` defaults to 25, at most 100.',
+        'Every error has the shape `{"error":{"type","code","message","param?","required_scope?","request_id"}}` and every response carries `Request-Id`.',
+        '| Scope | Allows |\n|---|---|\n' + scopeTable + '\n\nA `:write` scope implies its `:read`.',
+      ].join('\n\n'),
+    },
+    servers: [{ url: serverUrl }],
+    security: [{ apiToken: [] }],
+    tags: [
+      { name: 'Contacts', description: 'People, with E.164 phones unique per workspace.' },
+      { name: 'Deals', description: 'Deals in pipeline stages.' },
+      { name: 'Pipelines', description: 'Pipelines and their ordered stages.' },
+      { name: 'Custom fields', description: 'Typed fields on contacts and deals.' },
+      { name: 'Tokens', description: 'API tokens of the workspace.' },
+    ],
+    components: {
+      securitySchemes: {
+        apiToken: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'sk_live_…',
+          description: 'An API token created by a workspace administrator (crm tokens create, or POST /v1/tokens). Its scopes decide what it may do.',
+        },
+      },
+    },
+    paths,
+  });
+}

@@ -1,0 +1,83 @@
+import { Contact } from '../../../../shared/contracts/contacts.js';
+import { defineEndpoint } from '../../../api/endpoint.js';
+import { listOf } from '../../../api/list-envelope.js';
+import { ContactIdParams, CreateContactBody, ListContactsQuery, UpdateContactBody } from './validators.js';
+
+const tag = 'Contacts';
+
+export const listContactsEndpoint = defineEndpoint({
+  method: 'get',
+  path: '/v1/contacts',
+  operationId: 'listContacts',
+  summary: 'List contacts',
+  description:
+    'Contacts in creation order (created_at, then id). Follow links.next to read every contact exactly once; filters combine with AND and travel in links.next.',
+  tag,
+  scope: 'contacts:read',
+  query: ListContactsQuery,
+  response: listOf(Contact, 'ContactList'),
+  status: 200,
+  errors: ['validation_failed', 'invalid_cursor'],
+});
+
+export const createContactEndpoint = defineEndpoint({
+  method: 'post',
+  path: '/v1/contacts',
+  operationId: 'createContact',
+  summary: 'Create a contact',
+  description: 'The phone is stored as E.164 and is unique in the workspace.',
+  tag,
+  scope: 'contacts:write',
+  body: CreateContactBody,
+  response: Contact,
+  status: 201,
+  errors: ['validation_failed', 'invalid_json', 'not_found', 'forbidden', 'phone_taken', 'idempotency_key_reused', 'payload_too_large', 'unsupported_media_type'],
+  idempotent: true,
+  location: true,
+});
+
+export const getContactEndpoint = defineEndpoint({
+  method: 'get',
+  path: '/v1/contacts/{id}',
+  operationId: 'getContact',
+  summary: 'Retrieve a contact',
+  description: 'Archived contacts are still readable.',
+  tag,
+  scope: 'contacts:read',
+  params: ContactIdParams,
+  response: Contact,
+  status: 200,
+  errors: ['not_found'],
+});
+
+export const updateContactEndpoint = defineEndpoint({
+  method: 'patch',
+  path: '/v1/contacts/{id}',
+  operationId: 'updateContact',
+  summary: 'Update a contact',
+  description: 'Only the fields given change. A new phone is normalised and must stay unique; custom_fields merge key by key (null clears).',
+  tag,
+  scope: 'contacts:write',
+  params: ContactIdParams,
+  body: UpdateContactBody,
+  response: Contact,
+  status: 200,
+  errors: ['validation_failed', 'invalid_json', 'not_found', 'forbidden', 'phone_taken', 'idempotency_key_reused', 'payload_too_large', 'unsupported_media_type'],
+  idempotent: true,
+});
+
+export const archiveContactEndpoint = defineEndpoint({
+  method: 'delete',
+  path: '/v1/contacts/{id}',
+  operationId: 'archiveContact',
+  summary: 'Archive a contact',
+  description: 'Sets status to archived. The contact stays readable and can be made active again with PATCH.',
+  tag,
+  scope: 'contacts:write',
+  params: ContactIdParams,
+  response: Contact,
+  status: 200,
+  errors: ['not_found'],
+});
+
+export const contactEndpoints = [listContactsEndpoint, createContactEndpoint, getContactEndpoint, updateContactEndpoint, archiveContactEndpoint];

@@ -1,0 +1,85 @@
+import { CustomField } from '../../../../shared/contracts/custom-fields.js';
+import { defineEndpoint } from '../../../api/endpoint.js';
+import { listOf } from '../../../api/list-envelope.js';
+import { CreateCustomFieldBody, CustomFieldIdParams, ListCustomFieldsQuery, UpdateCustomFieldBody } from './validators.js';
+
+const tag = 'Custom fields';
+
+export const listCustomFieldsEndpoint = defineEndpoint({
+  method: 'get',
+  path: '/v1/custom-fields',
+  operationId: 'listCustomFields',
+  summary: 'List custom field definitions',
+  tag,
+  scope: 'schema:read',
+  query: ListCustomFieldsQuery,
+  response: listOf(CustomField, 'CustomFieldList'),
+  status: 200,
+  errors: ['validation_failed', 'invalid_cursor'],
+});
+
+export const createCustomFieldEndpoint = defineEndpoint({
+  method: 'post',
+  path: '/v1/custom-fields',
+  operationId: 'createCustomField',
+  summary: 'Define a custom field',
+  description: 'For contacts or deals. The key is unique per object type; select fields list their options.',
+  tag,
+  scope: 'schema:write',
+  body: CreateCustomFieldBody,
+  response: CustomField,
+  status: 201,
+  errors: ['validation_failed', 'invalid_json', 'conflict', 'idempotency_key_reused', 'payload_too_large', 'unsupported_media_type'],
+  idempotent: true,
+  location: true,
+});
+
+export const getCustomFieldEndpoint = defineEndpoint({
+  method: 'get',
+  path: '/v1/custom-fields/{id}',
+  operationId: 'getCustomField',
+  summary: 'Retrieve a custom field definition',
+  tag,
+  scope: 'schema:read',
+  params: CustomFieldIdParams,
+  response: CustomField,
+  status: 200,
+  errors: ['not_found'],
+});
+
+export const updateCustomFieldEndpoint = defineEndpoint({
+  method: 'patch',
+  path: '/v1/custom-fields/{id}',
+  operationId: 'updateCustomField',
+  summary: 'Update a custom field definition',
+  description: 'Label, options (select fields), required, or archived. The key and type never change.',
+  tag,
+  scope: 'schema:write',
+  params: CustomFieldIdParams,
+  body: UpdateCustomFieldBody,
+  response: CustomField,
+  status: 200,
+  errors: ['validation_failed', 'invalid_json', 'not_found', 'payload_too_large', 'unsupported_media_type'],
+});
+
+export const archiveCustomFieldEndpoint = defineEndpoint({
+  method: 'delete',
+  path: '/v1/custom-fields/{id}',
+  operationId: 'archiveCustomField',
+  summary: 'Archive a custom field',
+  description: 'Hides the field from records and refuses new values; stored values are kept and come back if it is restored.',
+  tag,
+  scope: 'schema:write',
+  params: CustomFieldIdParams,
+  response: CustomField,
+  status: 200,
+  errors: ['not_found'],
+});
+
+export const customFieldEndpoints = [
+  listCustomFieldsEndpoint,
+  createCustomFieldEndpoint,
+  getCustomFieldEndpoint,
+  updateCustomFieldEndpoint,
+  archiveCustomFieldEndpoint,
+];

@@ -1,0 +1,84 @@
+import { Deal, DeletedDeal } from '../../../../shared/contracts/deals.js';
+import { defineEndpoint } from '../../../api/endpoint.js';
+import { listOf } from '../../../api/list-envelope.js';
+import { CreateDealBody, DealIdParams, ListDealsQuery, UpdateDealBody } from './validators.js';
+
+const tag = 'Deals';
+const writeErrors = ['validation_failed', 'invalid_json', 'not_found', 'forbidden', 'idempotency_key_reused', 'payload_too_large', 'unsupported_media_type'] as const;
+
+export const listDealsEndpoint = defineEndpoint({
+  method: 'get',
+  path: '/v1/deals',
+  operationId: 'listDeals',
+  summary: 'List deals',
+  description:
+    'Deals in creation order. Filters combine with AND and travel in links.next; a filter naming a stage, pipeline or contact that does not exist in the workspace is a 404.',
+  tag,
+  scope: 'deals:read',
+  query: ListDealsQuery,
+  response: listOf(Deal, 'DealList'),
+  status: 200,
+  errors: ['validation_failed', 'invalid_cursor', 'not_found'],
+});
+
+export const createDealEndpoint = defineEndpoint({
+  method: 'post',
+  path: '/v1/deals',
+  operationId: 'createDeal',
+  summary: 'Create a deal',
+  description: 'Without pipeline_id and stage_id the deal starts in the first stage of the default pipeline.',
+  tag,
+  scope: 'deals:write',
+  body: CreateDealBody,
+  response: Deal,
+  status: 201,
+  errors: [...writeErrors],
+  idempotent: true,
+  location: true,
+});
+
+export const getDealEndpoint = defineEndpoint({
+  method: 'get',
+  path: '/v1/deals/{id}',
+  operationId: 'getDeal',
+  summary: 'Retrieve a deal',
+  tag,
+  scope: 'deals:read',
+  params: DealIdParams,
+  response: Deal,
+  status: 200,
+  errors: ['not_found'],
+});
+
+export const updateDealEndpoint = defineEndpoint({
+  method: 'patch',
+  path: '/v1/deals/{id}',
+  operationId: 'updateDeal',
+  summary: 'Update a deal',
+  description:
+    'Only the fields given change. stage_id moves the deal between stages of its pipeline; a stage of another pipeline is a 400 unless pipeline_id moves the deal there too.',
+  tag,
+  scope: 'deals:write',
+  params: DealIdParams,
+  body: UpdateDealBody,
+  response: Deal,
+  status: 200,
+  errors: [...writeErrors],
+  idempotent: true,
+});
+
+export const deleteDealEndpoint = defineEndpoint({
+  method: 'delete',
+  path: '/v1/deals/{id}',
+  operationId: 'deleteDeal',
+  summary: 'Delete a deal',
+  description: 'Deletes the deal permanently.',
+  tag,
+  scope: 'deals:write',
+  params: DealIdParams,
+  response: DeletedDeal,
+  status: 200,
+  errors: ['not_found'],
+});
+
+export const dealEndpoints = [listDealsEndpoint, createDealEndpoint, getDealEndpoint, updateDealEndpoint, deleteDealEndpoint];

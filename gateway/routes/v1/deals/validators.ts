@@ -1,0 +1,14 @@
+import { z } from 'zod';
+import { Cursor, PageLimitQuery } from '../../../../shared/contracts/common.js';
+import { CreateDealInput, DealFilters, UpdateDealFields } from '../../../../shared/contracts/deals.js';
+
+export const DealIdParams = z.strictObject({ id: z.string().max(64).describe('deal_…') });
+
+export const ListDealsQuery = z.strictObject({
+  limit: PageLimitQuery,
+  cursor: Cursor.optional().describe('Taken from links.next'),
+  ...DealFilters.shape,
+});
+
+export const CreateDealBody = CreateDealInput;
+export const UpdateDealBody = UpdateDealFields;

@@ -1,0 +1,17 @@
+import type { Endpoint } from '../../api/endpoint.js';
+import { contactEndpoints } from './contacts/endpoints.js';
+import { customFieldEndpoints } from './custom-fields/endpoints.js';
+import { dealEndpoints } from './deals/endpoints.js';
+import { getMeEndpoint } from './me/endpoints.js';
+import { pipelineEndpoints } from './pipelines/endpoints.js';
+import { tokenEndpoints } from './tokens/endpoints.js';
+
+/** Every REST endpoint; the OpenAPI document lists exactly these. */
+export const V1_ENDPOINTS: readonly Endpoint[] = [
+  getMeEndpoint,
+  ...contactEndpoints,
+  ...dealEndpoints,
+  ...pipelineEndpoints,
+  ...customFieldEndpoints,
+  ...tokenEndpoints,
+] as readonly Endpoint[];

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { Pipeline } from '../../../../shared/contracts/pipelines.js';
+import { defineEndpoint } from '../../../api/endpoint.js';
+import { CreatePipelineBody, CreateStageBody, PipelineIdParams, StageParams, UpdatePipelineBody, UpdateStageBody } from './validators.js';
+
+const tag = 'Pipelines';
+const writeErrors = ['validation_failed', 'invalid_json', 'not_found', 'conflict', 'payload_too_large', 'unsupported_media_type'] as const;
+
+export const PipelineList = z.object({ object: z.literal('list'), data: z.array(Pipeline) }).meta({ id: 'PipelineList' });
+
+export const listPipelinesEndpoint = defineEndpoint({
+  method: 'get',
+  path: '/v1/pipelines',
+  operationId: 'listPipelines',
+  summary: 'List pipelines with their stages',
+  description: 'Every pipeline of the workspace, the default first. Not paged: a workspace has few.',
+  tag,
+  scope: 'schema:read',
+  response: PipelineList,
+  status: 200,
+});
+
+export const createPipelineEndpoint = defineEndpoint({
+  method: 'post',
+  path: '/v1/pipelines',
+  operationId: 'createPipeline',
+  summary: 'Create a pipeline',
+  tag,
+  scope: 'schema:write',
+  body: CreatePipelineBody,
+  response: Pipeline,
+  status: 201,
+  errors: [...writeErrors, 'idempotency_key_reused'],
+  idempotent: true,
+  location: true,
+});
+
+export const getPipelineEndpoint = defineEndpoint({
+  method: 'get',
+  path: '/v1/pipelines/{id}',
+  operationId: 'getPipeline',
+  summary: 'Retrieve a pipeline with its stages',
+  tag,
+  scope: 'schema:read',
+  params: PipelineIdParams,
+  response: Pipeline,
+  status: 200,
+  errors: ['not_found'],
+});
+
+export const updatePipelineEndpoint = defineEndpoint({
+  method: 'patch',
+  path: '/v1/pipelines/{id}',
+  operationId: 'updatePipeline',
+  summary: 'Rename a pipeline or make it the default',
+  tag,
+  scope: 'schema:write',
+  params: PipelineIdParams,
+  body: UpdatePipelineBody,
+  response: Pipeline,
+  status: 200,
+  errors: [...writeErrors],
+});
+
+export const createStageEndpoint = defineEndpoint({
+  method: 'post',
+  path: '/v1/pipelines/{id}/stages',
+  operationId: 'createStage',
+  summary: 'Add a stage to a pipeline',
+  description: 'Stage names are unique within their pipeline. Returns the whole pipeline.',
+  tag,
+  scope: 'schema:write',
+  params: PipelineIdParams,
+  body: CreateStageBody,
+  response: Pipeline,
+  status: 201,
+  errors: [...writeErrors],
+});
+
+export const updateStageEndpoint = defineEndpoint({
+  method: 'patch',
+  path: '/v1/pipelines/{id}/stages/{stage_id}',
+  operationId: 'updateStage',
+  summary: 'Rename or reorder a stage',
+  description: 'Returns the whole pipeline, with the new order.',
+  tag,
+  scope: 'schema:write',
+  params: StageParams,
+  body: UpdateStageBody,
+  response: Pipeline,
+  status: 200,
+  errors: [...writeErrors],
+});
+
+export const archiveStageEndpoint = defineEndpoint({
+  method: 'delete',
+  path: '/v1/pipelines/{id}/stages/{stage_id}',
+  operationId: 'archiveStage',
+  summary: 'Archive a stage',
+  description: 'Deals in it stay there, but no deal can move into it. A pipeline keeps at least one active stage.',
+  tag,
+  scope: 'schema:write',
+  params: StageParams,
+  response: Pipeline,
+  status: 200,
+  errors: ['not_found', 'conflict'],
+});
+
+export const pipelineEndpoints = [
+  listPipelinesEndpoint,
+  createPipelineEndpoint,
+  getPipelineEndpoint,
+  updatePipelineEndpoint,
+  createStageEndpoint,
+  updateStageEndpoint,
+  archiveStageEndpoint,
+];

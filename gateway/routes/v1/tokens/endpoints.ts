@@ -1,0 +1,52 @@
+import { ApiToken, CreatedApiToken } from '../../../../shared/contracts/tokens.js';
+import { defineEndpoint } from '../../../api/endpoint.js';
+import { listOf } from '../../../api/list-envelope.js';
+import { CreateTokenBody, ListTokensQuery, TokenIdParams } from './validators.js';
+
+const tag = 'Tokens';
+
+export const listTokensEndpoint = defineEndpoint({
+  method: 'get',
+  path: '/v1/tokens',
+  operationId: 'listTokens',
+  summary: 'List API tokens',
+  description: 'Tokens of the workspace; never their secrets, only a display hint.',
+  tag,
+  scope: 'tokens:write',
+  query: ListTokensQuery,
+  response: listOf(ApiToken, 'TokenList'),
+  status: 200,
+  errors: ['validation_failed', 'invalid_cursor', 'forbidden'],
+});
+
+export const createTokenEndpoint = defineEndpoint({
+  method: 'post',
+  path: '/v1/tokens',
+  operationId: 'createToken',
+  summary: 'Create an API token',
+  description:
+    'The secret is in this response only, and only its hash is stored. A token can grant only scopes it holds itself. No Idempotency-Key: the response holds a secret that is never stored.',
+  tag,
+  scope: 'tokens:write',
+  body: CreateTokenBody,
+  response: CreatedApiToken,
+  status: 201,
+  errors: ['validation_failed', 'invalid_json', 'forbidden', 'payload_too_large', 'unsupported_media_type'],
+  location: true,
+});
+
+export const revokeTokenEndpoint = defineEndpoint({
+  method: 'delete',
+  path: '/v1/tokens/{id}',
+  operationId: 'revokeToken',
+  summary: 'Revoke an API token',
+  description: 'Gateways refuse it within seconds. Revoking again keeps the first revocation time.',
+  tag,
+  scope: 'tokens:write',
+  params: TokenIdParams,
+  response: ApiToken,
+  status: 200,
+  errors: ['not_found', 'forbidden'],
+});
+
+export const tokenEndpoints = [listTokensEndpoint, createTokenEndpoint, revokeTokenEndpoint];

@@ -1,0 +1,13 @@
+import { z } from 'zod';
+import { BooleanQuery, Cursor, PageLimitQuery } from '../../../../shared/contracts/common.js';
+import { CreateTokenInput } from '../../../../shared/contracts/tokens.js';
+
+export const TokenIdParams = z.strictObject({ id: z.string().max(64).describe('tok_…') });
+
+export const ListTokensQuery = z.strictObject({
+  limit: PageLimitQuery,
+  cursor: Cursor.optional(),
+  include_revoked: BooleanQuery.optional().describe('Also list revoked tokens'),
+});
+
+export const CreateTokenBody = CreateTokenInput;

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { defineOperation } from '../bus/operation.js';
+import { cleanText, Cursor, PageLimit, pageOf, Timestamp } from './common.js';
+import { CustomFieldKey } from './custom-field-values.js';
+
+export const CustomFieldObjectType = z.enum(['contact', 'deal']);
+export const CustomFieldType = z.enum(['text', 'number', 'boolean', 'date', 'select']);
+
+export const CustomField = z
+  .object({
+    object: z.literal('custom_field'),
+    id: z.string(),
+    object_type: CustomFieldObjectType,
+    key: z.string().describe('The name used in custom_fields of contacts or deals'),
+    label: z.string(),
+    type: CustomFieldType,
+    options: z.array(z.string()).nullable().describe('The allowed values of a select field; null for other types'),
+    required: z.boolean(),
+    archived: z.boolean().describe('Archived fields are hidden from records; their stored values are kept'),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .meta({ id: 'CustomField' });
+export type CustomField = z.infer<typeof CustomField>;
+
+const Options = z
+  .array(cleanText(100).pipe(z.string().min(1)))
+  .min(1, 'a select field needs at least one option')
+  .max(200)
+  .refine((o) => new Set(o).size === o.length, { message: 'options must be unique' });
+
+export const CreateCustomFieldInput = z
+  .strictObject({
+    object_type: CustomFieldObjectType,
+    key: CustomFieldKey,
+    label: cleanText(100).pipe(z.string().min(1, 'is required')),
+    type: CustomFieldType,
+    options: Options.optional().describe('Required for select fields, refused for others'),
+    required: z.boolean().optional().describe('Default false'),
+  })
+  .meta({ id: 'CreateCustomField' });
+
+export const UpdateCustomFieldFields = z
+  .strictObject({
+    label: cleanText(100).pipe(z.string().min(1)).optional(),
+    options: Options.optional(),
+    required: z.boolean().optional(),
+    archived: z.boolean().optional().describe('false restores an archived field'),
+  })
+  .meta({ id: 'UpdateCustomField' });
+
+const SchemaRead = ['schema:read', 'studio:read'] as const;
+const SchemaWrite = ['schema:write', 'studio:write'] as const;
+const ById = z.strictObject({ id: z.string().max(64) });
+
+export const listCustomFields = defineOperation({
+  worker: 'schema',
+  name: 'list-custom-fields',
+  scope: SchemaRead,
+  input: z.strictObject({
+    limit: PageLimit,
+    cursor: Cursor.optional(),
+    object_type: CustomFieldObjectType.optional(),
+    include_archived: z.boolean().optional(),
+  }),
+  output: pageOf(CustomField),
+});
+
+export const getCustomField = defineOperation({ worker: 'schema', name: 'get-custom-field', scope: SchemaRead, input: ById, output: CustomField });
+
+export const createCustomField = defineOperation({
+  worker: 'schema',
+  name: 'create-custom-field',
+  scope: SchemaWrite,
+  idempotent: true,
+  input: CreateCustomFieldInput,
+  output: CustomField,
+});
+
+export const updateCustomField = defineOperation({
+  worker: 'schema',
+  name: 'update-custom-field',
+  scope: SchemaWrite,
+  input: UpdateCustomFieldFields.extend({ id: z.string().max(64) }),
+  output: CustomField,
+});
+
+export const archiveCustomField = defineOperation({ worker: 'schema', name: 'archive-custom-field', scope: SchemaWrite, input: ById, output: CustomField });

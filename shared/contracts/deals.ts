@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { defineOperation } from '../bus/operation.js';
+import { cleanText, Cursor, PageLimit, pageOf, Timestamp, TimestampQuery } from './common.js';
+import { CustomFieldValues } from './custom-field-values.js';
+
+export const Deal = z
+  .object({
+    object: z.literal('deal'),
+    id: z.string(),
+    name: z.string(),
+    pipeline_id: z.string(),
+    stage_id: z.string(),
+    amount: z.number().int().nullable().describe('Integer minor units, e.g. cents'),
+    currency: z.string().nullable().describe('ISO 4217, e.g. USD'),
+    contact_id: z.string().nullable(),
+    owner_id: z.string().nullable(),
+    custom_fields: CustomFieldValues.describe('Every active deal custom field of the workspace, null where unset'),
+    closed_at: Timestamp.nullable(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .meta({ id: 'Deal' });
+export type Deal = z.infer<typeof Deal>;
+
+const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+const Currency = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .refine((c) => /^[A-Z]{3}$/.test(c) && CURRENCIES.has(c), { message: 'must be an ISO 4217 currency code, e.g. USD' });
+const Amount = z.number().int('must be a whole number of minor units (e.g. cents)').min(0).max(Number.MAX_SAFE_INTEGER);
+const Instant = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 timestamp' });
+const Ref = z.string().max(64);
+
+const DealFields = z.strictObject({
+  name: cleanText(200).pipe(z.string().min(1, 'is required')),
+  pipeline_id: Ref.describe('On create, default: the default pipeline, or the pipeline of stage_id. Moving a deal to another pipeline takes a stage_id of that pipeline too (or its first stage).'),
+  stage_id: Ref.describe("On create, default: the first stage of the pipeline. A stage of the deal's pipeline, unless pipeline_id moves it."),
+  amount: Amount.nullable(),
+  currency: Currency.nullable().describe('Required with an amount'),
+  contact_id: Ref.nullable(),
+  owner_id: Ref.nullable(),
+  custom_fields: CustomFieldValues,
+  closed_at: Instant.nullable(),
+});
+
+export const CreateDealInput = DealFields.partial().required({ name: true }).meta({ id: 'CreateDeal' });
+
+/** PATCH: only the fields given change; custom_fields merge key by key. */
+export const UpdateDealFields = DealFields.partial().meta({ id: 'UpdateDeal' });
+
+export const DealFilters = z.object({
+  stage: z.string().trim().min(1).max(100).optional().describe('A stage id (stg_…) or a stage name (case does not matter, any pipeline)'),
+  pipeline_id: Ref.optional(),
+  contact_id: Ref.optional(),
+  created_after: TimestampQuery.optional().describe('Only deals created strictly after this instant'),
+  created_before: TimestampQuery.optional().describe('Only deals created strictly before this instant'),
+});
+export type DealFilters = z.infer<typeof DealFilters>;
+
+const ById = z.strictObject({ id: Ref });
+
+export const createDeal = defineOperation({ worker: 'deals', name: 'create', scope: 'deals:write', idempotent: true, input: CreateDealInput, output: Deal });
+
+export const listDeals = defineOperation({
+  worker: 'deals',
+  name: 'list',
+  scope: 'deals:read',
+  input: z.strictObject({ limit: PageLimit, cursor: Cursor.optional(), ...DealFilters.shape }),
+  output: pageOf(Deal),
+});
+
+export const getDeal = defineOperation({ worker: 'deals', name: 'get', scope: 'deals:read', input: ById, output: Deal });
+
+export const updateDeal = defineOperation({
+  worker: 'deals',
+  name: 'update',
+  scope: 'deals:write',
+  idempotent: true,
+  input: UpdateDealFields.extend({ id: Ref }),
+  output: Deal,
+});
+
+export const DeletedDeal = z.object({ object: z.literal('deal'), id: z.string(), deleted: z.literal(true) }).meta({ id: 'DeletedDeal' });
+
+export const deleteDeal = defineOperation({ worker: 'deals', name: 'delete', scope: 'deals:write', input: ById, output: DeletedDeal });

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { defineOperation } from '../bus/operation.js';
+import { cleanText, Timestamp } from './common.js';
+
+export const Stage = z
+  .object({
+    object: z.literal('stage'),
+    id: z.string(),
+    pipeline_id: z.string(),
+    name: z.string(),
+    position: z.number().int().describe('Order among the active stages of the pipeline, from 0; null when archived').nullable(),
+    archived: z.boolean(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .meta({ id: 'Stage' });
+export type Stage = z.infer<typeof Stage>;
+
+export const Pipeline = z
+  .object({
+    object: z.literal('pipeline'),
+    id: z.string(),
+    name: z.string(),
+    is_default: z.boolean().describe('New deals go here when no pipeline is named'),
+    stages: z.array(Stage).describe('Active stages in order, then archived ones'),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .meta({ id: 'Pipeline' });
+export type Pipeline = z.infer<typeof Pipeline>;
+
+const Name = cleanText(100).pipe(z.string().min(1, 'is required'));
+
+export const CreatePipelineInput = z
+  .strictObject({
+    name: Name,
+    stages: z
+      .array(Name)
+      .min(1)
+      .max(50)
+      .refine((s) => new Set(s.map((n) => n.toLowerCase())).size === s.length, { message: 'stage names must be unique' })
+      .optional()
+      .describe('Stage names in order; default Lead, Qualified, Negotiation, Won, Lost'),
+    is_default: z.boolean().optional(),
+  })
+  .meta({ id: 'CreatePipeline' });
+
+export const UpdatePipelineFields = z
+  .strictObject({
+    name: Name.optional(),
+    is_default: z.literal(true).optional().describe('Make this the default pipeline (the previous default stops being one)'),
+  })
+  .meta({ id: 'UpdatePipeline' });
+
+export const CreateStageFields = z
+  .strictObject({
+    name: Name,
+    position: z.number().int().min(0).optional().describe('Where to insert it; default last'),
+  })
+  .meta({ id: 'CreateStage' });
+
+export const UpdateStageFields = z
+  .strictObject({
+    name: Name.optional(),
+    position: z.number().int().min(0).optional().describe('Move the stage here; the others shift'),
+  })
+  .meta({ id: 'UpdateStage' });
+
+const SchemaRead = ['schema:read', 'studio:read'] as const;
+const SchemaWrite = ['schema:write', 'studio:write'] as const;
+const ById = z.strictObject({ id: z.string().max(64) });
+const StageRef = z.strictObject({ pipeline_id: z.string().max(64), stage_id: z.string().max(64) });
+
+export const listPipelines = defineOperation({
+  worker: 'schema',
+  name: 'list-pipelines',
+  scope: SchemaRead,
+  input: z.strictObject({}),
+  output: z.object({ data: z.array(Pipeline) }),
+});
+
+export const getPipeline = defineOperation({ worker: 'schema', name: 'get-pipeline', scope: SchemaRead, input: ById, output: Pipeline });
+
+export const createPipeline = defineOperation({
+  worker: 'schema',
+  name: 'create-pipeline',
+  scope: SchemaWrite,
+  idempotent: true,
+  input: CreatePipelineInput,
+  output: Pipeline,
+});
+
+export const updatePipeline = defineOperation({
+  worker: 'schema',
+  name: 'update-pipeline',
+  scope: SchemaWrite,
+  input: UpdatePipelineFields.extend({ id: z.string().max(64) }),
+  output: Pipeline,
+});
+
+export const createStage = defineOperation({
+  worker: 'schema',
+  name: 'create-stage',
+  scope: SchemaWrite,
+  input: CreateStageFields.extend({ pipeline_id: z.string().max(64) }),
+  output: Pipeline,
+});
+
+export const updateStage = defineOperation({
+  worker: 'schema',
+  name: 'update-stage',
+  scope: SchemaWrite,
+  input: UpdateStageFields.extend(StageRef.shape),
+  output: Pipeline,
+});
+
+export const archiveStage = defineOperation({ worker: 'schema', name: 'archive-stage', scope: SchemaWrite, input: StageRef, output: Pipeline });

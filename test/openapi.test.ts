@@ -1,0 +1,96 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import t from 'tap';
+import { V1_ENDPOINTS } from '../gateway/routes/v1/endpoints.js';
+import { launchBrowser } from './helpers/browser.js';
+import { client, request } from './helpers/http.js';
+import { checkResponseContract, ContractViolation } from './helpers/openapi-contract.js';
+import { startStack } from './helpers/stack.js';
+
+interface Operation {
+  operationId: string;
+  summary: string;
+  security: Record<string, string[]>[];
+  parameters?: { name: string; in: string }[];
+  requestBody?: unknown;
+  responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }>;
+}
+interface OpenApiDocument {
+  openapi: string;
+  servers: { url: string }[];
+  paths: Record<string, Record<string, Operation>>;
+  components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
+}
+
+const stack = await startStack();
+t.teardown(() => stack.stop());
+const ws = await stack.bootstrap();
+const res = await request<OpenApiDocument>(`${stack.baseUrl}/v1/openapi.json`);
+const doc = res.body;
+
+t.test('served without a token, valid OpenAPI 3.1', async (t) => {
+  t.equal(res.status, 200);
+  t.equal(doc.openapi, '3.1.0');
+  t.equal(doc.servers[0]?.url, stack.baseUrl);
+  const validator = new Validator();
+  const result = await validator.validate(doc as unknown as Parameters<Validator["validate"]>[0]);
+  t.same(result.errors ?? [], [], 'no errors against the OpenAPI 3.1 schema');
+  t.equal(result.valid, true);
+});
+
+t.test('complete: exactly the endpoints the gateway mounts, each fully described', async (t) => {
+  const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+  t.same(documented.sort(), V1_ENDPOINTS.map((e) => `${e.method.toUpperCase()} ${e.path}`).sort());
+  t.ok(doc.components.securitySchemes.apiToken, 'the bearer token scheme');
+  for (const e of V1_ENDPOINTS) {
+    const op = doc.paths[e.path]?.[e.method] as Operation;
+    const label = `${e.method.toUpperCase()} ${e.path}`;
+    t.equal(op.operationId, e.operationId, label);
+    t.ok(op.summary, `${label}: summary`);
+    t.same(op.security, [{ apiToken: e.scope ? [e.scope] : [] }], `${label}: security names its scope`);
+    t.ok(op.responses[String(e.status)]?.content?.['application/json']?.schema, `${label}: success body`);
+    for (const status of ['400', '401', '500', '503', ...(e.scope ? ['403'] : []), ...(e.params ? ['404'] : [])]) {
+      t.equal(op.responses[status]?.content?.['application/json']?.schema.$ref, '#/components/schemas/Error', `${label}: ${status} documented`);
+    }
+    if (e.body) t.ok(op.requestBody, `${label}: request body`);
+    for (const name of Object.keys((e.query as unknown as { shape?: Record<string, unknown> })?.shape ?? {})) {
+      t.ok(op.parameters?.some((p) => p.in === 'query' && p.name === name), `${label}: query parameter ${name}`);
+    }
+    if (e.idempotent) t.ok(op.parameters?.some((p) => p.in === 'header' && p.name === 'Idempotency-Key'), `${label}: Idempotency-Key`);
+  }
+});
+
+t.test('every documented operation is routed (never "No route")', async (t) => {
+  const api = client(stack.baseUrl, await stack.token(ws.workspace.id, ['contacts:read']));
+  for (const e of V1_ENDPOINTS) {
+    const path = e.path.replace(/\{(\w+)\}/g, 'x_$1');
+    const answer = await api.send<{ error?: { message: string } }>(e.method.toUpperCase(), path, { body: e.body ? {} : undefined });
+    t.notMatch(answer.body.error?.message ?? '', /No route/, `${e.method.toUpperCase()} ${e.path} → ${answer.status}`);
+  }
+});
+
+t.test('the contract check itself catches a response that breaks the document', async (t) => {
+  const url = new URL(`${stack.baseUrl}/v1/contacts/con_x`);
+  const headers = new Headers({ 'request-id': 'req_x' });
+  await t.rejects(checkResponseContract(url, 'GET', 200, headers, { object: 'contact', id: 'con_x' }), ContractViolation, 'missing fields');
+  await t.rejects(checkResponseContract(url, 'GET', 418, headers, {}), ContractViolation, 'an undocumented status');
+  await t.rejects(checkResponseContract(url, 'GET', 404, headers, { error: { code: 'no_such_code' } }), ContractViolation, 'an error off the schema');
+});
+
+t.test('/docs renders the reference in Chromium, from local assets only', async (t) => {
+  const page = await request(`${stack.baseUrl}/docs`);
+  t.equal(page.status, 200);
+  t.match(page.headers.get('content-security-policy'), /script-src 'self'/);
+  const browser = await launchBrowser();
+  t.teardown(() => browser.close());
+  const tab = await browser.newPage();
+  const foreign: string[] = [];
+  tab.on('request', (r) => {
+    if (!r.url().startsWith(stack.baseUrl) && !r.url().startsWith('data:')) foreign.push(r.url());
+  });
+  await tab.goto(`${stack.baseUrl}/docs`);
+  await tab.getByText('Workspace CRM API').first().waitFor({ timeout: 15_000 });
+  for (const summary of ['List contacts', 'Create a deal', 'Rename or reorder a stage']) {
+    t.ok(await tab.getByText(summary).first().isVisible(), `shows "${summary}"`);
+  }
+  t.same(foreign, [], 'nothing is loaded from outside the service');
+});

@@ -1,0 +1,22 @@
+import type { getContact } from '../../shared/contracts/contacts.js';
+import { sqlOf } from '../../shared/db/sql.js';
+import { NotFoundError } from '../../shared/errors.js';
+import { activeFieldKeysSql } from '../schema/custom-field-definitions.js';
+import { ownerRestriction } from '../runtime/visibility.js';
+import type { OperationHandler } from '../runtime/worker-call.js';
+import { toContactResource } from './contact-resource.js';
+
+/** A contact of the workspace (archived ones too); others, and those the caller may not see, are 404. */
+export const getContactHandler: OperationHandler<typeof getContact> = async ({ input, context, em }) => {
+  const owner = ownerRestriction(context);
+  const row = await sqlOf(em)
+    .selectFrom('contacts')
+    .selectAll()
+    .select(activeFieldKeysSql(context.workspace_id, 'contact').as('field_keys'))
+    .where('workspace_id', '=', context.workspace_id)
+    .where('id', '=', input.id)
+    .$if(owner !== null, (q) => q.where('owner_id', '=', owner))
+    .executeTakeFirst();
+  if (!row) throw new NotFoundError('contact', input.id, 'id');
+  return toContactResource(row, row.field_keys);
+};

@@ -1,0 +1,45 @@
+import type { updateContact } from '../../shared/contracts/contacts.js';
+import { sqlOf } from '../../shared/db/sql.js';
+import { NotFoundError } from '../../shared/errors.js';
+import { resolveOwner } from '../runtime/resolve-owner.js';
+import { ownerRestriction } from '../runtime/visibility.js';
+import type { OperationHandler } from '../runtime/worker-call.js';
+import { activeKeys } from '../schema/custom-field-definitions.js';
+import { mergedCustomFieldsSql } from '../schema/merge-custom-fields-sql.js';
+import { customFieldChange } from '../schema/validate-custom-field-values.js';
+import { toContactResource } from './contact-resource.js';
+import { writeOrPhoneTaken } from './create-contact.js';
+import { loadContactSetup } from './load-contact-setup.js';
+import { normalizePhone } from './normalize-phone.js';
+
+/** Changes the fields given. Custom fields merge in the UPDATE itself, so concurrent changes to different keys both stay. */
+export const updateContactHandler: OperationHandler<typeof updateContact> = async ({ input, context, em }) => {
+  const { id, custom_fields: customFields, ...fields } = input;
+  const setup = await loadContactSetup(em, context);
+  const phone = fields.phone === undefined ? undefined : normalizePhone(fields.phone, setup.default_country);
+  const change = customFields === undefined ? null : customFieldChange(setup.fields, 'contact', customFields);
+  const ownerId = fields.owner_id === undefined ? undefined : await resolveOwner(em, context, fields.owner_id);
+  const owner = ownerRestriction(context);
+
+  const row = await writeOrPhoneTaken(em, context, phone ?? '', (tx) =>
+    sqlOf(tx)
+      .updateTable('contacts')
+      .set({
+        first_name: fields.first_name,
+        last_name: fields.last_name,
+        email: fields.email,
+        phone,
+        status: fields.status,
+        owner_id: ownerId,
+        updated_at: new Date(),
+        ...(change ? { custom_fields: mergedCustomFieldsSql(change) } : {}),
+      })
+      .where('workspace_id', '=', context.workspace_id)
+      .where('id', '=', id)
+      .$if(owner !== null, (q) => q.where('owner_id', '=', owner))
+      .returningAll()
+      .executeTakeFirst(),
+  );
+  if (!row) throw new NotFoundError('contact', id, 'id');
+  return toContactResource(row, activeKeys(setup.fields));
+};

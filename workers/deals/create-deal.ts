@@ -1,0 +1,43 @@
+import type { createDeal } from '../../shared/contracts/deals.js';
+import { jsonb, sqlOf } from '../../shared/db/sql.js';
+import { newId } from '../../shared/ids.js';
+import { resolveOwner } from '../runtime/resolve-owner.js';
+import type { OperationHandler } from '../runtime/worker-call.js';
+import { activeKeys } from '../schema/custom-field-definitions.js';
+import { customFieldsForCreate } from '../schema/validate-custom-field-values.js';
+import { resolvePlacement } from './deal-placement.js';
+import { requireVisibleContact } from './deal-references.js';
+import { toDealResource } from './deal-resource.js';
+import { loadDealFields } from './load-deal-fields.js';
+import { requireCurrencyWithAmount } from './money.js';
+
+export const createDealHandler: OperationHandler<typeof createDeal> = async ({ input, context, em }) => {
+  const workspaceId = context.workspace_id;
+  requireCurrencyWithAmount(input.amount, input.currency);
+  const fields = await loadDealFields(em, workspaceId);
+  const customFields = customFieldsForCreate(fields, 'deal', input.custom_fields ?? {});
+  const placement = await resolvePlacement(em, workspaceId, input);
+  if (input.contact_id) await requireVisibleContact(em, context, input.contact_id);
+  const ownerId = await resolveOwner(em, context, input.owner_id);
+  const now = new Date();
+  const row = await sqlOf(em)
+    .insertInto('deals')
+    .values({
+      id: newId('deal'),
+      workspace_id: workspaceId,
+      name: input.name,
+      pipeline_id: placement.pipelineId,
+      stage_id: placement.stageId,
+      amount: input.amount ?? null,
+      currency: input.currency ?? null,
+      contact_id: input.contact_id ?? null,
+      owner_id: ownerId,
+      custom_fields: jsonb(customFields),
+      closed_at: input.closed_at ?? null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toDealResource(row, activeKeys(fields));
+};

@@ -1,0 +1,75 @@
+import type { SelectQueryBuilder } from 'kysely';
+import type { CallContext } from '../../shared/contracts/call-context.js';
+import type { DealFilters } from '../../shared/contracts/deals.js';
+import type { EntityManager } from '../../shared/db/orm.js';
+import { sqlOf, type CrmDatabase } from '../../shared/db/sql.js';
+import { NotFoundError } from '../../shared/errors.js';
+import { requireVisibleContact } from './deal-references.js';
+
+/** Filters as applied: a stage name resolved to ids, instants normalised. */
+export interface AppliedDealFilters {
+  stage_ids?: string[];
+  pipeline_id?: string;
+  contact_id?: string;
+  created_after?: string;
+  created_before?: string;
+}
+
+const isStageId = (stage: string) => stage.startsWith('stg_');
+
+/**
+ * A stage filter is an id (stg_…) or a name matched without case in every pipeline; a
+ * name is resolved to ids here (an unknown name is a 404 at once). Ids are used as given:
+ * see {@link explainEmptyResult}.
+ */
+export async function applicableDealFilters(em: EntityManager, context: CallContext, f: DealFilters): Promise<AppliedDealFilters> {
+  let stageIds: string[] | undefined;
+  if (f.stage !== undefined && isStageId(f.stage)) stageIds = [f.stage];
+  else if (f.stage !== undefined) {
+    const name = f.stage.toLowerCase();
+    const stages = await sqlOf(em)
+      .selectFrom('stages')
+      .select('id')
+      .where('workspace_id', '=', context.workspace_id)
+      .where((eb) => eb(eb.fn('lower', ['name']), '=', name))
+      .orderBy('id')
+      .execute();
+    if (stages.length === 0) throw new NotFoundError('stage', f.stage, 'stage');
+    stageIds = stages.map((s) => s.id);
+  }
+  return {
+    stage_ids: stageIds,
+    pipeline_id: f.pipeline_id,
+    contact_id: f.contact_id,
+    created_after: f.created_after ? new Date(f.created_after).toISOString() : undefined,
+    created_before: f.created_before ? new Date(f.created_before).toISOString() : undefined,
+  };
+}
+
+/**
+ * A filter naming a stage, pipeline or contact the workspace does not have is a 404, so a
+ * typo does not look like an empty list. Only an empty result can hide one, so the checks
+ * run then, and a list with rows costs no extra round trip.
+ */
+export async function explainEmptyResult(em: EntityManager, context: CallContext, f: DealFilters): Promise<void> {
+  const workspaceId = context.workspace_id;
+  if (f.stage !== undefined && isStageId(f.stage)) {
+    const stage = await sqlOf(em).selectFrom('stages').select('id').where('workspace_id', '=', workspaceId).where('id', '=', f.stage).executeTakeFirst();
+    if (!stage) throw new NotFoundError('stage', f.stage, 'stage');
+  }
+  if (f.pipeline_id !== undefined) {
+    const pipeline = await sqlOf(em).selectFrom('pipelines').select('id').where('workspace_id', '=', workspaceId).where('id', '=', f.pipeline_id).executeTakeFirst();
+    if (!pipeline) throw new NotFoundError('pipeline', f.pipeline_id, 'pipeline_id');
+  }
+  if (f.contact_id !== undefined) await requireVisibleContact(em, context, f.contact_id);
+}
+
+export function whereDealFilters<O>(query: SelectQueryBuilder<CrmDatabase, 'deals', O>, f: AppliedDealFilters): SelectQueryBuilder<CrmDatabase, 'deals', O> {
+  let q = query;
+  if (f.stage_ids) q = f.stage_ids.length === 1 ? q.where('stage_id', '=', f.stage_ids[0]!) : q.where('stage_id', 'in', f.stage_ids);
+  if (f.pipeline_id) q = q.where('pipeline_id', '=', f.pipeline_id);
+  if (f.contact_id) q = q.where('contact_id', '=', f.contact_id);
+  if (f.created_after) q = q.where('created_at', '>', f.created_after);
+  if (f.created_before) q = q.where('created_at', '<', f.created_before);
+  return q;
+}

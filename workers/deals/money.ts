@@ -1,0 +1,8 @@
+import { ValidationError } from '../../shared/errors.js';
+
+/** An amount is meaningless without its currency. */
+export function requireCurrencyWithAmount(amount: number | null | undefined, currency: string | null | undefined): void {
+  if (amount !== null && amount !== undefined && (currency === null || currency === undefined)) {
+    throw new ValidationError('currency: required when the deal has an amount (ISO 4217, e.g. USD).', 'currency');
+  }
+}

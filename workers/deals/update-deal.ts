@@ -1,0 +1,57 @@
+import type { updateDeal } from '../../shared/contracts/deals.js';
+import { sqlOf } from '../../shared/db/sql.js';
+import { NotFoundError } from '../../shared/errors.js';
+import { resolveOwner } from '../runtime/resolve-owner.js';
+import { ownerRestriction } from '../runtime/visibility.js';
+import type { OperationHandler } from '../runtime/worker-call.js';
+import { activeKeys } from '../schema/custom-field-definitions.js';
+import { mergedCustomFieldsSql } from '../schema/merge-custom-fields-sql.js';
+import { customFieldChange } from '../schema/validate-custom-field-values.js';
+import { resolvePlacement } from './deal-placement.js';
+import { requireVisibleContact } from './deal-references.js';
+import { toDealResource } from './deal-resource.js';
+import { findVisibleDeal } from './get-deal.js';
+import { loadDealFields } from './load-deal-fields.js';
+import { requireCurrencyWithAmount } from './money.js';
+
+/** Changes the fields given; moves between stages stay inside the deal's pipeline unless pipeline_id moves it. */
+export const updateDealHandler: OperationHandler<typeof updateDeal> = async ({ input, context, em }) => {
+  const { id, custom_fields: customFields, pipeline_id: pipelineId, stage_id: stageId, ...fields } = input;
+  const workspaceId = context.workspace_id;
+  const current = await findVisibleDeal(em, context, id);
+  requireCurrencyWithAmount(
+    fields.amount === undefined ? (current.amount === null ? null : Number(current.amount)) : fields.amount,
+    fields.currency === undefined ? current.currency : fields.currency,
+  );
+  const dealFields = await loadDealFields(em, workspaceId);
+  const change = customFields === undefined ? null : customFieldChange(dealFields, 'deal', customFields);
+  const placement =
+    pipelineId === undefined && stageId === undefined
+      ? undefined
+      : await resolvePlacement(em, workspaceId, { pipeline_id: pipelineId, stage_id: stageId }, { pipelineId: current.pipeline_id, stageId: current.stage_id });
+  if (fields.contact_id) await requireVisibleContact(em, context, fields.contact_id);
+  const ownerId = fields.owner_id === undefined ? undefined : await resolveOwner(em, context, fields.owner_id);
+  const owner = ownerRestriction(context);
+
+  const row = await sqlOf(em)
+    .updateTable('deals')
+    .set({
+      name: fields.name,
+      amount: fields.amount,
+      currency: fields.currency,
+      contact_id: fields.contact_id,
+      owner_id: ownerId,
+      closed_at: fields.closed_at,
+      pipeline_id: placement?.pipelineId,
+      stage_id: placement?.stageId,
+      updated_at: new Date(),
+      ...(change ? { custom_fields: mergedCustomFieldsSql(change) } : {}),
+    })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .$if(owner !== null, (q) => q.where('owner_id', '=', owner))
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw new NotFoundError('deal', id, 'id');
+  return toDealResource(row, activeKeys(dealFields));
+};

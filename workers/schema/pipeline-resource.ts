@@ -1,0 +1,61 @@
+import { sql } from 'kysely';
+import type { Pipeline, Stage } from '../../shared/contracts/pipelines.js';
+import type { EntityManager } from '../../shared/db/orm.js';
+import { isoTimestamp, sqlOf } from '../../shared/db/sql.js';
+import { NotFoundError } from '../../shared/errors.js';
+
+interface StageJson {
+  id: string;
+  pipeline_id: string;
+  name: string;
+  position: number | null;
+  archived: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+function toStage(s: StageJson): Stage {
+  return { object: 'stage', ...s, created_at: isoTimestamp(s.created_at), updated_at: isoTimestamp(s.updated_at) };
+}
+
+/** Pipelines with their stages (active in order, then archived), in one query; the default first. */
+export async function loadPipelines(em: EntityManager, workspaceId: string, id?: string): Promise<Pipeline[]> {
+  const rows = await sqlOf(em)
+    .selectFrom('pipelines as p')
+    .select(['p.id', 'p.name', 'p.is_default', 'p.created_at', 'p.updated_at'])
+    .select(
+      sql<StageJson[]>`(
+        select coalesce(json_agg(json_build_object(
+          'id', s.id, 'pipeline_id', s.pipeline_id, 'name', s.name, 'position', s.position,
+          'archived', s.archived_at is not null, 'created_at', s.created_at, 'updated_at', s.updated_at
+        ) order by s.archived_at nulls first, s.position, s.created_at), '[]')
+        from stages s where s.pipeline_id = p.id)`.as('stages'),
+    )
+    .where('p.workspace_id', '=', workspaceId)
+    .$if(id !== undefined, (q) => q.where('p.id', '=', id!))
+    .orderBy('p.is_default', 'desc')
+    .orderBy('p.created_at')
+    .orderBy('p.id')
+    .execute();
+  return rows.map((p) => ({
+    object: 'pipeline' as const,
+    id: p.id,
+    name: p.name,
+    is_default: p.is_default,
+    stages: p.stages.map(toStage),
+    created_at: isoTimestamp(p.created_at),
+    updated_at: isoTimestamp(p.updated_at),
+  }));
+}
+
+export async function loadPipeline(em: EntityManager, workspaceId: string, id: string): Promise<Pipeline> {
+  const [pipeline] = await loadPipelines(em, workspaceId, id);
+  if (!pipeline) throw new NotFoundError('pipeline', id, 'id');
+  return pipeline;
+}
+
+/** Locks the pipeline row for the rest of the transaction: changes to its stage order queue up. */
+export async function lockPipeline(tx: EntityManager, workspaceId: string, id: string): Promise<void> {
+  const row = await sqlOf(tx).selectFrom('pipelines').select('id').where('workspace_id', '=', workspaceId).where('id', '=', id).forUpdate().executeTakeFirst();
+  if (!row) throw new NotFoundError('pipeline', id, 'id');
+}

@@ -1,0 +1,38 @@
+import { sql } from 'kysely';
+import type { ParsedInput } from '../../shared/bus/operation.js';
+import type { CustomField, updateCustomField } from '../../shared/contracts/custom-fields.js';
+import type { EntityManager } from '../../shared/db/orm.js';
+import { jsonb, sqlOf } from '../../shared/db/sql.js';
+import { NotFoundError } from '../../shared/errors.js';
+import type { OperationHandler } from '../runtime/worker-call.js';
+import { checkOptions } from './create-custom-field.js';
+import { toCustomFieldResource } from './custom-field-resource.js';
+import { findCustomField } from './get-custom-field.js';
+
+type FieldChange = Omit<ParsedInput<typeof updateCustomField>, 'id'>;
+
+/**
+ * Label, options, required, archived; key and type never change (stored values keep
+ * their meaning). Archiving keeps the first archive time.
+ */
+export async function changeCustomField(em: EntityManager, workspaceId: string, id: string, change: FieldChange): Promise<CustomField> {
+  if (change.options !== undefined) checkOptions((await findCustomField(em, workspaceId, id)).type, change.options);
+  const row = await sqlOf(em)
+    .updateTable('custom_fields')
+    .set({
+      label: change.label,
+      options: change.options === undefined ? undefined : jsonb(change.options),
+      required: change.required,
+      archived_at: change.archived === undefined ? undefined : change.archived ? sql<string>`coalesce(archived_at, now())` : null,
+      updated_at: new Date(),
+    })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw new NotFoundError('custom field', id, 'id');
+  return toCustomFieldResource(row);
+}
+
+export const updateCustomFieldHandler: OperationHandler<typeof updateCustomField> = async ({ input: { id, ...change }, context, em }) =>
+  changeCustomField(em, context.workspace_id, id, change);

@@ -194,7 +194,20 @@ try {
   }
   results.push(await run('POST /v1/contacts', `${baseUrl}/v1/contacts`, { method: 'POST', body: newContact, headers: { 'content-type': 'application/json' } }));
 
-  const service = results.filter((r) => !r.name.includes('baseline'));
+  // The CRM tool server, stateless: each POST is one JSON-RPC call, authenticated with the API token.
+  const mcpHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const toolCall = (name: string, args: Record<string, unknown>) => () =>
+    JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
+  for (const [label, name, args] of [
+    ['MCP tools/call whoami', 'whoami', {}],
+    ['MCP tools/call find_contacts (25)', 'find_contacts', { limit: 25 }],
+  ] as const) {
+    await load({ name: 'warm-up', url: `${baseUrl}/mcp/crm`, method: 'POST', body: toolCall(name, args), headers: { ...auth, ...mcpHeaders }, connections, durationSeconds: 2 });
+    results.push(await run(label, `${baseUrl}/mcp/crm`, { method: 'POST', body: toolCall(name, args), headers: mcpHeaders }));
+  }
+
+  // The latency bar is the REST API's; the tool-server figures are reported alongside.
+  const service = results.filter((r) => !r.name.includes('baseline') && !r.name.startsWith('MCP'));
   const worstP99 = Math.max(...service.map((r) => r.p99));
   const errors = results.reduce((n, r) => n + r.errors + r.non2xx, 0);
   process.stdout.write(
@@ -202,7 +215,7 @@ try {
   );
   process.stdout.write(`${formatTable(results)}\n\n`);
   for (const v of verdicts) process.stdout.write(`${v}\n`);
-  process.stdout.write(`worst p99 of the service: ${worstP99.toFixed(1)} ms (< 50 ms) ${mark(worstP99 < 50)}\n`);
+  process.stdout.write(`worst p99 of the REST endpoints: ${worstP99.toFixed(1)} ms (< 50 ms) ${mark(worstP99 < 50)}\n`);
   process.stdout.write(`errors and non-2xx responses: ${errors}\n`);
 } finally {
   await stopAll(children);

@@ -12,6 +12,8 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv
   bootstrap: { summary: 'create an organization, a workspace and its administrator', load: () => import('./commands/bootstrap.js') },
   users: { summary: 'users add: add a member to a workspace', load: () => import('./commands/users.js') },
   tokens: { summary: 'tokens create|list|revoke: manage API tokens', load: () => import('./commands/tokens.js') },
+  'mcp-config': { summary: 'print the mcpServers client configuration for both tool servers', load: () => import('./commands/mcp-config.js') },
+  keys: { summary: 'keys rotate: start signing OAuth access tokens with a new key', load: () => import('./commands/keys.js') },
 };
 
 function help(): string {

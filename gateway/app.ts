@@ -1,18 +1,26 @@
 import express, { type Express } from 'express';
-import { TOKEN_REVOKED_EVENT } from '../shared/contracts/tokens.js';
 import { decode } from '../shared/bus/codec.js';
+import type { BusSubscription } from '../shared/bus/transport.js';
+import { GRANT_REVOKED_EVENT, SIGNING_KEYS_CHANGED_EVENT } from '../shared/contracts/oauth.js';
+import { TOKEN_REVOKED_EVENT } from '../shared/contracts/tokens.js';
 import { ApiTokenAuthenticator } from './auth/authenticate-api-token.js';
 import { CredentialCache } from './auth/credential-cache.js';
 import type { GatewayDeps } from './deps.js';
 import { errorHandler, notFoundHandler } from './errors/error-handler.js';
 import { healthRoutes } from './health/route.js';
+import { mcpRoutes } from './mcp/mcp-routes.js';
 import { requestId } from './middlewares/request-id.js';
 import { requestLog } from './middlewares/request-log.js';
-import type { ResolvedCredential } from './request-state.js';
+import { AccessTokenVerifier } from './oauth/access-token-verifier.js';
+import { BusOAuthProvider } from './oauth/bus-oauth-provider.js';
+import { consentRoutes } from './oauth/consent-routes.js';
+import { oauthRoutes } from './oauth/oauth-routes.js';
 import { openApiRoutes } from './openapi/route.js';
+import { pageErrorHandler } from './pages/page-error-handler.js';
+import { sessionRoutes } from './pages/session-routes.js';
+import type { ResolvedCredential } from './request-state.js';
 import { V1_ENDPOINTS } from './routes/v1/endpoints.js';
 import { v1Routes } from './routes/v1/index.js';
-import type { BusSubscription } from '../shared/bus/transport.js';
 
 export interface GatewayApp {
   app: Express;
@@ -20,27 +28,48 @@ export interface GatewayApp {
   close(): Promise<void>;
 }
 
-/** The whole HTTP surface of the gateway. It holds no business logic: every call goes over the bus. */
+/** Listens for a broadcast event carrying one id. */
+function onEvent(deps: GatewayDeps, event: string, field: string, act: (id: string) => void): BusSubscription {
+  return deps.bus.transport.listen(`${deps.bus.namespace}.${event}`, (data) => {
+    const value = (decode(data) as Record<string, unknown>)[field];
+    if (typeof value === 'string') act(value);
+  });
+}
+
+/**
+ * The whole HTTP surface of the gateway: the REST API, the OAuth authorization server
+ * with its pages, and the two tool servers. It holds no business logic: every call goes
+ * over the bus.
+ */
 export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   app.set('etag', false);
+  if (deps.config.trustProxy) app.set('trust proxy', /^\d+$/.test(deps.config.trustProxy) ? Number(deps.config.trustProxy) : deps.config.trustProxy);
 
   const tokenCache = new CredentialCache<ResolvedCredential>(deps.config.authCacheTtlMs);
   const tokens = new ApiTokenAuthenticator(deps.bus, tokenCache);
-  const revocations: BusSubscription = deps.bus.transport.listen(`${deps.bus.namespace}.${TOKEN_REVOKED_EVENT}`, (data) => {
-    const event = decode(data) as { token_id?: unknown };
-    if (typeof event.token_id === 'string') tokenCache.evictToken(event.token_id);
-  });
+  const verifier = new AccessTokenVerifier(deps.bus, deps.publicUrl, deps.config.grantCacheTtlMs);
+  const provider = new BusOAuthProvider(deps.bus, deps.publicUrl, verifier);
+  const subscriptions = [
+    onEvent(deps, TOKEN_REVOKED_EVENT, 'token_id', (id) => tokenCache.evictToken(id)),
+    onEvent(deps, GRANT_REVOKED_EVENT, 'grant_id', (id) => verifier.forgetGrant(id)),
+    onEvent(deps, SIGNING_KEYS_CHANGED_EVENT, 'kid', () => verifier.forgetKeys()),
+  ];
 
   app.use(requestId);
   app.use(requestLog(deps.log));
   app.use(healthRoutes(deps));
   app.use(openApiRoutes(deps, V1_ENDPOINTS));
+  app.use(oauthRoutes(deps, provider, verifier));
+  app.use(sessionRoutes(deps));
+  app.use(consentRoutes(deps));
+  app.use(['/sign-in', '/sign-out', '/oauth/consent'], pageErrorHandler(deps.log));
+  app.use(mcpRoutes(deps, tokens, verifier));
   app.use('/v1', v1Routes(deps, tokens));
   app.use(notFoundHandler);
   app.use(errorHandler(deps.log));
 
-  return { app, close: () => revocations.drain() };
+  return { app, close: async () => void (await Promise.all(subscriptions.map((s) => s.drain()))) };
 }

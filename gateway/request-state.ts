@@ -9,6 +9,8 @@ export interface ResolvedCredential {
   /** Travels with every bus call made for this request. */
   context: CallContext;
   tokenId?: string;
+  /** For OAuth: the grant the access token belongs to. */
+  grantId?: string;
 }
 
 declare global {

@@ -22,6 +22,10 @@ const EnvSchema = z.object({
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(5000).default(3000),
   BODY_LIMIT: z.string().default('100kb'),
+  OAUTH_REGISTRATIONS_PER_HOUR: z.coerce.number().int().min(1).default(20),
+  TRUST_PROXY: z.string().optional(),
+  MCP_ALLOWED_HOSTS: z.string().optional(),
+  GRANT_CACHE_TTL_MS: z.coerce.number().int().min(0).max(5000).default(3000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -39,6 +43,14 @@ export type Config = {
   dbPoolMax: number;
   authCacheTtlMs: number;
   bodyLimit: string;
+  /** Dynamic client registrations allowed per IP and hour. */
+  oauthRegistrationsPerHour: number;
+  /** Express "trust proxy": set when a load balancer adds X-Forwarded-For (e.g. 1, or loopback). */
+  trustProxy: string | undefined;
+  /** Extra host names the tool servers answer to (besides PUBLIC_URL's and loopback names). */
+  allowedHosts: string[];
+  /** How long a gateway reuses the answer "this OAuth grant stands" (at most 5000). */
+  grantCacheTtlMs: number;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
 };
 
@@ -69,6 +81,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbPoolMax: e.DB_POOL_MAX,
     authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
     bodyLimit: e.BODY_LIMIT,
+    oauthRegistrationsPerHour: e.OAUTH_REGISTRATIONS_PER_HOUR,
+    trustProxy: e.TRUST_PROXY,
+    allowedHosts: (e.MCP_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
+    grantCacheTtlMs: e.GRANT_CACHE_TTL_MS,
     logLevel: e.LOG_LEVEL,
   };
 }

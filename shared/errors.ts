@@ -10,6 +10,9 @@ export const ERROR_CODES = [
   'invalid_json',
   'invalid_cursor',
   'unauthenticated',
+  'unknown_email',
+  'wrong_password',
+  'invalid_grant',
   'missing_scope',
   'forbidden',
   'not_found',
@@ -74,6 +77,13 @@ export class InvalidCursorError extends CrmError {
 export class UnauthenticatedError extends CrmError {
   constructor(message = 'A valid bearer token is required.') {
     super('unauthenticated', message);
+  }
+}
+
+/** OAuth: a code or refresh token that is unknown, expired, already used, or not this client's. */
+export class InvalidGrantError extends CrmError {
+  constructor(message: string) {
+    super('invalid_grant', message);
   }
 }
 

@@ -16,6 +16,8 @@ export const ID_PREFIXES = {
   oauthClient: 'cli',
   grant: 'gnt',
   request: 'req',
+  session: 'ses',
+  authorizationRequest: 'areq',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

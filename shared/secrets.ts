@@ -9,6 +9,10 @@ export interface Secrets {
   tokenHashKey: Buffer;
   /** HMAC key that signs pagination cursors. */
   cursorKey: Buffer;
+  /** HMAC key for session cookies, authorization codes and refresh tokens. */
+  opaqueHashKey: Buffer;
+  /** AES-256-GCM key for the private halves of the OAuth signing keys at rest. */
+  keyEncryptionKey: Buffer;
 }
 
 function derive(secret: string, purpose: string): Buffer {
@@ -19,6 +23,8 @@ export function deriveSecrets(secret: string): Secrets {
   return {
     tokenHashKey: derive(secret, 'api-token-hash'),
     cursorKey: derive(secret, 'pagination-cursor'),
+    opaqueHashKey: derive(secret, 'opaque-secret-hash'),
+    keyEncryptionKey: derive(secret, 'signing-key-encryption'),
   };
 }
 

@@ -66,7 +66,12 @@ export const listDeals = defineOperation({
   worker: 'deals',
   name: 'list',
   scope: 'deals:read',
-  input: z.strictObject({ limit: PageLimit, cursor: Cursor.optional(), ...DealFilters.shape }),
+  input: z.strictObject({
+    limit: PageLimit,
+    cursor: Cursor.optional(),
+    ...DealFilters.shape,
+    pipeline: z.string().trim().min(1).max(100).optional().describe('A pipeline id (pipe_…) or name; for tools that name things'),
+  }),
   output: pageOf(Deal),
 });
 

@@ -7,6 +7,14 @@ import type {
   DealSchema,
   IdempotencyKeySchema,
   MembershipSchema,
+  OAuthAuthorizationRequestSchema,
+  OAuthClientSchema,
+  OAuthCodeSchema,
+  OAuthGrantSchema,
+  OAuthRefreshTokenSchema,
+  OAuthSigningKeySchema,
+  SignInAttemptSchema,
+  UserSessionSchema,
   OrganizationSchema,
   PipelineSchema,
   StageSchema,
@@ -27,6 +35,14 @@ type EntityTables = InferKyselyDB<
   | typeof StageSchema
   | typeof DealSchema
   | typeof IdempotencyKeySchema
+  | typeof OAuthClientSchema
+  | typeof UserSessionSchema
+  | typeof OAuthAuthorizationRequestSchema
+  | typeof OAuthGrantSchema
+  | typeof OAuthCodeSchema
+  | typeof OAuthRefreshTokenSchema
+  | typeof OAuthSigningKeySchema
+  | typeof SignInAttemptSchema
 >;
 
 /**

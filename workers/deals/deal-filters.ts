@@ -17,12 +17,15 @@ export interface AppliedDealFilters {
 
 const isStageId = (stage: string) => stage.startsWith('stg_');
 
+/** The filters the worker takes: those of the REST list, and a pipeline by id or name. */
+export type DealListFilters = DealFilters & { pipeline?: string };
+
 /**
  * A stage filter is an id (stg_…) or a name matched without case in every pipeline; a
  * name is resolved to ids here (an unknown name is a 404 at once). Ids are used as given:
  * see {@link explainEmptyResult}.
  */
-export async function applicableDealFilters(em: EntityManager, context: CallContext, f: DealFilters): Promise<AppliedDealFilters> {
+export async function applicableDealFilters(em: EntityManager, context: CallContext, f: DealListFilters): Promise<AppliedDealFilters> {
   let stageIds: string[] | undefined;
   if (f.stage !== undefined && isStageId(f.stage)) stageIds = [f.stage];
   else if (f.stage !== undefined) {
@@ -37,9 +40,23 @@ export async function applicableDealFilters(em: EntityManager, context: CallCont
     if (stages.length === 0) throw new NotFoundError('stage', f.stage, 'stage');
     stageIds = stages.map((s) => s.id);
   }
+  let pipelineId = f.pipeline_id;
+  if (f.pipeline !== undefined) {
+    const name = f.pipeline.toLowerCase();
+    const pipelines = await sqlOf(em)
+      .selectFrom('pipelines')
+      .select('id')
+      .where('workspace_id', '=', context.workspace_id)
+      .where((eb) => (f.pipeline!.startsWith('pipe_') ? eb('id', '=', f.pipeline!) : eb(eb.fn('lower', ['name']), '=', name)))
+      .execute();
+    const [pipeline] = pipelines;
+    if (!pipeline || pipelines.length > 1) throw new NotFoundError('pipeline', f.pipeline, 'pipeline');
+    if (pipelineId !== undefined && pipelineId !== pipeline.id) throw new NotFoundError('pipeline', f.pipeline, 'pipeline');
+    pipelineId = pipeline.id;
+  }
   return {
     stage_ids: stageIds,
-    pipeline_id: f.pipeline_id,
+    pipeline_id: pipelineId,
     contact_id: f.contact_id,
     created_after: f.created_after ? new Date(f.created_after).toISOString() : undefined,
     created_before: f.created_before ? new Date(f.created_before).toISOString() : undefined,

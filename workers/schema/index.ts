@@ -1,6 +1,8 @@
 import { archiveCustomField, createCustomField, getCustomField, listCustomFields, updateCustomField } from '../../shared/contracts/custom-fields.js';
 import { archiveStage, createPipeline, createStage, getPipeline, listPipelines, updatePipeline, updateStage } from '../../shared/contracts/pipelines.js';
+import { describeSchema } from '../../shared/contracts/schema.js';
 import { handle, type WorkerDefinition } from '../runtime/worker-call.js';
+import { describeSchemaHandler } from './describe-schema.js';
 import { archiveCustomFieldHandler } from './archive-custom-field.js';
 import { archiveStageHandler } from './archive-stage.js';
 import { createCustomFieldHandler } from './create-custom-field.js';
@@ -29,5 +31,6 @@ export const schemaWorker: WorkerDefinition = {
     handle(createStage, createStageHandler),
     handle(updateStage, updateStageHandler),
     handle(archiveStage, archiveStageHandler),
+    handle(describeSchema, describeSchemaHandler),
   ],
 };

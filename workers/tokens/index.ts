@@ -1,6 +1,37 @@
 import { addUser, bootstrapWorkspace, resolveWorkspace } from '../../shared/contracts/identity.js';
 import { authenticateToken, createToken, describeToken, listTokens, revokeToken } from '../../shared/contracts/tokens.js';
+import {
+  codeChallenge,
+  decideAuthorization,
+  exchangeCode,
+  getOAuthClient,
+  grantStatus,
+  jwks,
+  refreshTokens,
+  registerOAuthClient,
+  revokeOAuthToken,
+  rotateSigningKey,
+  startAuthorization,
+  viewConsent,
+} from '../../shared/contracts/oauth.js';
+import { resolveSession, signIn, signOut } from '../../shared/contracts/sessions.js';
+import { whoAmI } from '../../shared/contracts/whoami.js';
 import { handle, type WorkerDefinition } from '../runtime/worker-call.js';
+import { purgeExpiredIdentityRecords } from './maintenance.js';
+import { codeChallengeHandler } from './oauth/code-challenge.js';
+import { decideAuthorizationHandler } from './oauth/decide-authorization.js';
+import { exchangeCodeHandler } from './oauth/exchange-code.js';
+import { getClientHandler } from './oauth/get-client.js';
+import { grantStatusHandler } from './oauth/grant-status.js';
+import { jwksHandler, rotateSigningKeyHandler } from './oauth/keys.js';
+import { refreshTokensHandler } from './oauth/refresh-tokens.js';
+import { registerClientHandler } from './oauth/register-client.js';
+import { revokeOAuthTokenHandler } from './oauth/revoke-token.js';
+import { startAuthorizationHandler } from './oauth/start-authorization.js';
+import { viewConsentHandler } from './oauth/view-consent.js';
+import { resolveSessionHandler, signOutHandler } from './sessions/resolve-session.js';
+import { signInHandler } from './sessions/sign-in.js';
+import { whoAmIHandler } from './whoami.js';
 import { addUserHandler } from './add-user.js';
 import { authenticateTokenHandler } from './authenticate-token.js';
 import { bootstrapWorkspaceHandler } from './bootstrap-workspace.js';
@@ -10,7 +41,7 @@ import { listTokensHandler } from './list-tokens.js';
 import { resolveWorkspaceHandler } from './resolve-workspace.js';
 import { revokeTokenHandler } from './revoke-token.js';
 
-/** Identity: API tokens, users, memberships, workspaces (and, later, OAuth). */
+/** Identity: API tokens, users, memberships, workspaces, browser sessions, and the OAuth authorization server's state. */
 export const tokensWorker: WorkerDefinition = {
   name: 'tokens',
   handlers: [
@@ -22,5 +53,28 @@ export const tokensWorker: WorkerDefinition = {
     handle(bootstrapWorkspace, bootstrapWorkspaceHandler),
     handle(resolveWorkspace, resolveWorkspaceHandler),
     handle(addUser, addUserHandler),
+    handle(whoAmI, whoAmIHandler),
+    handle(signIn, signInHandler),
+    handle(resolveSession, resolveSessionHandler),
+    handle(signOut, signOutHandler),
+    handle(registerOAuthClient, registerClientHandler),
+    handle(getOAuthClient, getClientHandler),
+    handle(startAuthorization, startAuthorizationHandler),
+    handle(viewConsent, viewConsentHandler),
+    handle(decideAuthorization, decideAuthorizationHandler),
+    handle(codeChallenge, codeChallengeHandler),
+    handle(exchangeCode, exchangeCodeHandler),
+    handle(refreshTokens, refreshTokensHandler),
+    handle(revokeOAuthToken, revokeOAuthTokenHandler),
+    handle(grantStatus, grantStatusHandler),
+    handle(jwks, jwksHandler),
+    handle(rotateSigningKey, rotateSigningKeyHandler),
   ],
+  maintenance: {
+    everyMs: 10 * 60_000,
+    run: async ({ orm }, log) => {
+      const removed = await purgeExpiredIdentityRecords(orm.em.fork());
+      if (removed > 0) log.info({ removed }, 'purged expired sessions, codes and sign-in attempts');
+    },
+  },
 };

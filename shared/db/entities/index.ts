@@ -9,6 +9,24 @@ export { Pipeline, PipelineSchema } from './pipeline.js';
 export { Stage, StageSchema } from './stage.js';
 export { Deal, DealSchema } from './deal.js';
 export { IdempotencyKey, IdempotencyKeySchema } from './idempotency-key.js';
+export {
+  OAuthAuthorizationRequest,
+  OAuthAuthorizationRequestSchema,
+  OAuthClient,
+  OAuthClientSchema,
+  OAuthCode,
+  OAuthCodeSchema,
+  OAuthGrant,
+  OAuthGrantSchema,
+  OAuthRefreshToken,
+  OAuthRefreshTokenSchema,
+  OAuthSigningKey,
+  OAuthSigningKeySchema,
+  SignInAttempt,
+  SignInAttemptSchema,
+  UserSession,
+  UserSessionSchema,
+} from './oauth.js';
 
 import { ApiToken } from './api-token.js';
 import { Contact } from './contact.js';
@@ -21,8 +39,38 @@ import { Pipeline } from './pipeline.js';
 import { Stage } from './stage.js';
 import { User } from './user.js';
 import { Workspace } from './workspace.js';
+import {
+  OAuthAuthorizationRequest,
+  OAuthClient,
+  OAuthCode,
+  OAuthGrant,
+  OAuthRefreshToken,
+  OAuthSigningKey,
+  SignInAttempt,
+  UserSession,
+} from './oauth.js';
 
-export const ALL_ENTITIES = [Organization, Workspace, User, Membership, ApiToken, Contact, CustomField, Pipeline, Stage, Deal, IdempotencyKey];
+export const ALL_ENTITIES = [
+  Organization,
+  Workspace,
+  User,
+  Membership,
+  ApiToken,
+  Contact,
+  CustomField,
+  Pipeline,
+  Stage,
+  Deal,
+  IdempotencyKey,
+  OAuthClient,
+  UserSession,
+  OAuthAuthorizationRequest,
+  OAuthGrant,
+  OAuthCode,
+  OAuthRefreshToken,
+  OAuthSigningKey,
+  SignInAttempt,
+];
 
 /** Entities that belong to one workspace: the `workspace` filter scopes every query on them. */
 export const WORKSPACE_ENTITIES = ['Membership', 'ApiToken', 'Contact', 'CustomField', 'Pipeline', 'Stage', 'Deal', 'IdempotencyKey'];

@@ -1,5 +1,6 @@
 import { Migration0001InitialSchema } from './0001-initial-schema.js';
 import { Migration0002FiltersAndStageOrder } from './0002-filters-and-stage-order.js';
+import { Migration0003OauthAndSessions } from './0003-oauth-and-sessions.js';
 
 /** Every migration, in order. Listed explicitly so the compiled service needs no file discovery. */
-export const MIGRATIONS = [Migration0001InitialSchema, Migration0002FiltersAndStageOrder];
+export const MIGRATIONS = [Migration0001InitialSchema, Migration0002FiltersAndStageOrder, Migration0003OauthAndSessions];

@@ -1,0 +1,30 @@
+import type { RequestHandler } from 'express';
+
+const LOCAL = ['localhost', '127.0.0.1', '[::1]', '::1'];
+
+function hostnameOf(value: string): string | null {
+  try {
+    return new URL(value.includes('://') ? value : `http://${value}`).hostname.toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * DNS-rebinding protection: the Host header (and Origin, when a browser sends one) must
+ * name this service, whatever the port: its public host, or a loopback name. A page on
+ * evil.example that resolved to this machine gets a 403.
+ */
+export function allowedHosts(publicUrl: () => string, extra: readonly string[]): RequestHandler {
+  return (req, res, next) => {
+    const allowed = new Set([...LOCAL, ...extra.map((h) => h.toLowerCase()), hostnameOf(publicUrl()) ?? '']);
+    const host = hostnameOf(req.get('host') ?? '');
+    const origin = req.get('origin');
+    const originHost = origin === undefined ? undefined : hostnameOf(origin);
+    if (!host || !allowed.has(host) || (originHost !== undefined && (!originHost || !allowed.has(originHost)))) {
+      res.status(403).json({ jsonrpc: '2.0', error: { code: -32000, message: 'Forbidden: this Host or Origin is not served here.' }, id: null });
+      return;
+    }
+    next();
+  };
+}

@@ -1,0 +1,82 @@
+import type { RequestHandler } from 'express';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import { canUseServer, MCP_SERVERS } from '../../shared/auth/mcp-servers.js';
+import type { McpServerKey } from '../../shared/contracts/oauth.js';
+import { CrmError } from '../../shared/errors.js';
+import type { ApiTokenAuthenticator } from '../auth/authenticate-api-token.js';
+import { bearerCredential } from '../auth/bearer.js';
+import type { AccessTokenVerifier } from '../oauth/access-token-verifier.js';
+import type { ResolvedCredential } from '../request-state.js';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** What the MCP SDK's transport passes on to tool handlers. */
+    auth?: AuthInfo;
+  }
+}
+
+/** API tokens never expire unless they say so; the SDK wants a time anyway. */
+const FAR_FUTURE = Math.floor(new Date('2100-01-01').getTime() / 1000);
+
+/**
+ * Who may talk to a tool server: an OAuth access token issued for this server (its
+ * audience), or an API token. No credential or a bad one: 401 with the protected
+ * resource metadata. A credential that cannot use this server at all: 403
+ * insufficient_scope naming the scopes it would need.
+ */
+export function authenticateMcp(
+  server: McpServerKey,
+  publicUrl: () => string,
+  tokens: ApiTokenAuthenticator,
+  verifier: AccessTokenVerifier,
+): RequestHandler {
+  const def = MCP_SERVERS[server];
+  return async (req, res, next) => {
+    const resource = `${publicUrl()}${def.path}`;
+    const metadata = `${publicUrl()}/.well-known/oauth-protected-resource${def.path}`;
+    const refuse = (status: 401 | 403, error: string, description: string, scope?: string) => {
+      const parts = [`Bearer error="${error}"`, `error_description="${description}"`];
+      if (scope) parts.push(`scope="${scope}"`);
+      parts.push(`resource_metadata="${metadata}"`);
+      res.status(status).set('WWW-Authenticate', parts.join(', ')).json({ error, error_description: description });
+    };
+
+    const credentialText = bearerCredential(req);
+    if (!credentialText) {
+      res.status(401).set('WWW-Authenticate', `Bearer resource_metadata="${metadata}"`).json({ error: 'invalid_token', error_description: 'Authorization needed' });
+      return;
+    }
+    let credential: ResolvedCredential;
+    let expiresAt = FAR_FUTURE;
+    let clientId = 'api-token';
+    try {
+      if (credentialText.startsWith('sk_')) {
+        credential = await tokens.resolve(credentialText, req.requestId);
+      } else {
+        const claims = await verifier.verify(credentialText, resource);
+        expiresAt = claims.expiresAt;
+        clientId = claims.clientId;
+        credential = {
+          kind: 'oauth',
+          workspaceId: claims.workspaceId,
+          scopes: claims.scopes,
+          grantId: claims.grantId,
+          context: {
+            workspace_id: claims.workspaceId,
+            principal: { type: 'user', id: claims.userId, scopes: claims.scopes, grant_id: claims.grantId },
+            visibility: claims.visibility,
+          },
+        };
+      }
+    } catch (error) {
+      if (error instanceof CrmError && error.code === 'unauthenticated') return refuse(401, 'invalid_token', error.message);
+      throw error;
+    }
+    if (!canUseServer(server, credential.scopes)) {
+      return refuse(403, 'insufficient_scope', `This credential cannot use the ${def.title} server`, def.readScopes.join(' '));
+    }
+    req.credential = credential;
+    req.auth = { token: credentialText, clientId, scopes: credential.scopes, expiresAt, resource: new URL(resource) };
+    next();
+  };
+}

@@ -1,0 +1,61 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { McpServerDefinition } from '../../shared/auth/mcp-servers.js';
+import { grantsScope, missingScope } from '../../shared/auth/scopes.js';
+import { CrmError } from '../../shared/errors.js';
+import type { ResolvedCredential } from '../request-state.js';
+import type { ToolCall, ToolDefinition } from './tool.js';
+
+const VERSION = '1.0.0';
+/** One validator for every request: the SDK would otherwise build a new Ajv per server. */
+const JSON_SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
+
+function errorResult(message: string): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: message }] };
+}
+
+/** Whether a connection sees a tool: read tools always, tools that change data only if it may. */
+export function listsTool(tool: ToolDefinition, credential: ResolvedCredential): boolean {
+  return !tool.writes || tool.scopes.some((s) => grantsScope(credential.scopes, s));
+}
+
+/**
+ * A fresh MCP server for one stateless request, with the tools this connection may see.
+ * A tool whose scope the connection lacks answers with a tool error naming the scope;
+ * worker errors come back as tool errors in words, never as stack traces.
+ */
+export function buildMcpServer(server: McpServerDefinition, tools: readonly ToolDefinition[], call: ToolCall): McpServer {
+  const mcp = new McpServer(
+    { name: `workspace-crm-${server.key}`, title: server.title, version: VERSION },
+    { capabilities: { tools: {} }, jsonSchemaValidator: JSON_SCHEMA_VALIDATOR, instructions: `${server.title}: ${server.description}. Every tool acts in the one workspace this connection was authorized for.` },
+  );
+  for (const tool of tools) {
+    if (!listsTool(tool, call.credential)) continue;
+    mcp.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        outputSchema: tool.outputSchema,
+        annotations: { title: tool.title, ...tool.annotations },
+      },
+      async (args: Record<string, unknown>): Promise<CallToolResult> => {
+        const missing = missingScope(call.credential.scopes, tool.scopes);
+        if (missing) return errorResult(`${tool.name} needs the scope ${missing}, which this connection does not hold.`);
+        try {
+          const result = (await tool.run(args as never, call)) as Record<string, unknown>;
+          return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
+        } catch (error) {
+          if (error instanceof CrmError) {
+            const where = error.details.param ? ` (${error.details.param})` : '';
+            return errorResult(`${error.code}: ${error.message}${where}`);
+          }
+          throw error;
+        }
+      },
+    );
+  }
+  return mcp;
+}

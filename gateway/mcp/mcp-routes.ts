@@ -1,0 +1,60 @@
+import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { MCP_SERVERS } from '../../shared/auth/mcp-servers.js';
+import type { McpServerKey } from '../../shared/contracts/oauth.js';
+import type { ApiTokenAuthenticator } from '../auth/authenticate-api-token.js';
+import type { GatewayDeps } from '../deps.js';
+import type { AccessTokenVerifier } from '../oauth/access-token-verifier.js';
+import { allowedHosts } from './allowed-hosts.js';
+import { authenticateMcp } from './authenticate-mcp.js';
+import { buildMcpServer } from './build-mcp-server.js';
+import { toolCall, type ToolDefinition } from './tool.js';
+import { CRM_TOOLS } from './tools/crm/index.js';
+import { STUDIO_TOOLS } from './tools/studio/index.js';
+
+const CATALOGUES: Record<McpServerKey, readonly ToolDefinition[]> = { crm: CRM_TOOLS, studio: STUDIO_TOOLS };
+
+/** A body that is not JSON is a JSON-RPC parse error, as the protocol expects. */
+const parseError: ErrorRequestHandler = (error, _req, res, next) => {
+  if ((error as { type?: string }).type !== 'entity.parse.failed') return next(error);
+  res.status(400).json({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' }, id: null });
+};
+
+/**
+ * The two tool servers, stateless Streamable HTTP: every POST gets a fresh server and
+ * transport, so any gateway replica can answer any request. There is no server-to-client
+ * stream (GET) and no session to end (DELETE).
+ */
+export function mcpRoutes(deps: GatewayDeps, tokens: ApiTokenAuthenticator, verifier: AccessTokenVerifier): Router {
+  const router = Router();
+  const hostCheck = allowedHosts(deps.publicUrl, deps.config.allowedHosts);
+
+  for (const key of Object.keys(MCP_SERVERS) as McpServerKey[]) {
+    const def = MCP_SERVERS[key];
+    const auth = authenticateMcp(key, deps.publicUrl, tokens, verifier);
+    router.post(def.path, hostCheck, auth, express.json({ limit: deps.config.bodyLimit }), parseError, async (req: Request, res: Response) => {
+      if (!req.credential) return;
+      const server = buildMcpServer(def, CATALOGUES[key], toolCall(deps.bus, req.credential, req.requestId));
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(req, res, req.body);
+    });
+    router.all(def.path, hostCheck, (_req, res) => {
+      res.status(405).set('Allow', 'POST').json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server is stateless; send JSON-RPC with POST.' }, id: null });
+    });
+  }
+
+  // The "wrong URL" problem, reported clearly: say where the servers are.
+  router.use('/mcp', (req, res) => {
+    res.status(404).json({
+      error: 'not_found',
+      message: `There is no tool server at ${req.originalUrl.split('?')[0]}.`,
+      servers: Object.values(MCP_SERVERS).map((s) => ({ name: s.key, title: s.title, url: `${deps.publicUrl()}${s.path}` })),
+    });
+  });
+  return router;
+}

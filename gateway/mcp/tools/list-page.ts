@@ -1,0 +1,13 @@
+import { z } from 'zod';
+import { MAX_PAGE_SIZE } from '../../../shared/contracts/common.js';
+
+/** Paging arguments of the find tools, like the REST lists: limit (default 25, at most 100) and the cursor of the previous answer. */
+export const PagingInput = {
+  limit: z.number().int().min(1).max(MAX_PAGE_SIZE).optional().describe('How many to return, 1 to 100 (default 25)'),
+  cursor: z.string().max(1024).optional().describe('next_cursor from the previous call, to continue'),
+};
+
+export const PageInfo = {
+  has_more: z.boolean(),
+  next_cursor: z.string().nullable().describe('Pass as cursor to get the next page; null on the last page'),
+};

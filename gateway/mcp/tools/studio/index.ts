@@ -1,0 +1,18 @@
+import type { ToolDefinition } from '../../tool.js';
+import { whoamiTool } from '../whoami.js';
+import { archiveCustomFieldTool, createCustomFieldTool, listCustomFieldsTool, updateCustomFieldTool } from './custom-field-tools.js';
+import { archiveStageTool, createPipelineTool, createStageTool, listPipelinesTool, updateStageTool } from './pipeline-tools.js';
+
+/** The Studio server's catalogue: the workspace's design. */
+export const STUDIO_TOOLS = [
+  whoamiTool,
+  listCustomFieldsTool,
+  createCustomFieldTool,
+  updateCustomFieldTool,
+  archiveCustomFieldTool,
+  listPipelinesTool,
+  createPipelineTool,
+  createStageTool,
+  updateStageTool,
+  archiveStageTool,
+] as unknown as readonly ToolDefinition[];

@@ -1,0 +1,110 @@
+import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
+import type { BusClient } from '../../shared/bus/bus-client.js';
+import { Scope } from '../../shared/auth/scopes.js';
+import { grantStatus, jwks } from '../../shared/contracts/oauth.js';
+import { UnauthenticatedError } from '../../shared/errors.js';
+import { newId } from '../../shared/ids.js';
+
+export interface VerifiedAccessToken {
+  userId: string;
+  clientId: string;
+  workspaceId: string;
+  grantId: string;
+  scopes: Scope[];
+  visibility: 'all' | 'owned';
+  audience: string;
+  expiresAt: number;
+}
+
+const JWKS_TTL_MS = 60_000;
+const JWKS_MIN_REFRESH_MS = 1_000;
+
+/**
+ * Verifies OAuth access tokens locally: signature against the tokens worker's published
+ * keys (refetched on an unknown key, at most every few seconds), issuer, audience, expiry.
+ * Then whether the grant still stands, cached briefly so a revocation bites within seconds.
+ */
+export class AccessTokenVerifier {
+  private keys: { set: JWTVerifyGetKey; raw: JSONWebKeySet; fetchedAt: number } | undefined;
+  private readonly grants = new Map<string, { active: boolean; until: number }>();
+
+  constructor(
+    private readonly bus: BusClient,
+    private readonly issuer: () => string,
+    private readonly grantCacheMs: number,
+  ) {}
+
+  async publishedKeys(): Promise<JSONWebKeySet> {
+    return (await this.keySet(false)).raw;
+  }
+
+  private async keySet(force: boolean) {
+    const now = Date.now();
+    const stale = !this.keys || now - this.keys.fetchedAt > JWKS_TTL_MS;
+    const mayRefresh = !this.keys || now - this.keys.fetchedAt > JWKS_MIN_REFRESH_MS;
+    if (stale || (force && mayRefresh)) {
+      const { result } = await this.bus.call(jwks, {}, { context: null, requestId: newId('request') });
+      const raw = { keys: result.keys } as JSONWebKeySet;
+      this.keys = { set: createLocalJWKSet(raw), raw, fetchedAt: now };
+    }
+    return this.keys as NonNullable<typeof this.keys>;
+  }
+
+  async verify(token: string, audience: string): Promise<VerifiedAccessToken> {
+    const claims = await this.verifySignature(token, audience);
+    if (!(await this.grantActive(claims.grantId))) throw new UnauthenticatedError('The authorization was revoked.');
+    return claims;
+  }
+
+  private async verifySignature(token: string, audience: string, retried = false): Promise<VerifiedAccessToken> {
+    try {
+      const { set } = await this.keySet(retried);
+      const { payload } = await jwtVerify(token, set, { issuer: this.issuer(), audience, algorithms: ['ES256'], typ: 'at+jwt' });
+      const scopes = String(payload.scope ?? '')
+        .split(' ')
+        .map((s) => Scope.safeParse(s))
+        .filter((s) => s.success)
+        .map((s) => s.data);
+      if (typeof payload.sub !== 'string' || typeof payload.ws !== 'string' || typeof payload.gnt !== 'string' || typeof payload.exp !== 'number') {
+        throw new UnauthenticatedError('The access token is missing claims.');
+      }
+      return {
+        userId: payload.sub,
+        clientId: String(payload.client_id ?? ''),
+        workspaceId: payload.ws,
+        grantId: payload.gnt,
+        scopes,
+        visibility: payload.vis === 'owned' ? 'owned' : 'all',
+        audience,
+        expiresAt: payload.exp,
+      };
+    } catch (error) {
+      if (error instanceof joseErrors.JWKSNoMatchingKey && !retried) return this.verifySignature(token, audience, true);
+      if (error instanceof joseErrors.JWTExpired) throw new UnauthenticatedError('The access token has expired.');
+      if (error instanceof joseErrors.JWTClaimValidationFailed && error.claim === 'aud') {
+        throw new UnauthenticatedError('The access token was issued for another server.');
+      }
+      if (error instanceof UnauthenticatedError) throw error;
+      throw new UnauthenticatedError('The access token is not valid.');
+    }
+  }
+
+  private async grantActive(grantId: string): Promise<boolean> {
+    const cached = this.grants.get(grantId);
+    if (cached && cached.until > Date.now()) return cached.active;
+    const { result } = await this.bus.call(grantStatus, { grant_id: grantId }, { context: null, requestId: newId('request') });
+    if (this.grants.size > 10_000) this.grants.clear();
+    this.grants.set(grantId, { active: result.active, until: Date.now() + this.grantCacheMs });
+    return result.active;
+  }
+
+  /** The signing keys changed: fetch them again on the next verification. */
+  forgetKeys(): void {
+    this.keys = undefined;
+  }
+
+  /** A revocation event: forget the grant's cached status at once. */
+  forgetGrant(grantId: string): void {
+    this.grants.delete(grantId);
+  }
+}

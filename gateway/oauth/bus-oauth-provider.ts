@@ -1,0 +1,109 @@
+import type { Response } from 'express';
+import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
+import {
+  InvalidClientMetadataError,
+  InvalidGrantError,
+  InvalidTargetError,
+  ServerError,
+  TemporarilyUnavailableError,
+} from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { BusClient } from '../../shared/bus/bus-client.js';
+import type { Operation, OperationInput, OperationOutput } from '../../shared/bus/operation.js';
+import { codeChallenge, exchangeCode, getOAuthClient, refreshTokens, registerOAuthClient, revokeOAuthToken, startAuthorization } from '../../shared/contracts/oauth.js';
+import { CrmError } from '../../shared/errors.js';
+import { newId } from '../../shared/ids.js';
+import { MCP_SERVERS } from '../../shared/auth/mcp-servers.js';
+import type { McpServerKey } from '../../shared/contracts/oauth.js';
+import { SESSION_COOKIE, readCookie } from '../pages/cookies.js';
+import type { AccessTokenVerifier } from './access-token-verifier.js';
+
+/**
+ * The SDK's OAuth endpoints run in the gateway; everything they need to remember or sign
+ * is done by the tokens worker over the bus. Domain errors become the OAuth errors the
+ * SDK turns into RFC 6749 responses.
+ */
+export class BusOAuthProvider implements OAuthServerProvider {
+  constructor(
+    private readonly bus: BusClient,
+    private readonly publicUrl: () => string,
+    private readonly verifier: AccessTokenVerifier,
+  ) {}
+
+  private async call<Op extends Operation>(op: Op, input: OperationInput<Op>): Promise<OperationOutput<Op>> {
+    try {
+      return (await this.bus.call(op, input, { context: null, requestId: newId('request') })).result;
+    } catch (error) {
+      if (!(error instanceof CrmError)) throw new ServerError('Internal Server Error');
+      if (error.code === 'invalid_grant') throw new InvalidGrantError(error.message);
+      if (error.code === 'validation_failed') throw new InvalidClientMetadataError(error.message);
+      if (error.code === 'unavailable') throw new TemporarilyUnavailableError(error.message);
+      throw new ServerError(error.message);
+    }
+  }
+
+  get clientsStore(): OAuthRegisteredClientsStore {
+    return {
+      getClient: async (clientId) => {
+        const { client } = await this.call(getOAuthClient, { client_id: clientId });
+        return (client ?? undefined) as OAuthClientInformationFull | undefined;
+      },
+      registerClient: async (client) => {
+        const registered = await this.call(registerOAuthClient, { client: client as Record<string, unknown> });
+        return registered.client as OAuthClientInformationFull;
+      },
+    };
+  }
+
+  /** Which server a resource indicator (RFC 8707) names; every authorization is for exactly one. */
+  serverOf(resource: URL | undefined): McpServerKey {
+    const wanted = resource?.href.replace(/\/+$/, '');
+    const server = (Object.keys(MCP_SERVERS) as McpServerKey[]).find((key) => `${this.publicUrl()}${MCP_SERVERS[key].path}` === wanted);
+    if (!server) {
+      throw new InvalidTargetError(`resource must name one of the tool servers: ${this.publicUrl()}/mcp/crm or ${this.publicUrl()}/mcp/studio`);
+    }
+    return server;
+  }
+
+  async authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res: Response): Promise<void> {
+    const server = this.serverOf(params.resource);
+    const { request_id } = await this.call(startAuthorization, {
+      client_id: client.client_id,
+      redirect_uri: params.redirectUri,
+      code_challenge: params.codeChallenge,
+      state: params.state ?? null,
+      scopes: params.scopes ?? [],
+      server,
+      resource: `${this.publicUrl()}${MCP_SERVERS[server].path}`,
+    });
+    // Signed in already: straight to consent (which checks the session, and sends the browser to sign in if it has ended).
+    const consent = `/oauth/consent?request=${encodeURIComponent(request_id)}`;
+    const signedIn = res.req && readCookie(res.req, SESSION_COOKIE) !== undefined;
+    res.redirect(302, signedIn ? consent : `/sign-in?next=${encodeURIComponent(consent)}`);
+  }
+
+  async challengeForAuthorizationCode(client: OAuthClientInformationFull, authorizationCode: string): Promise<string> {
+    return (await this.call(codeChallenge, { client_id: client.client_id, code: authorizationCode })).code_challenge;
+  }
+
+  async exchangeAuthorizationCode(client: OAuthClientInformationFull, code: string, _verifier?: string, redirectUri?: string, resource?: URL): Promise<OAuthTokens> {
+    return this.call(exchangeCode, { client_id: client.client_id, code, redirect_uri: redirectUri, resource: resource?.href, issuer: this.publicUrl() });
+  }
+
+  async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string, scopes?: string[], resource?: URL): Promise<OAuthTokens> {
+    return this.call(refreshTokens, { client_id: client.client_id, refresh_token: refreshToken, scopes, resource: resource?.href, issuer: this.publicUrl() });
+  }
+
+  async revokeToken(client: OAuthClientInformationFull, request: OAuthTokenRevocationRequest): Promise<void> {
+    await this.call(revokeOAuthToken, { client_id: client.client_id, token: request.token, issuer: this.publicUrl() });
+  }
+
+  /** Not used by the endpoints mounted here (the tool servers verify with their own audience). */
+  async verifyAccessToken(token: string): Promise<AuthInfo> {
+    const crm = `${this.publicUrl()}/mcp/crm`;
+    const claims = await this.verifier.verify(token, crm);
+    return { token, clientId: claims.clientId, scopes: claims.scopes, expiresAt: claims.expiresAt, resource: new URL(crm) };
+  }
+}

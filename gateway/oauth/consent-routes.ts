@@ -1,0 +1,63 @@
+import express, { Router } from 'express';
+import { decideAuthorization, viewConsent } from '../../shared/contracts/oauth.js';
+import { CrmError, ValidationError } from '../../shared/errors.js';
+import type { GatewayDeps } from '../deps.js';
+import { consentPage } from '../pages/consent-page.js';
+import { readCookie, SESSION_COOKIE } from '../pages/cookies.js';
+import { csrfToken, verifyCsrf } from '../pages/csrf.js';
+import { messagePage } from '../pages/message-page.js';
+import { isSecure, sendPage } from '../pages/session-routes.js';
+
+/** GET shows the consent page for a pending authorization; POST records the decision and sends the browser back to the client. */
+export function consentRoutes(deps: GatewayDeps): Router {
+  const router = Router();
+  const form = express.urlencoded({ extended: false, limit: '10kb' });
+
+  const expired = () =>
+    messagePage('This request has expired', 'The authorization request expired or was already answered. Start again from your client.');
+  const toSignIn = (requestId: string) => `/sign-in?next=${encodeURIComponent(`/oauth/consent?request=${requestId}`)}`;
+
+  router.get('/oauth/consent', async (req, res) => {
+    const requestId = typeof req.query.request === 'string' ? req.query.request.slice(0, 100) : '';
+    const session = readCookie(req, SESSION_COOKIE);
+    if (!session) return res.redirect(303, toSignIn(requestId));
+    try {
+      const { result } = await deps.bus.call(viewConsent, { request_id: requestId, session_token: session }, { context: null, requestId: req.requestId });
+      sendPage(res, consentPage(result, csrfToken(req, res, isSecure(deps.publicUrl()))));
+    } catch (error) {
+      if (error instanceof CrmError && error.code === 'unauthenticated') return res.redirect(303, toSignIn(requestId));
+      if (error instanceof CrmError && error.code === 'not_found') return sendPage(res, expired(), 404);
+      throw error;
+    }
+  });
+
+  router.post('/oauth/consent', form, async (req, res) => {
+    verifyCsrf(req);
+    const requestId = typeof req.body?.request === 'string' ? req.body.request.slice(0, 100) : '';
+    const session = readCookie(req, SESSION_COOKIE);
+    if (!session) return res.redirect(303, toSignIn(requestId));
+    const decision = req.body?.decision;
+    if (decision !== 'approve' && decision !== 'deny') throw new ValidationError('Choose Approve or Deny.', 'decision');
+    const workspaceId = typeof req.body?.workspace_id === 'string' ? req.body.workspace_id : '';
+    // The checkbox of each workspace carries that workspace's id: only the chosen one counts.
+    const checked = ([] as unknown[]).concat(req.body?.allow_changes ?? []);
+    try {
+      const input =
+        decision === 'approve'
+          ? { decision, request_id: requestId, session_token: session, workspace_id: workspaceId, allow_changes: checked.includes(workspaceId) }
+          : { decision, request_id: requestId, session_token: session };
+      const { result } = await deps.bus.call(decideAuthorization, input, { context: null, requestId: req.requestId });
+      res.redirect(303, result.redirect_to);
+    } catch (error) {
+      if (error instanceof CrmError && error.code === 'unauthenticated') return res.redirect(303, toSignIn(requestId));
+      if (error instanceof CrmError && error.code === 'not_found') return sendPage(res, expired(), 404);
+      if (error instanceof CrmError && (error.code === 'forbidden' || error.code === 'validation_failed')) {
+        const { result } = await deps.bus.call(viewConsent, { request_id: requestId, session_token: session }, { context: null, requestId: req.requestId });
+        return sendPage(res, consentPage(result, csrfToken(req, res, isSecure(deps.publicUrl())), error.message), 400);
+      }
+      throw error;
+    }
+  });
+
+  return router;
+}

@@ -1,0 +1,82 @@
+import { Router, type RequestHandler } from 'express';
+import { authorizationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/authorize.js';
+import { metadataHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/metadata.js';
+import { clientRegistrationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/register.js';
+import { revocationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/revoke.js';
+import { tokenHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/token.js';
+import type { OAuthMetadata, OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { MCP_SERVERS } from '../../shared/auth/mcp-servers.js';
+import type { McpServerKey } from '../../shared/contracts/oauth.js';
+import type { GatewayDeps } from '../deps.js';
+import type { AccessTokenVerifier } from './access-token-verifier.js';
+import type { BusOAuthProvider } from './bus-oauth-provider.js';
+
+/** RFC 8414 metadata of the authorization server that the gateway is. */
+export function authorizationServerMetadata(issuer: string): OAuthMetadata {
+  const scopes = [...new Set(Object.values(MCP_SERVERS).flatMap((s) => [...s.readScopes, ...s.writeScopes]))];
+  return {
+    issuer,
+    authorization_endpoint: `${issuer}/oauth/authorize`,
+    token_endpoint: `${issuer}/oauth/token`,
+    registration_endpoint: `${issuer}/oauth/register`,
+    revocation_endpoint: `${issuer}/oauth/revoke`,
+    jwks_uri: `${issuer}/.well-known/jwks.json`,
+    response_types_supported: ['code'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    code_challenge_methods_supported: ['S256'],
+    token_endpoint_auth_methods_supported: ['none'],
+    revocation_endpoint_auth_methods_supported: ['none'],
+    scopes_supported: scopes,
+  };
+}
+
+/** RFC 9728 metadata of one tool server: its identifier, its authorization server, its scopes. */
+export function protectedResourceMetadata(issuer: string, server: McpServerKey): OAuthProtectedResourceMetadata {
+  const def = MCP_SERVERS[server];
+  return {
+    resource: `${issuer}${def.path}`,
+    authorization_servers: [issuer],
+    scopes_supported: [...def.readScopes, ...def.writeScopes],
+    bearer_methods_supported: ['header'],
+    resource_name: def.title,
+  };
+}
+
+/** Builds a handler on first use: the public URL is known only once the gateway listens. */
+function lazy(build: () => RequestHandler): RequestHandler {
+  let handler: RequestHandler | undefined;
+  return (req, res, next) => {
+    handler ??= build();
+    return handler(req, res, next);
+  };
+}
+
+/**
+ * The OAuth 2.1 endpoints under /oauth (the SDK's handlers with our provider), the
+ * metadata documents, and the JWKS that access tokens verify against.
+ */
+export function oauthRoutes(deps: GatewayDeps, provider: BusOAuthProvider, verifier: AccessTokenVerifier): Router {
+  const router = Router();
+  const issuer = () => deps.publicUrl();
+
+  router.use('/oauth/authorize', authorizationHandler({ provider }));
+  router.use('/oauth/token', tokenHandler({ provider }));
+  router.use(
+    '/oauth/register',
+    clientRegistrationHandler({
+      clientsStore: provider.clientsStore,
+      clientSecretExpirySeconds: 0,
+      rateLimit: { windowMs: 60 * 60_000, max: deps.config.oauthRegistrationsPerHour },
+    }),
+  );
+  router.use('/oauth/revoke', revocationHandler({ provider }));
+
+  router.use('/.well-known/oauth-authorization-server', lazy(() => metadataHandler(authorizationServerMetadata(issuer()))));
+  for (const server of Object.keys(MCP_SERVERS) as McpServerKey[]) {
+    router.use(`/.well-known/oauth-protected-resource/mcp/${server}`, lazy(() => metadataHandler(protectedResourceMetadata(issuer(), server))));
+  }
+  router.get('/.well-known/jwks.json', async (_req, res) => {
+    res.set('Cache-Control', 'public, max-age=60').json(await verifier.publishedKeys());
+  });
+  return router;
+}

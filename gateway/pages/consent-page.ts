@@ -1,0 +1,85 @@
+import { MCP_SERVERS } from '../../shared/auth/mcp-servers.js';
+import { SCOPE_DESCRIPTIONS } from '../../shared/auth/scopes.js';
+import type { ConsentView } from '../../shared/contracts/oauth.js';
+import { html, type Html } from './html.js';
+import { layout } from './layout.js';
+
+/**
+ * Names the client (as it registered itself, and the host it redirects to), the
+ * workspace (text for one, a dropdown for several), and what the grant allows in each
+ * workspace. The list follows the dropdown with /assets/consent.js; without script, the
+ * first workspace's list shows and the form still works.
+ */
+export function consentPage(view: ConsentView, csrf: string, error?: string): Html {
+  const server = MCP_SERVERS[view.request.server];
+  const clientName = view.client.name ?? 'An unnamed client';
+  const [first] = view.workspaces;
+  const workspaceLabel = (w: ConsentView['workspaces'][number]) => `${w.organization} / ${w.name}`;
+
+  const chooser =
+    view.workspaces.length === 1 && first
+      ? html`<p>Workspace: <strong id="workspace-name">${workspaceLabel(first)}</strong></p>
+          <input type="hidden" name="workspace_id" value="${first.id}">`
+      : html`<label for="workspace">Workspace</label>
+          <select id="workspace" name="workspace_id">
+            ${view.workspaces.map((w) => html`<option value="${w.id}">${workspaceLabel(w)}</option>`)}
+          </select>`;
+
+  const sections = view.workspaces.map(
+    (w, i) => html`
+      <section data-workspace="${w.id}" ${i === 0 ? '' : 'hidden'} aria-labelledby="permissions-${w.id}">
+        <h2 id="permissions-${w.id}">In ${w.name}, ${clientName} will be able to</h2>
+        ${
+          w.read_scopes.length === 0
+            ? html`<p class="error">Your permissions in this workspace allow nothing on this server.</p>`
+            : html`<ul class="scopes">${w.read_scopes.map((s) => html`<li data-scope="${s}">${SCOPE_DESCRIPTIONS[s]}</li>`)}</ul>`
+        }
+        ${
+          w.write_scopes.length > 0
+            ? html`<label class="inline"><input type="checkbox" name="allow_changes" value="${w.id}">
+                Allow changes: ${w.write_scopes.map((s) => SCOPE_DESCRIPTIONS[s].toLowerCase()).join('; ')}</label>`
+            : html`<p class="muted">This connection is read-only. To allow changes later, remove the server from your client,
+                add it again, and allow changes here.</p>`
+        }
+      </section>`,
+  );
+
+  return layout({
+    title: `Connect ${clientName}`,
+    scripts: ['/assets/consent.js'],
+    body: html`
+      <h1>Connect ${clientName} to ${server.title}</h1>
+      <p><strong>${clientName}</strong> at <strong>${view.client.redirect_host}</strong> wants to use the
+        ${server.title} tool server (${server.description.toLowerCase()}) as <strong>${view.user.email}</strong>.</p>
+      ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
+      ${
+        view.workspaces.length === 0
+          ? html`<p class="error">You are not a member of any workspace.</p>`
+          : html`<form method="post" action="/oauth/consent">
+              <input type="hidden" name="csrf_token" value="${csrf}">
+              <input type="hidden" name="request" value="${view.request.id}">
+              ${chooser}
+              ${sections}
+              <div class="actions">
+                <button class="primary" type="submit" name="decision" value="approve">Approve</button>
+                <button class="secondary" type="submit" name="decision" value="deny">Deny</button>
+              </div>
+            </form>`
+      }
+      <p class="muted">Signed in as ${view.user.email}. Only approve clients you recognise.</p>`,
+  });
+}
+
+/** Shows the permissions of the workspace chosen in the dropdown. */
+export const CONSENT_SCRIPT = `
+(function () {
+  var select = document.getElementById('workspace');
+  if (!select) return;
+  function show() {
+    var sections = document.querySelectorAll('[data-workspace]');
+    for (var i = 0; i < sections.length; i++) sections[i].hidden = sections[i].getAttribute('data-workspace') !== select.value;
+  }
+  select.addEventListener('change', show);
+  show();
+})();
+`;

@@ -1,0 +1,91 @@
+import express, { Router, type Request, type Response } from 'express';
+import { resolveSession, signIn, signOut } from '../../shared/contracts/sessions.js';
+import { CrmError } from '../../shared/errors.js';
+import type { GatewayDeps } from '../deps.js';
+import { CONSENT_SCRIPT } from './consent-page.js';
+import { clearCookie, readCookie, SESSION_COOKIE, setCookie } from './cookies.js';
+import { csrfToken, verifyCsrf } from './csrf.js';
+import { PAGE_SECURITY_HEADERS } from './layout.js';
+import { messagePage } from './message-page.js';
+import { safeNext } from './safe-next.js';
+import { signInPage } from './sign-in-page.js';
+import { STYLESHEET } from './stylesheet.js';
+import type { Html } from './html.js';
+
+const SESSION_MAX_AGE_SECONDS = 14 * 86_400;
+
+export function sendPage(res: Response, page: Html, status = 200): void {
+  res.status(status).set(PAGE_SECURITY_HEADERS).type('html').send(page.value);
+}
+
+export function isSecure(publicUrl: string): boolean {
+  return publicUrl.startsWith('https:');
+}
+
+/** The signed-in user of this browser, or null (the session cookie is checked by the tokens worker). */
+export async function currentSession(deps: GatewayDeps, req: Request) {
+  const token = readCookie(req, SESSION_COOKIE);
+  if (!token) return null;
+  try {
+    const { result } = await deps.bus.call(resolveSession, { session_token: token }, { context: null, requestId: req.requestId });
+    return { ...result, token };
+  } catch (error) {
+    if (error instanceof CrmError && error.code === 'unauthenticated') return null;
+    throw error;
+  }
+}
+
+/** Sign-in and sign-out pages, shared by the OAuth flow and the console, and their assets. */
+export function sessionRoutes(deps: GatewayDeps): Router {
+  const router = Router();
+  const secure = () => isSecure(deps.publicUrl());
+  const form = express.urlencoded({ extended: false, limit: '10kb' });
+
+  router.get('/assets/crm.css', (_req, res) => {
+    res.type('text/css').set('Cache-Control', 'public, max-age=3600').send(STYLESHEET);
+  });
+  router.get('/assets/consent.js', (_req, res) => {
+    res.type('application/javascript').set('Cache-Control', 'public, max-age=3600').send(CONSENT_SCRIPT);
+  });
+
+  router.get('/sign-in', (req, res) => {
+    const next = safeNext(req.query.next);
+    const purpose = next.startsWith('/oauth/') ? 'to connect an agent to Workspace CRM' : undefined;
+    sendPage(res, signInPage({ csrf: csrfToken(req, res, secure()), next, purpose }));
+  });
+
+  router.post('/sign-in', form, async (req, res) => {
+    const next = safeNext(req.body?.next);
+    const email = typeof req.body?.email === 'string' ? req.body.email.slice(0, 254) : '';
+    const again = (error: string, status: number) => sendPage(res, signInPage({ csrf: csrfToken(req, res, secure()), next, email, error }), status);
+    try {
+      verifyCsrf(req);
+      const password = typeof req.body?.password === 'string' ? req.body.password.slice(0, 200) : '';
+      const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+      const { result } = await deps.bus.call(signIn, { email, password, ip }, { context: null, requestId: req.requestId });
+      // Rotate: whatever session this browser had ends, and a new one begins.
+      const previous = readCookie(req, SESSION_COOKIE);
+      if (previous) await deps.bus.call(signOut, { session_token: previous }, { context: null, requestId: req.requestId }).catch(() => undefined);
+      setCookie(res, SESSION_COOKIE, result.session_token, { secure: secure(), sameSite: 'Lax', maxAgeSeconds: SESSION_MAX_AGE_SECONDS });
+      res.redirect(303, next);
+    } catch (error) {
+      if (!(error instanceof CrmError)) throw error;
+      if (error.code === 'rate_limited') res.set('Retry-After', String(error.details.retry_after ?? 900));
+      const status = error.code === 'rate_limited' ? 429 : error.code === 'forbidden' ? 403 : error.code === 'unavailable' ? 503 : 401;
+      const message =
+        error.code === 'rate_limited'
+          ? `Too many failed attempts. Try again in ${Math.ceil((error.details.retry_after ?? 900) / 60)} minutes.`
+          : error.message;
+      again(message, status);
+    }
+  });
+
+  router.post('/sign-out', form, async (req, res) => {
+    verifyCsrf(req);
+    const token = readCookie(req, SESSION_COOKIE);
+    if (token) await deps.bus.call(signOut, { session_token: token }, { context: null, requestId: req.requestId });
+    clearCookie(res, SESSION_COOKIE, secure());
+    sendPage(res, messagePage('Signed out', 'You have signed out of Workspace CRM.', { href: '/sign-in', text: 'Sign in again' }));
+  });
+  return router;
+}

@@ -1,0 +1,47 @@
+import type { McpServerKey } from '../contracts/oauth.js';
+import { grantableScopes, type Permission } from './permissions.js';
+import { grantsScope, type Scope } from './scopes.js';
+
+/** The two tool servers, and the scopes an OAuth grant to each one can carry. */
+export interface McpServerDefinition {
+  key: McpServerKey;
+  path: `/mcp/${McpServerKey}`;
+  title: string;
+  description: string;
+  /** What a read-only grant carries (as far as the member's permissions allow). */
+  readScopes: Scope[];
+  /** What "Allow changes" adds. */
+  writeScopes: Scope[];
+}
+
+export const MCP_SERVERS: Record<McpServerKey, McpServerDefinition> = {
+  crm: {
+    key: 'crm',
+    path: '/mcp/crm',
+    title: 'Workspace CRM',
+    description: 'Contacts, deals and the workspace schema',
+    readScopes: ['contacts:read', 'deals:read', 'schema:read'],
+    writeScopes: ['contacts:write', 'deals:write'],
+  },
+  studio: {
+    key: 'studio',
+    path: '/mcp/studio',
+    title: 'Workspace CRM Studio',
+    description: 'Workspace design: custom fields, pipelines and stages',
+    readScopes: ['studio:read'],
+    writeScopes: ['studio:write'],
+  },
+};
+
+/** The scopes a member may grant to a server in a workspace, split into reading and changing. */
+export function serverScopesFor(server: McpServerKey, permissions: readonly Permission[]): { read: Scope[]; write: Scope[] } {
+  const allowed = grantableScopes(permissions);
+  const def = MCP_SERVERS[server];
+  return { read: def.readScopes.filter((s) => allowed.includes(s)), write: def.writeScopes.filter((s) => allowed.includes(s)) };
+}
+
+/** Whether a credential can use a server at all (any of its read scopes, a write implying its read). */
+export function canUseServer(server: McpServerKey, held: readonly Scope[]): boolean {
+  const def = MCP_SERVERS[server];
+  return [...def.readScopes, ...def.writeScopes].some((s) => grantsScope(held, s)) || (server === 'crm' && held.includes('schema:write'));
+}

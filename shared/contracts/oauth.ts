@@ -1,0 +1,168 @@
+import { z } from 'zod';
+import { Scope } from '../auth/scopes.js';
+import { defineOperation } from '../bus/operation.js';
+
+/**
+ * The authorization server's operations, served by the tokens worker. The gateway runs
+ * the OAuth endpoints and pages; every record (clients, sessions, requests, grants,
+ * codes, refresh tokens, signing keys) lives behind these subjects.
+ */
+export const McpServerKey = z.enum(['crm', 'studio']);
+export type McpServerKey = z.infer<typeof McpServerKey>;
+
+const ClientMetadata = z.record(z.string(), z.unknown());
+const Secret = z.string().min(1).max(512);
+
+export const registerOAuthClient = defineOperation({
+  worker: 'tokens',
+  name: 'oauth-register-client',
+  scoped: false,
+  input: z.object({ client: ClientMetadata }),
+  output: z.object({ client: ClientMetadata }),
+});
+
+export const getOAuthClient = defineOperation({
+  worker: 'tokens',
+  name: 'oauth-get-client',
+  scoped: false,
+  input: z.object({ client_id: z.string().max(200) }),
+  output: z.object({ client: ClientMetadata.nullable() }),
+});
+
+export const startAuthorization = defineOperation({
+  worker: 'tokens',
+  name: 'oauth-start-authorization',
+  scoped: false,
+  input: z.object({
+    client_id: z.string(),
+    redirect_uri: z.string(),
+    code_challenge: z.string().min(43).max(128),
+    state: z.string().max(1024).nullable(),
+    scopes: z.array(z.string().max(100)).max(50),
+    server: McpServerKey,
+    resource: z.string().url(),
+  }),
+  output: z.object({ request_id: z.string() }),
+});
+
+/** The consent page's content: who asks, for which server, and what each workspace allows. */
+export const ConsentView = z.object({
+  request: z.object({ id: z.string(), server: McpServerKey }),
+  client: z.object({ id: z.string(), name: z.string().nullable(), redirect_host: z.string() }),
+  user: z.object({ id: z.string(), email: z.string() }),
+  workspaces: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      organization: z.string(),
+      read_scopes: z.array(Scope),
+      write_scopes: z.array(Scope).describe('Empty unless "Allow changes" is offered in this workspace'),
+    }),
+  ),
+});
+export type ConsentView = z.infer<typeof ConsentView>;
+
+export const viewConsent = defineOperation({
+  worker: 'tokens',
+  name: 'oauth-view-consent',
+  scoped: false,
+  input: z.object({ request_id: z.string().max(100), session_token: Secret }),
+  output: ConsentView,
+});
+
+export const decideAuthorization = defineOperation({
+  worker: 'tokens',
+  name: 'oauth-decide',
+  scoped: false,
+  input: z.discriminatedUnion('decision', [
+    z.object({ decision: z.literal('approve'), request_id: z.string().max(100), session_token: Secret, workspace_id: z.string().max(64), allow_changes: z.boolean() }),
+    z.object({ decision: z.literal('deny'), request_id: z.string().max(100), session_token: Secret }),
+  ]),
+  /** Where to send the browser: the client's redirect_uri with a code, or with error=access_denied. */
+  output: z.object({ redirect_to: z.string() }),
+});
+
+export const OAuthTokens = z.object({
+  access_token: z.string(),
+  token_type: z.literal('Bearer'),
+  expires_in: z.number().int(),
+  scope: z.string(),
+  refresh_token: z.string(),
+});
+
+export const codeChallenge = defineOperation({
+  worker: 'tokens',
+  name: 'oauth-code-challenge',
+  scoped: false,
+  input: z.object({ client_id: z.string(), code: Secret }),
+  output: z.object({ code_challenge: z.string() }),
+});
+
+export const exchangeCode = defineOperation({
+  worker: 'tokens',
+  name: 'oauth-exchange-code',
+  scoped: false,
+  input: z.object({
+    client_id: z.string(),
+    code: Secret,
+    redirect_uri: z.string().optional(),
+    resource: z.string().optional(),
+    issuer: z.string().url(),
+  }),
+  output: OAuthTokens,
+});
+
+export const refreshTokens = defineOperation({
+  worker: 'tokens',
+  name: 'oauth-refresh',
+  scoped: false,
+  input: z.object({
+    client_id: z.string(),
+    refresh_token: Secret,
+    scopes: z.array(z.string()).optional(),
+    resource: z.string().optional(),
+    issuer: z.string().url(),
+  }),
+  output: OAuthTokens,
+});
+
+export const revokeOAuthToken = defineOperation({
+  worker: 'tokens',
+  name: 'oauth-revoke',
+  scoped: false,
+  input: z.object({ client_id: z.string(), token: Secret, issuer: z.string().url() }),
+  output: z.object({ revoked: z.boolean() }),
+});
+
+export const grantStatus = defineOperation({
+  worker: 'tokens',
+  name: 'oauth-grant-status',
+  scoped: false,
+  input: z.object({ grant_id: z.string().max(64) }),
+  output: z.object({ active: z.boolean() }),
+});
+
+export const PublicJwk = z.record(z.string(), z.unknown());
+
+export const jwks = defineOperation({
+  worker: 'tokens',
+  name: 'oauth-jwks',
+  scoped: false,
+  input: z.object({}),
+  output: z.object({ keys: z.array(PublicJwk) }),
+});
+
+/** Operators only (crm keys rotate): no gateway route reaches it. */
+export const rotateSigningKey = defineOperation({
+  worker: 'tokens',
+  name: 'oauth-rotate-key',
+  scoped: false,
+  input: z.object({}),
+  output: z.object({ kid: z.string(), retired: z.array(z.string()) }),
+});
+
+/** Broadcast when a grant is revoked, so gateways stop honouring its access tokens at once. */
+export const GRANT_REVOKED_EVENT = 'events.grant-revoked';
+
+/** Broadcast when the signing keys change, so gateways refetch the key set. */
+export const SIGNING_KEYS_CHANGED_EVENT = 'events.signing-keys-changed';

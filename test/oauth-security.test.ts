@@ -1,0 +1,282 @@
+import { randomBytes } from 'node:crypto';
+import { generateKeyPair, SignJWT } from 'jose';
+import t from 'tap';
+import { openDatabase } from '../shared/db/orm.js';
+import { deriveSecrets } from '../shared/secrets.js';
+import { activeSigningKey } from '../workers/tokens/oauth/signing-keys.js';
+import { authorizeUrl, authorizeWithForms, field, FormBrowser, pkce, registerClient, tokenRequest } from './helpers/oauth-forms.js';
+import { startStack, TEST_PASSWORD } from './helpers/stack.js';
+
+/** The authorization server under attack: PKCE, redirects, codes, refresh tokens, JWTs, CSRF, sign-in. */
+const REDIRECT = 'http://127.0.0.1:9/cb';
+const stack = await startStack({ env: { GRANT_CACHE_TTL_MS: '3000' } });
+t.teardown(() => stack.stop());
+const base = stack.baseUrl;
+const ws = await stack.bootstrap({ email: 'sec@example.test' });
+const CRM = `${base}/mcp/crm`;
+
+async function fullGrant(server: 'crm' | 'studio' = 'crm') {
+  const clientId = await registerClient(base, REDIRECT);
+  const { verifier, challenge } = pkce();
+  const { code, browser } = await authorizeWithForms({ baseUrl: base, clientId, redirectUri: REDIRECT, server, email: 'sec@example.test', password: TEST_PASSWORD, challenge });
+  return { clientId, verifier, code, browser };
+}
+const exchange = (g: { clientId: string; code: string; verifier: string }, extra: Record<string, string> = {}) =>
+  tokenRequest(base, { grant_type: 'authorization_code', client_id: g.clientId, code: g.code, code_verifier: g.verifier, redirect_uri: REDIRECT, ...extra });
+const refresh = (clientId: string, refreshToken: string) => tokenRequest(base, { grant_type: 'refresh_token', client_id: clientId, refresh_token: refreshToken });
+const mcpStatus = async (token: string, url = CRM) =>
+  (
+    await fetch(url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    })
+  ).status;
+async function statusWithin(token: string, expected: number, ms: number): Promise<number> {
+  const start = Date.now();
+  let status = await mcpStatus(token);
+  while (status !== expected && Date.now() - start < ms) {
+    await new Promise((r) => setTimeout(r, 200));
+    status = await mcpStatus(token);
+  }
+  return Date.now() - start;
+}
+
+t.test('metadata: RFC 8414, RFC 9728 for each server, JWKS', async (t) => {
+  const as = (await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
+  t.match(as, {
+    issuer: base,
+    authorization_endpoint: `${base}/oauth/authorize`,
+    token_endpoint: `${base}/oauth/token`,
+    registration_endpoint: `${base}/oauth/register`,
+    revocation_endpoint: `${base}/oauth/revoke`,
+    jwks_uri: `${base}/.well-known/jwks.json`,
+    code_challenge_methods_supported: ['S256'],
+    token_endpoint_auth_methods_supported: ['none'],
+  });
+  for (const server of ['crm', 'studio']) {
+    const prm = (await (await fetch(`${base}/.well-known/oauth-protected-resource/mcp/${server}`)).json()) as Record<string, unknown>;
+    t.match(prm, { resource: `${base}/mcp/${server}`, authorization_servers: [base] });
+  }
+  const unauthenticated = await fetch(CRM, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+  t.equal(unauthenticated.status, 401);
+  t.equal(unauthenticated.headers.get('www-authenticate'), `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp/crm"`);
+  await fullGrant();
+  const jwks = (await (await fetch(`${base}/.well-known/jwks.json`)).json()) as { keys: { kty: string; kid: string; d?: string }[] };
+  t.ok(jwks.keys.length >= 1 && jwks.keys.every((k) => k.kty === 'EC' && k.kid && k.d === undefined), 'public EC keys only');
+});
+
+t.test('registration: public clients only, redirect URIs checked', async (t) => {
+  const res = await fetch(`${base}/oauth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_name: 'Wants a secret', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'client_secret_basic' }),
+  });
+  const body = (await res.json()) as Record<string, unknown>;
+  t.equal(res.status, 201);
+  t.equal(body.client_secret, undefined, 'no secret, whatever was asked');
+  t.equal(body.token_endpoint_auth_method, 'none');
+  const stored = await stack.db.query('select * from oauth_clients where id = $1', [body.client_id]);
+  t.notOk(JSON.stringify(stored).includes('client_secret'), 'nor stored');
+  for (const uri of ['http://evil.example/cb', 'javascript:alert(1)', 'https://ok.example/cb#frag']) {
+    const bad = await fetch(`${base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [uri] }) });
+    t.equal(bad.status, 400, uri);
+  }
+});
+
+t.test('PKCE is required, and only S256', async (t) => {
+  const clientId = await registerClient(base, REDIRECT);
+  const { challenge } = pkce();
+  const o = { baseUrl: base, clientId, redirectUri: REDIRECT, server: 'crm' as const, challenge };
+  for (const [label, extra] of [
+    ['no code_challenge', { code_challenge: '' }],
+    ['plain method', { code_challenge_method: 'plain' }],
+  ] as const) {
+    const url = new URL(authorizeUrl(o, extra));
+    if (label === 'no code_challenge') url.searchParams.delete('code_challenge');
+    const res = await fetch(url, { redirect: 'manual' });
+    t.equal(res.status, 302, label);
+    const location = new URL(res.headers.get('location') ?? '');
+    t.equal(`${location.origin}${location.pathname}`, REDIRECT, `${label}: reported to the client`);
+    t.equal(location.searchParams.get('error'), 'invalid_request', label);
+  }
+  const g = await fullGrant();
+  t.equal((await exchange(g, { code_verifier: pkce().verifier })).body.error, 'invalid_grant', 'a wrong verifier is refused');
+  const noVerifier = await tokenRequest(base, { grant_type: 'authorization_code', client_id: g.clientId, code: g.code, redirect_uri: REDIRECT });
+  t.equal(noVerifier.status, 400, 'a missing verifier is refused');
+});
+
+t.test('an unregistered redirect_uri is an error at the server, never a redirect', async (t) => {
+  const clientId = await registerClient(base, REDIRECT);
+  const url = authorizeUrl({ baseUrl: base, clientId, redirectUri: 'http://127.0.0.1:9/elsewhere', server: 'crm', challenge: pkce().challenge });
+  const res = await fetch(url, { redirect: 'manual' });
+  t.equal(res.status, 400);
+  t.equal(res.headers.get('location'), null, 'no Location header');
+  t.match(await res.text(), /redirect_uri/);
+  const unknownClient = await fetch(authorizeUrl({ baseUrl: base, clientId: 'nobody', redirectUri: REDIRECT, server: 'crm', challenge: pkce().challenge }), { redirect: 'manual' });
+  t.equal(unknownClient.status, 400);
+  t.equal(unknownClient.headers.get('location'), null);
+});
+
+t.test('the resource indicator names one server; others are refused', async (t) => {
+  const clientId = await registerClient(base, REDIRECT);
+  for (const resource of ['https://elsewhere.example/mcp/crm', `${base}/mcp/billing`]) {
+    const res = await fetch(authorizeUrl({ baseUrl: base, clientId, redirectUri: REDIRECT, server: 'crm', challenge: pkce().challenge }, { resource }), { redirect: 'manual' });
+    t.equal(new URL(res.headers.get('location') ?? '').searchParams.get('error'), 'invalid_target', resource);
+  }
+  const g = await fullGrant();
+  const mismatch = await exchange(g, { resource: `${base}/mcp/studio` });
+  t.equal(mismatch.body.error, 'invalid_grant', 'a CRM code does not buy a Studio token');
+});
+
+t.test('a replayed code is refused and revokes what it issued', async (t) => {
+  const g = await fullGrant();
+  const first = await exchange(g);
+  t.equal(first.status, 200);
+  t.equal(await mcpStatus(String(first.body.access_token)), 200);
+  const replay = await exchange(g);
+  t.equal(replay.status, 400);
+  t.equal(replay.body.error, 'invalid_grant');
+  const elapsed = await statusWithin(String(first.body.access_token), 401, 6000);
+  t.equal(await mcpStatus(String(first.body.access_token)), 401, 'the first access token stops working');
+  t.ok(elapsed < 5000, `within ${elapsed} ms`);
+  t.equal((await refresh(g.clientId, String(first.body.refresh_token))).body.error, 'invalid_grant', 'and so does its refresh token');
+  const [grant] = await stack.db.query<{ revoked_reason: string }>('select revoked_reason from oauth_grants g join oauth_codes c on c.grant_id = g.id order by g.created_at desc limit 1');
+  t.match(grant?.revoked_reason, /replayed/);
+});
+
+t.test('refresh tokens rotate; a reused one revokes the grant', async (t) => {
+  const g = await fullGrant();
+  const tokens = (await exchange(g)).body;
+  const second = await refresh(g.clientId, String(tokens.refresh_token));
+  t.equal(second.status, 200);
+  t.not(second.body.refresh_token, tokens.refresh_token, 'a new refresh token each time');
+  t.equal(await mcpStatus(String(second.body.access_token)), 200);
+  const reused = await refresh(g.clientId, String(tokens.refresh_token));
+  t.equal(reused.body.error, 'invalid_grant', 'the old one is refused');
+  t.equal((await refresh(g.clientId, String(second.body.refresh_token))).body.error, 'invalid_grant', 'and the whole grant is revoked');
+  const elapsed = await statusWithin(String(second.body.access_token), 401, 6000);
+  t.ok(elapsed < 5000, `its access token is refused within ${elapsed} ms`);
+  const otherClient = await registerClient(base, REDIRECT);
+  const g2 = await fullGrant();
+  const t2 = (await exchange(g2)).body;
+  t.equal((await refresh(otherClient, String(t2.refresh_token))).body.error, 'invalid_grant', "another client cannot use a client's refresh token");
+});
+
+t.test('revocation endpoint: a revoked grant stops working within 5 s', async (t) => {
+  const g = await fullGrant();
+  const tokens = (await exchange(g)).body;
+  t.equal(await mcpStatus(String(tokens.access_token)), 200);
+  const res = await fetch(`${base}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: g.clientId, token: String(tokens.refresh_token) }) });
+  t.equal(res.status, 200);
+  const elapsed = await statusWithin(String(tokens.access_token), 401, 6000);
+  t.equal(await mcpStatus(String(tokens.access_token)), 401);
+  t.ok(elapsed < 5000, `refused ${elapsed} ms after the revocation`);
+});
+
+t.test('expired, forged and wrong-audience access tokens are 401', async (t) => {
+  const g = await fullGrant();
+  const real = (await exchange(g)).body;
+  const grantId = (await stack.db.query<{ id: string }>('select id from oauth_grants where client_id = $1', [g.clientId]))[0]?.id ?? '';
+  const orm = await openDatabase({ url: stack.db.url, poolMax: 1, applicationName: 'test' });
+  const key = await activeSigningKey(orm.em.fork(), deriveSecrets(stack.env.CRM_SECRET ?? '').keyEncryptionKey);
+  await orm.close();
+  const craft = (claims: { aud?: string; exp?: number; signWith?: Parameters<SignJWT['sign']>[0]; kid?: string }) =>
+    new SignJWT({ scope: 'contacts:read', client_id: g.clientId, ws: ws.workspace.id, gnt: grantId, vis: 'all' })
+      .setProtectedHeader({ alg: 'ES256', kid: claims.kid ?? key.kid, typ: 'at+jwt' })
+      .setIssuer(base)
+      .setSubject(ws.user.id)
+      .setAudience(claims.aud ?? CRM)
+      .setIssuedAt()
+      .setExpirationTime(claims.exp ?? Math.floor(Date.now() / 1000) + 300)
+      .sign(claims.signWith ?? key.privateKey);
+
+  t.equal(await mcpStatus(await craft({})), 200, 'a well-formed token signed with the real key works (so the cases below can fail)');
+  t.equal(await mcpStatus(await craft({ exp: Math.floor(Date.now() / 1000) - 60 })), 401, 'expired');
+  t.equal(await mcpStatus(await craft({ aud: `${base}/mcp/studio` })), 401, 'wrong audience');
+  t.equal(await mcpStatus(await craft({ aud: 'https://other.example/mcp/crm' })), 401, 'another service as audience');
+  const attacker = await generateKeyPair('ES256');
+  t.equal(await mcpStatus(await craft({ signWith: attacker.privateKey })), 401, 'forged: same kid, another key');
+  t.equal(await mcpStatus(await craft({ signWith: attacker.privateKey, kid: 'key_attacker' })), 401, 'forged: unknown kid');
+  t.equal(await mcpStatus(String(real.access_token).slice(0, -4) + 'AAAA'), 401, 'tampered signature');
+  t.equal(await mcpStatus(`${randomBytes(20).toString('hex')}`), 401, 'garbage');
+  t.equal(await mcpStatus(String(real.access_token), `${base}/mcp/studio`), 401, 'a CRM token on Studio');
+});
+
+t.test('key rotation keeps live tokens working', async (t) => {
+  const g = await fullGrant();
+  const before = (await exchange(g)).body;
+  const rotated = await stack.crm(['keys', 'rotate', '--json']);
+  t.equal(rotated.code, 0, rotated.stderr);
+  const { kid } = JSON.parse(rotated.stdout) as { kid: string };
+  t.equal(await mcpStatus(String(before.access_token)), 200, 'a token signed with the retired key still works');
+  const kidOf = (token: unknown) => (JSON.parse(Buffer.from(String(token).split('.')[0] ?? '', 'base64url').toString()) as { kid: string }).kid;
+  t.not(kidOf(before.access_token), kid, 'it was signed with the old key');
+  const after = (await refresh(g.clientId, String(before.refresh_token))).body;
+  t.equal(kidOf(after.access_token), kid, 'new tokens are signed with the new key at once');
+  t.equal(await mcpStatus(String(after.access_token)), 200, 'and work (the gateway fetches the new key)');
+  const jwks = (await (await fetch(`${base}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] };
+  t.ok(jwks.keys.some((k) => k.kid === kid), 'the new key is published');
+});
+
+t.test('the consent form needs its CSRF token', async (t) => {
+  const clientId = await registerClient(base, REDIRECT);
+  const { challenge } = pkce();
+  const browser = new FormBrowser();
+  const start = await browser.request(authorizeUrl({ baseUrl: base, clientId, redirectUri: REDIRECT, server: 'crm', challenge }));
+  const signIn = await (await browser.request(`${base}${start.headers.get('location')}`)).text();
+  const signedIn = await browser.postForm(`${base}/sign-in`, { csrf_token: field(signIn, 'csrf_token'), next: field(signIn, 'next').replace(/&amp;/g, '&'), email: 'sec@example.test', password: TEST_PASSWORD });
+  const consent = await (await browser.request(`${base}${signedIn.headers.get('location')}`)).text();
+  const fields = { request: field(consent, 'request'), workspace_id: field(consent, 'workspace_id'), decision: 'approve' };
+  const missing = await browser.postForm(`${base}/oauth/consent`, fields);
+  t.equal(missing.status, 403, 'no token: refused');
+  t.equal(missing.headers.get('location'), null, 'no code handed out');
+  const wrong = await browser.postForm(`${base}/oauth/consent`, { ...fields, csrf_token: 'x'.repeat(43) });
+  t.equal(wrong.status, 403, 'a wrong token: refused');
+  const right = await browser.postForm(`${base}/oauth/consent`, { ...fields, csrf_token: field(consent, 'csrf_token') });
+  t.equal(right.status, 303, 'with it: accepted');
+  const noCsrfSignIn = await new FormBrowser().postForm(`${base}/sign-in`, { email: 'sec@example.test', password: TEST_PASSWORD, next: '/console' });
+  t.equal(noCsrfSignIn.status, 403, 'the sign-in form too');
+});
+
+t.test('sign-in: errors name the problem, are rate-limited per address, and sessions are HttpOnly/SameSite', async (t) => {
+  const page = async (browser: FormBrowser) => (await (await browser.request(`${base}/sign-in?next=/console`)).text());
+  const attempt = async (email: string, password: string, headers: Record<string, string> = {}) => {
+    const browser = new FormBrowser();
+    const form = await page(browser);
+    const res = await browser.request(`${base}/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body: new URLSearchParams({ csrf_token: field(form, 'csrf_token'), next: '/console', email, password }),
+    });
+    return { res, text: await res.text() };
+  };
+  const unknown = await attempt('nobody@example.test', 'whatever whatever');
+  t.equal(unknown.res.status, 401);
+  t.match(unknown.text, /No account uses the e-mail address nobody@example\.test/);
+  const wrong = await attempt('sec@example.test', 'not the password!');
+  t.equal(wrong.res.status, 401);
+  t.match(wrong.text, /That is not the password of sec@example\.test/);
+  t.notMatch(wrong.text, /not the password!/, 'the password is not echoed back');
+
+  const ok = await attempt('sec@example.test', TEST_PASSWORD);
+  t.equal(ok.res.status, 303);
+  const cookie = ok.res.headers.getSetCookie().find((c) => c.startsWith('crm_session='));
+  t.match(cookie, /HttpOnly/);
+  t.match(cookie, /SameSite=Lax/);
+  t.notMatch(cookie, /Secure/, 'not Secure over plain http (it is behind https)');
+  const stored = await stack.db.query<{ token_hash: string }>('select token_hash from user_sessions');
+  const value = decodeURIComponent((cookie ?? '').split(';')[0]?.split('=')[1] ?? '');
+  t.notOk(stored.some((s) => s.token_hash === value), 'only a hash of the session is stored');
+
+  await stack.bootstrap({ email: 'limited@example.test' });
+  for (let i = 0; i < 5; i++) await attempt('limited@example.test', `wrong password ${i}`);
+  const blocked = await attempt('limited@example.test', TEST_PASSWORD);
+  t.equal(blocked.res.status, 429, 'five failures for one address: the right password waits too');
+  t.ok(blocked.res.headers.get('retry-after'));
+  t.match(blocked.text, /Too many failed attempts/);
+  const other = await attempt('sec@example.test', TEST_PASSWORD);
+  t.equal(other.res.status, 303, 'other addresses are not affected');
+  const rows = await stack.db.query<{ n: string }>("select count(*) n from sign_in_attempts where email = 'limited@example.test'");
+  t.equal(Number(rows[0]?.n), 5, 'attempts are counted in Postgres, shared by every gateway');
+});

@@ -1,0 +1,82 @@
+import { serverScopesFor } from '../../../shared/auth/mcp-servers.js';
+import type { Permission } from '../../../shared/auth/permissions.js';
+import type { decideAuthorization } from '../../../shared/contracts/oauth.js';
+import { sqlOf } from '../../../shared/db/sql.js';
+import { ForbiddenError, ValidationError } from '../../../shared/errors.js';
+import { newId } from '../../../shared/ids.js';
+import type { UnscopedHandler } from '../../runtime/worker-call.js';
+import { hashOpaqueSecret, newOpaqueSecret } from '../opaque-secret.js';
+import { sessionUser } from '../sessions/session-user.js';
+import { pendingRequest } from './pending-request.js';
+import { workspacesWithPriorGrant } from './view-consent.js';
+
+/** An authorization code is good for this long, and once. */
+const CODE_TTL_MS = 120_000;
+
+/**
+ * Approve: a grant for the chosen workspace (read-only, plus writes when offered and
+ * allowed), and a one-time code for the client. Deny: the client hears access_denied.
+ * Either way the request is finished and cannot be decided again.
+ */
+export const decideAuthorizationHandler: UnscopedHandler<typeof decideAuthorization> = async ({ input, em, services }) =>
+  em.transactional(async (tx) => {
+    const { user } = await sessionUser(tx, services.secrets.opaqueHashKey, input.session_token);
+    const request = await pendingRequest(tx, input.request_id, true);
+    const now = new Date();
+    await sqlOf(tx).updateTable('oauth_authorization_requests').set({ completed_at: now }).where('id', '=', request.id).execute();
+    const redirect = new URL(request.redirect_uri);
+    if (request.state !== null) redirect.searchParams.set('state', request.state);
+
+    if (input.decision === 'deny') {
+      redirect.searchParams.set('error', 'access_denied');
+      redirect.searchParams.set('error_description', 'The user denied the request.');
+      return { redirect_to: redirect.href };
+    }
+
+    const member = await sqlOf(tx)
+      .selectFrom('memberships')
+      .select('permissions')
+      .where('workspace_id', '=', input.workspace_id)
+      .where('user_id', '=', user.id)
+      .executeTakeFirst();
+    if (!member) throw new ForbiddenError('You are not a member of that workspace.');
+    const allowed = serverScopesFor(request.server, member.permissions as Permission[]);
+    const offersChanges = (await workspacesWithPriorGrant(tx, user.id, request.server)).has(input.workspace_id);
+    const scopes = [...allowed.read, ...(input.allow_changes && offersChanges ? allowed.write : [])];
+    if (scopes.length === 0) throw new ValidationError('Your permissions in that workspace allow nothing on this server.', 'workspace_id');
+
+    const grantId = newId('grant');
+    await sqlOf(tx)
+      .insertInto('oauth_grants')
+      .values({
+        id: grantId,
+        workspace_id: input.workspace_id,
+        user_id: user.id,
+        client_id: request.client_id,
+        server: request.server,
+        scopes,
+        allows_changes: scopes.some((s) => s.endsWith(':write')),
+        created_at: now,
+        last_used_at: null,
+        revoked_at: null,
+        revoked_reason: null,
+      })
+      .execute();
+    const code = newOpaqueSecret('code');
+    await sqlOf(tx)
+      .insertInto('oauth_codes')
+      .values({
+        code_hash: hashOpaqueSecret(services.secrets.opaqueHashKey, code),
+        grant_id: grantId,
+        client_id: request.client_id,
+        redirect_uri: request.redirect_uri,
+        code_challenge: request.code_challenge,
+        resource: request.resource,
+        created_at: now,
+        expires_at: new Date(now.getTime() + CODE_TTL_MS),
+        used_at: null,
+      })
+      .execute();
+    redirect.searchParams.set('code', code);
+    return { redirect_to: redirect.href };
+  });

@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import { SignJWT } from 'jose';
+import { serverScopesFor } from '../../../shared/auth/mcp-servers.js';
+import type { Permission } from '../../../shared/auth/permissions.js';
+import type { Scope } from '../../../shared/auth/scopes.js';
+import type { McpServerKey } from '../../../shared/contracts/oauth.js';
+import type { EntityManager } from '../../../shared/db/orm.js';
+import { sqlOf } from '../../../shared/db/sql.js';
+import { InvalidGrantError } from '../../../shared/errors.js';
+import type { Secrets } from '../../../shared/secrets.js';
+import { hashOpaqueSecret, newOpaqueSecret } from '../opaque-secret.js';
+import { activeSigningKey, SIGNING_ALGORITHM } from './signing-keys.js';
+
+/** Access tokens are short-lived: revocation is also checked, but expiry bounds any cache. */
+export const ACCESS_TOKEN_TTL_SECONDS = 600;
+const REFRESH_TOKEN_TTL_DAYS = 30;
+
+export interface GrantToIssue {
+  id: string;
+  user_id: string;
+  workspace_id: string;
+  client_id: string;
+  server: McpServerKey;
+  scopes: Scope[];
+}
+
+/** The audience of a server's access tokens: its URL on the issuer. */
+export function resourceUrl(issuer: string, server: McpServerKey): string {
+  return `${issuer.replace(/\/+$/, '')}/mcp/${server}`;
+}
+
+/**
+ * A signed access token (JWT, ES256) bound to one server, and a new refresh token. The
+ * scopes are those of the grant that the member's permissions still allow, so a member
+ * whose permissions shrank gets less at the next refresh.
+ */
+export async function issueTokens(tx: EntityManager, secrets: Secrets, grant: GrantToIssue, issuer: string, requested?: Scope[]) {
+  const member = await sqlOf(tx)
+    .selectFrom('memberships')
+    .select(['permissions', 'visibility'])
+    .where('workspace_id', '=', grant.workspace_id)
+    .where('user_id', '=', grant.user_id)
+    .executeTakeFirst();
+  if (!member) throw new InvalidGrantError('The user is no longer a member of the workspace.');
+  const allowed = serverScopesFor(grant.server, member.permissions as Permission[]);
+  const scopes = grant.scopes.filter((s) => (requested ?? grant.scopes).includes(s) && [...allowed.read, ...allowed.write].includes(s));
+  if (scopes.length === 0) throw new InvalidGrantError('The grant no longer allows anything.');
+
+  const now = new Date();
+  const refreshToken = newOpaqueSecret('rt');
+  await sqlOf(tx)
+    .insertInto('oauth_refresh_tokens')
+    .values({
+      token_hash: hashOpaqueSecret(secrets.opaqueHashKey, refreshToken),
+      grant_id: grant.id,
+      created_at: now,
+      expires_at: new Date(now.getTime() + REFRESH_TOKEN_TTL_DAYS * 86_400_000),
+      rotated_at: null,
+    })
+    .execute();
+
+  const key = await activeSigningKey(tx, secrets.keyEncryptionKey);
+  const accessToken = await new SignJWT({
+    scope: scopes.join(' '),
+    client_id: grant.client_id,
+    ws: grant.workspace_id,
+    gnt: grant.id,
+    vis: member.visibility,
+  })
+    .setProtectedHeader({ alg: SIGNING_ALGORITHM, kid: key.kid, typ: 'at+jwt' })
+    .setIssuer(issuer)
+    .setSubject(grant.user_id)
+    .setAudience(resourceUrl(issuer, grant.server))
+    .setIssuedAt()
+    .setExpirationTime(Math.floor(now.getTime() / 1000) + ACCESS_TOKEN_TTL_SECONDS)
+    .setJti(randomBytes(16).toString('base64url'))
+    .sign(key.privateKey);
+
+  return { access_token: accessToken, token_type: 'Bearer' as const, expires_in: ACCESS_TOKEN_TTL_SECONDS, scope: scopes.join(' '), refresh_token: refreshToken };
+}

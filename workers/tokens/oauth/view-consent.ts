@@ -1,0 +1,41 @@
+import { serverScopesFor } from '../../../shared/auth/mcp-servers.js';
+import type { Permission } from '../../../shared/auth/permissions.js';
+import type { viewConsent } from '../../../shared/contracts/oauth.js';
+import type { EntityManager } from '../../../shared/db/orm.js';
+import { sqlOf } from '../../../shared/db/sql.js';
+import type { UnscopedHandler } from '../../runtime/worker-call.js';
+import { sessionUser } from '../sessions/session-user.js';
+import { pendingRequest } from './pending-request.js';
+
+/**
+ * "Allow changes" is offered only to a user who already granted this server in this
+ * workspace: the first connection is read-only, writes need a deliberate second one.
+ */
+export async function workspacesWithPriorGrant(em: EntityManager, userId: string, server: string): Promise<Set<string>> {
+  const rows = await sqlOf(em).selectFrom('oauth_grants').select('workspace_id').distinct().where('user_id', '=', userId).where('server', '=', server as 'crm').execute();
+  return new Set(rows.map((r) => r.workspace_id));
+}
+
+export const viewConsentHandler: UnscopedHandler<typeof viewConsent> = async ({ input, em, services }) => {
+  const { user } = await sessionUser(em, services.secrets.opaqueHashKey, input.session_token);
+  const request = await pendingRequest(em, input.request_id);
+  const memberships = await sqlOf(em)
+    .selectFrom('memberships as m')
+    .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
+    .innerJoin('organizations as o', 'o.id', 'w.organization_id')
+    .select(['w.id', 'w.name', 'o.name as organization', 'm.permissions'])
+    .where('m.user_id', '=', user.id)
+    .orderBy('o.name')
+    .orderBy('w.name')
+    .execute();
+  const prior = await workspacesWithPriorGrant(em, user.id, request.server);
+  return {
+    request: { id: request.id, server: request.server },
+    client: { id: request.client_id, name: request.client_name, redirect_host: new URL(request.redirect_uri).host },
+    user,
+    workspaces: memberships.map((m) => {
+      const scopes = serverScopesFor(request.server, m.permissions as Permission[]);
+      return { id: m.id, name: m.name, organization: m.organization, read_scopes: scopes.read, write_scopes: prior.has(m.id) ? scopes.write : [] };
+    }),
+  };
+};

@@ -1,11 +1,12 @@
 import express, { type Express } from 'express';
 import { decode } from '../shared/bus/codec.js';
 import type { BusSubscription } from '../shared/bus/transport.js';
-import { GRANT_REVOKED_EVENT, SIGNING_KEYS_CHANGED_EVENT } from '../shared/contracts/oauth.js';
+import { GRANT_CHANGED_EVENT, SIGNING_KEYS_CHANGED_EVENT } from '../shared/contracts/oauth.js';
 import { TOKEN_REVOKED_EVENT } from '../shared/contracts/tokens.js';
 import { ApiTokenAuthenticator } from './auth/authenticate-api-token.js';
 import { CredentialCache } from './auth/credential-cache.js';
 import type { GatewayDeps } from './deps.js';
+import { consoleRoutes } from './console/console-routes.js';
 import { errorHandler, notFoundHandler } from './errors/error-handler.js';
 import { healthRoutes } from './health/route.js';
 import { mcpRoutes } from './mcp/mcp-routes.js';
@@ -38,7 +39,7 @@ function onEvent(deps: GatewayDeps, event: string, field: string, act: (id: stri
 
 /**
  * The whole HTTP surface of the gateway: the REST API, the OAuth authorization server
- * with its pages, and the two tool servers. It holds no business logic: every call goes
+ * with its pages, the admin console, and the two tool servers. It holds no business logic: every call goes
  * over the bus.
  */
 export function createGatewayApp(deps: GatewayDeps): GatewayApp {
@@ -54,7 +55,7 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   const provider = new BusOAuthProvider(deps.bus, deps.publicUrl, verifier);
   const subscriptions = [
     onEvent(deps, TOKEN_REVOKED_EVENT, 'token_id', (id) => tokenCache.evictToken(id)),
-    onEvent(deps, GRANT_REVOKED_EVENT, 'grant_id', (id) => verifier.forgetGrant(id)),
+    onEvent(deps, GRANT_CHANGED_EVENT, 'grant_id', (id) => verifier.forgetGrant(id)),
     onEvent(deps, SIGNING_KEYS_CHANGED_EVENT, 'kid', () => verifier.forgetKeys()),
   ];
 
@@ -65,6 +66,7 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   app.use(oauthRoutes(deps, provider, verifier));
   app.use(sessionRoutes(deps));
   app.use(consentRoutes(deps));
+  app.use(consoleRoutes(deps));
   app.use(['/sign-in', '/sign-out', '/oauth/consent'], pageErrorHandler(deps.log));
   app.use(mcpRoutes(deps, tokens, verifier));
   app.use('/v1', v1Routes(deps, tokens));

@@ -3,7 +3,7 @@ import type { Scope } from '../shared/auth/scopes.js';
 
 /** What the gateway resolved from a request's credential. */
 export interface ResolvedCredential {
-  kind: 'api_token' | 'oauth';
+  kind: 'api_token' | 'oauth' | 'session';
   workspaceId: string;
   scopes: Scope[];
   /** Travels with every bus call made for this request. */

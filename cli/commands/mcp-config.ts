@@ -1,4 +1,4 @@
-import { MCP_SERVERS } from '../../shared/auth/mcp-servers.js';
+import { isTokenEnvName, mcpClientConfig } from '../../shared/auth/mcp-servers.js';
 import { loadConfig } from '../../shared/config.js';
 import { optional, parseCommandArgs } from '../args.js';
 import { printJson } from '../output.js';
@@ -17,15 +17,9 @@ export async function run(argv: string[]): Promise<void> {
   const args = parseCommandArgs(argv, { 'token-env': { type: 'string' }, url: { type: 'string' } }, usage);
   const config = loadConfig();
   const tokenEnv = optional(args, 'token-env');
-  if (tokenEnv !== undefined && (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(tokenEnv) || tokenEnv.startsWith('sk_'))) {
+  if (tokenEnv !== undefined && !isTokenEnvName(tokenEnv)) {
     throw new UsageError('--token-env takes the name of an environment variable, e.g. CRM_TOKEN (not the token itself).', usage);
   }
-  const base = (optional(args, 'url') ?? config.publicUrl ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`).replace(/\/+$/, '');
-  const servers = Object.fromEntries(
-    Object.values(MCP_SERVERS).map((s) => [
-      s.key,
-      { url: `${base}${s.path}`, ...(tokenEnv ? { headers: { Authorization: `Bearer \${${tokenEnv}}` } } : {}) },
-    ]),
-  );
-  printJson({ mcpServers: servers });
+  const base = optional(args, 'url') ?? config.publicUrl ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
+  printJson(mcpClientConfig(base, tokenEnv));
 }

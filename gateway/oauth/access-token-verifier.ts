@@ -1,6 +1,7 @@
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
 import type { BusClient } from '../../shared/bus/bus-client.js';
 import { Scope } from '../../shared/auth/scopes.js';
+import type { OperationOutput } from '../../shared/bus/operation.js';
 import { grantStatus, jwks } from '../../shared/contracts/oauth.js';
 import { UnauthenticatedError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
@@ -16,6 +17,8 @@ export interface VerifiedAccessToken {
   expiresAt: number;
 }
 
+type GrantStatus = OperationOutput<typeof grantStatus>;
+
 const JWKS_TTL_MS = 60_000;
 const JWKS_MIN_REFRESH_MS = 1_000;
 
@@ -26,7 +29,7 @@ const JWKS_MIN_REFRESH_MS = 1_000;
  */
 export class AccessTokenVerifier {
   private keys: { set: JWTVerifyGetKey; raw: JSONWebKeySet; fetchedAt: number } | undefined;
-  private readonly grants = new Map<string, { active: boolean; until: number }>();
+  private readonly grants = new Map<string, { status: GrantStatus; until: number }>();
 
   constructor(
     private readonly bus: BusClient,
@@ -50,10 +53,15 @@ export class AccessTokenVerifier {
     return this.keys as NonNullable<typeof this.keys>;
   }
 
+  /**
+   * The token's claims, narrowed to what the grant allows now: a member whose
+   * permissions shrank, or who now sees only what they own, is held to that at once.
+   */
   async verify(token: string, audience: string): Promise<VerifiedAccessToken> {
     const claims = await this.verifySignature(token, audience);
-    if (!(await this.grantActive(claims.grantId))) throw new UnauthenticatedError('The authorization was revoked.');
-    return claims;
+    const status = await this.grantStatus(claims.grantId);
+    if (!status.active) throw new UnauthenticatedError('The authorization was revoked.');
+    return { ...claims, scopes: claims.scopes.filter((s) => status.scopes.includes(s)), visibility: status.visibility };
   }
 
   private async verifySignature(token: string, audience: string, retried = false): Promise<VerifiedAccessToken> {
@@ -89,13 +97,13 @@ export class AccessTokenVerifier {
     }
   }
 
-  private async grantActive(grantId: string): Promise<boolean> {
+  private async grantStatus(grantId: string): Promise<GrantStatus> {
     const cached = this.grants.get(grantId);
-    if (cached && cached.until > Date.now()) return cached.active;
+    if (cached && cached.until > Date.now()) return cached.status;
     const { result } = await this.bus.call(grantStatus, { grant_id: grantId }, { context: null, requestId: newId('request') });
     if (this.grants.size > 10_000) this.grants.clear();
-    this.grants.set(grantId, { active: result.active, until: Date.now() + this.grantCacheMs });
-    return result.active;
+    this.grants.set(grantId, { status: result, until: Date.now() + this.grantCacheMs });
+    return result;
   }
 
   /** The signing keys changed: fetch them again on the next verification. */
@@ -103,7 +111,7 @@ export class AccessTokenVerifier {
     this.keys = undefined;
   }
 
-  /** A revocation event: forget the grant's cached status at once. */
+  /** A grant was revoked or its member changed: forget its cached status at once. */
   forgetGrant(grantId: string): void {
     this.grants.delete(grantId);
   }

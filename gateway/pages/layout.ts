@@ -9,6 +9,7 @@ export function layout(options: { title: string; body: Html; wide?: boolean; scr
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <meta name="referrer" content="no-referrer">
   <title>${options.title} · Workspace CRM</title>
+  <link rel="icon" href="data:,">
   <link rel="stylesheet" href="/assets/crm.css">
 </head>
 <body>

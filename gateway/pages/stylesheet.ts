@@ -4,7 +4,7 @@ export const STYLESHEET = `
 * { box-sizing: border-box; }
 body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: var(--bg); }
 main { max-width: 30rem; margin: 3rem auto; padding: 2rem; background: #fff; border: 1px solid var(--line); border-radius: 10px; }
-main.wide { max-width: 64rem; }
+main.wide { max-width: 76rem; margin: 1.5rem auto; }
 h1 { font-size: 1.4rem; margin: 0 0 1rem; }
 h2 { font-size: 1.1rem; margin: 1.5rem 0 .5rem; }
 p { margin: .5rem 0; }
@@ -27,5 +27,47 @@ table { border-collapse: collapse; width: 100%; font-size: .95rem; }
 th, td { text-align: left; padding: .45rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 nav { display: flex; gap: 1rem; flex-wrap: wrap; align-items: center; margin-bottom: 1rem; }
 nav a { color: var(--accent); }
+a { color: var(--accent); }
+main.wide form:not(.filters) input:not([type=checkbox]):not([type=radio]), main.wide form:not(.filters) select { max-width: 32rem; }
+fieldset label.inline { margin: .4rem 0; }
+nav a[aria-current="page"] { color: var(--ink); font-weight: 700; text-decoration: none; border-bottom: 3px solid var(--accent); }
+fieldset { border: 1px solid var(--line); border-radius: 6px; margin: 1rem 0; padding: .5rem 1rem 1rem; }
+legend { font-weight: 600; padding: 0 .25rem; }
+pre { white-space: pre-wrap; margin: .5rem 0; }
+pre.example { padding: .6rem; background: #fbfbfd; border: 1px solid var(--line); border-radius: 6px; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .9rem; }
+.console-header { display: flex; flex-wrap: wrap; gap: 1rem 2rem; align-items: center; justify-content: space-between; padding-bottom: .75rem; margin-bottom: .75rem; border-bottom: 1px solid var(--line); }
+.console-header p { margin: 0; }
+.product { font-weight: 700; color: var(--accent); }
+.switcher { display: flex; gap: .5rem; align-items: center; }
+.switcher label, .inline-fields label { margin: 0; }
+.switcher select { width: auto; }
+.who { display: flex; gap: 1rem; align-items: center; flex-wrap: wrap; }
+.inline-form { display: inline; margin: 0; }
+button.link { border: none; background: none; color: var(--accent); text-decoration: underline; padding: 0; }
+a.button-link { display: inline-block; padding: .6rem 1.2rem; color: var(--accent); }
+.inline-fields { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; margin: .5rem 0; }
+.inline-fields input, .inline-fields select { width: auto; min-width: 14rem; }
+.filters { display: grid; grid-template-columns: repeat(auto-fill, minmax(10.5rem, 1fr)); gap: .25rem 1rem; align-items: end; }
+.filters label { margin: .5rem 0 .25rem; }
+.actions-inline { display: flex; gap: .75rem; align-items: center; padding-bottom: .1rem; }
+.table-scroll { overflow-x: auto; }
+code.scope { background: #eef1f6; border-radius: 4px; padding: 0 .3rem; white-space: nowrap; }
+ul.plain, ul.fields, ul.deals, ul.figures { list-style: none; padding: 0; margin: 0; }
+ul.fields { font-size: .85rem; }
+ul.figures { display: flex; flex-wrap: wrap; gap: 1rem; margin: 1rem 0; }
+ul.figures a { display: block; min-width: 10rem; padding: .75rem 1rem; border: 1px solid var(--line); border-radius: 8px; text-decoration: none; color: var(--ink); }
+.figure { display: block; font-size: 1.8rem; font-weight: 700; color: var(--accent); }
+.board { display: grid; grid-auto-flow: column; grid-auto-columns: minmax(13rem, 1fr); gap: .75rem; overflow-x: auto; padding-bottom: .5rem; }
+.board.single { grid-auto-columns: minmax(13rem, 40rem); }
+.stage { background: var(--bg); border: 1px solid var(--line); border-radius: 8px; padding: .5rem .75rem; }
+.stage h2 { margin: .25rem 0 .5rem; font-size: 1rem; }
+li.deal { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: .5rem .6rem; margin-bottom: .5rem; display: flex; flex-direction: column; gap: .15rem; font-size: .92rem; }
+.amount { font-weight: 600; }
+.copy-block { margin: .75rem 0; }
+.copy-actions { display: flex; gap: .75rem; align-items: center; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; }
+dl.facts dt { font-weight: 600; }
+dl.facts dd { margin: 0; }
+nav.pager { margin-top: 1rem; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;

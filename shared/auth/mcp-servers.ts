@@ -45,3 +45,21 @@ export function canUseServer(server: McpServerKey, held: readonly Scope[]): bool
   const def = MCP_SERVERS[server];
   return [...def.readScopes, ...def.writeScopes].some((s) => grantsScope(held, s)) || (server === 'crm' && held.includes('schema:write'));
 }
+
+/** A valid name for the environment variable that holds a token (and not a token pasted by mistake). */
+export function isTokenEnvName(name: string): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !name.startsWith('sk_');
+}
+
+/**
+ * The `mcpServers` block a client needs for both servers. Interactive clients (a browser
+ * sign-in) need only the URLs; with `tokenEnv`, each server also gets an Authorization
+ * header that references the variable, so the token itself is never written out.
+ */
+export function mcpClientConfig(baseUrl: string, tokenEnv?: string) {
+  const base = baseUrl.replace(/\/+$/, '');
+  const servers = Object.fromEntries(
+    Object.values(MCP_SERVERS).map((s) => [s.key, { url: `${base}${s.path}`, ...(tokenEnv ? { headers: { Authorization: `Bearer \${${tokenEnv}}` } } : {}) }]),
+  );
+  return { mcpServers: servers };
+}

@@ -7,7 +7,20 @@ export const PERMISSIONS = ['contacts.read', 'contacts.write', 'deals.read', 'de
 export const Permission = z.enum(PERMISSIONS);
 export type Permission = z.infer<typeof Permission>;
 
+export const PERMISSION_DESCRIPTIONS: Record<Permission, string> = {
+  'contacts.read': 'Read contacts',
+  'contacts.write': 'Create and change contacts',
+  'deals.read': 'Read deals',
+  'deals.write': 'Create and change deals',
+  configuration: 'Configuration: custom fields, pipelines, API tokens and members',
+};
+
 export const Visibility = z.enum(['all', 'owned']);
+
+export const VISIBILITY_DESCRIPTIONS: Record<Visibility, string> = {
+  all: 'Every record of the workspace',
+  owned: 'Only the records they own',
+};
 export type Visibility = z.infer<typeof Visibility>;
 
 /** Scopes each permission lets its holder grant to a token or an agent. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Scope } from '../auth/scopes.js';
+import { Visibility } from '../auth/permissions.js';
 import { defineOperation } from '../bus/operation.js';
 
 /**
@@ -139,7 +140,11 @@ export const grantStatus = defineOperation({
   name: 'oauth-grant-status',
   scoped: false,
   input: z.object({ grant_id: z.string().max(64) }),
-  output: z.object({ active: z.boolean() }),
+  /** While active: the grant's scopes that the member's permissions still allow, and their visibility now. */
+  output: z.discriminatedUnion('active', [
+    z.object({ active: z.literal(false) }),
+    z.object({ active: z.literal(true), scopes: z.array(Scope), visibility: Visibility }),
+  ]),
 });
 
 export const PublicJwk = z.record(z.string(), z.unknown());
@@ -161,8 +166,11 @@ export const rotateSigningKey = defineOperation({
   output: z.object({ kid: z.string(), retired: z.array(z.string()) }),
 });
 
-/** Broadcast when a grant is revoked, so gateways stop honouring its access tokens at once. */
-export const GRANT_REVOKED_EVENT = 'events.grant-revoked';
+/**
+ * Broadcast when a grant is revoked, or its member's permissions change or end, so
+ * gateways drop its cached status and apply the change at once.
+ */
+export const GRANT_CHANGED_EVENT = 'events.grant-changed';
 
 /** Broadcast when the signing keys change, so gateways refetch the key set. */
 export const SIGNING_KEYS_CHANGED_EVENT = 'events.signing-keys-changed';

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { Permission, Visibility } from '../auth/permissions.js';
 import { defineOperation } from '../bus/operation.js';
+import { Password } from './identity.js';
 
 /** Browser sessions for the sign-in, consent and console pages (tokens worker). */
 const SessionUser = z.object({ session_id: z.string(), user: z.object({ id: z.string(), email: z.string() }) });
@@ -27,4 +29,37 @@ export const signOut = defineOperation({
   scoped: false,
   input: z.object({ session_token: z.string().max(512) }),
   output: z.object({ signed_out: z.boolean() }),
+});
+
+/** The console's view of a session: the user and every workspace they belong to, with their permissions there. */
+export const sessionMemberships = defineOperation({
+  worker: 'tokens',
+  name: 'session-memberships',
+  scoped: false,
+  input: z.object({ session_token: z.string().max(512) }),
+  output: SessionUser.extend({
+    /** The user still has the temporary password of an invitation. */
+    password_change_required: z.boolean(),
+    memberships: z.array(
+      z.object({
+        workspace_id: z.string(),
+        workspace_name: z.string(),
+        organization_name: z.string(),
+        permissions: z.array(Permission),
+        visibility: Visibility,
+      }),
+    ),
+  }),
+});
+
+/**
+ * A signed-in user replaces their password. Every other session of theirs ends, so a
+ * temporary or leaked password stops being useful the moment it is changed.
+ */
+export const changePassword = defineOperation({
+  worker: 'tokens',
+  name: 'session-change-password',
+  scoped: false,
+  input: z.object({ session_token: z.string().max(512), current_password: z.string().max(200), new_password: Password }),
+  output: z.object({ changed: z.literal(true), sessions_ended: z.number().int() }),
 });

@@ -85,6 +85,15 @@ export const listTokens = defineOperation({
   output: pageOf(ApiToken),
 });
 
+/** One token of the workspace, revoked or not (the console's revoke confirmation). */
+export const getToken = defineOperation({
+  worker: 'tokens',
+  name: 'get',
+  scope: 'tokens:write',
+  input: z.strictObject({ id: z.string().max(64) }),
+  output: ApiToken,
+});
+
 export const revokeToken = defineOperation({
   worker: 'tokens',
   name: 'revoke',

@@ -1,5 +1,5 @@
 import { addUser, bootstrapWorkspace, resolveWorkspace } from '../../shared/contracts/identity.js';
-import { authenticateToken, createToken, describeToken, listTokens, revokeToken } from '../../shared/contracts/tokens.js';
+import { authenticateToken, createToken, describeToken, getToken, listTokens, revokeToken } from '../../shared/contracts/tokens.js';
 import {
   codeChallenge,
   decideAuthorization,
@@ -14,10 +14,19 @@ import {
   startAuthorization,
   viewConsent,
 } from '../../shared/contracts/oauth.js';
-import { resolveSession, signIn, signOut } from '../../shared/contracts/sessions.js';
+import { getGrant, listGrants, revokeGrantById } from '../../shared/contracts/grants.js';
+import { inviteMember, listMembers, removeMember, updateMember } from '../../shared/contracts/members.js';
+import { changePassword, resolveSession, sessionMemberships, signIn, signOut } from '../../shared/contracts/sessions.js';
 import { whoAmI } from '../../shared/contracts/whoami.js';
 import { handle, type WorkerDefinition } from '../runtime/worker-call.js';
 import { purgeExpiredIdentityRecords } from './maintenance.js';
+import { inviteMemberHandler } from './members/invite-member.js';
+import { listMembersHandler } from './members/list-members.js';
+import { removeMemberHandler, updateMemberHandler } from './members/update-member.js';
+import { getGrantHandler, listGrantsHandler, revokeGrantByIdHandler } from './oauth/connected-agents.js';
+import { getTokenHandler } from './get-token.js';
+import { changePasswordHandler } from './sessions/change-password.js';
+import { sessionMembershipsHandler } from './sessions/session-memberships.js';
 import { codeChallengeHandler } from './oauth/code-challenge.js';
 import { decideAuthorizationHandler } from './oauth/decide-authorization.js';
 import { exchangeCodeHandler } from './oauth/exchange-code.js';
@@ -69,6 +78,16 @@ export const tokensWorker: WorkerDefinition = {
     handle(grantStatus, grantStatusHandler),
     handle(jwks, jwksHandler),
     handle(rotateSigningKey, rotateSigningKeyHandler),
+    handle(sessionMemberships, sessionMembershipsHandler),
+    handle(listMembers, listMembersHandler),
+    handle(inviteMember, inviteMemberHandler),
+    handle(updateMember, updateMemberHandler),
+    handle(removeMember, removeMemberHandler),
+    handle(listGrants, listGrantsHandler),
+    handle(getGrant, getGrantHandler),
+    handle(getToken, getTokenHandler),
+    handle(changePassword, changePasswordHandler),
+    handle(revokeGrantById, revokeGrantByIdHandler),
   ],
   maintenance: {
     everyMs: 10 * 60_000,

@@ -10,6 +10,8 @@ export const UserSchema = defineEntity({
     name: p.string().nullable(),
     /** scrypt, see workers/tokens/passwords.ts; never the password itself. */
     passwordHash: p.string().lazy(),
+    /** Set for a temporary password from an invitation, until the user chooses their own. */
+    passwordChangeRequired: p.boolean().default(false),
     createdAt: p.datetime(3),
     updatedAt: p.datetime(3),
   },

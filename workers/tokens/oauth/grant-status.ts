@@ -1,16 +1,30 @@
+import { serverScopesFor } from '../../../shared/auth/mcp-servers.js';
+import type { Permission } from '../../../shared/auth/permissions.js';
 import type { grantStatus } from '../../../shared/contracts/oauth.js';
 import { pgTimestamp, sqlOf } from '../../../shared/db/sql.js';
 import type { UnscopedHandler } from '../../runtime/worker-call.js';
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-/** Whether a grant still stands (gateways ask, and cache the answer for a few seconds); notes its use. */
+/**
+ * Whether a grant still stands, and what it allows now: its scopes as far as the
+ * member's current permissions go, and their current visibility. Gateways ask and cache
+ * the answer for a few seconds, so a changed membership bites without waiting for the
+ * access token to expire. Notes the grant's use.
+ */
 export const grantStatusHandler: UnscopedHandler<typeof grantStatus> = async ({ input, em }) => {
-  const grant = await sqlOf(em).selectFrom('oauth_grants').select(['revoked_at', 'last_used_at']).where('id', '=', input.grant_id).executeTakeFirst();
+  const grant = await sqlOf(em)
+    .selectFrom('oauth_grants as g')
+    .innerJoin('memberships as m', (join) => join.onRef('m.workspace_id', '=', 'g.workspace_id').onRef('m.user_id', '=', 'g.user_id'))
+    .select(['g.revoked_at', 'g.last_used_at', 'g.server', 'g.scopes', 'm.permissions', 'm.visibility'])
+    .where('g.id', '=', input.grant_id)
+    .executeTakeFirst();
   if (!grant || grant.revoked_at) return { active: false };
   const now = new Date();
   if (!grant.last_used_at || now.getTime() - pgTimestamp(grant.last_used_at).getTime() > LAST_USED_RESOLUTION_MS) {
     await sqlOf(em).updateTable('oauth_grants').set({ last_used_at: now }).where('id', '=', input.grant_id).execute();
   }
-  return { active: true };
+  const allowed = serverScopesFor(grant.server, grant.permissions as Permission[]);
+  const scopes = grant.scopes.filter((s) => allowed.read.includes(s) || allowed.write.includes(s));
+  return { active: true, scopes, visibility: grant.visibility };
 };

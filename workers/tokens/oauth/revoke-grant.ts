@@ -1,5 +1,5 @@
 import { encode } from '../../../shared/bus/codec.js';
-import { GRANT_REVOKED_EVENT } from '../../../shared/contracts/oauth.js';
+import { GRANT_CHANGED_EVENT } from '../../../shared/contracts/oauth.js';
 import type { EntityManager } from '../../../shared/db/orm.js';
 import { sqlOf } from '../../../shared/db/sql.js';
 import type { WorkerServices } from '../../runtime/worker-call.js';
@@ -17,6 +17,6 @@ export async function revokeGrant(em: EntityManager, services: WorkerServices, g
     .where('revoked_at', 'is', null)
     .returning('id')
     .executeTakeFirst();
-  services.events.publish(`${services.busNamespace}.${GRANT_REVOKED_EVENT}`, encode({ grant_id: grantId }));
+  services.events.publish(`${services.busNamespace}.${GRANT_CHANGED_EVENT}`, encode({ grant_id: grantId }));
   return revoked !== undefined;
 }

@@ -2,17 +2,12 @@ import type { resolveSession, signOut } from '../../../shared/contracts/sessions
 import { sqlOf } from '../../../shared/db/sql.js';
 import type { UnscopedHandler } from '../../runtime/worker-call.js';
 import { hashOpaqueSecret } from '../opaque-secret.js';
-import { SESSION_IDLE_DAYS, sessionUser } from './session-user.js';
+import { sessionUser, touchSession } from './session-user.js';
 
 /** The user behind a session cookie; every page seen extends the session. */
 export const resolveSessionHandler: UnscopedHandler<typeof resolveSession> = async ({ input, em, services }) => {
   const session = await sessionUser(em, services.secrets.opaqueHashKey, input.session_token);
-  const now = new Date();
-  await sqlOf(em)
-    .updateTable('user_sessions')
-    .set({ last_seen_at: now, expires_at: new Date(now.getTime() + SESSION_IDLE_DAYS * 86_400_000) })
-    .where('id', '=', session.session_id)
-    .execute();
+  await touchSession(em, session.session_id);
   return session;
 };
 

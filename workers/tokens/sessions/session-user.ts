@@ -19,3 +19,17 @@ export async function sessionUser(em: EntityManager, key: Buffer, sessionToken: 
   if (!row) throw new UnauthenticatedError('Your session has ended. Sign in again.');
   return { session_id: row.session_id, user: { id: row.user_id, email: row.email } };
 }
+
+/**
+ * Every page seen extends the session. At most once a minute per session, so that
+ * browsing the console does not write on every page.
+ */
+export async function touchSession(em: EntityManager, sessionId: string): Promise<void> {
+  const now = new Date();
+  await sqlOf(em)
+    .updateTable('user_sessions')
+    .set({ last_seen_at: now, expires_at: new Date(now.getTime() + SESSION_IDLE_DAYS * 86_400_000) })
+    .where('id', '=', sessionId)
+    .where('last_seen_at', '<', new Date(now.getTime() - 60_000).toISOString())
+    .execute();
+}

@@ -1,0 +1,32 @@
+import type { ErrorRequestHandler } from 'express';
+import { CrmError } from '../../shared/errors.js';
+import type { Logger } from '../../shared/logger.js';
+import { HTTP_STATUS } from '../errors/http-status.js';
+import { html } from '../pages/html.js';
+import { pageErrorHandler } from '../pages/page-error-handler.js';
+import { sendPage } from '../pages/session-routes.js';
+import { consoleLayout, workspacePath } from './console-layout.js';
+
+const TITLES: Partial<Record<number, string>> = { 403: 'Not allowed', 404: 'Not found' };
+
+/**
+ * Errors inside the console keep the console around them (header, sections, a way
+ * back); anything before the session is known falls back to the plain error page.
+ */
+export function consoleErrorHandler(log: Logger): ErrorRequestHandler {
+  const plain = pageErrorHandler(log);
+  return (error: unknown, req, res, next) => {
+    const session = req.consoleSession;
+    if (res.headersSent || !session || !(error instanceof CrmError)) return plain(error, req, res, next);
+    const status = HTTP_STATUS[error.code];
+    if (status >= 500) return plain(error, req, res, next);
+    const back = session.membership ? workspacePath(session) : '/console';
+    const page = consoleLayout({
+      session,
+      section: 'overview',
+      title: TITLES[status] ?? 'That did not work',
+      body: html`<p role="alert">${error.message}</p><p class="muted">Request ${req.requestId}.</p><p><a href="${back}">Back to the console</a></p>`,
+    });
+    sendPage(res, page, status);
+  };
+}

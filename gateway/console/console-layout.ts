@@ -1,0 +1,85 @@
+import { grantableScopes } from '../../shared/auth/permissions.js';
+import { grantsScope, type Scope } from '../../shared/auth/scopes.js';
+import { html, type Html } from '../pages/html.js';
+import { layout } from '../pages/layout.js';
+import type { ConsoleSession } from './console-session.js';
+
+export type ConsoleSection = 'overview' | 'contacts' | 'deals' | 'connect' | 'agents' | 'tokens' | 'members' | 'account';
+
+interface NavItem {
+  section: ConsoleSection;
+  path: string;
+  label: string;
+  /** Shown only to members who may use it; the routes check again. */
+  visible: (session: ConsoleSession) => boolean;
+}
+
+/** Whether the member's permissions in this workspace allow `scope`. */
+export function may(session: ConsoleSession, scope: Scope): boolean {
+  return session.membership !== null && grantsScope(grantableScopes(session.membership.permissions), scope);
+}
+
+export const NAV: NavItem[] = [
+  { section: 'overview', path: '', label: 'Overview', visible: () => true },
+  { section: 'contacts', path: '/contacts', label: 'Contacts', visible: (s) => may(s, 'contacts:read') },
+  { section: 'deals', path: '/deals', label: 'Deals', visible: (s) => may(s, 'deals:read') },
+  { section: 'connect', path: '/connect', label: 'Connect an agent', visible: () => true },
+  { section: 'agents', path: '/agents', label: 'Connected agents', visible: () => true },
+  { section: 'tokens', path: '/tokens', label: 'API tokens', visible: (s) => s.isAdministrator },
+  { section: 'members', path: '/members', label: 'Members', visible: (s) => s.isAdministrator },
+];
+
+export function workspacePath(session: ConsoleSession, path = ''): string {
+  return `/console/w/${session.membership?.workspace_id ?? ''}${path}`;
+}
+
+/** A GET form, so switching works without script; /assets/console.js submits it on change. */
+function workspaceSwitcher(session: ConsoleSession, section: ConsoleSection): Html {
+  if (session.memberships.length < 2) return html``;
+  return html`<form class="switcher" method="get" action="/console/switch">
+    <label for="workspace-switcher">Workspace</label>
+    <select id="workspace-switcher" name="workspace" data-autosubmit>
+      ${session.memberships.map(
+        (m) => html`<option value="${m.workspace_id}" ${m.workspace_id === session.membership?.workspace_id ? 'selected' : ''}>${m.organization_name} / ${m.workspace_name}</option>`,
+      )}
+    </select>
+    <input type="hidden" name="section" value="${section}">
+    <button class="secondary" type="submit">Switch</button>
+  </form>`;
+}
+
+/** Every console page: a header with the workspace, the switcher and the user; the sections; the page. */
+export function consoleLayout(options: { session: ConsoleSession; section: ConsoleSection; title: string; body: Html; replaceUrl?: string }): Html {
+  const { session, section } = options;
+  const here = session.membership;
+  const nav = here
+    ? NAV.filter((item) => item.visible(session)).map(
+        (item) => html`<a href="${workspacePath(session, item.path)}" ${item.section === section ? html`aria-current="page"` : ''}>${item.label}</a>`,
+      )
+    : [];
+  return layout({
+    title: options.title,
+    wide: true,
+    scripts: ['/assets/console.js'],
+    body: html`
+      <header class="console-header">
+        <div>
+          <p class="product">Workspace CRM console</p>
+          ${here ? html`<p class="workspace-name"><strong>${here.workspace_name}</strong> <span class="muted">${here.organization_name}</span></p>` : ''}
+        </div>
+        ${workspaceSwitcher(session, section)}
+        <div class="who">
+          <span>${session.user.email}</span>
+          <a href="/console/account" ${section === 'account' ? html`aria-current="page"` : ''}>Account</a>
+          <form method="post" action="/sign-out" class="inline-form">
+            <input type="hidden" name="csrf_token" value="${session.csrf}">
+            <button class="link" type="submit">Sign out</button>
+          </form>
+        </div>
+      </header>
+      ${nav.length > 0 ? html`<nav aria-label="Console sections">${nav}</nav>` : ''}
+      ${options.replaceUrl ? html`<div hidden data-replace-url="${options.replaceUrl}"></div>` : ''}
+      <h1>${options.title}</h1>
+      ${options.body}`,
+  });
+}

@@ -1,0 +1,75 @@
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import { NotFoundError } from '../../shared/errors.js';
+import type { GatewayDeps } from '../deps.js';
+import { verifyCsrf } from '../pages/csrf.js';
+import { NAV } from './console-layout.js';
+import { consoleErrorHandler } from './console-error-handler.js';
+import { CONSOLE_SCRIPT } from './console-script.js';
+import { consoleHome, consoleSession, sessionOf } from './console-session.js';
+import { accountRoutes } from './routes/account-routes.js';
+import { agentsRoutes } from './routes/agents-routes.js';
+import { connectAgentRoute } from './routes/connect-agent-route.js';
+import { contactsRoute } from './routes/contacts-route.js';
+import { dealsRoute } from './routes/deals-route.js';
+import { membersRoutes } from './routes/members-routes.js';
+import { overviewRoute } from './routes/overview-route.js';
+import { tokensRoutes } from './routes/tokens-routes.js';
+
+/** Every console form is urlencoded and carries the CSRF token; checked before any route sees it. */
+function consoleForms(): express.RequestHandler {
+  const parse = express.urlencoded({ extended: false, limit: '20kb', parameterLimit: 100 });
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== 'POST') return next();
+    parse(req, res, (error?: unknown) => {
+      if (error) return next(error);
+      try {
+        verifyCsrf(req);
+        next();
+      } catch (failure) {
+        next(failure);
+      }
+    });
+  };
+}
+
+/**
+ * The admin console under /console: server-rendered pages, each one scoped to the
+ * workspace in its URL and to the member's permissions there, every action a bus call
+ * like any other (the workers check again).
+ */
+export function consoleRoutes(deps: GatewayDeps): Router {
+  const router = Router();
+  router.get('/assets/console.js', (_req, res) => {
+    res.type('application/javascript').set('Cache-Control', 'public, max-age=3600').send(CONSOLE_SCRIPT);
+  });
+
+  const pages = Router();
+  pages.use(consoleSession(deps));
+  pages.use(consoleForms());
+
+  pages.get('/', (req, res) => res.redirect(303, consoleHome(sessionOf(req))));
+  // The workspace switcher is a GET form, so it works without script.
+  pages.get('/switch', (req, res) => {
+    const session = sessionOf(req);
+    const target = session.memberships.find((m) => m.workspace_id === req.query.workspace);
+    const section = NAV.find((item) => item.section === req.query.section);
+    res.redirect(303, target ? `/console/w/${target.workspace_id}${section?.path ?? ''}` : consoleHome(session));
+  });
+  pages.use('/account', accountRoutes(deps));
+
+  const workspace = '/w/:workspaceId';
+  pages.use(`${workspace}/contacts`, contactsRoute(deps));
+  pages.use(`${workspace}/deals`, dealsRoute(deps));
+  pages.use(`${workspace}/connect`, connectAgentRoute(deps));
+  pages.use(`${workspace}/agents`, agentsRoutes(deps));
+  pages.use(`${workspace}/tokens`, tokensRoutes(deps));
+  pages.use(`${workspace}/members`, membersRoutes(deps));
+  pages.use(workspace, overviewRoute(deps));
+  pages.use(() => {
+    throw new NotFoundError('page');
+  });
+  pages.use(consoleErrorHandler(deps.log));
+
+  router.use('/console', pages);
+  return router;
+}

@@ -1,0 +1,105 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { grantableScopes, type Permission, type Visibility } from '../../shared/auth/permissions.js';
+import { sessionMemberships } from '../../shared/contracts/sessions.js';
+import { CrmError, NotFoundError } from '../../shared/errors.js';
+import type { GatewayDeps } from '../deps.js';
+import { readCookie, SESSION_COOKIE } from '../pages/cookies.js';
+import { csrfToken } from '../pages/csrf.js';
+import { isSecure } from '../pages/session-routes.js';
+
+export interface ConsoleMembership {
+  workspace_id: string;
+  workspace_name: string;
+  organization_name: string;
+  permissions: Permission[];
+  visibility: Visibility;
+}
+
+/** Who is using the console, and in which workspace: resolved afresh on every request. */
+export interface ConsoleSession {
+  user: { id: string; email: string };
+  sessionToken: string;
+  memberships: ConsoleMembership[];
+  /** The workspace of the URL; null on pages that belong to the user, not a workspace. */
+  membership: ConsoleMembership | null;
+  isAdministrator: boolean;
+  /** Signed in with an invitation's temporary password: only the account page is open. */
+  passwordChangeRequired: boolean;
+  csrf: string;
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** Set by {@link consoleSession} on every /console request. */
+      consoleSession?: ConsoleSession;
+    }
+  }
+}
+
+export function signInUrl(next: string): string {
+  return `/sign-in?next=${encodeURIComponent(next)}`;
+}
+
+/** Where the console starts for this user: their first workspace. */
+export function consoleHome(session: ConsoleSession): string {
+  const first = session.memberships[0];
+  return first ? `/console/w/${first.workspace_id}` : '/console/account';
+}
+
+/** The session of a console page as the request handler sees it (the middleware guarantees it). */
+export function sessionOf(req: Request): ConsoleSession {
+  if (!req.consoleSession) throw new Error('console route mounted without the console session middleware');
+  return req.consoleSession;
+}
+
+/**
+ * Resolves the session cookie into the user and their memberships, and, under
+ * /console/w/{workspace}, the membership whose permissions every page and every bus
+ * call of the request are held to. The principal is the user, with exactly the scopes
+ * their permissions allow, so workers enforce the same rules as for any other caller.
+ */
+export function consoleSession(deps: GatewayDeps): RequestHandler {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const backHere = req.method === 'GET' ? req.originalUrl : '/console';
+    const token = readCookie(req, SESSION_COOKIE);
+    if (!token) return res.redirect(303, signInUrl(backHere));
+    let view;
+    try {
+      view = (await deps.bus.call(sessionMemberships, { session_token: token }, { context: null, requestId: req.requestId })).result;
+    } catch (error) {
+      if (error instanceof CrmError && error.code === 'unauthenticated') return res.redirect(303, signInUrl(backHere));
+      throw error;
+    }
+    // Mounted once for all of /console: the workspace is the first segment after /w/.
+    const workspaceId = /^\/w\/([A-Za-z0-9_-]{1,64})(?:\/|$)/.exec(req.path)?.[1] ?? (req.path.startsWith('/w/') ? '' : undefined);
+    const membership = workspaceId === undefined ? null : (view.memberships.find((m) => m.workspace_id === workspaceId) ?? null);
+    req.consoleSession = {
+      user: view.user,
+      sessionToken: token,
+      memberships: view.memberships,
+      membership,
+      isAdministrator: membership?.permissions.includes('configuration') ?? false,
+      passwordChangeRequired: view.password_change_required,
+      csrf: csrfToken(req, res, isSecure(deps.publicUrl())),
+    };
+    // An invited user chooses their own password before anything else.
+    if (view.password_change_required && !/^\/account(\/|$)/.test(req.path)) return res.redirect(303, '/console/account');
+    // Not a member: the same answer as for a workspace that does not exist.
+    if (workspaceId !== undefined && !membership) throw new NotFoundError('workspace', workspaceId);
+    if (membership) {
+      req.credential = {
+        kind: 'session',
+        workspaceId: membership.workspace_id,
+        scopes: grantableScopes(membership.permissions),
+        context: {
+          workspace_id: membership.workspace_id,
+          principal: { type: 'user', id: view.user.id, scopes: grantableScopes(membership.permissions) },
+          visibility: membership.visibility,
+        },
+      };
+    }
+    next();
+  };
+}

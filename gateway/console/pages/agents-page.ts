@@ -1,0 +1,56 @@
+import { MCP_SERVERS } from '../../../shared/auth/mcp-servers.js';
+import type { ConnectedAgent } from '../../../shared/contracts/grants.js';
+import { html, type Html } from '../../pages/html.js';
+import { consoleLayout, workspacePath } from '../console-layout.js';
+import type { ConsoleSession } from '../console-session.js';
+import { when } from '../format.js';
+
+export interface AgentsView {
+  session: ConsoleSession;
+  agents: ConnectedAgent[];
+  includeRevoked: boolean;
+  notice?: string;
+}
+
+function agentRow(session: ConsoleSession, agent: ConnectedAgent): Html {
+  const name = agent.client_name ?? 'Unnamed client';
+  return html`<tr>
+    <td><strong>${name}</strong><br><span class="muted">redirects to ${agent.redirect_host}</span></td>
+    <td>${MCP_SERVERS[agent.server].title}</td>
+    <td>${agent.user.email}${agent.user.id === session.user.id ? html` <span class="muted">(you)</span>` : ''}</td>
+    <td>${agent.allows_changes ? 'Reads and changes' : 'Read-only'}<br>${agent.scopes.map((s) => html`<code class="scope">${s}</code> `)}</td>
+    <td>${when(agent.created_at)}</td>
+    <td>${when(agent.last_used_at, 'Not yet')}</td>
+    <td>${
+      agent.revoked_at
+        ? html`Revoked ${when(agent.revoked_at)}`
+        : html`<a href="${workspacePath(session, `/agents/${agent.id}/revoke`)}" aria-label="Revoke ${name} (${agent.user.email})">Revoke</a>`
+    }</td>
+  </tr>`;
+}
+
+export function agentsPage(view: AgentsView): Html {
+  const base = workspacePath(view.session, '/agents');
+  return consoleLayout({
+    session: view.session,
+    section: 'agents',
+    title: 'Connected agents',
+    body: html`
+      <p class="muted">${
+        view.session.isAdministrator
+          ? 'Every agent that a member of this workspace connected through the browser sign-in. You can revoke any of them.'
+          : 'The agents you connected to this workspace through the browser sign-in.'
+      } A revoked agent stops working within seconds.</p>
+      ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ''}
+      <p><a href="${view.includeRevoked ? base : `${base}?revoked=1`}">${view.includeRevoked ? 'Hide revoked agents' : 'Show revoked agents too'}</a></p>
+      ${
+        view.agents.length === 0
+          ? html`<p>No agents are connected. <a href="${workspacePath(view.session, '/connect')}">Connect one</a>.</p>`
+          : html`<div class="table-scroll"><table>
+              <thead><tr><th scope="col">Client</th><th scope="col">Server</th><th scope="col">User</th><th scope="col">Access</th>
+                <th scope="col">Connected</th><th scope="col">Last used</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+              <tbody>${view.agents.map((a) => agentRow(view.session, a))}</tbody>
+            </table></div>`
+      }`,
+  });
+}

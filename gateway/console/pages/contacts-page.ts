@@ -1,0 +1,81 @@
+import type { Contact } from '../../../shared/contracts/contacts.js';
+import { html, type Html } from '../../pages/html.js';
+import { consoleLayout, workspacePath } from '../console-layout.js';
+import type { ConsoleSession } from '../console-session.js';
+import { customFieldList } from '../custom-field-list.js';
+import { when } from '../format.js';
+
+export interface ContactsView {
+  session: ConsoleSession;
+  /** The filters as typed (dates as YYYY-MM-DD), to fill the form again. */
+  typed: Record<string, string>;
+  contacts: Contact[];
+  total: number | null;
+  nextCursor: string | null;
+  onLaterPage: boolean;
+  ownerName: (ownerId: string | null) => string;
+  error?: string;
+}
+
+function field(id: string, label: string, input: Html): Html {
+  return html`<div class="field"><label for="${id}">${label}</label>${input}</div>`;
+}
+
+function contactRow(view: ContactsView, c: Contact): Html {
+  return html`<tr>
+    <td><strong>${[c.first_name, c.last_name].filter(Boolean).join(' ')}</strong>${customFieldList(c.custom_fields)}</td>
+    <td>${c.email ?? ''}</td>
+    <td>${c.phone}</td>
+    <td>${c.status === 'active' ? 'Active' : 'Archived'}</td>
+    <td>${view.ownerName(c.owner_id)}</td>
+    <td>${when(c.created_at)}</td>
+  </tr>`;
+}
+
+/** A read-only, paged list of contacts with the filters of GET /v1/contacts. */
+export function contactsPage(view: ContactsView): Html {
+  const t = view.typed;
+  const base = workspacePath(view.session, '/contacts');
+  const params = (extra: Record<string, string>) => new URLSearchParams({ ...t, ...extra }).toString();
+  const visibility = view.session.membership?.visibility === 'owned' ? ' that you own' : '';
+  return consoleLayout({
+    session: view.session,
+    section: 'contacts',
+    title: 'Contacts',
+    body: html`
+      <form method="get" action="${base}" class="filters" role="search" aria-label="Filter contacts">
+        ${field('q', 'Search', html`<input id="q" name="q" type="text" maxlength="100" value="${t.q ?? ''}" aria-describedby="q-help">`)}
+        ${field('email', 'E-mail (exact)', html`<input id="email" name="email" type="text" maxlength="254" value="${t.email ?? ''}">`)}
+        ${field('phone', 'Phone', html`<input id="phone" name="phone" type="text" maxlength="40" value="${t.phone ?? ''}">`)}
+        ${field(
+          'status',
+          'Status',
+          html`<select id="status" name="status">
+            <option value="">Any</option>
+            <option value="active" ${t.status === 'active' ? 'selected' : ''}>Active</option>
+            <option value="archived" ${t.status === 'archived' ? 'selected' : ''}>Archived</option>
+          </select>`,
+        )}
+        ${field('created_after', 'Created after', html`<input id="created_after" name="created_after" type="date" value="${t.created_after ?? ''}">`)}
+        ${field('created_before', 'Created before', html`<input id="created_before" name="created_before" type="date" value="${t.created_before ?? ''}">`)}
+        <div class="field actions-inline"><button class="primary" type="submit">Search</button> <a href="${base}">Clear</a></div>
+      </form>
+      <p id="q-help" class="muted">Search matches the start of a first name, last name, e-mail or phone. Dates are days in UTC.</p>
+      ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
+      ${view.total !== null ? html`<p role="status">${view.total === 1 ? '1 contact' : `${view.total} contacts`}${visibility} match.</p>` : ''}
+      ${
+        view.contacts.length === 0
+          ? view.error
+            ? ''
+            : html`<p>No contacts${view.onLaterPage ? ' on this page' : ''}.</p>`
+          : html`<div class="table-scroll"><table>
+              <thead><tr><th scope="col">Name</th><th scope="col">E-mail</th><th scope="col">Phone</th><th scope="col">Status</th><th scope="col">Owner</th><th scope="col">Created</th></tr></thead>
+              <tbody>${view.contacts.map((c) => contactRow(view, c))}</tbody>
+            </table></div>`
+      }
+      <nav class="pager" aria-label="Pages">
+        ${view.onLaterPage ? html`<a href="${base}?${params({})}">First page</a>` : ''}
+        ${view.nextCursor ? html`<a href="${base}?${params({ cursor: view.nextCursor })}" rel="next">Next page</a>` : ''}
+      </nav>`,
+  });
+}

@@ -1,0 +1,70 @@
+import type { Deal } from '../../../shared/contracts/deals.js';
+import type { Pipeline, Stage } from '../../../shared/contracts/pipelines.js';
+import { html, type Html } from '../../pages/html.js';
+import { consoleLayout, workspacePath } from '../console-layout.js';
+import type { ConsoleSession } from '../console-session.js';
+import { customFieldList } from '../custom-field-list.js';
+import { money, when } from '../format.js';
+
+export interface StageColumn {
+  stage: Stage;
+  deals: Deal[];
+  nextCursor: string | null;
+}
+
+export interface DealsView {
+  session: ConsoleSession;
+  pipelines: Pipeline[];
+  pipeline: Pipeline | null;
+  columns: StageColumn[];
+  /** One stage on its own, paged, instead of the whole board. */
+  single: { stage: Stage; onLaterPage: boolean } | null;
+  ownerName: (ownerId: string | null) => string;
+}
+
+function dealCard(view: DealsView, deal: Deal): Html {
+  return html`<li class="deal">
+    <strong>${deal.name}</strong>
+    ${deal.amount !== null ? html`<span class="amount">${money(deal.amount, deal.currency)}</span>` : ''}
+    ${customFieldList(deal.custom_fields)}
+    <span class="muted">Created ${when(deal.created_at)} · ${view.ownerName(deal.owner_id)}${deal.closed_at ? html` · closed ${when(deal.closed_at)}` : ''}</span>
+  </li>`;
+}
+
+function column(view: DealsView, base: string, col: StageColumn): Html {
+  const pipelineId = view.pipeline?.id ?? '';
+  const more = new URLSearchParams({ pipeline: pipelineId, stage: col.stage.id, ...(view.single && col.nextCursor ? { cursor: col.nextCursor } : {}) }).toString();
+  return html`<section class="stage" aria-labelledby="stage-${col.stage.id}">
+    <h2 id="stage-${col.stage.id}">${col.stage.name}</h2>
+    ${col.deals.length === 0 ? html`<p class="muted">No deals${view.single?.onLaterPage ? ' on this page' : ''}.</p>` : html`<ul class="deals">${col.deals.map((d) => dealCard(view, d))}</ul>`}
+    ${col.nextCursor ? html`<p><a href="${base}?${more}">${view.single ? 'Next page' : `All deals in ${col.stage.name}`}</a></p>` : ''}
+  </section>`;
+}
+
+/** Deals of one pipeline, grouped by stage in pipeline order. */
+export function dealsPage(view: DealsView): Html {
+  const base = workspacePath(view.session, '/deals');
+  const pipelineForm =
+    view.pipelines.length > 1
+      ? html`<form method="get" action="${base}" class="inline-fields">
+          <label for="pipeline">Pipeline</label>
+          <select id="pipeline" name="pipeline" data-autosubmit>
+            ${view.pipelines.map((p) => html`<option value="${p.id}" ${p.id === view.pipeline?.id ? 'selected' : ''}>${p.name}${p.is_default ? ' (default)' : ''}</option>`)}
+          </select>
+          <button class="secondary" type="submit">Show</button>
+        </form>`
+      : html``;
+  return consoleLayout({
+    session: view.session,
+    section: 'deals',
+    title: view.pipeline ? `Deals in ${view.pipeline.name}` : 'Deals',
+    body: html`
+      ${pipelineForm}
+      ${view.single ? html`<p><a href="${base}?${new URLSearchParams({ pipeline: view.pipeline?.id ?? '' }).toString()}">Back to every stage</a></p>` : ''}
+      ${
+        view.pipeline === null
+          ? html`<p>This workspace has no pipelines yet.</p>`
+          : html`<div class="board ${view.single ? 'single' : ''}">${view.columns.map((c) => column(view, base, c))}</div>`
+      }`,
+  });
+}

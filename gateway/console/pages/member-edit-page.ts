@@ -1,0 +1,27 @@
+import type { MemberRecord } from '../../../shared/contracts/members.js';
+import { html, type Html } from '../../pages/html.js';
+import { consoleLayout, workspacePath } from '../console-layout.js';
+import type { ConsoleSession } from '../console-session.js';
+import type { MemberForm } from './member-fields.js';
+import { memberFields } from './member-fields.js';
+
+export function memberEditPage(session: ConsoleSession, member: MemberRecord, options: { error?: string; form?: MemberForm } = {}): Html {
+  const form = options.form ?? { email: member.email, permissions: member.permissions, visibility: member.visibility };
+  const list = workspacePath(session, '/members');
+  return consoleLayout({
+    session,
+    section: 'members',
+    title: `Change ${member.email}`,
+    body: html`
+      ${options.error ? html`<p class="error" role="alert" id="member-error">${options.error}</p>` : ''}
+      <form method="post" action="${list}/${member.user_id}" ${options.error ? html`aria-describedby="member-error"` : ''}>
+        <input type="hidden" name="csrf_token" value="${session.csrf}">
+        ${memberFields(form, 'member')}
+        <p class="muted">Their connected agents follow the new permissions within seconds; nothing they were granted grows beyond what they approved.</p>
+        <div class="actions">
+          <button class="primary" type="submit">Save changes</button>
+          <a class="button-link" href="${list}">Cancel</a>
+        </div>
+      </form>`,
+  });
+}

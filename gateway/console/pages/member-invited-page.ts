@@ -1,0 +1,26 @@
+import type { MemberRecord } from '../../../shared/contracts/members.js';
+import { html, type Html } from '../../pages/html.js';
+import { consoleLayout, workspacePath } from '../console-layout.js';
+import type { ConsoleSession } from '../console-session.js';
+import { copyBlock } from '../copy-block.js';
+
+/** The temporary password, shown once; a reload goes back to the member list. */
+export function memberInvitedPage(session: ConsoleSession, member: MemberRecord, temporaryPassword: string | null, baseUrl: string): Html {
+  const list = workspacePath(session, '/members');
+  return consoleLayout({
+    session,
+    section: 'members',
+    title: `${member.email} is now a member`,
+    replaceUrl: list,
+    body: temporaryPassword
+      ? html`
+          <p class="notice" role="status"><strong>Give ${member.email} this temporary password now. You will not see it again.</strong>
+            They will be asked to choose their own password when they sign in.</p>
+          ${copyBlock('temporary-password', 'Temporary password', temporaryPassword)}
+          <p>They sign in at <code>${baseUrl}/console</code>.</p>
+          <p><a href="${list}">Back to members</a></p>`
+      : html`
+          <p class="notice" role="status">${member.email} already has an account: they sign in with their own password and will find this workspace in their console.</p>
+          <p><a href="${list}">Back to members</a></p>`,
+  });
+}

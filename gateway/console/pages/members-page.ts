@@ -1,0 +1,55 @@
+import { PERMISSION_DESCRIPTIONS, VISIBILITY_DESCRIPTIONS } from '../../../shared/auth/permissions.js';
+import type { MemberRecord } from '../../../shared/contracts/members.js';
+import { html, type Html } from '../../pages/html.js';
+import { consoleLayout, workspacePath } from '../console-layout.js';
+import type { ConsoleSession } from '../console-session.js';
+import { when } from '../format.js';
+import { memberFields, type MemberForm } from './member-fields.js';
+
+export interface MembersView {
+  session: ConsoleSession;
+  members: MemberRecord[];
+  notice?: string;
+  error?: string;
+  form?: MemberForm;
+}
+
+function memberRow(session: ConsoleSession, member: MemberRecord): Html {
+  const base = workspacePath(session, `/members/${member.user_id}`);
+  return html`<tr>
+    <td>${member.email}${member.user_id === session.user.id ? html` <span class="muted">(you)</span>` : ''}</td>
+    <td><ul class="plain">${member.permissions.map((p) => html`<li>${PERMISSION_DESCRIPTIONS[p]}</li>`)}</ul></td>
+    <td>${VISIBILITY_DESCRIPTIONS[member.visibility]}</td>
+    <td>${when(member.created_at)}</td>
+    <td><a href="${base}" aria-label="Change ${member.email}">Change</a> · <a href="${base}/remove" aria-label="Remove ${member.email}">Remove</a></td>
+  </tr>`;
+}
+
+export function membersPage(view: MembersView): Html {
+  const form = view.form ?? { email: '', permissions: ['contacts.read', 'deals.read'], visibility: 'all' };
+  return consoleLayout({
+    session: view.session,
+    section: 'members',
+    title: 'Members',
+    body: html`
+      ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ''}
+      <div class="table-scroll"><table>
+        <thead><tr><th scope="col">E-mail</th><th scope="col">Permissions</th><th scope="col">Sees</th><th scope="col">Member since</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+        <tbody>${view.members.map((m) => memberRow(view.session, m))}</tbody>
+      </table></div>
+
+      <section aria-labelledby="invite-heading">
+        <h2 id="invite-heading">Invite a member</h2>
+        <p class="muted">Someone new gets a temporary password, shown to you once, to pass on; they choose their own when they first sign in.
+          Someone who already has an account signs in with theirs.</p>
+        ${view.error ? html`<p class="error" role="alert" id="invite-error">${view.error}</p>` : ''}
+        <form method="post" action="${workspacePath(view.session, '/members')}" ${view.error ? html`aria-describedby="invite-error"` : ''}>
+          <input type="hidden" name="csrf_token" value="${view.session.csrf}">
+          <label for="invite-email">E-mail</label>
+          <input id="invite-email" name="email" type="email" maxlength="254" required value="${form.email}" autocomplete="off">
+          ${memberFields(form, 'invite')}
+          <div class="actions"><button class="primary" type="submit">Invite member</button></div>
+        </form>
+      </section>`,
+  });
+}

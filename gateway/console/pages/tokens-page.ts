@@ -1,0 +1,91 @@
+import { SCOPE_DESCRIPTIONS, type Scope } from '../../../shared/auth/scopes.js';
+import type { ApiToken } from '../../../shared/contracts/tokens.js';
+import { html, type Html } from '../../pages/html.js';
+import { consoleLayout, workspacePath } from '../console-layout.js';
+import type { ConsoleSession } from '../console-session.js';
+import { when } from '../format.js';
+
+export interface TokenForm {
+  name: string;
+  scopes: string[];
+  expires_on: string;
+}
+
+export interface TokensView {
+  session: ConsoleSession;
+  tokens: ApiToken[];
+  /** Who created each token, in words: an e-mail, another token, or the command line. */
+  creators: Map<string, string>;
+  grantable: Scope[];
+  includeRevoked: boolean;
+  nextCursor: string | null;
+  notice?: string;
+  error?: string;
+  form?: TokenForm;
+}
+
+function tokenRow(view: TokensView, token: ApiToken): Html {
+  const revokeHref = workspacePath(view.session, `/tokens/${token.id}/revoke`);
+  return html`<tr>
+    <td>${token.name}</td>
+    <td><code>${token.display_hint}</code></td>
+    <td>${token.scopes.map((s) => html`<code class="scope">${s}</code> `)}</td>
+    <td>${token.created_by === null ? 'crm command line' : (view.creators.get(token.created_by) ?? token.created_by)}</td>
+    <td>${when(token.created_at)}</td>
+    <td data-column="last-used">${when(token.last_used_at, 'Never used')}</td>
+    <td>${when(token.expires_at, 'Does not expire')}</td>
+    <td>${token.revoked_at ? html`Revoked ${when(token.revoked_at)}` : html`<a href="${revokeHref}" aria-label="Revoke ${token.name}">Revoke</a>`}</td>
+  </tr>`;
+}
+
+export function tokensPage(view: TokensView): Html {
+  const form = view.form ?? { name: '', scopes: [], expires_on: '' };
+  const base = workspacePath(view.session, '/tokens');
+  const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+  return consoleLayout({
+    session: view.session,
+    section: 'tokens',
+    title: 'API tokens',
+    body: html`
+      <p class="muted">Programs and non-interactive agents call the REST API and the tool servers with these tokens.
+        A token acts for the workspace with the scopes it was given, whoever created it.</p>
+      ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ''}
+      <section aria-labelledby="tokens-heading">
+        <h2 id="tokens-heading">${view.includeRevoked ? 'All tokens' : 'Active tokens'}</h2>
+        <p><a href="${view.includeRevoked ? base : `${base}?revoked=1`}">${view.includeRevoked ? 'Hide revoked tokens' : 'Show revoked tokens too'}</a></p>
+        ${
+          view.tokens.length === 0
+            ? html`<p>No tokens yet.</p>`
+            : html`<div class="table-scroll"><table>
+                <thead><tr><th scope="col">Name</th><th scope="col">Token</th><th scope="col">Scopes</th><th scope="col">Created by</th>
+                  <th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+                <tbody>${view.tokens.map((t) => tokenRow(view, t))}</tbody>
+              </table></div>`
+        }
+        ${view.nextCursor ? html`<p><a href="${base}?${new URLSearchParams({ ...(view.includeRevoked ? { revoked: '1' } : {}), cursor: view.nextCursor }).toString()}">More tokens</a></p>` : ''}
+      </section>
+
+      <section aria-labelledby="create-heading">
+        <h2 id="create-heading">Create a token</h2>
+        ${view.error ? html`<p class="error" role="alert" id="create-error">${view.error}</p>` : ''}
+        <form method="post" action="${base}" ${view.error ? html`aria-describedby="create-error"` : ''}>
+          <input type="hidden" name="csrf_token" value="${view.session.csrf}">
+          <label for="token-name">Name</label>
+          <input id="token-name" name="name" type="text" maxlength="100" required value="${form.name}" aria-describedby="token-name-help">
+          <p id="token-name-help" class="muted">What uses it, e.g. "Website sign-up form".</p>
+          <fieldset>
+            <legend>Scopes</legend>
+            <p class="muted">Only the scopes your permissions allow you to grant are offered. A write scope includes reading.</p>
+            ${view.grantable.map(
+              (scope) => html`<label class="inline"><input type="checkbox" name="scopes" value="${scope}" ${form.scopes.includes(scope) ? 'checked' : ''}>
+                <code>${scope}</code> ${SCOPE_DESCRIPTIONS[scope]}</label>`,
+            )}
+          </fieldset>
+          <label for="token-expiry">Expires on (optional)</label>
+          <input id="token-expiry" name="expires_on" type="date" min="${tomorrow}" value="${form.expires_on}" aria-describedby="token-expiry-help">
+          <p id="token-expiry-help" class="muted">At 00:00 UTC on that day. Leave empty for a token that works until it is revoked.</p>
+          <div class="actions"><button class="primary" type="submit">Create token</button></div>
+        </form>
+      </section>`,
+  });
+}

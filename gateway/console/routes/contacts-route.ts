@@ -1,0 +1,48 @@
+import { Router } from 'express';
+import { countContacts, listContacts } from '../../../shared/contracts/contacts.js';
+import { CrmError, validationErrorFrom } from '../../../shared/errors.js';
+import { callWorker } from '../../call-worker.js';
+import type { GatewayDeps } from '../../deps.js';
+import { HTTP_STATUS } from '../../errors/http-status.js';
+import { sendPage } from '../../pages/session-routes.js';
+import { ListContactsQuery } from '../../routes/v1/contacts/validators.js';
+import { sessionOf } from '../console-session.js';
+import { dayStart, filledQuery } from '../form-fields.js';
+import { ownerNames } from '../owner-names.js';
+import { contactsPage } from '../pages/contacts-page.js';
+
+const FILTER_KEYS = ['q', 'email', 'phone', 'status', 'created_after', 'created_before'] as const;
+
+/** The contacts page reads through the same query schema and operation as GET /v1/contacts. */
+export function contactsRoute(deps: GatewayDeps): Router {
+  const router = Router();
+  router.get('/', async (req, res) => {
+    const session = sessionOf(req);
+    const query = filledQuery(req.query);
+    const typed = Object.fromEntries(FILTER_KEYS.filter((k) => query[k] !== undefined).map((k) => [k, query[k] as string]));
+    const cursor = query.cursor;
+    const base = { session, typed, contacts: [], total: null, nextCursor: null, onLaterPage: cursor !== undefined, ownerName: (id: string | null) => id ?? '' };
+    const parsed = ListContactsQuery.safeParse({
+      ...typed,
+      created_after: dayStart(typed.created_after),
+      created_before: dayStart(typed.created_before),
+      ...(cursor ? { cursor } : {}),
+    });
+    if (!parsed.success) return sendPage(res, contactsPage({ ...base, error: validationErrorFrom(parsed.error).message }), 400);
+    const { limit: _limit, cursor: _cursor, ...filters } = parsed.data;
+    try {
+      const [page, count, ownerName] = await Promise.all([
+        callWorker(deps.bus, req, listContacts, parsed.data),
+        callWorker(deps.bus, req, countContacts, filters),
+        ownerNames(deps, req, session),
+      ]);
+      sendPage(res, contactsPage({ ...base, contacts: page.result.data, total: count.result.count, nextCursor: page.result.next_cursor, ownerName }));
+    } catch (error) {
+      if (error instanceof CrmError && (error.code === 'validation_failed' || error.code === 'invalid_cursor')) {
+        return sendPage(res, contactsPage({ ...base, error: error.message }), HTTP_STATUS[error.code]);
+      }
+      throw error;
+    }
+  });
+  return router;
+}

@@ -1,0 +1,46 @@
+import { Router, type Request } from 'express';
+import { listDeals } from '../../../shared/contracts/deals.js';
+import { listPipelines, type Stage } from '../../../shared/contracts/pipelines.js';
+import { NotFoundError } from '../../../shared/errors.js';
+import { callWorker } from '../../call-worker.js';
+import type { GatewayDeps } from '../../deps.js';
+import { sendPage } from '../../pages/session-routes.js';
+import { sessionOf } from '../console-session.js';
+import { ownerNames } from '../owner-names.js';
+import { dealsPage, type StageColumn } from '../pages/deals-page.js';
+
+const PER_STAGE = 10;
+const PER_PAGE = 50;
+
+/** Deals by stage of a pipeline (the default unless one is chosen), read with GET /v1/deals' operation. */
+export function dealsRoute(deps: GatewayDeps): Router {
+  const router = Router();
+
+  const stageColumn = async (req: Request, pipelineId: string, stage: Stage, limit: number, cursor?: string): Promise<StageColumn> => {
+    const { result } = await callWorker(deps.bus, req, listDeals, { pipeline_id: pipelineId, stage: stage.id, limit, ...(cursor ? { cursor } : {}) });
+    return { stage, deals: result.data, nextCursor: result.next_cursor };
+  };
+
+  router.get('/', async (req, res) => {
+    const session = sessionOf(req);
+    const [{ result }, ownerName] = await Promise.all([callWorker(deps.bus, req, listPipelines, {}), ownerNames(deps, req, session)]);
+    const pipelines = result.data;
+    const wanted = typeof req.query.pipeline === 'string' ? req.query.pipeline : '';
+    const pipeline = pipelines.find((p) => p.id === wanted) ?? pipelines.find((p) => p.is_default) ?? pipelines[0] ?? null;
+    if (wanted !== '' && pipeline?.id !== wanted) throw new NotFoundError('pipeline', wanted);
+    const stages = (pipeline?.stages ?? []).filter((s) => !s.archived);
+    const stageId = typeof req.query.stage === 'string' ? req.query.stage : '';
+    const cursor = typeof req.query.cursor === 'string' && req.query.cursor !== '' ? req.query.cursor : undefined;
+
+    if (pipeline && stageId !== '') {
+      const stage = stages.find((s) => s.id === stageId);
+      if (!stage) throw new NotFoundError('stage', stageId);
+      const col = await stageColumn(req, pipeline.id, stage, PER_PAGE, cursor);
+      return sendPage(res, dealsPage({ session, pipelines, pipeline, columns: [col], single: { stage, onLaterPage: cursor !== undefined }, ownerName }));
+    }
+    const columns = pipeline ? await Promise.all(stages.map((s) => stageColumn(req, pipeline.id, s, PER_STAGE))) : [];
+    sendPage(res, dealsPage({ session, pipelines, pipeline, columns, single: null, ownerName }));
+  });
+
+  return router;
+}

@@ -1,0 +1,114 @@
+import { Router, type Request, type Response } from 'express';
+import { inviteMember, listMembers, removeMember, updateMember, type MemberRecord } from '../../../shared/contracts/members.js';
+import { CrmError, NotFoundError, validationErrorFrom } from '../../../shared/errors.js';
+import { callWorker } from '../../call-worker.js';
+import type { GatewayDeps } from '../../deps.js';
+import { HTTP_STATUS } from '../../errors/http-status.js';
+import { html } from '../../pages/html.js';
+import { sendPage } from '../../pages/session-routes.js';
+import { workspacePath } from '../console-layout.js';
+import { sessionOf } from '../console-session.js';
+import { listField, pathParam, textField } from '../form-fields.js';
+import { confirmPage } from '../pages/confirm-page.js';
+import type { MemberForm } from '../pages/member-fields.js';
+import { memberEditPage } from '../pages/member-edit-page.js';
+import { memberInvitedPage } from '../pages/member-invited-page.js';
+import { membersPage } from '../pages/members-page.js';
+import { requireConfiguration } from '../require-configuration.js';
+
+const NOTICES: Record<string, string> = {
+  updated: 'The member’s permissions were changed.',
+  removed: 'The member was removed. Their connected agents in this workspace stopped working.',
+};
+
+/** Errors a person can fix in the form: shown above it, with what they typed kept. */
+function isFormError(error: unknown): error is CrmError {
+  return error instanceof CrmError && (error.code === 'validation_failed' || error.code === 'conflict' || error.code === 'forbidden');
+}
+
+function memberForm(req: Request): MemberForm {
+  return { email: textField(req, 'email', 300), permissions: listField(req, 'permissions'), visibility: textField(req, 'visibility', 20) };
+}
+
+/** Members of the workspace (administrators only): list, invite, change, remove. */
+export function membersRoutes(deps: GatewayDeps): Router {
+  const router = Router();
+  router.use(requireConfiguration);
+
+  const members = async (req: Request) => (await callWorker(deps.bus, req, listMembers, {})).result.members;
+  const memberOf = async (req: Request): Promise<MemberRecord> => {
+    const id = pathParam(req, 'userId');
+    const member = (await members(req)).find((m) => m.user_id === id);
+    if (!member) throw new NotFoundError('member', id);
+    return member;
+  };
+  const showList = async (req: Request, res: Response, extra: { error?: string; form?: MemberForm; status?: number } = {}) => {
+    const notice = typeof req.query.notice === 'string' ? NOTICES[req.query.notice] : undefined;
+    sendPage(res, membersPage({ session: sessionOf(req), members: await members(req), ...(notice ? { notice } : {}), ...extra }), extra.status ?? 200);
+  };
+
+  router.get('/', (req, res) => showList(req, res));
+
+  router.post('/', async (req, res) => {
+    const form = memberForm(req);
+    try {
+      const parsed = inviteMember.input.safeParse(form);
+      if (!parsed.success) throw validationErrorFrom(parsed.error);
+      const { result } = await callWorker(deps.bus, req, inviteMember, parsed.data);
+      sendPage(res, memberInvitedPage(sessionOf(req), result.member, result.temporary_password, deps.publicUrl()));
+    } catch (error) {
+      if (isFormError(error)) return showList(req, res, { error: error.message, form, status: HTTP_STATUS[error.code] });
+      throw error;
+    }
+  });
+
+  router.get('/:userId', async (req, res) => sendPage(res, memberEditPage(sessionOf(req), await memberOf(req))));
+
+  router.post('/:userId', async (req, res) => {
+    const member = await memberOf(req);
+    const form = { ...memberForm(req), email: member.email };
+    try {
+      const parsed = updateMember.input.safeParse({ user_id: member.user_id, permissions: form.permissions, visibility: form.visibility });
+      if (!parsed.success) throw validationErrorFrom(parsed.error);
+      await callWorker(deps.bus, req, updateMember, parsed.data);
+      res.redirect(303, `${workspacePath(sessionOf(req), '/members')}?notice=updated`);
+    } catch (error) {
+      if (isFormError(error)) return sendPage(res, memberEditPage(sessionOf(req), member, { error: error.message, form }), HTTP_STATUS[error.code]);
+      throw error;
+    }
+  });
+
+  router.get('/:userId/remove', async (req, res) => {
+    const session = sessionOf(req);
+    const member = await memberOf(req);
+    const list = workspacePath(session, '/members');
+    sendPage(
+      res,
+      confirmPage({
+        session,
+        section: 'members',
+        title: `Remove ${member.email}?`,
+        details: html`<p>${member.user_id === session.user.id ? 'You will lose access to this workspace. ' : ''}${member.email} will no longer see this workspace,
+            and every agent they connected to it stops working. API tokens stay: they belong to the workspace.
+            Records they own stay, without an owner.</p>`,
+        action: `${list}/${member.user_id}/remove`,
+        button: 'Remove member',
+        cancel: list,
+      }),
+    );
+  });
+
+  router.post('/:userId/remove', async (req, res) => {
+    const session = sessionOf(req);
+    const userId = pathParam(req, 'userId');
+    try {
+      await callWorker(deps.bus, req, removeMember, { user_id: userId });
+    } catch (error) {
+      if (isFormError(error)) return showList(req, res, { error: error.message, status: HTTP_STATUS[error.code] });
+      throw error;
+    }
+    res.redirect(303, userId === session.user.id ? '/console' : `${workspacePath(session, '/members')}?notice=removed`);
+  });
+
+  return router;
+}

@@ -1,0 +1,35 @@
+import { Router } from 'express';
+import { countContacts } from '../../../shared/contracts/contacts.js';
+import { listGrants } from '../../../shared/contracts/grants.js';
+import { listMembers } from '../../../shared/contracts/members.js';
+import { listPipelines } from '../../../shared/contracts/pipelines.js';
+import { listTokens } from '../../../shared/contracts/tokens.js';
+import { callWorker } from '../../call-worker.js';
+import type { GatewayDeps } from '../../deps.js';
+import { sendPage } from '../../pages/session-routes.js';
+import { may } from '../console-layout.js';
+import { sessionOf } from '../console-session.js';
+import { overviewPage } from '../pages/overview-page.js';
+
+const TOKENS_SHOWN = 100;
+
+/** The workspace at a glance: what is in it, what has access, and what the member may do. */
+export function overviewRoute(deps: GatewayDeps): Router {
+  const router = Router();
+  router.get('/', async (req, res) => {
+    const session = sessionOf(req);
+    const admin = session.isAdministrator;
+    const [contacts, pipelines, agents, tokens, members] = await Promise.all([
+      may(session, 'contacts:read') ? callWorker(deps.bus, req, countContacts, {}).then((r) => r.result.count) : null,
+      may(session, 'schema:read') ? callWorker(deps.bus, req, listPipelines, {}).then((r) => r.result.data.length) : null,
+      callWorker(deps.bus, req, listGrants, {}).then((r) => r.result.agents.length),
+      admin ? callWorker(deps.bus, req, listTokens, { limit: TOKENS_SHOWN }).then((r) => r.result) : null,
+      admin ? callWorker(deps.bus, req, listMembers, {}).then((r) => r.result.members.length) : null,
+    ]);
+    sendPage(
+      res,
+      overviewPage(session, { contacts, pipelines, agents, tokens: tokens ? tokens.data.length : null, members }, tokens?.next_cursor !== null && tokens !== null),
+    );
+  });
+  return router;
+}

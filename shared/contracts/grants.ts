@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { Scope } from '../auth/scopes.js';
+import { defineOperation } from '../bus/operation.js';
+import { McpServerKey } from './oauth.js';
+
+/** Connected agents: the OAuth grants of a workspace (tokens worker). */
+export const ConnectedAgent = z.object({
+  id: z.string(),
+  client_name: z.string().nullable(),
+  redirect_host: z.string(),
+  server: McpServerKey,
+  user: z.object({ id: z.string(), email: z.string() }),
+  scopes: z.array(Scope),
+  allows_changes: z.boolean(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+});
+export type ConnectedAgent = z.infer<typeof ConnectedAgent>;
+
+/** Administrators see every grant of the workspace; other members see their own. */
+export const listGrants = defineOperation({
+  worker: 'tokens',
+  name: 'list-grants',
+  input: z.strictObject({ include_revoked: z.boolean().optional() }),
+  output: z.object({ agents: z.array(ConnectedAgent) }),
+});
+
+/** One connected agent, under the same rule: an administrator's any, a member's own. */
+export const getGrant = defineOperation({
+  worker: 'tokens',
+  name: 'get-grant',
+  input: z.strictObject({ grant_id: z.string().max(64) }),
+  output: ConnectedAgent,
+});
+
+/** Its user or an administrator may revoke a grant; gateways stop honouring it within seconds. */
+export const revokeGrantById = defineOperation({
+  worker: 'tokens',
+  name: 'revoke-grant',
+  input: z.strictObject({ grant_id: z.string().max(64) }),
+  output: ConnectedAgent,
+});

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { Permission, Visibility } from '../auth/permissions.js';
+import { defineOperation } from '../bus/operation.js';
+import { UserEmail } from './identity.js';
+
+/** Workspace membership administration (tokens worker); administrators only. */
+export const MemberRecord = z.object({
+  user_id: z.string(),
+  email: z.string(),
+  permissions: z.array(Permission),
+  visibility: Visibility,
+  created_at: z.string(),
+});
+export type MemberRecord = z.infer<typeof MemberRecord>;
+
+export const listMembers = defineOperation({
+  worker: 'tokens',
+  name: 'list-members',
+  scope: 'tokens:write',
+  input: z.strictObject({}),
+  output: z.object({ members: z.array(MemberRecord) }),
+});
+
+export const inviteMember = defineOperation({
+  worker: 'tokens',
+  name: 'invite-member',
+  scope: 'tokens:write',
+  input: z.strictObject({ email: UserEmail, permissions: z.array(Permission).min(1), visibility: Visibility }),
+  /** temporary_password: only for a user created by the invitation, shown once and stored only as a hash. */
+  output: z.object({ member: MemberRecord, temporary_password: z.string().nullable() }),
+});
+
+export const updateMember = defineOperation({
+  worker: 'tokens',
+  name: 'update-member',
+  scope: 'tokens:write',
+  input: z.strictObject({ user_id: z.string().max(64), permissions: z.array(Permission).min(1), visibility: Visibility }),
+  output: MemberRecord,
+});
+
+export const removeMember = defineOperation({
+  worker: 'tokens',
+  name: 'remove-member',
+  scope: 'tokens:write',
+  input: z.strictObject({ user_id: z.string().max(64) }),
+  output: z.object({ removed: z.boolean() }),
+});

@@ -1,0 +1,220 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Page } from 'playwright-core';
+import t, { type Test } from 'tap';
+import { launchBrowser } from './helpers/browser.js';
+import { accessibilityViolations, screenshot, signIn } from './helpers/console-pages.js';
+import { client } from './helpers/http.js';
+import { authorizeWithForms, pkce, registerClient, tokenRequest } from './helpers/oauth-forms.js';
+import { startStack, TEST_PASSWORD } from './helpers/stack.js';
+
+/**
+ * Who may do what in the console: a member without the Configuration permission, and
+ * agents connected through OAuth, listed and cut off from the console.
+ */
+const stack = await startStack();
+t.teardown(() => stack.stop());
+const base = stack.baseUrl;
+const admin = await stack.bootstrap({ org: 'Acme', workspace: 'Sales', email: 'ada@acme.test', defaultCountry: 'US' });
+const added = await stack.crm(['users', 'add', '--workspace', admin.workspace.id, '--email', 'rep@acme.test', '--password', TEST_PASSWORD, '--permissions', 'contacts.write,deals.read', '--visibility', 'all']);
+if (added.code !== 0) throw new Error(added.stderr);
+const ws = `/console/w/${admin.workspace.id}`;
+const adminApi = client(base, await stack.token(admin.workspace.id, ['tokens:write', 'contacts:write']));
+await adminApi.post('/v1/contacts', { first_name: 'Ann', phone: '+1 415 555 0101' });
+
+const browser = await launchBrowser();
+t.teardown(() => browser.close());
+
+async function check(tt: Test, p: Page, name: string): Promise<void> {
+  await screenshot(p, name);
+  const violations = await accessibilityViolations(p);
+  tt.same(violations.map((v) => `${v.id}: ${v.help}`), [], `${name}: no accessibility violations`);
+}
+
+async function tokenNames(): Promise<string[]> {
+  return (await adminApi.get<{ data: { name: string }[] }>('/v1/tokens?include_revoked=true')).body.data.map((x) => x.name);
+}
+
+t.test('a member without Configuration sees no token or member pages, and cannot post to them', async (t) => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  t.teardown(() => context.close());
+  const page = await context.newPage();
+  await signIn(page, base, 'rep@acme.test', TEST_PASSWORD);
+  t.equal(new URL(page.url()).pathname, ws);
+  const nav = await page.getByRole('navigation', { name: 'Console sections' }).innerText();
+  t.notMatch(nav, /API tokens/, 'no API tokens section');
+  t.notMatch(nav, /Members/, 'no members section');
+  t.match(nav, /Contacts/);
+  t.notMatch(await page.locator('main').innerText(), /Create an API token|Invite a member/);
+  await check(t, page, 'console-member-overview');
+
+  for (const path of ['/tokens', '/members', `/members/${admin.user.id}`, `/members/${admin.user.id}/remove`]) {
+    const res = await page.goto(`${base}${ws}${path}`);
+    t.equal(res?.status(), 403, `GET ${path}: 403`);
+  }
+  t.match(await page.getByRole('alert').innerText(), /Configuration permission/);
+  await check(t, page, 'console-forbidden');
+
+  // Direct POSTs with a perfectly valid CSRF token: the permission is what refuses them.
+  await page.goto(`${base}${ws}/connect`);
+  const csrf = await page.locator('input[name=csrf_token]').first().inputValue();
+  const before = await tokenNames();
+  const attempts: [string, Record<string, string>][] = [
+    ['/tokens', { name: 'Sneaky', scopes: 'contacts:read' }],
+    ['/members', { email: 'friend@acme.test', permissions: 'configuration', visibility: 'all' }],
+    [`/members/${admin.user.id}`, { permissions: 'contacts.read', visibility: 'owned' }],
+    [`/members/${admin.user.id}/remove`, {}],
+  ];
+  for (const [path, form] of attempts) {
+    const res = await page.request.post(`${base}${ws}${path}`, { form: { csrf_token: csrf, ...form }, maxRedirects: 0 });
+    t.equal(res.status(), 403, `POST ${path}: 403`);
+  }
+  const created = await client(base, await stack.token(admin.workspace.id, ['tokens:write'])).get<{ data: { id: string }[] }>('/v1/tokens');
+  const target = created.body.data[0]?.id ?? '';
+  const revoke = await page.request.post(`${base}${ws}/tokens/${target}/revoke`, { form: { csrf_token: csrf }, maxRedirects: 0 });
+  t.equal(revoke.status(), 403, 'nor revoke a token');
+  t.same((await tokenNames()).filter((n) => !before.includes(n) && n !== 'crm command line'), [], 'no token was created');
+  for (const path of ['/contacts', '/deals', '/connect', '/agents']) {
+    t.equal((await page.goto(`${base}${ws}${path}`))?.status(), 200, `what their permissions allow still works: ${path}`);
+  }
+});
+
+const REDIRECT = 'http://127.0.0.1:9/callback';
+
+/** An agent connected through the real sign-in and consent forms, with its tokens. */
+async function connectAgent(name: string, email: string, allowChanges: boolean) {
+  const clientId = await registerClient(base, REDIRECT, name);
+  const { verifier, challenge } = pkce();
+  const { code } = await authorizeWithForms({ baseUrl: base, clientId, redirectUri: REDIRECT, server: 'crm', email, password: TEST_PASSWORD, challenge, allowChanges });
+  const tokens = await tokenRequest(base, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier, resource: `${base}/mcp/crm` });
+  if (tokens.status !== 200) throw new Error(JSON.stringify(tokens.body));
+  return { clientId, access: String(tokens.body.access_token), refresh: String(tokens.body.refresh_token) };
+}
+
+/** One tool call with the agent's access token; an MCP client per call, as a stateless agent would. */
+async function callTool(access: string, name: string, args: Record<string, unknown> = {}): Promise<{ ok: boolean; text: string }> {
+  const mcp = new Client({ name: 'console-test', version: '1.0.0' });
+  try {
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp/crm`), { requestInit: { headers: { Authorization: `Bearer ${access}` } } }));
+    const result = await mcp.callTool({ name, arguments: args });
+    const text = JSON.stringify(result.content);
+    return { ok: result.isError !== true, text };
+  } catch (error) {
+    return { ok: false, text: String(error) };
+  } finally {
+    await mcp.close().catch(() => undefined);
+  }
+}
+
+/** Polls until `done` holds; returns how long that took, or null after `limitMs`. */
+async function within(limitMs: number, done: () => Promise<boolean>): Promise<number | null> {
+  const start = Date.now();
+  while (Date.now() - start < limitMs) {
+    if (await done()) return Date.now() - start;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return null;
+}
+
+t.test('an agent connected through OAuth is listed under Connected agents and stops when revoked there', async (t) => {
+  const agent = await connectAgent('Claude Console Test', 'ada@acme.test', false);
+  t.ok((await callTool(agent.access, 'whoami')).ok, 'the agent works');
+  const repAgent = await connectAgent('Rep Helper', 'rep@acme.test', false);
+  t.ok((await callTool(repAgent.access, 'find_contacts', {})).ok);
+
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  t.teardown(() => context.close());
+  const page = await context.newPage();
+  await signIn(page, base, 'ada@acme.test', TEST_PASSWORD, `${ws}/agents`);
+  const row = page.locator('tr', { hasText: 'Claude Console Test' });
+  const text = await row.innerText();
+  t.match(text, /127\.0\.0\.1:9/, 'its redirect host');
+  t.match(text, /ada@acme\.test/, 'its user');
+  t.match(text, /Read-only/);
+  t.match(text, /contacts:read/);
+  t.notMatch(text, /Not yet/, 'and when it was last used');
+  t.match(await page.locator('tr', { hasText: 'Rep Helper' }).innerText(), /rep@acme\.test/, 'an administrator sees every member’s agents');
+  await check(t, page, 'console-agents');
+
+  await row.getByRole('link', { name: /^Revoke Claude Console Test/ }).click();
+  await page.getByRole('heading', { name: 'Disconnect Claude Console Test?' }).waitFor();
+  await check(t, page, 'console-agent-revoke');
+  await page.getByRole('button', { name: 'Revoke access' }).click();
+  await page.getByText('The agent was disconnected.').waitFor();
+  const stoppedAfter = await within(5000, async () => !(await callTool(agent.access, 'whoami')).ok);
+  t.not(stoppedAfter, null, `the agent stopped within 5 s (after ${stoppedAfter} ms)`);
+  const refresh = await tokenRequest(base, { grant_type: 'refresh_token', refresh_token: agent.refresh, client_id: agent.clientId });
+  t.equal(refresh.status, 400, 'and cannot refresh its way back');
+  t.equal(refresh.body.error, 'invalid_grant');
+  t.equal(await page.locator('tr', { hasText: 'Claude Console Test' }).count(), 0, 'gone from the list');
+  await page.getByRole('link', { name: 'Show revoked agents too' }).click();
+  t.match(await page.locator('tr', { hasText: 'Claude Console Test' }).innerText(), /Revoked/);
+});
+
+t.test('a member sees and revokes only their own agents', async (t) => {
+  const mine = await connectAgent('Rep Second Helper', 'rep@acme.test', false);
+  const admins = await connectAgent('Admin Helper', 'ada@acme.test', false);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  t.teardown(() => context.close());
+  const page = await context.newPage();
+  await signIn(page, base, 'rep@acme.test', TEST_PASSWORD, `${ws}/agents`);
+  const listed = await page.locator('tbody tr').allInnerTexts();
+  t.ok(listed.length >= 2 && listed.every((r) => /rep@acme\.test/.test(r)), 'only their own');
+  t.notOk(listed.some((r) => /Admin Helper/.test(r)));
+
+  // The administrator's agent is not theirs to see or revoke, even by URL.
+  const adminGrant = await adminGrantId('Admin Helper');
+  const csrf = await page.locator('input[name=csrf_token]').first().inputValue();
+  const foreign = await page.request.post(`${base}${ws}/agents/${adminGrant}/revoke`, { form: { csrf_token: csrf }, maxRedirects: 0 });
+  t.equal(foreign.status(), 404);
+  t.ok((await callTool(admins.access, 'whoami')).ok, 'the administrator’s agent still works');
+
+  await page.locator('tr', { hasText: 'Rep Second Helper' }).getByRole('link', { name: /^Revoke/ }).click();
+  await page.getByRole('button', { name: 'Revoke access' }).click();
+  t.not(await within(5000, async () => !(await callTool(mine.access, 'whoami')).ok), null, 'their own agent stopped within 5 s');
+});
+
+/** The grant id of an agent, as an administrator's console lists it. */
+async function adminGrantId(clientName: string): Promise<string> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await signIn(page, base, 'ada@acme.test', TEST_PASSWORD, `${ws}/agents`);
+    const href = (await page.locator('tr', { hasText: clientName }).getByRole('link', { name: /^Revoke/ }).getAttribute('href')) ?? '';
+    return /agents\/([^/]+)\/revoke/.exec(href)?.[1] ?? '';
+  } finally {
+    await context.close();
+  }
+}
+
+t.test('changing a member’s permissions in the console applies to their agents within seconds', async (t) => {
+  const agent = await connectAgent('Rep Writer', 'rep@acme.test', true);
+  t.ok((await callTool(agent.access, 'create_contact', { first_name: 'Written', phone: '+1 415 555 0177' })).ok, 'the agent may write');
+  const adminView = await browser.newContext();
+  const listing = await adminView.newPage();
+  await signIn(listing, base, 'ada@acme.test', TEST_PASSWORD, `${ws}/agents`);
+  t.match(await listing.locator('tr', { hasText: 'Rep Writer' }).innerText(), /Reads and changes[\s\S]*contacts:write/, 'listed as allowed to change things');
+  await adminView.close();
+
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  t.teardown(() => context.close());
+  const page = await context.newPage();
+  await signIn(page, base, 'ada@acme.test', TEST_PASSWORD, `${ws}/members`);
+  await page.getByRole('link', { name: 'Change rep@acme.test' }).click();
+  await page.getByLabel('Create and change contacts').uncheck();
+  await page.getByLabel('Read contacts').check();
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await page.getByText('The member’s permissions were changed.').waitFor();
+
+  const readOnly = await within(5000, async () => !(await callTool(agent.access, 'create_contact', { first_name: 'Again', phone: '+1 415 555 0178' })).ok);
+  t.not(readOnly, null, `writing stopped within 5 s (after ${readOnly} ms), with the same access token`);
+  t.ok((await callTool(agent.access, 'find_contacts', {})).ok, 'reading still works');
+  const names = (await adminApi.get<{ data: { first_name: string }[] }>('/v1/contacts?q=again')).body.data;
+  t.same(names, [], 'nothing was written after the change');
+
+  await page.goto(`${base}${ws}/members`);
+  await page.getByRole('link', { name: 'Remove rep@acme.test' }).click();
+  await page.getByRole('button', { name: 'Remove member' }).click();
+  await page.getByText('The member was removed.').waitFor();
+  t.not(await within(5000, async () => !(await callTool(agent.access, 'find_contacts', {})).ok), null, 'a removed member’s agents stop within 5 s');
+});

@@ -1,0 +1,360 @@
+import type { Page } from 'playwright-core';
+import t, { type Test } from 'tap';
+import { launchBrowser } from './helpers/browser.js';
+import { accessibilityViolations, screenshot, shownText, signIn } from './helpers/console-pages.js';
+import { client } from './helpers/http.js';
+import { startStack, TEST_PASSWORD } from './helpers/stack.js';
+
+/**
+ * The admin console in real headless Chromium, under the pages' own CSP: an
+ * administrator's whole round (tokens, data, agents' configuration, members, switching
+ * workspaces, signing out), with a screenshot and an axe-core check of every page.
+ */
+const stack = await startStack();
+t.teardown(() => stack.stop());
+const base = stack.baseUrl;
+const admin = await stack.bootstrap({ org: 'Acme', workspace: 'Sales', email: 'ada@acme.test', defaultCountry: 'US' });
+const support = await stack.bootstrap({ org: 'Acme', workspace: 'Support', email: 'ada@acme.test', defaultCountry: 'US' });
+const elsewhere = await stack.bootstrap({ org: 'Globex', workspace: 'Secret', email: 'hank@globex.test' });
+const ws = `/console/w/${admin.workspace.id}`;
+const writer = client(base, await stack.token(admin.workspace.id, ['contacts:write', 'deals:write', 'schema:write']));
+
+const browser = await launchBrowser();
+t.teardown(() => browser.close());
+const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+const page = await context.newPage();
+const cspReports: string[] = [];
+page.on('console', (message) => {
+  if (/Content Security Policy|Refused to/i.test(message.text())) cspReports.push(message.text());
+});
+
+/** Screenshot, then axe-core: no WCAG 2.1 A/AA violation (labels, contrast, names…). */
+async function check(tt: Test, p: Page, name: string): Promise<void> {
+  await screenshot(p, name);
+  const violations = await accessibilityViolations(p);
+  tt.same(
+    violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+    [],
+    `${name}: no accessibility violations`,
+  );
+}
+
+async function submit(p: Page, button: string): Promise<number> {
+  const [response] = await Promise.all([p.waitForResponse((r) => r.request().method() === 'POST'), p.getByRole('button', { name: button, exact: true }).click()]);
+  await p.waitForLoadState();
+  return response.status();
+}
+
+async function clipboard(p: Page): Promise<string> {
+  // A string, evaluated in the page: the test itself is compiled without the DOM library.
+  return p.evaluate<string>('navigator.clipboard.readText()');
+}
+
+t.test('an administrator signs in and lands on the overview of their first workspace', async (t) => {
+  await signIn(page, base, 'ada@acme.test', TEST_PASSWORD);
+  t.equal(new URL(page.url()).pathname, ws, 'the first workspace (Acme / Sales)');
+  const nav = page.getByRole('navigation', { name: 'Console sections' });
+  for (const section of ['Overview', 'Contacts', 'Deals', 'Connect an agent', 'Connected agents', 'API tokens', 'Members']) {
+    t.equal(await nav.getByRole('link', { name: section, exact: true }).count(), 1, `${section} in the sections`);
+  }
+  t.match(await page.locator('main').innerText(), /Configuration: custom fields, pipelines, API tokens and members/);
+  await check(t, page, 'console-overview');
+});
+
+t.test('a token created in the console works over REST, shows its last use, and stops at revocation', async (t) => {
+  await page.goto(`${base}${ws}/tokens`);
+  await check(t, page, 'console-tokens');
+  t.equal(await page.getByRole('checkbox').count(), 9, 'an administrator may grant every scope');
+  await page.getByLabel('Name').fill('Website form');
+  await page.getByRole('checkbox', { name: /contacts:write/ }).check();
+  t.equal(await submit(page, 'Create token'), 200);
+  await page.getByRole('heading', { name: 'Token created' }).waitFor();
+  t.match(await page.locator('main').innerText(), /You will not see it again/);
+  t.equal(new URL(page.url()).pathname, `${ws}/tokens`, 'a reload shows the list, not the secret again');
+
+  const shown = await shownText(page, 'new-token');
+  t.match(shown, /^sk_live_[A-Za-z0-9_-]{20,}$/);
+  await page.getByRole('button', { name: 'Copy token' }).click();
+  await page.getByText('Copied to the clipboard.').waitFor();
+  const token = await clipboard(page);
+  t.equal(token, shown, 'the copy button copies the token');
+  await check(t, page, 'console-token-created');
+
+  const api = client(base, token);
+  const me = await api.get<{ scopes: string[] }>('/v1/me');
+  t.same(me.body.scopes, ['contacts:write']);
+  const created = await api.post<{ id: string }>('/v1/contacts', { first_name: 'Consuela', last_name: 'Console', phone: '+1 415 555 0199' });
+  t.equal(created.status, 201, 'the copied token creates a contact over REST');
+
+  await page.reload();
+  t.equal(await page.getByRole('heading', { name: 'API tokens', level: 1 }).count(), 1, 'reloading does not post the form again');
+  const row = page.locator('tr', { hasText: 'Website form' });
+  t.equal(await row.count(), 1, 'exactly one token was created');
+  t.notMatch(await row.locator('[data-column="last-used"]').innerText(), /Never/, 'the list shows when it was last used');
+  t.match(await row.innerText(), /ada@acme\.test/, 'and who created it');
+  t.match(await row.innerText(), /contacts:write/);
+
+  await row.getByRole('link', { name: 'Revoke Website form' }).click();
+  await page.getByRole('heading', { name: 'Revoke the token "Website form"?' }).waitFor();
+  await check(t, page, 'console-token-revoke');
+  t.equal(await submit(page, 'Revoke token'), 303);
+  t.match(await page.getByRole('status').first().innerText(), /revoked/);
+  t.equal(await page.locator('tr', { hasText: 'Website form' }).count(), 0, 'gone from the active tokens');
+  const after = await api.get('/v1/contacts');
+  t.equal(after.status, 401, 'the next REST call with it is a 401');
+
+  await page.getByRole('link', { name: 'Show revoked tokens too' }).click();
+  t.match(await page.locator('tr', { hasText: 'Website form' }).innerText(), /Revoked/);
+});
+
+t.test('a bad token form is answered on the form, and creates nothing', async (t) => {
+  await page.goto(`${base}${ws}/tokens`);
+  await page.getByLabel('Name').fill('No scopes');
+  t.equal(await submit(page, 'Create token'), 400);
+  t.match(await page.getByRole('alert').innerText(), /scopes/);
+  t.equal(await page.getByLabel('Name').inputValue(), 'No scopes', 'what was typed is kept');
+
+  const expired = await page.request.post(`${base}${ws}/tokens`, {
+    form: { csrf_token: await page.locator('input[name=csrf_token]').first().inputValue(), name: 'Past', scopes: 'contacts:read', expires_on: '2020-01-01' },
+    maxRedirects: 0,
+  });
+  t.equal(expired.status(), 400, 'an expiry in the past is refused');
+  t.match(await expired.text(), /must be in the future/);
+  const tokens = await client(base, await stack.token(admin.workspace.id, ['tokens:write'])).get<{ data: { name: string }[] }>('/v1/tokens?include_revoked=true');
+  t.same(tokens.body.data.filter((x) => x.name === 'No scopes' || x.name === 'Past'), [], 'nothing was created');
+});
+
+t.test('contacts: paged and filtered like GET /v1/contacts', async (t) => {
+  for (let i = 0; i < 30; i++) {
+    const res = await writer.post('/v1/contacts', { first_name: `Pat${String(i).padStart(2, '0')}`, last_name: 'Lister', phone: `+1 415 555 1${String(i).padStart(3, '0')}`, email: i === 7 ? 'seven@lister.test' : null });
+    t.equal(res.status, 201);
+  }
+  const archived = await writer.post<{ id: string }>('/v1/contacts', { first_name: 'Old', phone: '+1 415 555 2999' });
+  await writer.send('DELETE', `/v1/contacts/${archived.body.id}`);
+
+  await page.goto(`${base}${ws}/contacts`);
+  const api = async (query: string) =>
+    (await writer.get<{ data: { first_name: string; last_name: string | null }[] }>(`/v1/contacts?${query}`)).body.data.map((c) => [c.first_name, c.last_name].filter(Boolean).join(' '));
+  const shown = async () => page.locator('tbody tr td:first-child strong').allInnerTexts();
+  t.same(await shown(), await api('limit=25'), 'the first page is the API’s first page');
+  t.match(await page.getByRole('status').innerText(), /32 contacts match/);
+  await check(t, page, 'console-contacts');
+
+  await page.getByRole('link', { name: 'Next page' }).click();
+  t.same(await shown(), (await api('limit=50')).slice(25), 'the next page follows the cursor');
+  t.equal(await page.getByRole('link', { name: 'Next page' }).count(), 0, 'and is the last');
+  await page.getByRole('link', { name: 'First page' }).click();
+
+  await page.getByLabel('Search').fill('pat1');
+  await page.getByRole('button', { name: 'Search' }).click();
+  t.same(await shown(), await api('q=pat1'), 'search matches like q');
+  t.equal((await shown()).length, 10);
+
+  await page.getByRole('link', { name: 'Clear' }).click();
+  await page.getByLabel('E-mail (exact)').fill('SEVEN@lister.test');
+  await page.getByRole('button', { name: 'Search' }).click();
+  t.same(await shown(), ['Pat07 Lister']);
+
+  await page.goto(`${base}${ws}/contacts`);
+  await page.getByLabel('Status').selectOption('archived');
+  await page.getByRole('button', { name: 'Search' }).click();
+  t.same(await shown(), ['Old']);
+  t.equal(new URL(page.url()).searchParams.get('status'), 'archived', 'filters live in the URL, so a search can be shared');
+
+  await page.goto(`${base}${ws}/contacts?created_after=2999-01-01`);
+  t.match(await page.locator('main').innerText(), /No contacts\./);
+  const bad = await page.goto(`${base}${ws}/contacts?status=deleted`);
+  t.equal(bad?.status(), 400);
+  t.match(await page.getByRole('alert').innerText(), /status/);
+});
+
+t.test('deals, grouped by the stages of a pipeline', async (t) => {
+  const pipelines = (await writer.get<{ data: { id: string; is_default: boolean; stages: { id: string; name: string }[] }[] }>('/v1/pipelines')).body.data;
+  const pipeline = pipelines.find((p) => p.is_default) ?? pipelines[0];
+  if (!pipeline) throw new Error('no pipeline');
+  const [lead, , , won] = pipeline.stages;
+  for (let i = 0; i < 12; i++) await writer.post('/v1/deals', { name: `Lead deal ${i + 1}`, stage_id: lead?.id });
+  await writer.post('/v1/deals', { name: 'Signed and sealed', stage_id: won?.id, amount: 125000, currency: 'USD' });
+  const second = await writer.post<{ id: string; stages: { id: string }[] }>('/v1/pipelines', { name: 'Partners', stages: ['Talking', 'Signed'] });
+  await writer.post('/v1/deals', { name: 'Partner deal', pipeline_id: second.body.id });
+
+  await page.goto(`${base}${ws}/deals`);
+  const headings = await page.locator('.stage h2').allInnerTexts();
+  t.same(headings, pipeline.stages.map((s) => s.name), 'one column per stage, in pipeline order');
+  const wonColumn = page.locator('section.stage', { has: page.getByRole('heading', { name: won?.name ?? '' }) });
+  t.match(await wonColumn.innerText(), /Signed and sealed[\s\S]*\$1,250\.00/, 'amounts in the currency’s units');
+  const leadColumn = page.locator('section.stage', { has: page.getByRole('heading', { name: lead?.name ?? '' }) });
+  t.equal(await leadColumn.locator('li.deal').count(), 10, 'a column shows the first ten');
+  t.notMatch(await page.locator('main').innerText(), /Partner deal/, 'only the chosen pipeline');
+  await check(t, page, 'console-deals');
+
+  await leadColumn.getByRole('link', { name: `All deals in ${lead?.name}` }).click();
+  t.equal(await page.locator('li.deal').count(), 12, 'the whole stage on its own page');
+
+  await page.getByLabel('Pipeline').selectOption({ label: 'Partners' });
+  await page.waitForURL((url) => url.searchParams.get('pipeline') === second.body.id);
+  t.match(await page.locator('main').innerText(), /Partner deal/, 'the pipeline chooser switches the board');
+});
+
+t.test('connect an agent: the mcpServers configuration, interactive and with a token variable', async (t) => {
+  await page.goto(`${base}${ws}/connect`);
+  const interactive = JSON.parse(await shownText(page, 'config-interactive'));
+  t.same(interactive, { mcpServers: { crm: { url: `${base}/mcp/crm` }, studio: { url: `${base}/mcp/studio` } } });
+  const withToken = JSON.parse(await shownText(page, 'config-token'));
+  t.same(withToken.mcpServers.crm, { url: `${base}/mcp/crm`, headers: { Authorization: 'Bearer ${CRM_TOKEN}' } });
+  await page.getByRole('button', { name: 'Copy interactive configuration' }).click();
+  await page.locator('#config-interactive-status', { hasText: 'Copied' }).waitFor();
+  t.same(JSON.parse(await clipboard(page)), interactive, 'copied as shown');
+  await check(t, page, 'console-connect');
+
+  await page.getByLabel('Environment variable').fill('CI_CRM_TOKEN');
+  await page.getByRole('button', { name: 'Update' }).click();
+  t.same(JSON.parse(await shownText(page, 'config-token')).mcpServers.studio.headers, { Authorization: 'Bearer ${CI_CRM_TOKEN}' });
+  const pasted = await page.goto(`${base}${ws}/connect?token_env=sk_live_oops`);
+  t.equal(pasted?.status(), 400, 'a token pasted instead of a variable name is refused');
+  t.notMatch(await page.locator('main').innerText(), /sk_live_oops"/, 'and not put into the configuration');
+});
+
+t.test('members: invite with a temporary password shown once, change, remove', async (t) => {
+  await page.goto(`${base}${ws}/members`);
+  await check(t, page, 'console-members');
+  await page.getByLabel('E-mail').fill('Bo@Acme.test');
+  await page.getByLabel('Only the records they own').check();
+  t.equal(await submit(page, 'Invite member'), 200);
+  await page.getByRole('heading', { name: 'bo@acme.test is now a member' }).waitFor();
+  t.match(await page.locator('main').innerText(), /You will not see it again/);
+  const temporary = await shownText(page, 'temporary-password');
+  await page.getByRole('button', { name: 'Copy temporary password' }).click();
+  await page.getByText('Copied to the clipboard.').waitFor();
+  t.equal(await clipboard(page), temporary);
+  await check(t, page, 'console-member-invited');
+  t.equal(new URL(page.url()).pathname, `${ws}/members`, 'a reload shows the list');
+
+  // Bo signs in with it and must choose a password before anything else.
+  const boContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  t.teardown(() => boContext.close());
+  const bo = await boContext.newPage();
+  await signIn(bo, base, 'bo@acme.test', temporary);
+  t.equal(new URL(bo.url()).pathname, '/console/account');
+  t.match(await bo.locator('main').innerText(), /temporary password/);
+  await check(t, bo, 'console-account');
+  await bo.goto(`${base}${ws}/contacts`);
+  t.equal(new URL(bo.url()).pathname, '/console/account', 'every other page waits for the new password');
+  await bo.getByLabel('Current password').fill(temporary);
+  await bo.getByLabel('New password', { exact: true }).fill('bo chose this password');
+  await bo.getByLabel('New password again').fill('bo chose something else');
+  t.equal(await submit(bo, 'Change password'), 400, 'the two new passwords must agree');
+  await bo.getByLabel('Current password').fill(temporary);
+  await bo.getByLabel('New password', { exact: true }).fill('bo chose this password');
+  await bo.getByLabel('New password again').fill('bo chose this password');
+  t.equal(await submit(bo, 'Change password'), 303);
+  t.equal(new URL(bo.url()).pathname, ws, 'then on into the workspace');
+  const boNav = await bo.getByRole('navigation', { name: 'Console sections' }).innerText();
+  t.notMatch(boNav, /API tokens|Members/, 'no administration for Bo');
+  await bo.goto(`${base}${ws}/contacts`);
+  t.match(await bo.getByRole('status').innerText(), /0 contacts that you own match/, 'Bo sees only what Bo owns');
+
+  // The administrator lets Bo change contacts.
+  await page.goto(`${base}${ws}/members`);
+  await page.getByRole('link', { name: 'Change bo@acme.test' }).click();
+  await page.getByRole('heading', { name: 'Change bo@acme.test' }).waitFor();
+  await check(t, page, 'console-member-edit');
+  await page.getByLabel('Create and change contacts').check();
+  await page.getByLabel('Every record of the workspace').check();
+  t.equal(await submit(page, 'Save changes'), 303);
+  const boRow = page.locator('tr', { hasText: 'bo@acme.test' });
+  t.match(await boRow.innerText(), /Create and change contacts[\s\S]*Every record of the workspace/);
+  await bo.reload();
+  t.match(await bo.getByRole('status').innerText(), /32 contacts match/, 'the change applies at Bo’s next page');
+
+  // The last administrator cannot remove themselves.
+  await page.getByRole('link', { name: 'Remove ada@acme.test' }).click();
+  t.equal(await submit(page, 'Remove member'), 409);
+  t.match(await page.getByRole('alert').innerText(), /last member with the Configuration permission/);
+
+  await page.getByRole('link', { name: 'Remove bo@acme.test' }).click();
+  await page.getByRole('heading', { name: 'Remove bo@acme.test?' }).waitFor();
+  await check(t, page, 'console-member-remove');
+  t.equal(await submit(page, 'Remove member'), 303);
+  t.equal(await page.locator('tr', { hasText: 'bo@acme.test' }).count(), 0);
+  const gone = await bo.goto(`${base}${ws}`);
+  t.equal(gone?.status(), 404, 'Bo no longer reaches the workspace');
+  await bo.goto(`${base}/console`);
+  t.match(await bo.locator('main').innerText(), /not a member of any workspace/);
+});
+
+t.test('the workspace switcher, with and without script; other workspaces stay hidden', async (t) => {
+  await page.goto(`${base}${ws}/contacts`);
+  const switcher = page.getByLabel('Workspace');
+  t.same(await switcher.locator('option').allInnerTexts(), ['Acme / Sales', 'Acme / Support']);
+  await switcher.selectOption({ label: 'Acme / Support' });
+  await page.waitForURL(`${base}/console/w/${support.workspace.id}/contacts`);
+  t.match(await page.locator('.workspace-name').innerText(), /Support/, 'the same section, in the other workspace');
+  t.match(await page.getByRole('status').innerText(), /0 contacts match/, 'with that workspace’s data');
+
+  const noScript = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 800 } });
+  t.teardown(() => noScript.close());
+  const plain = await noScript.newPage();
+  await signIn(plain, base, 'ada@acme.test', TEST_PASSWORD, `${ws}/deals`);
+  await plain.getByLabel('Workspace').selectOption({ label: 'Acme / Support' });
+  await plain.getByRole('button', { name: 'Switch' }).click();
+  await plain.waitForURL(`${base}/console/w/${support.workspace.id}/deals`);
+  t.pass('switching works without script');
+
+  const hidden = await page.goto(`${base}/console/w/${elsewhere.workspace.id}`);
+  t.equal(hidden?.status(), 404, 'a workspace of another organization is not found');
+  const unknown = await page.goto(`${base}/console/w/ws_nope/tokens`);
+  t.equal(unknown?.status(), 404);
+  await check(t, page, 'console-not-found');
+});
+
+t.test('every page: security headers, CSRF fields on every form, no inline script', async (t) => {
+  const cookies = (await context.cookies(base)).map((c) => `${c.name}=${c.value}`).join('; ');
+  for (const path of ['', '/contacts', '/deals', '/connect', '/agents', '/tokens', '/members']) {
+    const res = await fetch(`${base}${ws}${path}`, { headers: { cookie: cookies }, redirect: 'manual' });
+    t.equal(res.status, 200, `${path || '/'}: 200`);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    t.match(csp, /script-src 'self'/);
+    t.match(csp, /frame-ancestors 'none'/);
+    t.equal(res.headers.get('x-frame-options'), 'DENY');
+    t.equal(res.headers.get('cache-control'), 'no-store');
+    const body = await res.text();
+    t.notMatch(body, /<script(?![^>]*\bsrc=)/, 'no inline script');
+    t.notMatch(body, /\son[a-z]+="/, 'no inline event handlers');
+    const posts = body.match(/<form method="post"/g)?.length ?? 0;
+    t.equal(body.match(/name="csrf_token"/g)?.length ?? 0, posts, 'every form carries the CSRF token');
+  }
+  const forged = await fetch(`${base}${ws}/tokens`, {
+    method: 'POST',
+    headers: { cookie: cookies.replace(/crm_csrf=[^;]*/, 'crm_csrf=forged'), 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ csrf_token: 'forged-but-different', name: 'Forged', scopes: 'contacts:read' }),
+    redirect: 'manual',
+  });
+  t.equal(forged.status, 403, 'a form without the matching CSRF token is refused');
+  const tokens = await client(base, await stack.token(admin.workspace.id, ['tokens:write'])).get<{ data: { name: string }[] }>('/v1/tokens');
+  t.notOk(tokens.body.data.some((x) => x.name === 'Forged'), 'and changes nothing');
+  t.same(cspReports, [], 'the pages ran without a single CSP violation');
+});
+
+t.test('signing out ends the session; signing in again starts a new one', async (t) => {
+  const before = (await context.cookies(base)).find((c) => c.name === 'crm_session')?.value ?? '';
+  t.ok(before);
+  await page.goto(`${base}${ws}`);
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('heading', { name: 'Signed out' }).waitFor();
+  await check(t, page, 'console-signed-out');
+  await page.goto(`${base}${ws}/tokens`);
+  t.equal(new URL(page.url()).pathname, '/sign-in', 'the console asks to sign in again');
+  await check(t, page, 'console-sign-in');
+  const replay = await fetch(`${base}${ws}/tokens`, { headers: { cookie: `crm_session=${before}` }, redirect: 'manual' });
+  t.equal(replay.status, 303, 'the old session cookie no longer works');
+  t.match(replay.headers.get('location') ?? '', /^\/sign-in\?next=/);
+
+  await page.getByLabel('E-mail').fill('ada@acme.test');
+  await page.getByLabel('Password').fill(TEST_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${base}${ws}/tokens`);
+  const after = (await context.cookies(base)).find((c) => c.name === 'crm_session')?.value ?? '';
+  t.ok(after && after !== before, 'a new session, and back where they were going');
+});

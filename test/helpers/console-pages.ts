@@ -1,0 +1,48 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+
+/** Where the browser tests leave their screenshots (ignored by git). */
+export const ARTIFACTS = path.resolve(import.meta.dirname, '../artifacts');
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export async function signIn(page: Page, baseUrl: string, email: string, password: string, start = '/console'): Promise<void> {
+  await page.goto(`${baseUrl}${start}`);
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await Promise.all([page.waitForURL((url) => !url.pathname.startsWith('/sign-in')), page.getByRole('button', { name: 'Sign in' }).click()]);
+}
+
+/** A full-width screenshot of the page as it is now, at 1280x800, under test/artifacts/. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
+}
+
+export interface AxeViolation {
+  id: string;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/**
+ * axe-core's WCAG 2 A and AA rules (labels, contrast, names, structure) on the page as
+ * it is. The script is evaluated through the debugging protocol, so the page's own CSP
+ * stays in force for everything else.
+ */
+export async function accessibilityViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(axeSource);
+  // Evaluated as text in the page (these tests are compiled without the DOM library).
+  const rules = JSON.stringify({ runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+  return page.evaluate<AxeViolation[]>(
+    `axe.run(document, ${rules}).then((r) => r.violations.map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) })))`,
+  );
+}
+
+/** The text of a copy block's field, as the page shows it. */
+export async function shownText(page: Page, id: string): Promise<string> {
+  return (await page.locator(`#${id}`).innerText()).trim();
+}

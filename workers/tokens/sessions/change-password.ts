@@ -1,0 +1,31 @@
+import type { changePassword } from '../../../shared/contracts/sessions.js';
+import { sqlOf } from '../../../shared/db/sql.js';
+import { CrmError, ValidationError } from '../../../shared/errors.js';
+import type { UnscopedHandler } from '../../runtime/worker-call.js';
+import { hashPassword, verifyPassword } from '../passwords.js';
+import { sessionUser } from './session-user.js';
+
+/** Checks the current password, stores the new one, and ends every other session of the user. */
+export const changePasswordHandler: UnscopedHandler<typeof changePassword> = async ({ input, em, services }) => {
+  const session = await sessionUser(em, services.secrets.opaqueHashKey, input.session_token);
+  const user = await sqlOf(em).selectFrom('users').select('password_hash').where('id', '=', session.user.id).executeTakeFirstOrThrow();
+  if (!(await verifyPassword(input.current_password, user.password_hash))) {
+    throw new CrmError('wrong_password', 'That is not your current password.', { param: 'current_password' });
+  }
+  if (input.new_password === input.current_password) {
+    throw new ValidationError('must differ from the current password', 'new_password');
+  }
+  const passwordHash = await hashPassword(input.new_password);
+  return em.transactional(async (tx) => {
+    const now = new Date();
+    await sqlOf(tx).updateTable('users').set({ password_hash: passwordHash, password_change_required: false, updated_at: now }).where('id', '=', session.user.id).execute();
+    const ended = await sqlOf(tx)
+      .updateTable('user_sessions')
+      .set({ revoked_at: now })
+      .where('user_id', '=', session.user.id)
+      .where('id', '<>', session.session_id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return { changed: true as const, sessions_ended: Number(ended.numUpdatedRows) };
+  });
+};

@@ -5,21 +5,23 @@
  * list queries are served by minimal express + pg handlers as the baseline.
  *
  *   npm run bench -- [--duration 8] [--connections 8] [--rows 100000] [--rounds 3]
+ *   npm run bench -- --soak [--soak-seconds 120]     (bench/soak.ts: mixed load, memory, scaling)
+ *
+ * It ends with `crm import contacts` of a 100,000-row CSV (bench/import-contacts.ts).
  *
  * Each list read and its baseline are measured alternately, `rounds` times each, and
  * the medians compared, so drift on a shared machine affects both sides alike.
  */
-import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { migrateDatabase } from '../shared/db/migrate.js';
-import { openDatabase } from '../shared/db/orm.js';
 import { deriveSecrets } from '../shared/secrets.js';
 import { encodeCursor, type CursorScope } from '../workers/runtime/keyset-cursor.js';
+import { startBenchStack } from './bench-stack.js';
+import { benchImportContacts, formatImportResult } from './import-contacts.js';
 import { formatTable, load, type LoadResult } from './load.js';
-import { freePort, ROOT, runCrmJson, spawnQuiet, stopAll, waitReady } from './processes.js';
+import { freePort, ROOT, waitReady } from './processes.js';
+import { runSoak } from './soak.js';
 
 const { values } = parseArgs({
   options: {
@@ -27,30 +29,24 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '8' },
     rows: { type: 'string', default: '100000' },
     rounds: { type: 'string', default: '3' },
+    soak: { type: 'boolean', default: false },
+    'soak-seconds': { type: 'string', default: '120' },
   },
 });
+if (values.soak) {
+  await runSoak({ seconds: Number(values['soak-seconds']), connections: Number(values.connections) });
+  process.exit(0);
+}
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 const rowCount = Number(values.rows);
 const rounds = Number(values.rounds);
+/** The size of the import the bar is set for (100,000 rows under a minute). */
+const IMPORT_ROWS = 100_000;
 
-const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-const dbName = `crm_bench_${randomBytes(4).toString('hex')}`;
-const dbUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
-const secret = randomBytes(32).toString('hex');
-const port = await freePort();
-const env: NodeJS.ProcessEnv = {
-  PATH: process.env.PATH,
-  DATABASE_URL: dbUrl,
-  NATS_URL: natsUrl,
-  CRM_SECRET: secret,
-  BUS_NAMESPACE: `bench${randomBytes(3).toString('hex')}`,
-  PORT: String(port),
-  LOG_LEVEL: 'info',
-};
-const baseUrl = `http://127.0.0.1:${port}`;
-const cursorKey = deriveSecrets(secret).cursorKey;
+const stack = await startBenchStack();
+const { baseUrl, dbUrl, env, workspaceId, token } = stack;
+const cursorKey = deriveSecrets(stack.secret).cursorKey;
 
 interface Comparison {
   name: string;
@@ -59,27 +55,7 @@ interface Comparison {
   deep: { label: string; url: string };
 }
 
-const admin = new pg.Client({ connectionString: adminUrl });
-await admin.connect();
-await admin.query(`create database ${dbName}`);
-const children: ChildProcess[] = [];
-
 try {
-  const orm = await openDatabase({ url: dbUrl, poolMax: 2, applicationName: 'bench' });
-  await migrateDatabase(orm, dbUrl);
-  await orm.close();
-
-  for (const worker of ['contacts', 'tokens', 'deals', 'schema']) children.push(spawnQuiet(['worker', worker], env));
-  children.push(spawnQuiet(['gateway'], env));
-  await waitReady(`${baseUrl}/readyz`);
-
-  const boot = await runCrmJson<{ workspace: { id: string } }>(
-    ['bootstrap', '--org', 'Bench', '--workspace', 'Bench', '--email', 'bench@example.test', '--password', 'bench password 123', '--default-country', 'US'],
-    env,
-  );
-  const workspaceId = boot.workspace.id;
-  const { token } = await runCrmJson<{ token: string }>(['tokens', 'create', '--workspace', workspaceId, '--scopes', 'contacts:write,deals:write'], env);
-
   const db = new pg.Client({ connectionString: dbUrl });
   await db.connect();
   process.stdout.write(`Seeding ${rowCount.toLocaleString('en')} contacts and ${rowCount.toLocaleString('en')} deals… `);
@@ -121,7 +97,7 @@ try {
   const deepInStage = Math.floor(deep / 5);
 
   const basePort = await freePort();
-  children.push(spawnQuiet([], { ...env, PORT: String(basePort), WORKSPACE_ID: workspaceId }, path.join(ROOT, 'bench', 'baseline-server.ts')));
+  stack.spawn([], { ...env, PORT: String(basePort), WORKSPACE_ID: workspaceId }, path.join(ROOT, 'bench', 'baseline-server.ts'));
   const baselineUrl = `http://127.0.0.1:${basePort}`;
   await waitReady(`${baselineUrl}/v1/contacts?limit=1`);
 
@@ -217,10 +193,13 @@ try {
   for (const v of verdicts) process.stdout.write(`${v}\n`);
   process.stdout.write(`worst p99 of the REST endpoints: ${worstP99.toFixed(1)} ms (< 50 ms) ${mark(worstP99 < 50)}\n`);
   process.stdout.write(`errors and non-2xx responses: ${errors}\n`);
+
+  // Bulk import: the real command, its batches over NATS to the running contacts worker.
+  process.stdout.write(`\nImporting ${IMPORT_ROWS.toLocaleString('en')} contacts from CSV… `);
+  const imported = await benchImportContacts({ env, rows: IMPORT_ROWS });
+  process.stdout.write(`done\n${formatImportResult(imported)}\n`);
 } finally {
-  await stopAll(children);
-  await admin.query(`drop database if exists ${dbName} with (force)`);
-  await admin.end();
+  await stack.stop();
 }
 
 /** The run with the median throughput. */

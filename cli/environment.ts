@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { BusClient } from '../shared/bus/bus-client.js';
+import { BusClient, type BusObserver } from '../shared/bus/bus-client.js';
 import { InProcessTransport } from '../shared/bus/in-process-transport.js';
 import { NatsTransport } from '../shared/bus/nats-transport.js';
 import type { BusTransport } from '../shared/bus/transport.js';
@@ -56,6 +56,6 @@ export function requireNats(config: Config, command: string): string {
   return config.natsUrl;
 }
 
-export function busClient(transport: BusTransport, config: Config): BusClient {
-  return new BusClient(transport, config.busNamespace, config.busTimeoutMs);
+export function busClient(transport: BusTransport, config: Config, observer?: BusObserver): BusClient {
+  return new BusClient(transport, config.busNamespace, config.busTimeoutMs, observer);
 }

@@ -9,6 +9,7 @@ import type { GatewayDeps } from './deps.js';
 import { consoleRoutes } from './console/console-routes.js';
 import { errorHandler, notFoundHandler } from './errors/error-handler.js';
 import { healthRoutes } from './health/route.js';
+import { httpMetrics } from './metrics/http-metrics.js';
 import { mcpRoutes } from './mcp/mcp-routes.js';
 import { requestId } from './middlewares/request-id.js';
 import { requestLog } from './middlewares/request-log.js';
@@ -18,6 +19,7 @@ import { consentRoutes } from './oauth/consent-routes.js';
 import { oauthRoutes } from './oauth/oauth-routes.js';
 import { openApiRoutes } from './openapi/route.js';
 import { pageErrorHandler } from './pages/page-error-handler.js';
+import { limitByCredential, limitByIp } from './rate-limit/rate-limit-middleware.js';
 import { sessionRoutes } from './pages/session-routes.js';
 import type { ResolvedCredential } from './request-state.js';
 import { V1_ENDPOINTS } from './routes/v1/endpoints.js';
@@ -61,15 +63,18 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
 
   app.use(requestId);
   app.use(requestLog(deps.log));
+  app.use(httpMetrics(deps.metrics));
   app.use(healthRoutes(deps));
   app.use(openApiRoutes(deps, V1_ENDPOINTS));
   app.use(oauthRoutes(deps, provider, verifier));
+  app.post('/sign-in', limitByIp(deps.rateLimits.signIn));
   app.use(sessionRoutes(deps));
   app.use(consentRoutes(deps));
   app.use(consoleRoutes(deps));
   app.use(['/sign-in', '/sign-out', '/oauth/consent'], pageErrorHandler(deps.log));
-  app.use(mcpRoutes(deps, tokens, verifier));
-  app.use('/v1', v1Routes(deps, tokens));
+  const limitCredential = limitByCredential(deps.rateLimits);
+  app.use(mcpRoutes(deps, tokens, verifier, limitCredential));
+  app.use('/v1', v1Routes(deps, tokens, limitCredential));
   app.use(notFoundHandler);
   app.use(errorHandler(deps.log));
 

@@ -1,9 +1,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Registry } from 'prom-client';
 import type { BusClient } from '../shared/bus/bus-client.js';
 import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
 import { createGatewayApp } from './app.js';
+import { answerClientError } from './errors/client-error-handler.js';
+import { gatewayRateLimits } from './rate-limit/gateway-rate-limits.js';
+import { rateLimitStoreFor } from './rate-limit/rate-limit-store-for.js';
 
 export interface RunningGateway {
   url: string;
@@ -12,13 +16,15 @@ export interface RunningGateway {
   close(graceMs?: number): Promise<void>;
 }
 
-export async function startGateway(bus: BusClient, config: Config, log: Logger): Promise<RunningGateway> {
+export async function startGateway(bus: BusClient, config: Config, log: Logger, metrics: Registry): Promise<RunningGateway> {
   let publicUrl = config.publicUrl ?? '';
-  const gateway = createGatewayApp({ bus, config, log, publicUrl: () => publicUrl });
+  const rateLimits = gatewayRateLimits(config, rateLimitStoreFor(bus.transport, config), log);
+  const gateway = createGatewayApp({ bus, config, log, publicUrl: () => publicUrl, metrics, rateLimits });
   const server = http.createServer(gateway.app);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   server.requestTimeout = 30_000;
+  server.on('clientError', answerClientError(log));
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -27,6 +27,12 @@ const EnvSchema = z.object({
   MCP_ALLOWED_HOSTS: z.string().optional(),
   GRANT_CACHE_TTL_MS: z.coerce.number().int().min(0).max(5000).default(3000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ADMIN_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  ADMIN_HOST: z.string().default('127.0.0.1'),
+  RATE_LIMIT_TOKEN_PER_MINUTE: z.coerce.number().int().min(0).default(6000),
+  RATE_LIMIT_GRANT_PER_MINUTE: z.coerce.number().int().min(0).default(1200),
+  RATE_LIMIT_SIGN_IN_PER_MINUTE: z.coerce.number().int().min(0).default(20),
+  NATS_KV_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
 });
 
 export type Config = {
@@ -52,6 +58,13 @@ export type Config = {
   /** How long a gateway reuses the answer "this OAuth grant stands" (at most 5000). */
   grantCacheTtlMs: number;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  /** Port of the admin server (/metrics, /healthz, /readyz); none when unset, 0 picks a free one. */
+  adminPort: number | undefined;
+  adminHost: string;
+  /** Requests per minute and key, shared by every gateway; 0 turns a limit off. */
+  rateLimits: { tokenPerMinute: number; grantPerMinute: number; signInPerMinute: number };
+  /** Copies JetStream keeps of the rate-limit bucket: 3 on a 3-node cluster survives a node. */
+  natsKvReplicas: number;
 };
 
 export class ConfigError extends Error {
@@ -86,5 +99,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowedHosts: (e.MCP_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
     grantCacheTtlMs: e.GRANT_CACHE_TTL_MS,
     logLevel: e.LOG_LEVEL,
+    adminPort: e.ADMIN_PORT,
+    adminHost: e.ADMIN_HOST,
+    rateLimits: {
+      tokenPerMinute: e.RATE_LIMIT_TOKEN_PER_MINUTE,
+      grantPerMinute: e.RATE_LIMIT_GRANT_PER_MINUTE,
+      signInPerMinute: e.RATE_LIMIT_SIGN_IN_PER_MINUTE,
+    },
+    natsKvReplicas: e.NATS_KV_REPLICAS,
   };
 }

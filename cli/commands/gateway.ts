@@ -1,6 +1,9 @@
 import { loadConfig } from '../../shared/config.js';
 import { createLogger } from '../../shared/logger.js';
 import { startGateway } from '../../gateway/start-gateway.js';
+import { BusCallMetrics } from '../../shared/metrics/bus-call-metrics.js';
+import { createMetricsRegistry } from '../../shared/metrics/registry.js';
+import { serveAdminPort } from '../admin-port.js';
 import { parseCommandArgs } from '../args.js';
 import { busClient, connectTransport, requireNats } from '../environment.js';
 import { onShutdown } from '../shutdown.js';
@@ -16,9 +19,12 @@ export async function run(argv: string[]): Promise<void> {
   requireNats(config, 'gateway');
   const log = createLogger({ level: config.logLevel, component: 'gateway' });
   const transport = await connectTransport(config, log, 'crm gateway');
-  const gateway = await startGateway(busClient(transport, config), config, log);
+  const metrics = createMetricsRegistry('gateway');
+  const gateway = await startGateway(busClient(transport, config, new BusCallMetrics(metrics)), config, log, metrics);
+  const admin = await serveAdminPort(config, metrics, async () => ({ bus: transport.isConnected() ? 'ok' : 'disconnected' }), log);
   onShutdown(log, async () => {
     await gateway.close();
+    await admin?.close();
     await transport.close();
   });
 }

@@ -6,6 +6,12 @@ import { deriveSecrets } from '../../shared/secrets.js';
 import { startGateway } from '../../gateway/start-gateway.js';
 import { WORKERS } from '../../workers/index.js';
 import { startWorkers } from '../../workers/runtime/start-workers.js';
+import { BusCallMetrics } from '../../shared/metrics/bus-call-metrics.js';
+import { registerPoolMetrics } from '../../shared/metrics/pool-metrics.js';
+import { createMetricsRegistry } from '../../shared/metrics/registry.js';
+import { WorkerMessageMetrics } from '../../shared/metrics/worker-metrics.js';
+import { serveAdminPort } from '../admin-port.js';
+import { databaseCheck } from '../database-check.js';
 import { parseCommandArgs } from '../args.js';
 import { busClient, connectTransport, resolveDatabase, resolveSecret } from '../environment.js';
 import { printLines } from '../output.js';
@@ -29,12 +35,16 @@ export async function run(argv: string[]): Promise<void> {
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
 
   const transport = await connectTransport(config, log, 'crm start');
-  const services = { orm, secrets, bus: transport, busNamespace: config.busNamespace, events: transport };
+  const metrics = createMetricsRegistry('crm');
+  registerPoolMetrics(metrics, orm, config.dbPoolMax);
+  const services = { orm, secrets, bus: transport, busNamespace: config.busNamespace, events: transport, metrics: new WorkerMessageMetrics(metrics) };
   const workers = startWorkers(Object.values(WORKERS), services, log, config.workerConcurrency);
-  const gateway = await startGateway(busClient(transport, config), config, log);
+  const gateway = await startGateway(busClient(transport, config, new BusCallMetrics(metrics)), config, log, metrics);
+  const admin = await serveAdminPort(config, metrics, async () => ({ database: await databaseCheck(orm) }), log);
 
   onShutdown(log, async () => {
     await gateway.close();
+    await admin?.close();
     await workers.drain();
     await transport.close();
     await orm.close();

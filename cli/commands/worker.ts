@@ -5,6 +5,11 @@ import { createLogger } from '../../shared/logger.js';
 import { deriveSecrets } from '../../shared/secrets.js';
 import { WORKERS } from '../../workers/index.js';
 import { startWorkers } from '../../workers/runtime/start-workers.js';
+import { registerPoolMetrics } from '../../shared/metrics/pool-metrics.js';
+import { createMetricsRegistry } from '../../shared/metrics/registry.js';
+import { WorkerMessageMetrics } from '../../shared/metrics/worker-metrics.js';
+import { serveAdminPort } from '../admin-port.js';
+import { databaseCheck } from '../database-check.js';
 import { parseCommandArgs } from '../args.js';
 import { connectTransport, requireNats, resolveDatabase, resolveSecret } from '../environment.js';
 import { onShutdown } from '../shutdown.js';
@@ -30,13 +35,22 @@ export async function run(argv: string[]): Promise<void> {
   const db = await resolveDatabase(config, log, 'command');
   const orm = await openDatabase({ url: db.url, poolMax: config.dbPoolMax, applicationName: `crm worker ${names.join(' ')}` });
   const transport = await connectTransport(config, log, `crm worker ${names.join(' ')}`);
+  const metrics = createMetricsRegistry(`worker:${names.join('+')}`);
+  registerPoolMetrics(metrics, orm, config.dbPoolMax);
   const workers = startWorkers(
     names.map((n) => WORKERS[n]),
-    { orm, secrets, bus: transport, busNamespace: config.busNamespace, events: transport },
+    { orm, secrets, bus: transport, busNamespace: config.busNamespace, events: transport, metrics: new WorkerMessageMetrics(metrics) },
     log,
     config.workerConcurrency,
   );
+  const admin = await serveAdminPort(
+    config,
+    metrics,
+    async () => ({ bus: transport.isConnected() ? 'ok' : 'disconnected', database: await databaseCheck(orm) }),
+    log,
+  );
   onShutdown(log, async () => {
+    await admin?.close();
     await workers.drain();
     await transport.close();
     await orm.close();

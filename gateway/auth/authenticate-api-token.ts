@@ -14,6 +14,8 @@ export class ApiTokenAuthenticator {
   ) {}
 
   async resolve(token: string, requestId: string): Promise<ResolvedCredential> {
+    // Not even the shape the tokens worker accepts (e.g. far too long): no token of ours, so a 401 like any other.
+    if (!authenticateToken.input.safeParse({ token }).success) throw new UnauthenticatedError('The bearer token is not a valid API token.');
     const key = CredentialCache.keyOf(token);
     const cached = this.cache.get(key);
     if (cached) return cached;

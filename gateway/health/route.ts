@@ -21,7 +21,7 @@ export function healthRoutes({ bus }: GatewayDeps): Router {
     await Promise.all(
       WORKER_NAMES.map(async (worker) => {
         try {
-          await bus.call(healthOf(worker), {}, { context: null, requestId: req.requestId, timeoutMs: READY_TIMEOUT_MS });
+          await bus.call(healthOf(worker), {}, { context: null, requestId: req.requestId, timeoutMs: READY_TIMEOUT_MS, retry: false });
           checks[worker] = 'ok';
         } catch (error) {
           checks[worker] = error instanceof Error ? error.message : 'failed';

@@ -1,4 +1,4 @@
-import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
+import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { MCP_SERVERS } from '../../shared/auth/mcp-servers.js';
 import type { McpServerKey } from '../../shared/contracts/oauth.js';
@@ -25,14 +25,14 @@ const parseError: ErrorRequestHandler = (error, _req, res, next) => {
  * transport, so any gateway replica can answer any request. There is no server-to-client
  * stream (GET) and no session to end (DELETE).
  */
-export function mcpRoutes(deps: GatewayDeps, tokens: ApiTokenAuthenticator, verifier: AccessTokenVerifier): Router {
+export function mcpRoutes(deps: GatewayDeps, tokens: ApiTokenAuthenticator, verifier: AccessTokenVerifier, rateLimit: RequestHandler): Router {
   const router = Router();
   const hostCheck = allowedHosts(deps.publicUrl, deps.config.allowedHosts);
 
   for (const key of Object.keys(MCP_SERVERS) as McpServerKey[]) {
     const def = MCP_SERVERS[key];
     const auth = authenticateMcp(key, deps.publicUrl, tokens, verifier);
-    router.post(def.path, hostCheck, auth, express.json({ limit: deps.config.bodyLimit }), parseError, async (req: Request, res: Response) => {
+    router.post(def.path, hostCheck, auth, rateLimit, express.json({ limit: deps.config.bodyLimit }), parseError, async (req: Request, res: Response) => {
       if (!req.credential) return;
       const server = buildMcpServer(def, CATALOGUES[key], toolCall(deps.bus, req.credential, req.requestId));
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

@@ -14,16 +14,25 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   409: 'Conflicts with the current state, e.g. a phone already used in the workspace.',
   413: 'The request body is too large.',
   415: 'The request body must be JSON (Content-Type: application/json).',
+  429: 'The token used up its requests for this minute; retry after the Retry-After header.',
   500: 'An internal error; details are logged under the request id.',
   503: 'No worker answered in time; retry after the Retry-After header.',
 };
 
 const RequestIdHeader = z.string().meta({ description: 'Identifies the request in the logs; quote it in support requests.' });
 
+/** Sent whenever the token's rate limit applies (RATE_LIMIT_TOKEN_PER_MINUTE > 0). */
+const RATE_LIMIT_HEADERS: Record<string, z.ZodType> = {
+  'RateLimit-Limit': z.string().optional().meta({ description: 'Requests allowed per minute for this token' }),
+  'RateLimit-Remaining': z.string().optional().meta({ description: 'Requests left in the current minute, across every gateway' }),
+  'RateLimit-Reset': z.string().optional().meta({ description: 'Seconds until the current minute ends and the count starts again' }),
+  'RateLimit-Policy': z.string().optional().meta({ description: 'The limit and its window, e.g. 6000;w=60' }),
+};
+
 /** Error codes an endpoint can answer with: its own, plus those implied by its shape. */
 function errorCodesOf(e: Endpoint): ErrorCode[] {
   // Every endpoint refuses unknown query parameters (and a misplaced Idempotency-Key) with a 400.
-  const codes = new Set<ErrorCode>(['validation_failed', 'unauthenticated', 'internal', 'unavailable', ...(e.errors ?? [])]);
+  const codes = new Set<ErrorCode>(['validation_failed', 'unauthenticated', 'rate_limited', 'internal', 'unavailable', ...(e.errors ?? [])]);
   if (e.scope) codes.add('missing_scope');
   if (e.body) ['validation_failed', 'invalid_json', 'payload_too_large', 'unsupported_media_type'].forEach((c) => codes.add(c as ErrorCode));
   if (e.params) codes.add('not_found');
@@ -31,7 +40,7 @@ function errorCodesOf(e: Endpoint): ErrorCode[] {
 }
 
 function responsesOf(e: Endpoint): ZodOpenApiResponsesObject {
-  const headers: Record<string, z.ZodType> = { 'Request-Id': RequestIdHeader };
+  const headers: Record<string, z.ZodType> = { 'Request-Id': RequestIdHeader, ...RATE_LIMIT_HEADERS };
   if (e.location) headers.Location = z.string().meta({ description: 'Absolute URL of the new object' });
   if (e.idempotent) headers['Idempotent-Replayed'] = z.literal('true').optional().meta({ description: 'Present when the response was replayed for an Idempotency-Key' });
   const responses: ZodOpenApiResponsesObject = {
@@ -49,7 +58,8 @@ function responsesOf(e: Endpoint): ZodOpenApiResponsesObject {
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     const extra: Record<string, z.ZodType> = { 'Request-Id': RequestIdHeader };
     if (status === 401) extra['WWW-Authenticate'] = z.string().meta({ description: 'Bearer challenge' });
-    if (status === 503) extra['Retry-After'] = z.string().meta({ description: 'Seconds to wait before retrying' });
+    if (status === 503 || status === 429) extra['Retry-After'] = z.string().meta({ description: 'Seconds to wait before retrying' });
+    if (status === 429) Object.assign(extra, RATE_LIMIT_HEADERS);
     responses[`${status}` as `4${string}`] = {
       description: `${ERROR_DESCRIPTIONS[status] ?? 'Error'} Codes: ${codes.join(', ')}.`,
       headers: z.object(extra),

@@ -11,7 +11,26 @@ export interface CallOptions {
   requestId: string;
   timeoutMs?: number;
   idempotencyKey?: string;
+  /** False: one attempt only, e.g. for a readiness probe that wants the truth right now. */
+  retry?: boolean;
 }
+
+/** What a bus call ended with: `ok`, an error code from the worker, or a transport failure. */
+export type CallOutcome = 'ok' | 'timeout' | 'no_responders' | 'disconnected' | string;
+
+/** Sees every bus call the client makes (metrics); the bus itself stays free of a metrics library. */
+export interface BusObserver {
+  callDone(subject: string, outcome: CallOutcome, seconds: number): void;
+  retried(subject: string, reason: CallOutcome): void;
+}
+
+/**
+ * Pauses before each retry of a safe call. Their sum (1.55 s) bounds how long a caller
+ * waits for a worker to come back, e.g. during a rolling restart or a NATS reconnect.
+ */
+const RETRY_PAUSES_MS = [50, 100, 200, 400, 800];
+/** No retry that would leave less than this before the deadline. */
+const MIN_ATTEMPT_MS = 100;
 
 export interface CallResult<T> {
   result: T;
@@ -25,35 +44,71 @@ export class BusClient {
     readonly transport: BusTransport,
     readonly namespace: string,
     readonly defaultTimeoutMs: number,
+    private readonly observer?: BusObserver,
   ) {}
 
+  /**
+   * One request within one deadline. Reads, and writes that carry an idempotency key,
+   * are sent again when no worker took them or a worker reported the database briefly
+   * unavailable; any other write is sent once, because a second copy could apply twice.
+   */
   async call<Op extends Operation>(op: Op, input: OperationInput<Op>, options: CallOptions): Promise<CallResult<OperationOutput<Op>>> {
     const parsed = op.input.safeParse(input);
     if (!parsed.success) throw validationErrorFrom(parsed.error);
 
     const subject = subjectOf(this.namespace, op);
-    const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
-    const headers: BusHeaders = {
-      [HEADER.requestId]: options.requestId,
-      [HEADER.deadline]: String(Date.now() + timeoutMs),
-    };
+    const deadline = Date.now() + (options.timeoutMs ?? this.defaultTimeoutMs);
+    const headers: BusHeaders = { [HEADER.requestId]: options.requestId, [HEADER.deadline]: String(deadline) };
     if (options.idempotencyKey !== undefined) headers[HEADER.idempotencyKey] = options.idempotencyKey;
-    const envelope: RequestEnvelope = { context: options.context, input: parsed.data };
+    const data = encode({ context: options.context, input: parsed.data } satisfies RequestEnvelope);
+    const safe = options.retry !== false && (op.readOnly || (op.idempotent && options.idempotencyKey !== undefined));
 
-    let replyData: Uint8Array;
-    try {
-      replyData = (await this.transport.request(subject, encode(envelope), { headers, timeoutMs })).data;
-    } catch (error) {
-      throw toUnavailable(error, op.worker);
+    for (let attempt = 0; ; attempt++) {
+      const started = performance.now();
+      const outcome = await this.attempt(subject, data, headers, deadline - Date.now());
+      const pause = RETRY_PAUSES_MS[attempt];
+      const retryable = safe && pause !== undefined && deadline - Date.now() - pause >= MIN_ATTEMPT_MS && isTransient(outcome);
+      if (!retryable) {
+        this.observer?.callDone(subject, outcomeName(outcome), (performance.now() - started) / 1000);
+        return resultOf(op, subject, outcome);
+      }
+      this.observer?.retried(subject, outcomeName(outcome));
+      await new Promise((resolve) => setTimeout(resolve, pause));
     }
-
-    const reply = ReplyEnvelope.safeParse(decode(replyData));
-    if (!reply.success) throw new InternalError(`Malformed reply on ${subject}`);
-    if (!reply.data.ok) throw CrmError.fromPayload(reply.data.error);
-    const result = op.output.safeParse(reply.data.result);
-    if (!result.success) throw new InternalError(`Reply on ${subject} does not match its contract: ${result.error.message}`);
-    return { result: result.data as OperationOutput<Op>, replayed: reply.data.replayed === true };
   }
+
+  private async attempt(subject: string, data: Uint8Array, headers: BusHeaders, timeoutMs: number): Promise<Attempt> {
+    try {
+      const reply = ReplyEnvelope.safeParse(decode((await this.transport.request(subject, data, { headers, timeoutMs })).data));
+      return reply.success ? { reply: reply.data } : { failure: new InternalError(`Malformed reply on ${subject}`) };
+    } catch (error) {
+      return { failure: error instanceof Error ? error : new Error(String(error)) };
+    }
+  }
+}
+
+type Attempt = { reply: ReplyEnvelope } | { failure: Error };
+
+function isTransient(outcome: Attempt): boolean {
+  if ('failure' in outcome) return outcome.failure instanceof NoRespondersError || outcome.failure instanceof BusDisconnectedError;
+  return !outcome.reply.ok && outcome.reply.error.code === 'unavailable';
+}
+
+function outcomeName(outcome: Attempt): CallOutcome {
+  if ('reply' in outcome) return outcome.reply.ok ? 'ok' : outcome.reply.error.code;
+  if (outcome.failure instanceof NoRespondersError) return 'no_responders';
+  if (outcome.failure instanceof BusTimeoutError) return 'timeout';
+  if (outcome.failure instanceof BusDisconnectedError) return 'disconnected';
+  return 'internal_error';
+}
+
+function resultOf<Op extends Operation>(op: Op, subject: string, outcome: Attempt): CallResult<OperationOutput<Op>> {
+  if ('failure' in outcome) throw toUnavailable(outcome.failure, op.worker);
+  const reply = outcome.reply;
+  if (!reply.ok) throw CrmError.fromPayload(reply.error);
+  const result = op.output.safeParse(reply.result);
+  if (!result.success) throw new InternalError(`Reply on ${subject} does not match its contract: ${result.error.message}`);
+  return { result: result.data as OperationOutput<Op>, replayed: reply.replayed === true };
 }
 
 function toUnavailable(error: unknown, worker: string): Error {

@@ -1,4 +1,4 @@
-import { connect, headers as natsHeaders, ErrorCode, type NatsConnection, type Msg, type MsgHdrs } from 'nats';
+import { connect, headers as natsHeaders, ErrorCode, type KV, type NatsConnection, type Msg, type MsgHdrs } from 'nats';
 import type { Logger } from '../logger.js';
 import {
   BusDisconnectedError,
@@ -115,6 +115,11 @@ export class NatsTransport implements BusTransport {
   listen(subject: string, handler: (data: Uint8Array) => void): BusSubscription {
     const sub = this.nc.subscribe(subject, { callback: (err, msg) => (err ? undefined : handler(msg.data)) });
     return { drain: async () => void (sub.isClosed() ? undefined : await sub.drain()) };
+  }
+
+  /** A JetStream key-value bucket (created when missing), e.g. for counts shared by gateways. */
+  keyValue(bucket: string, options: { ttlMs: number; replicas: number }): Promise<KV> {
+    return this.nc.jetstream().views.kv(bucket, { ttl: options.ttlMs, history: 1, replicas: options.replicas });
   }
 
   async close(): Promise<void> {

@@ -21,6 +21,8 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   readonly scope: Scope | readonly Scope[] | null;
   /** Writes that honour an idempotency key (replayed for 24 hours). */
   readonly idempotent: boolean;
+  /** Reads (touching a last-used time aside): safe for the gateway to send again. */
+  readonly readOnly: boolean;
   readonly input: I;
   readonly output: O;
 }
@@ -35,10 +37,11 @@ export function defineOperation<I extends z.ZodType, O extends z.ZodType>(def: {
   scoped?: boolean;
   scope?: Scope | readonly Scope[] | null;
   idempotent?: boolean;
+  readOnly?: boolean;
   input: I;
   output: O;
 }): Operation<I, O> {
-  return { scoped: true, scope: null, idempotent: false, ...def };
+  return { scoped: true, scope: null, idempotent: false, readOnly: false, ...def };
 }
 
 export function subjectOf(namespace: string, op: Pick<Operation, 'worker' | 'name'>): string {

@@ -23,8 +23,23 @@ export const Cursor = z.string().min(1).max(1024);
 
 export const Timestamp = z.string().describe('ISO 8601 UTC timestamp');
 
+/**
+ * An ISO 8601 instant with an optional offset, in years 0001 to 9999 once in UTC: what
+ * Postgres and JavaScript both hold and print alike (year 0000, or 9999-12-31T23:59-23:59,
+ * would otherwise reach the database as a value it refuses).
+ */
+export function isoInstant(message: string) {
+  return z.iso.datetime({ offset: true, message }).refine(
+    (s) => {
+      const year = new Date(s).getUTCFullYear();
+      return year >= 1 && year <= 9999;
+    },
+    { message: 'must be between the years 0001 and 9999 (UTC)' },
+  );
+}
+
 /** A query-string timestamp filter (ISO 8601). */
-export const TimestampQuery = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 timestamp, e.g. 2026-01-31T00:00:00Z' });
+export const TimestampQuery = isoInstant('must be an ISO 8601 timestamp, e.g. 2026-01-31T00:00:00Z');
 
 /** Text without control characters, trimmed. */
 export function cleanText(max: number) {

@@ -88,12 +88,13 @@ export const createContact = defineOperation({
 export const listContacts = defineOperation({
   worker: 'contacts',
   name: 'list',
+  readOnly: true,
   scope: 'contacts:read',
   input: ListContactsInput,
   output: pageOf(Contact),
 });
 
-export const getContact = defineOperation({ worker: 'contacts', name: 'get', scope: 'contacts:read', input: ById, output: Contact });
+export const getContact = defineOperation({ worker: 'contacts', name: 'get', readOnly: true, scope: 'contacts:read', input: ById, output: Contact });
 
 export const updateContact = defineOperation({
   worker: 'contacts',
@@ -110,6 +111,7 @@ export const archiveContact = defineOperation({ worker: 'contacts', name: 'archi
 export const countContacts = defineOperation({
   worker: 'contacts',
   name: 'count',
+  readOnly: true,
   scope: 'contacts:read',
   input: ContactFilters.strict(),
   output: z.object({ count: z.number().int() }),

@@ -56,6 +56,7 @@ const ById = z.strictObject({ id: z.string().max(64) });
 export const listCustomFields = defineOperation({
   worker: 'schema',
   name: 'list-custom-fields',
+  readOnly: true,
   scope: SchemaRead,
   input: z.strictObject({
     limit: PageLimit,
@@ -66,7 +67,7 @@ export const listCustomFields = defineOperation({
   output: pageOf(CustomField),
 });
 
-export const getCustomField = defineOperation({ worker: 'schema', name: 'get-custom-field', scope: SchemaRead, input: ById, output: CustomField });
+export const getCustomField = defineOperation({ worker: 'schema', name: 'get-custom-field', readOnly: true, scope: SchemaRead, input: ById, output: CustomField });
 
 export const createCustomField = defineOperation({
   worker: 'schema',

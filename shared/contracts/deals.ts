@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../bus/operation.js';
-import { cleanText, Cursor, PageLimit, pageOf, Timestamp, TimestampQuery } from './common.js';
+import { cleanText, Cursor, isoInstant, PageLimit, pageOf, Timestamp, TimestampQuery } from './common.js';
 import { CustomFieldValues } from './custom-field-values.js';
 
 export const Deal = z
@@ -29,7 +29,7 @@ const Currency = z
   .toUpperCase()
   .refine((c) => /^[A-Z]{3}$/.test(c) && CURRENCIES.has(c), { message: 'must be an ISO 4217 currency code, e.g. USD' });
 const Amount = z.number().int('must be a whole number of minor units (e.g. cents)').min(0).max(Number.MAX_SAFE_INTEGER);
-const Instant = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 timestamp' });
+const Instant = isoInstant('must be an ISO 8601 timestamp');
 const Ref = z.string().max(64);
 
 const DealFields = z.strictObject({
@@ -65,6 +65,7 @@ export const createDeal = defineOperation({ worker: 'deals', name: 'create', sco
 export const listDeals = defineOperation({
   worker: 'deals',
   name: 'list',
+  readOnly: true,
   scope: 'deals:read',
   input: z.strictObject({
     limit: PageLimit,
@@ -75,7 +76,7 @@ export const listDeals = defineOperation({
   output: pageOf(Deal),
 });
 
-export const getDeal = defineOperation({ worker: 'deals', name: 'get', scope: 'deals:read', input: ById, output: Deal });
+export const getDeal = defineOperation({ worker: 'deals', name: 'get', readOnly: true, scope: 'deals:read', input: ById, output: Deal });
 
 export const updateDeal = defineOperation({
   worker: 'deals',

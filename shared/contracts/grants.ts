@@ -22,6 +22,7 @@ export type ConnectedAgent = z.infer<typeof ConnectedAgent>;
 export const listGrants = defineOperation({
   worker: 'tokens',
   name: 'list-grants',
+  readOnly: true,
   input: z.strictObject({ include_revoked: z.boolean().optional() }),
   output: z.object({ agents: z.array(ConnectedAgent) }),
 });
@@ -30,6 +31,7 @@ export const listGrants = defineOperation({
 export const getGrant = defineOperation({
   worker: 'tokens',
   name: 'get-grant',
+  readOnly: true,
   input: z.strictObject({ grant_id: z.string().max(64) }),
   output: ConnectedAgent,
 });

@@ -55,6 +55,7 @@ export const ResolvedWorkspace = z.object({
 export const resolveWorkspace = defineOperation({
   worker: 'tokens',
   name: 'resolve-workspace',
+  readOnly: true,
   scoped: false,
   input: z.strictObject({ ref: z.string().min(1).max(100) }),
   output: ResolvedWorkspace,

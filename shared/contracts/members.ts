@@ -16,6 +16,7 @@ export type MemberRecord = z.infer<typeof MemberRecord>;
 export const listMembers = defineOperation({
   worker: 'tokens',
   name: 'list-members',
+  readOnly: true,
   scope: 'tokens:write',
   input: z.strictObject({}),
   output: z.object({ members: z.array(MemberRecord) }),

@@ -25,6 +25,7 @@ export const registerOAuthClient = defineOperation({
 export const getOAuthClient = defineOperation({
   worker: 'tokens',
   name: 'oauth-get-client',
+  readOnly: true,
   scoped: false,
   input: z.object({ client_id: z.string().max(200) }),
   output: z.object({ client: ClientMetadata.nullable() }),
@@ -138,6 +139,7 @@ export const revokeOAuthToken = defineOperation({
 export const grantStatus = defineOperation({
   worker: 'tokens',
   name: 'oauth-grant-status',
+  readOnly: true,
   scoped: false,
   input: z.object({ grant_id: z.string().max(64) }),
   /** While active: the grant's scopes that the member's permissions still allow, and their visibility now. */
@@ -152,6 +154,7 @@ export const PublicJwk = z.record(z.string(), z.unknown());
 export const jwks = defineOperation({
   worker: 'tokens',
   name: 'oauth-jwks',
+  readOnly: true,
   scoped: false,
   input: z.object({}),
   output: z.object({ keys: z.array(PublicJwk) }),

@@ -74,12 +74,13 @@ const StageRef = z.strictObject({ pipeline_id: z.string().max(64), stage_id: z.s
 export const listPipelines = defineOperation({
   worker: 'schema',
   name: 'list-pipelines',
+  readOnly: true,
   scope: SchemaRead,
   input: z.strictObject({}),
   output: z.object({ data: z.array(Pipeline) }),
 });
 
-export const getPipeline = defineOperation({ worker: 'schema', name: 'get-pipeline', scope: SchemaRead, input: ById, output: Pipeline });
+export const getPipeline = defineOperation({ worker: 'schema', name: 'get-pipeline', readOnly: true, scope: SchemaRead, input: ById, output: Pipeline });
 
 export const createPipeline = defineOperation({
   worker: 'schema',

@@ -12,6 +12,7 @@ export const SchemaDescription = z.object({
 export const describeSchema = defineOperation({
   worker: 'schema',
   name: 'describe',
+  readOnly: true,
   // Anyone who reads the data may read its shape.
   scope: ['schema:read', 'studio:read', 'contacts:read', 'deals:read'],
   input: z.object({}),

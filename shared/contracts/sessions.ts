@@ -18,6 +18,7 @@ export const signIn = defineOperation({
 export const resolveSession = defineOperation({
   worker: 'tokens',
   name: 'session-resolve',
+  readOnly: true,
   scoped: false,
   input: z.object({ session_token: z.string().max(512) }),
   output: SessionUser,
@@ -35,6 +36,7 @@ export const signOut = defineOperation({
 export const sessionMemberships = defineOperation({
   worker: 'tokens',
   name: 'session-memberships',
+  readOnly: true,
   scoped: false,
   input: z.object({ session_token: z.string().max(512) }),
   output: SessionUser.extend({

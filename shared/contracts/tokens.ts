@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Scope } from '../auth/scopes.js';
 import { defineOperation } from '../bus/operation.js';
-import { cleanText, Cursor, Empty, PageLimit, pageOf, Timestamp } from './common.js';
+import { cleanText, Cursor, Empty, isoInstant, PageLimit, pageOf, Timestamp } from './common.js';
 
 export const ApiToken = z
   .object({
@@ -28,7 +28,7 @@ export const CreatedApiToken = ApiToken.extend({
 export const CreateTokenInput = z.strictObject({
   name: cleanText(100).pipe(z.string().min(1, 'is required')),
   scopes: z.array(Scope).min(1, 'at least one scope is required').max(20),
-  expires_at: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 timestamp' }).nullable().optional(),
+  expires_at: isoInstant('must be an ISO 8601 timestamp').nullable().optional(),
 });
 export type CreateTokenInput = z.infer<typeof CreateTokenInput>;
 
@@ -57,6 +57,7 @@ export const TokenDescription = z
 export const authenticateToken = defineOperation({
   worker: 'tokens',
   name: 'authenticate',
+  readOnly: true,
   scoped: false,
   input: z.object({ token: z.string().max(512) }),
   output: AuthenticatedToken,
@@ -65,6 +66,7 @@ export const authenticateToken = defineOperation({
 export const describeToken = defineOperation({
   worker: 'tokens',
   name: 'describe',
+  readOnly: true,
   input: Empty,
   output: TokenDescription,
 });
@@ -80,6 +82,7 @@ export const createToken = defineOperation({
 export const listTokens = defineOperation({
   worker: 'tokens',
   name: 'list',
+  readOnly: true,
   scope: 'tokens:write',
   input: z.strictObject({ limit: PageLimit, cursor: Cursor.optional(), include_revoked: z.boolean().optional() }),
   output: pageOf(ApiToken),
@@ -89,6 +92,7 @@ export const listTokens = defineOperation({
 export const getToken = defineOperation({
   worker: 'tokens',
   name: 'get',
+  readOnly: true,
   scope: 'tokens:write',
   input: z.strictObject({ id: z.string().max(64) }),
   output: ApiToken,

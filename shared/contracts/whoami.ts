@@ -16,4 +16,4 @@ export const WhoAmI = z.object({
 });
 export type WhoAmI = z.infer<typeof WhoAmI>;
 
-export const whoAmI = defineOperation({ worker: 'tokens', name: 'whoami', input: z.object({}), output: WhoAmI });
+export const whoAmI = defineOperation({ worker: 'tokens', name: 'whoami', readOnly: true, input: z.object({}), output: WhoAmI });

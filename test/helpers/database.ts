@@ -12,37 +12,39 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-function urlFor(name: string): string {
-  const url = new URL(ADMIN_DATABASE_URL);
+function urlFor(name: string, adminUrl: string): string {
+  const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return url.toString();
 }
 
 /** A fresh, migrated database of its own; dropped again by `drop()`. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase(adminUrl = ADMIN_DATABASE_URL): Promise<TestDatabase> {
   const name = `crm_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
+  const admin = new pg.Client({ connectionString: adminUrl });
   try {
     await admin.connect();
   } catch (error) {
-    throw new Error(`Tests need Postgres at ${ADMIN_DATABASE_URL} (set TEST_DATABASE_URL): ${String(error)}`, { cause: error });
+    throw new Error(`Tests need Postgres at ${adminUrl} (set TEST_DATABASE_URL): ${String(error)}`, { cause: error });
   }
   await admin.query(`create database ${name}`);
   await admin.end();
 
-  const url = urlFor(name);
+  const url = urlFor(name, adminUrl);
   const orm = await openDatabase({ url, poolMax: 2, applicationName: 'crm tests' });
   await migrateDatabase(orm, url);
   await orm.close();
 
   const pool = new pg.Pool({ connectionString: url, max: 4 });
+  // An idle connection cut by a server restart (test/resilience) must not crash the test process.
+  pool.on('error', () => undefined);
   return {
     name,
     url,
     query: async (sql, params) => (await pool.query(sql, params)).rows,
     drop: async () => {
       await pool.end();
-      const client = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
+      const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();
       await client.query(`drop database if exists ${name} with (force)`);
       await client.end();

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { deleteRateLimitBucket } from '../../shared/rate-limit/rate-limit-bucket.js';
 import type { WorkerName } from '../../shared/bus/operation.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { NATS_URL } from './environment.js';
@@ -8,6 +9,13 @@ export interface StackOptions {
   /** How many copies of each worker to run (default one of each). */
   workers?: Partial<Record<WorkerName, number>>;
   env?: Record<string, string>;
+  /** Postgres and NATS of the test's own (test/helpers/private-services.ts), instead of the machine's. */
+  services?: PrivateServiceUrls;
+}
+
+export interface PrivateServiceUrls {
+  adminDatabaseUrl: string;
+  natsUrl: string;
 }
 
 /**
@@ -47,23 +55,31 @@ export interface TestEnvironment {
   stop(): Promise<void>;
 }
 
-export async function prepareEnvironment(extra: Record<string, string> = {}): Promise<TestEnvironment> {
-  const db = await createTestDatabase();
+export async function prepareEnvironment(extra: Record<string, string> = {}, services?: PrivateServiceUrls): Promise<TestEnvironment> {
+  const db = await createTestDatabase(services?.adminDatabaseUrl);
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     DATABASE_URL: db.url,
-    NATS_URL,
+    NATS_URL: services?.natsUrl ?? NATS_URL,
     CRM_SECRET: randomBytes(32).toString('hex'),
     BUS_NAMESPACE: `t${randomBytes(5).toString('hex')}`,
     PORT: '0',
     LOG_LEVEL: 'info',
+    // Tests drive far more requests than a client would; test/resilience/rate-limits.test.ts sets its own.
+    RATE_LIMIT_TOKEN_PER_MINUTE: '1000000',
+    RATE_LIMIT_GRANT_PER_MINUTE: '1000000',
+    RATE_LIMIT_SIGN_IN_PER_MINUTE: '10000',
     ...extra,
   };
-  return { db, env, crm: (args) => runCrm(args, env), stop: () => db.drop() };
+  const stop = async () => {
+    await db.drop();
+    await deleteRateLimitBucket(env.NATS_URL as string, env.BUS_NAMESPACE as string).catch(() => undefined);
+  };
+  return { db, env, crm: (args) => runCrm(args, env), stop };
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
-  const { db, env, crm } = await prepareEnvironment(options.env);
+  const { db, env, crm } = await prepareEnvironment(options.env, options.services);
   const processes: CrmProcess[] = [];
   const workers: CrmProcess[] = [];
 
@@ -126,6 +142,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     stop: async () => {
       await Promise.all(processes.map((p) => p.stop()));
       await db.drop();
+      await deleteRateLimitBucket(env.NATS_URL as string, env.BUS_NAMESPACE as string).catch(() => undefined);
     },
   };
 }

@@ -1,3 +1,4 @@
+import { importContacts } from '../../shared/contracts/contact-import.js';
 import { archiveContact, countContacts, createContact, getContact, listContacts, updateContact } from '../../shared/contracts/contacts.js';
 import { handle, type WorkerDefinition } from '../runtime/worker-call.js';
 import { purgeExpiredIdempotencyKeys } from '../runtime/idempotency.js';
@@ -5,6 +6,7 @@ import { archiveContactHandler } from './archive-contact.js';
 import { countContactsHandler } from './count-contacts.js';
 import { createContactHandler } from './create-contact.js';
 import { getContactHandler } from './get-contact.js';
+import { importContactsHandler } from './import-contacts.js';
 import { listContactsHandler } from './list-contacts.js';
 import { updateContactHandler } from './update-contact.js';
 
@@ -17,6 +19,7 @@ export const contactsWorker: WorkerDefinition = {
     handle(updateContact, updateContactHandler),
     handle(archiveContact, archiveContactHandler),
     handle(countContacts, countContactsHandler),
+    handle(importContacts, importContactsHandler),
   ],
   maintenance: {
     everyMs: 10 * 60_000,

@@ -10,6 +10,7 @@ import { CrmError, InternalError, MissingScopeError, UnavailableError, validatio
 import type { Logger } from '../../shared/logger.js';
 import type { Semaphore } from './concurrency.js';
 import { fingerprintOf, runIdempotent } from './idempotency.js';
+import { requireStorableText } from './storable-text.js';
 import type { HandlerBinding, WorkerServices } from './worker-call.js';
 
 /** Subscribes one operation in its worker's queue group and answers every request. */
@@ -28,15 +29,21 @@ export function serveOperation(
     const reqLog = log.child({ request_id: requestId, subject });
     const started = performance.now();
 
+    services.metrics?.inFlight.inc();
     await slots.acquire();
+    let outcome = 'ok';
     try {
       // The caller has given up already: doing the work now could only surprise it.
-      if (Date.now() > deadline) return { ok: false, error: new UnavailableError('The request expired in the queue.').toPayload() };
+      if (Date.now() > deadline) {
+        outcome = 'expired';
+        return { ok: false, error: new UnavailableError('The request expired in the queue.').toPayload() };
+      }
 
       const envelope = RequestEnvelope.safeParse(decode(message.data));
       if (!envelope.success) throw new InternalError(`Malformed request envelope on ${subject}`);
       const input = op.input.safeParse(envelope.data.input);
       if (!input.success) throw validationErrorFrom(input.error);
+      requireStorableText(input.data);
       const context = envelope.data.context;
       if (op.scoped && !context) throw new InternalError(`${subject} needs a workspace context`);
       const missing = context ? missingScope(context.principal.scopes, scopesOf(op)) : null;
@@ -62,9 +69,12 @@ export function serveOperation(
     } catch (error) {
       const crmError = toCrmError(error, reqLog);
       reqLog.info({ ms: Math.round(performance.now() - started), error_code: crmError.code }, 'handled with error');
+      outcome = crmError.code;
       return { ok: false, error: crmError.toPayload() };
     } finally {
       slots.release();
+      services.metrics?.inFlight.dec();
+      services.metrics?.done(subject, outcome, (performance.now() - started) / 1000);
     }
   };
 
@@ -73,7 +83,7 @@ export function serveOperation(
 
 function toCrmError(error: unknown, log: Logger): CrmError {
   if (error instanceof CrmError) return error;
-  if (error instanceof ConnectionException || isPoolTimeout(error)) {
+  if (error instanceof ConnectionException || isDatabaseUnreachable(error)) {
     log.warn({ err: error }, 'database unavailable');
     return new UnavailableError('The database is not reachable right now. Retry shortly.', 2);
   }
@@ -82,9 +92,16 @@ function toCrmError(error: unknown, log: Logger): CrmError {
   return new InternalError();
 }
 
-function isPoolTimeout(error: unknown): boolean {
+/**
+ * The database going away (a restart, a failover) rather than a fault of the request:
+ * SQLSTATE class 08 (connection exception) or 57 (operator intervention, e.g. 57P01
+ * "terminating connection due to administrator command"), or the pool's own messages.
+ */
+function isDatabaseUnreachable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  return /timeout exceeded when trying to connect|Connection terminated|ECONNREFUSED|the database system is (starting up|shutting down)/i.test(
+  const sqlState = error instanceof DriverException ? (error.sqlState ?? error.code) : 'code' in error ? error.code : undefined;
+  if (typeof sqlState === 'string' && /^(08|57)/.test(sqlState)) return true;
+  return /timeout exceeded when trying to connect|Connection terminated|connection is closed|ECONNREFUSED|ECONNRESET|terminating connection|the database system is (starting up|shutting down|in recovery mode)/i.test(
     error.message,
   );
 }

@@ -3,6 +3,7 @@ import type { BusTransport } from '../../shared/bus/transport.js';
 import type { CallContext } from '../../shared/contracts/call-context.js';
 import type { EntityManager, Orm } from '../../shared/db/orm.js';
 import type { Logger } from '../../shared/logger.js';
+import type { WorkerMessageMetrics } from '../../shared/metrics/worker-metrics.js';
 import type { Secrets } from '../../shared/secrets.js';
 
 /** What every worker process provides to its handlers. */
@@ -14,6 +15,8 @@ export interface WorkerServices {
   busNamespace: string;
   /** Where broadcast events go (NATS whenever it is configured, even for the command line). */
   events: Pick<BusTransport, 'publish'>;
+  /** Counts and times messages (service processes; not the command line). */
+  metrics?: WorkerMessageMetrics;
 }
 
 /** One request as a handler sees it. */

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import type { ApiTokenAuthenticator } from '../../auth/authenticate-api-token.js';
 import type { GatewayDeps } from '../../deps.js';
 import { notFoundHandler } from '../../errors/error-handler.js';
@@ -11,9 +11,10 @@ import { pipelinesRoutes } from './pipelines/route.js';
 import { tokensRoutes } from './tokens/route.js';
 
 /** The REST API, version 1. Every route needs an API token. */
-export function v1Routes(deps: GatewayDeps, tokens: ApiTokenAuthenticator): Router {
+export function v1Routes(deps: GatewayDeps, tokens: ApiTokenAuthenticator, rateLimit: RequestHandler): Router {
   const router = Router();
   router.use(tokens.middleware());
+  router.use(rateLimit);
   router.use(...jsonBody(deps.config.bodyLimit));
   router.use(meRoutes(deps));
   router.use(contactsRoutes(deps));

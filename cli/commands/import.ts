@@ -1,0 +1,164 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { IMPORT_BATCH_MAX_ROWS } from '../../shared/contracts/contact-import.js';
+import type { CallContext } from '../../shared/contracts/call-context.js';
+import { loadConfig } from '../../shared/config.js';
+import { CrmError, NotFoundError } from '../../shared/errors.js';
+import { createLogger } from '../../shared/logger.js';
+import { optional, parseCommandArgs, required } from '../args.js';
+import { contactFieldKeys } from '../contact-import/contact-field-keys.js';
+import { csvRecords } from '../contact-import/csv-records.js';
+import { ErrorsFile } from '../contact-import/errors-file.js';
+import { openImportBus } from '../contact-import/import-bus.js';
+import { checkCustomFieldColumns, importColumns } from '../contact-import/import-columns.js';
+import { ImportProgress } from '../contact-import/import-progress.js';
+import { importRows } from '../contact-import/import-rows.js';
+import type { ImportCounts } from '../contact-import/import-tally.js';
+import { printJson, printLines } from '../output.js';
+import { UsageError } from '../usage-error.js';
+import { withLocalServices } from '../with-local-services.js';
+
+const DEFAULT_BATCH_SIZE = 500;
+
+export const usage = `Usage: crm import contacts FILE.csv --workspace WORKSPACE [--errors FILE] [--batch-size N] [--json]
+
+Imports contacts from a CSV file (UTF-8, comma-separated, the first row names the
+columns), reading it as a stream and writing it in batches. Columns, in any order:
+
+  first_name   required
+  phone        required; any common format, stored as E.164 (without a country
+               code the workspace's default_country applies)
+  last_name, email, status (active or archived; default active),
+  owner_id     a member of the workspace (usr_…)
+  custom.KEY   the contact custom field KEY, e.g. custom.lead_source: text as is;
+               number 42 or -4.5; boolean true or false; date YYYY-MM-DD;
+               select one of its options
+
+An empty cell is no value. Any other column, or a custom field the workspace does not
+have, stops the command before anything is imported (exit 2).
+
+Each row is checked like POST /v1/contacts. A row whose phone the workspace already
+has is skipped, so running the same file again (e.g. after an interruption) adds only
+what is missing. Rows that cannot be imported, and rows repeating the phone of an
+earlier row, are listed as line,field,reason in the errors file (default: FILE.errors.csv
+next to FILE; "line" is the line of the file where the row starts, the header is line 1).
+
+  --workspace     a workspace id (ws_…) or name
+  --errors FILE   where to write the rows that were not imported
+  --batch-size N  rows per batch, 1 to ${IMPORT_BATCH_MAX_ROWS} (default ${DEFAULT_BATCH_SIZE})
+  --json          print the summary as one JSON object on stdout
+
+Progress goes to stderr (a bar on a terminal). With NATS_URL set, the batches are
+written by the running contacts workers ("crm worker contacts"); without it, by this
+command itself.`;
+
+export interface ImportSummary extends ImportCounts {
+  object: 'contact_import';
+  workspace_id: string;
+  file: string;
+  errors_file: string;
+  seconds: number;
+  rows_per_second: number;
+}
+
+export async function run(argv: string[]): Promise<void> {
+  const [what, ...rest] = argv;
+  if (what === '--help' || what === '-h') return printLines(usage);
+  if (what !== 'contacts') {
+    throw new UsageError(what ? `Cannot import "${what}": only contacts can be imported.` : 'Say what to import: crm import contacts FILE.csv.', usage);
+  }
+  const args = parseCommandArgs(
+    rest,
+    { workspace: { type: 'string' }, errors: { type: 'string' }, 'batch-size': { type: 'string' }, json: { type: 'boolean' } },
+    usage,
+  );
+  if (args.positionals.length !== 1) throw new UsageError('Give exactly one CSV file to import.', usage);
+  const file = path.resolve(args.positionals[0] as string);
+  const workspaceRef = required(args, 'workspace', usage);
+  const errorsPath = path.resolve(optional(args, 'errors') ?? defaultErrorsPath(file));
+  if (errorsPath === file) throw new UsageError('The errors file cannot be the file being imported.', usage);
+  const batchSize = batchSizeFrom(optional(args, 'batch-size'));
+
+  const size = await stat(file).catch(() => null);
+  if (!size?.isFile()) throw new NotFoundError('file', args.positionals[0]);
+
+  // The header is checked before anything is opened: a wrong column fails at once.
+  const records = csvRecords(file);
+  let summary: ImportSummary;
+  try {
+    const header = await records.next();
+    if (header.done) throw new UsageError(`${file} is empty: its first row must name the columns. Nothing was imported.`);
+    const columns = importColumns(file, header.value.fields);
+
+    const config = loadConfig();
+    const log = createLogger({ level: config.logLevel === 'info' ? 'warn' : config.logLevel, component: 'crm import', fd: 2 });
+    summary = await withLocalServices(async (services) => {
+      const { context, workspace } = await services.inWorkspace(workspaceRef);
+      if (columns.customKeys.length > 0) checkCustomFieldColumns(file, columns, await contactFieldKeys(services, context));
+
+      // The import writes contacts and needs nothing else.
+      const writer: CallContext = { ...context, principal: { type: 'operator', scopes: ['contacts:write'] } };
+      const bus = await openImportBus(config, log, services, writer);
+      const errors = await ErrorsFile.create(errorsPath);
+      const started = performance.now();
+      const progress = new ImportProgress(process.stderr, size.size, started);
+      try {
+        const { counts, failure } = await importRows({ records, columns, batchSize, send: bus.send, errors, progress });
+        if (failure !== undefined) throw stoppedError(failure, counts, errorsPath);
+        const seconds = (performance.now() - started) / 1000;
+        return {
+          object: 'contact_import',
+          workspace_id: workspace.id,
+          file,
+          ...counts,
+          errors_file: errorsPath,
+          seconds: Math.round(seconds * 100) / 100,
+          rows_per_second: Math.round(counts.rows / seconds),
+        };
+      } finally {
+        progress.finish();
+        await errors.close();
+        await bus.close();
+      }
+    });
+  } finally {
+    // Closes the file when the import stopped before its end.
+    await records.return(undefined);
+  }
+
+  if (args.values.json) return printJson(summary);
+  const listed = summary.duplicates + summary.invalid;
+  printLines(
+    `Imported ${summary.rows.toLocaleString('en')} rows into ${summary.workspace_id} in ${summary.seconds.toFixed(1)} s (${summary.rows_per_second.toLocaleString('en')} rows/s):`,
+    `  ${summary.created.toLocaleString('en')} created`,
+    `  ${summary.skipped.toLocaleString('en')} skipped: the phone was already in the workspace`,
+    `  ${summary.duplicates.toLocaleString('en')} duplicates: the phone of an earlier row of the file`,
+    `  ${summary.invalid.toLocaleString('en')} invalid`,
+    listed > 0 ? `Rows not imported (${listed.toLocaleString('en')}) are listed in ${summary.errors_file}` : 'Every row was imported or already present.',
+  );
+}
+
+/** contacts.csv → contacts.errors.csv, next to it. */
+function defaultErrorsPath(file: string): string {
+  const { dir, name, ext } = path.parse(file);
+  return path.join(dir, `${ext.toLowerCase() === '.csv' ? name : name + ext}.errors.csv`);
+}
+
+function batchSizeFrom(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_BATCH_SIZE;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1 || n > IMPORT_BATCH_MAX_ROWS) throw new UsageError(`--batch-size must be a whole number from 1 to ${IMPORT_BATCH_MAX_ROWS}.`, usage);
+  return n;
+}
+
+/** Why the import stopped, with what it did before: rows already imported are skipped next time. */
+function stoppedError(failure: unknown, counts: ImportCounts, errorsPath: string): CrmError {
+  const reason = failure instanceof Error ? failure.message : String(failure);
+  const n = (count: number) => count.toLocaleString('en');
+  return new CrmError(
+    failure instanceof CrmError ? failure.code : 'internal',
+    `The import stopped: ${reason}\nThe ${n(counts.rows)} rows before that are done: ${n(counts.created)} created, ${n(counts.skipped)} skipped, ` +
+      `${n(counts.duplicates)} duplicates and ${n(counts.invalid)} invalid (listed in ${errorsPath}). ` +
+      'Fix the problem and run the same command again: rows already imported are skipped.',
+  );
+}

@@ -1,0 +1,68 @@
+import type { BusClient } from '../../shared/bus/bus-client.js';
+import { NatsTransport } from '../../shared/bus/nats-transport.js';
+import type { CallContext } from '../../shared/contracts/call-context.js';
+import { importContacts, type ImportContactsResult, type ImportedContactRow } from '../../shared/contracts/contact-import.js';
+import { healthOf } from '../../shared/contracts/health.js';
+import type { Config } from '../../shared/config.js';
+import { CrmError } from '../../shared/errors.js';
+import type { Logger } from '../../shared/logger.js';
+import { busClient } from '../environment.js';
+import type { LocalServices } from '../local-services.js';
+
+/** How batches reach a contacts worker. */
+export interface ImportBus {
+  route: 'nats' | 'in-process';
+  send(rows: ImportedContactRow[]): Promise<ImportContactsResult>;
+  close(): Promise<void>;
+}
+
+/** A batch is far more work than one API call, and an import is not interactive. */
+const BATCH_TIMEOUT_MS = 30_000;
+/** Pauses before sending a batch again after `unavailable` (no worker, a restart, a timeout). */
+const RETRY_PAUSES_MS = [250, 500, 1_000, 2_000, 4_000];
+
+/**
+ * With NATS_URL the batches go to the running contacts workers, like every production
+ * write: the import spreads over however many `crm worker contacts` run, and this
+ * process only reads the file. Without it (the embedded default) there is no worker to
+ * reach, so the batches go over the in-process bus of the command's local services,
+ * to the same worker code behind the same contract. (Other commands use the local
+ * services for everything; an import is the one whose load belongs on the workers.)
+ */
+export async function openImportBus(config: Config, log: Logger, local: LocalServices, context: CallContext): Promise<ImportBus> {
+  if (!config.natsUrl) {
+    return { route: 'in-process', send: (rows) => sendBatch(local.bus, context, local.requestId, rows), close: async () => undefined };
+  }
+  const nats = await NatsTransport.connect(config.natsUrl, 'crm import', log);
+  const bus = busClient(nats, config);
+  try {
+    await bus.call(healthOf('contacts'), {}, { context: null, requestId: local.requestId });
+  } catch (error) {
+    await nats.close();
+    if (error instanceof CrmError && error.code === 'unavailable') {
+      throw new CrmError(
+        'unavailable',
+        `${error.message} With NATS_URL set, the import is written by the contacts workers: start one with "crm worker contacts".`,
+      );
+    }
+    throw error;
+  }
+  return { route: 'nats', send: (rows) => sendBatch(bus, context, local.requestId, rows), close: () => nats.close() };
+}
+
+/**
+ * Sends one batch, again after a pause if no worker could take it. Sending a batch twice
+ * is safe: rows already written are skipped by phone (a resent batch may then report
+ * its own rows as skipped rather than created).
+ */
+async function sendBatch(bus: BusClient, context: CallContext, requestId: string, rows: ImportedContactRow[]): Promise<ImportContactsResult> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return (await bus.call(importContacts, { rows }, { context, requestId, timeoutMs: BATCH_TIMEOUT_MS })).result;
+    } catch (error) {
+      const pause = RETRY_PAUSES_MS[attempt];
+      if (!(error instanceof CrmError && error.code === 'unavailable') || pause === undefined) throw error;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+}

@@ -1,0 +1,88 @@
+import {
+  CUSTOM_COLUMN_PREFIX,
+  IMPORT_CELL_MAX_CHARS,
+  IMPORT_COLUMNS,
+  REQUIRED_IMPORT_COLUMNS,
+  type ImportColumn,
+  type ImportedContactRow,
+  type RowProblem,
+} from '../../shared/contracts/contact-import.js';
+import { UsageError } from '../usage-error.js';
+
+/** The workspace's contact custom fields, by key. */
+export interface ContactFieldKeys {
+  active: ReadonlySet<string>;
+  archived: ReadonlySet<string>;
+}
+
+type Column = { field: ImportColumn } | { customKey: string };
+
+/** How the cells of a record become a batch row, as the file's header says. */
+export interface ImportColumns {
+  /** The custom field keys the file fills (`custom.KEY` columns). */
+  customKeys: string[];
+  /** A row to send, or why the record cannot be sent at all. */
+  toRow(record: { fields: string[]; line: number }): { row: ImportedContactRow; bytes: number } | { problem: RowProblem };
+}
+
+function refusal(file: string, problem: string, columns: string): UsageError {
+  return new UsageError(`${file}: ${problem} Columns are ${IMPORT_COLUMNS.join(', ')}, and ${columns}. Nothing was imported.`);
+}
+
+const ANY_CUSTOM = `${CUSTOM_COLUMN_PREFIX}KEY for a contact custom field of the workspace`;
+
+/**
+ * Reads the header row. A column the import would not store is refused before anything
+ * is read or written (exit 2): an unknown or repeated one, a missing first_name or phone.
+ * Names are compared without surrounding spaces and case. The custom fields named are
+ * checked against the workspace by {@link checkCustomFieldColumns}.
+ */
+export function importColumns(file: string, header: string[]): ImportColumns {
+  const columns: Column[] = [];
+  const seen = new Set<string>();
+  for (const written of header) {
+    const name = written.trim().toLowerCase();
+    if (seen.has(name)) throw refusal(file, `the column "${written}" appears twice.`, ANY_CUSTOM);
+    seen.add(name);
+    if ((IMPORT_COLUMNS as readonly string[]).includes(name)) columns.push({ field: name as ImportColumn });
+    else if (name.startsWith(CUSTOM_COLUMN_PREFIX)) columns.push({ customKey: name.slice(CUSTOM_COLUMN_PREFIX.length) });
+    else throw refusal(file, `unknown column "${written}".`, ANY_CUSTOM);
+  }
+  const missing = REQUIRED_IMPORT_COLUMNS.filter((c) => !seen.has(c));
+  if (missing.length > 0) throw refusal(file, `the header has no ${missing.join(' or ')} column (the first row must name the columns).`, ANY_CUSTOM);
+
+  return {
+    customKeys: columns.flatMap((c) => ('customKey' in c ? [c.customKey] : [])),
+    toRow: ({ fields, line }) => {
+      if (fields.length !== columns.length) {
+        return { problem: { line, reason: `The row has ${fields.length} fields where the header has ${columns.length}.` } };
+      }
+      const row: ImportedContactRow = { line };
+      let bytes = 16;
+      for (let i = 0; i < columns.length; i++) {
+        const value = fields[i] as string;
+        // Empty cells are no value: not sending them keeps batches small.
+        if (value === '') continue;
+        const column = columns[i] as Column;
+        if (value.length > IMPORT_CELL_MAX_CHARS) {
+          const [name, param] = 'field' in column ? [column.field, column.field] : [CUSTOM_COLUMN_PREFIX + column.customKey, `custom_fields.${column.customKey}`];
+          return { problem: { line, reason: `${name}: longer than ${IMPORT_CELL_MAX_CHARS} characters.`, param } };
+        }
+        if ('field' in column) row[column.field] = value;
+        else (row.custom_fields ??= {})[column.customKey] = value;
+        bytes += value.length + 24;
+      }
+      return { row, bytes };
+    },
+  };
+}
+
+/** Every `custom.KEY` column must name an active contact custom field of the workspace (exit 2 otherwise). */
+export function checkCustomFieldColumns(file: string, columns: ImportColumns, keys: ContactFieldKeys): void {
+  const theirs = keys.active.size > 0 ? `${CUSTOM_COLUMN_PREFIX}KEY for these custom fields: ${[...keys.active].join(', ')}` : 'no custom fields (the workspace has none)';
+  for (const key of columns.customKeys) {
+    const column = `"${CUSTOM_COLUMN_PREFIX}${key}"`;
+    if (keys.archived.has(key)) throw refusal(file, `the column ${column} names an archived custom field; restore it or leave the column out.`, theirs);
+    if (!keys.active.has(key)) throw refusal(file, `the column ${column} names no contact custom field of the workspace.`, theirs);
+  }
+}

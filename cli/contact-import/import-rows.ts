@@ -1,0 +1,98 @@
+import type { ImportContactsResult, ImportedContactRow, RowProblem } from '../../shared/contracts/contact-import.js';
+import type { CsvRecord } from './csv-records.js';
+import type { ErrorsFile } from './errors-file.js';
+import type { ImportColumns } from './import-columns.js';
+import type { ImportProgress } from './import-progress.js';
+import { ImportTally, type ImportCounts } from './import-tally.js';
+
+/**
+ * Batches being written at once. A few keep the worker busy while this process reads and
+ * encodes the next batch; more would only queue (two cores serve everything here). The
+ * file is read no faster than batches are answered, so memory stays bounded.
+ */
+const MAX_BATCHES_IN_FLIGHT = 3;
+/** Cell text per batch: with JSON's overhead, well under NATS's default 1 MB message. */
+const BATCH_MAX_BYTES = 256 * 1024;
+
+interface Batch {
+  rows: ImportedContactRow[];
+  /** Rows refused before sending (wrong number of fields, an oversized cell). */
+  refused: RowProblem[];
+  bytes: number;
+  /** Bytes of the file up to this batch's last row, for the progress. */
+  endByte: number;
+}
+
+type Answer = { batch: Batch; result: ImportContactsResult } | { batch: Batch; error: unknown };
+
+const NOTHING_SENT: ImportContactsResult = { created: [], skipped: [], invalid: [] };
+
+export interface ImportRowsOptions {
+  records: AsyncIterable<CsvRecord>;
+  columns: ImportColumns;
+  batchSize: number;
+  send(rows: ImportedContactRow[]): Promise<ImportContactsResult>;
+  errors: ErrorsFile;
+  progress: ImportProgress;
+}
+
+/**
+ * Streams the file's records into batches with a bounded number in flight, and takes
+ * the answers in file order, so the errors file is in line order. On a failure (a batch
+ * that cannot be written, an unreadable file) it stops reading, still takes the answers
+ * of batches already sent, and reports the failure with what was done.
+ */
+export async function importRows(options: ImportRowsOptions): Promise<{ counts: ImportCounts; failure?: unknown }> {
+  const { records, columns, batchSize, send, errors, progress } = options;
+  const tally = new ImportTally();
+  const inFlight: Promise<Answer>[] = [];
+  let failure: unknown;
+  let batch: Batch = { rows: [], refused: [], bytes: 0, endByte: 0 };
+
+  const takeOldestAnswer = async () => {
+    const answer = await (inFlight.shift() as Promise<Answer>);
+    if ('error' in answer) {
+      failure ??= answer.error;
+      return;
+    }
+    await errors.add(tally.add(answer.result, answer.batch.refused));
+    progress.update({ bytes: answer.batch.endByte, rows: tally.counts.rows });
+  };
+
+  const dispatch = async () => {
+    if (batch.rows.length === 0 && batch.refused.length === 0) return;
+    while (inFlight.length >= MAX_BATCHES_IN_FLIGHT) await takeOldestAnswer();
+    const sending = batch;
+    batch = { rows: [], refused: [], bytes: 0, endByte: sending.endByte };
+    // Never a rejected promise waiting in the queue: the failure is kept as a value.
+    const sent = sending.rows.length === 0 ? Promise.resolve(NOTHING_SENT) : send(sending.rows);
+    inFlight.push(sent.then((result) => ({ batch: sending, result }), (error: unknown) => ({ batch: sending, error })));
+  };
+
+  let readFailure: unknown;
+  try {
+    try {
+      for await (const record of records) {
+        const read = columns.toRow(record);
+        if ('problem' in read) {
+          batch.refused.push(read.problem);
+        } else {
+          batch.rows.push(read.row);
+          batch.bytes += read.bytes;
+        }
+        batch.endByte = record.endByte;
+        if (batch.rows.length >= batchSize || batch.bytes >= BATCH_MAX_BYTES) await dispatch();
+        if (failure !== undefined) break;
+      }
+    } catch (error) {
+      readFailure = error;
+    }
+    // The rows read before a syntax error are whole rows: they are written too, so the report's count is exact.
+    if (failure === undefined) await dispatch();
+  } catch (error) {
+    failure ??= error;
+  }
+  while (inFlight.length > 0) await takeOldestAnswer();
+  failure ??= readFailure;
+  return failure === undefined ? { counts: tally.counts } : { counts: tally.counts, failure };
+}

@@ -1,0 +1,47 @@
+import type { Request, RequestHandler } from 'express';
+import { Counter, Histogram, type Registry } from 'prom-client';
+import { LATENCY_BUCKETS } from '../../shared/metrics/registry.js';
+
+/**
+ * Counts and times every HTTP request by route pattern (`/v1/contacts/:id`, never the
+ * concrete path, so that ids do not multiply the series).
+ */
+export function httpMetrics(registry: Registry): RequestHandler {
+  const requests = new Counter({
+    name: 'crm_http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'crm_http_request_duration_seconds',
+    help: 'Time to answer an HTTP request, by method and route pattern',
+    labelNames: ['method', 'route'],
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  return (req, res, next) => {
+    const stop = duration.startTimer();
+    res.on('finish', () => {
+      const labels = { method: req.method, route: routeOf(req) };
+      stop(labels);
+      requests.inc({ ...labels, status: String(res.statusCode) });
+    });
+    next();
+  };
+}
+
+/**
+ * The matched route's pattern with its mount point. `req.baseUrl` is already reset when
+ * an error travelled out of a router, so the mount point is taken from the request path:
+ * whatever precedes the segments the pattern matched.
+ */
+function routeOf(req: Request): string {
+  const route: unknown = req.route;
+  if (typeof route !== 'object' || route === null || !('path' in route) || typeof route.path !== 'string') return 'unmatched';
+  const pattern = route.path;
+  const segments = req.originalUrl.split('?')[0]?.split('/').filter(Boolean) ?? [];
+  const matched = pattern.split('/').filter(Boolean).length;
+  const mount = segments.slice(0, Math.max(0, segments.length - matched)).join('/');
+  return `${mount ? `/${mount}` : ''}${pattern}`;
+}

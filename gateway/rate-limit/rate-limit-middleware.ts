@@ -1,0 +1,47 @@
+import type { RequestHandler, Response } from 'express';
+import { RateLimitedError } from '../../shared/errors.js';
+import type { RateLimiter, RateLimitVerdict } from './rate-limiter.js';
+
+/** The gateway's limiters; null where a limit is turned off (0). */
+export interface GatewayRateLimits {
+  token: RateLimiter | null;
+  grant: RateLimiter | null;
+  signIn: RateLimiter | null;
+}
+
+/** Limits an authenticated request by its API token or its OAuth grant (console sessions are not limited). */
+export function limitByCredential(limits: GatewayRateLimits): RequestHandler {
+  return (req, res, next) => {
+    const credential = req.credential;
+    const [limiter, id] =
+      credential?.kind === 'api_token' ? [limits.token, credential.tokenId] : credential?.kind === 'oauth' ? [limits.grant, credential.grantId] : [null, undefined];
+    if (!limiter || !id) return next();
+    apply(limiter, id, res).then(next, next);
+  };
+}
+
+/** Limits by client address, e.g. sign-in attempts (behind a proxy, set TRUST_PROXY so this is the client's). */
+export function limitByIp(limiter: RateLimiter | null): RequestHandler {
+  return (req, res, next) => {
+    if (!limiter) return next();
+    apply(limiter, req.ip ?? 'unknown', res).then(next, next);
+  };
+}
+
+async function apply(limiter: RateLimiter, id: string, res: Response): Promise<void> {
+  const verdict = await limiter.take(id);
+  if (!verdict) return;
+  setHeaders(res, verdict);
+  if (!verdict.allowed) {
+    res.set('Retry-After', String(verdict.resetSeconds));
+    throw new RateLimitedError(verdict.resetSeconds);
+  }
+}
+
+/** The IETF RateLimit header fields: the limit, what is left, and seconds until the window resets. */
+function setHeaders(res: Response, verdict: RateLimitVerdict): void {
+  res.set('RateLimit-Limit', String(verdict.limit));
+  res.set('RateLimit-Remaining', String(verdict.remaining));
+  res.set('RateLimit-Reset', String(verdict.resetSeconds));
+  res.set('RateLimit-Policy', `${verdict.limit};w=60`);
+}

@@ -1,0 +1,99 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { useEmbeddedPostgres, type EmbeddedDatabase } from '../../shared/db/embedded-postgres.js';
+import { freePort } from '../../shared/free-port.js';
+import { createLogger } from '../../shared/logger.js';
+
+/**
+ * A NATS server and a Postgres cluster that belong to one test, so that the test may
+ * restart them without disturbing any other test running at the same time.
+ */
+export interface PrivateNats {
+  url: string;
+  /** Stops the server (SIGKILL when `hard`) and starts it again on the same port and store. */
+  restart(options?: { downMs?: number; hard?: boolean }): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const NATS_SERVER = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'].find((p) => existsSync(p)) ?? 'nats-server';
+
+async function waitForPort(port: number, timeoutMs = 15_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.end();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    if (Date.now() > until) throw new Error(`nothing listens on 127.0.0.1:${port}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export async function startPrivateNats(): Promise<PrivateNats> {
+  const port = await freePort();
+  const storeDir = await mkdtemp(path.join(os.tmpdir(), 'crm-nats-'));
+  let child: ChildProcess | null = null;
+
+  const start = async (): Promise<void> => {
+    child = spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], { stdio: 'ignore' });
+    await waitForPort(port);
+  };
+  const halt = async (signal: NodeJS.Signals): Promise<void> => {
+    const running = child;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill(signal);
+    await exited;
+  };
+
+  await start();
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    restart: async ({ downMs = 1000, hard = false } = {}) => {
+      await halt(hard ? 'SIGKILL' : 'SIGTERM');
+      await new Promise((r) => setTimeout(r, downMs));
+      await start();
+    },
+    stop: async () => {
+      await halt('SIGTERM');
+      await rm(storeDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface PrivatePostgres {
+  /** A superuser URL to the `postgres` database, for creating test databases. */
+  adminUrl: string;
+  /** Stops the cluster (a fast shutdown: sessions are cut) and starts it again on the same port. */
+  restart(options?: { downMs?: number }): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** A real Postgres from the `embedded-postgres` binaries, in a temporary directory. */
+export async function startPrivatePostgres(): Promise<PrivatePostgres> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'crm-pg-'));
+  const log = createLogger({ level: 'silent', component: 'test-postgres' });
+  let db: EmbeddedDatabase = await useEmbeddedPostgres({ dataDir, role: 'server', log });
+  const adminUrl = Object.assign(new URL(db.url), { pathname: '/postgres' }).toString();
+  return {
+    adminUrl,
+    restart: async ({ downMs = 1000 } = {}) => {
+      await db.release();
+      await new Promise((r) => setTimeout(r, downMs));
+      db = await useEmbeddedPostgres({ dataDir, role: 'server', log });
+    },
+    stop: async () => {
+      await db.release();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,285 @@
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parse } from 'csv-parse/sync';
+import t from 'tap';
+import { client } from './helpers/http.js';
+import { runCrm } from './helpers/process.js';
+import { startStack } from './helpers/stack.js';
+
+/**
+ * `crm import contacts` against the stack as production runs it: the command sends its
+ * batches over NATS to a separate contacts worker process, on real Postgres.
+ */
+const stack = await startStack();
+const dir = await mkdtemp(path.join(tmpdir(), 'crm-import-'));
+t.teardown(async () => {
+  await stack.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const a = await stack.bootstrap({ defaultCountry: 'US' });
+const b = await stack.bootstrap({ defaultCountry: 'US' });
+const adminA = client(stack.baseUrl, await stack.token(a.workspace.id, ['contacts:write', 'schema:write']));
+for (const field of [
+  { object_type: 'contact', key: 'score', label: 'Score', type: 'number' },
+  { object_type: 'contact', key: 'lead_source', label: 'Lead source', type: 'select', options: ['web', 'referral'] },
+  { object_type: 'contact', key: 'vip', label: 'VIP', type: 'boolean' },
+]) {
+  const res = await adminA.post('/v1/custom-fields', field);
+  if (res.status !== 201) throw new Error(`custom field: ${JSON.stringify(res.body)}`);
+}
+// Workspace B gets the same fields, so the same file fits both.
+const adminB = client(stack.baseUrl, await stack.token(b.workspace.id, ['contacts:write', 'schema:write']));
+for (const key of ['score', 'lead_source', 'vip']) {
+  const def = key === 'score' ? { type: 'number' } : key === 'vip' ? { type: 'boolean' } : { type: 'select', options: ['web', 'referral'] };
+  await adminB.post('/v1/custom-fields', { object_type: 'contact', key, label: key, ...def });
+}
+
+interface Summary {
+  object: string;
+  workspace_id: string;
+  rows: number;
+  created: number;
+  skipped: number;
+  duplicates: number;
+  invalid: number;
+  errors_file: string;
+  seconds: number;
+  rows_per_second: number;
+}
+
+const HEADER = ['first_name', 'last_name', 'email', 'phone', 'status', 'owner_id', 'custom.score', 'custom.lead_source', 'custom.vip'];
+const phoneOf = (i: number) => `(212) ${400 + Math.floor(i / 10_000)}-${String(i % 10_000).padStart(4, '0')}`;
+const e164Of = (i: number) => `+1212${400 + Math.floor(i / 10_000)}${String(i % 10_000).padStart(4, '0')}`;
+
+/** A file of `rows` data rows with bad rows at known lines, and what the import must report for them. */
+function contactsCsv(rows: number, ownerId: string) {
+  const lines: string[] = [HEADER.join(',')];
+  const expected: { line: number; field: string; reason: string }[] = [];
+  let line = 1;
+  let duplicates = 0;
+  for (let i = 0; i < rows; i++) {
+    line++;
+    const row: Record<string, string> = {
+      first_name: `First${i}`,
+      last_name: `Last${i}`,
+      email: `Person${i}@Example.TEST`,
+      phone: phoneOf(i),
+      status: i % 10 === 3 ? 'archived' : '',
+      owner_id: i % 100 === 1 ? ownerId : '',
+      'custom.score': String(i),
+      'custom.lead_source': i % 2 ? 'web' : 'referral',
+      'custom.vip': i % 2 ? 'TRUE' : 'false',
+    };
+    let extraField = false;
+    const bad = (field: string, reason: string) => expected.push({ line, field, reason });
+    const repeat = (of: number, firstLine: number, written = phoneOf(of)) => {
+      row.phone = written;
+      bad('phone', `phone ${e164Of(of)} repeats line ${firstLine}.`);
+      duplicates++;
+    };
+    switch (line) {
+      case 10:
+        row.first_name = '';
+        bad('first_name', 'first_name: is required and must not be empty');
+        break;
+      case 20:
+        row.phone = '12345';
+        bad('phone', 'phone: "12345" is not a valid phone number.');
+        break;
+      case 30:
+        repeat(3, 5);
+        break;
+      case 40:
+        repeat(4, 6, '+1 212-400-0004');
+        break;
+      case 50:
+        row.status = 'pending';
+        bad('status', 'status: Invalid option: expected one of "active"|"archived"');
+        break;
+      case 60:
+        row['custom.score'] = 'many';
+        bad('custom_fields.score', 'custom_fields.score: must be a number.');
+        break;
+      case 70:
+        row.email = 'not-an-email';
+        bad('email', 'email: must be an e-mail address');
+        break;
+      case 80:
+        extraField = true;
+        bad('', `The row has ${HEADER.length + 1} fields where the header has ${HEADER.length}.`);
+        break;
+      case 90:
+        row['custom.lead_source'] = 'billboard';
+        bad('custom_fields.lead_source', 'custom_fields.lead_source: must be one of: web, referral.');
+        break;
+      case 100:
+        row.owner_id = 'usr_nobody';
+        bad('owner_id', 'No such workspace member: usr_nobody.');
+        break;
+      case 1200:
+        // In another batch (of 500) than line 7.
+        repeat(5, 7);
+        break;
+    }
+    // A quoted cell over two lines is reported at the line it starts on, and the lines after it still count.
+    if (i === rows - 2) {
+      row.last_name = '"Two\nLines"';
+      bad('last_name', 'last_name: must not contain control characters');
+    }
+    if (i === rows - 1) {
+      row.first_name = '';
+      bad('first_name', 'first_name: is required and must not be empty');
+    }
+    lines.push(HEADER.map((h) => row[h]).join(',') + (extraField ? ',x' : ''));
+    if (i === rows - 2) line++;
+  }
+  return { text: `${lines.join('\n')}\n`, expected, duplicates, invalid: expected.length - duplicates };
+}
+
+const ROWS = 3000;
+const csv = contactsCsv(ROWS, a.user.id);
+const file = path.join(dir, 'contacts.csv');
+await writeFile(file, csv.text);
+// The same rows for workspace B, whose rows name B's administrator as owner.
+const fileB = path.join(dir, 'contacts-b.csv');
+await writeFile(fileB, contactsCsv(ROWS, b.user.id).text);
+// A contact the workspace has before the import: its row is skipped, not reported.
+const existingPhone = phoneOf(2600);
+const existing = await adminA.post<{ id: string }>('/v1/contacts', { first_name: 'Already', phone: existingPhone });
+
+const countIn = async (workspaceId: string) =>
+  Number((await stack.db.query<{ n: string }>('select count(*) as n from contacts where workspace_id = $1', [workspaceId]))[0]?.n);
+const errorsIn = async (errorsFile: string) => (parse(await readFile(errorsFile, 'utf8'), { columns: true }) as { line: string; field: string; reason: string }[]).map((r) => ({ ...r, line: Number(r.line) }));
+const importInto = async (workspaceId: string, extra: string[] = [], csvFile = file) => {
+  const res = await stack.crm(['import', 'contacts', csvFile, '--workspace', workspaceId, '--batch-size', '500', '--json', ...extra]);
+  if (res.code !== 0) throw new Error(`import failed (${res.code}): ${res.stderr}`);
+  return JSON.parse(res.stdout) as Summary;
+};
+
+const firstRun = await importInto(a.workspace.id);
+const createdFirst = ROWS - csv.invalid - csv.duplicates - 1;
+
+t.test('imports every valid row once, counts every row, and lists the bad ones by line', async (t) => {
+  t.match(firstRun, { object: 'contact_import', workspace_id: a.workspace.id, rows: ROWS, created: createdFirst, skipped: 1, duplicates: csv.duplicates, invalid: csv.invalid });
+  t.equal(firstRun.errors_file, path.join(dir, 'contacts.errors.csv'), 'the errors file is next to the input by default');
+  t.ok(firstRun.rows_per_second > 0);
+  t.same(await errorsIn(firstRun.errors_file), csv.expected, 'line numbers and reasons, in file order');
+  t.equal(await countIn(a.workspace.id), createdFirst + 1);
+  t.equal(await countIn(b.workspace.id), 0, 'the other workspace is untouched');
+});
+
+t.test('rows are stored like POST /v1/contacts stores them', async (t) => {
+  const rows = await stack.db.query<Record<string, unknown>>(
+    'select first_name, last_name, email, phone, status, owner_id, custom_fields from contacts where workspace_id = $1 and phone = any($2) order by phone',
+    [a.workspace.id, [e164Of(0), e164Of(1), e164Of(3)]],
+  );
+  t.same(rows, [
+    { first_name: 'First0', last_name: 'Last0', email: 'person0@example.test', phone: e164Of(0), status: 'active', owner_id: null, custom_fields: { score: 0, lead_source: 'referral', vip: false } },
+    { first_name: 'First1', last_name: 'Last1', email: 'person1@example.test', phone: e164Of(1), status: 'active', owner_id: a.user.id, custom_fields: { score: 1, lead_source: 'web', vip: true } },
+    { first_name: 'First3', last_name: 'Last3', email: 'person3@example.test', phone: e164Of(3), status: 'archived', owner_id: null, custom_fields: { score: 3, lead_source: 'web', vip: true } },
+  ]);
+  const kept = await stack.db.query<{ id: string; first_name: string }>('select id, first_name from contacts where workspace_id = $1 and phone = $2', [a.workspace.id, e164Of(2600)]);
+  t.same(kept, [{ id: existing.body.id, first_name: 'Already' }], 'a contact already there is left as it was');
+  const listed = await client(stack.baseUrl, await stack.token(a.workspace.id, ['contacts:read'])).get<{ data: { first_name: string }[] }>('/v1/contacts?limit=3');
+  t.same(listed.body.data.map((c) => c.first_name), ['Already', 'First0', 'First1'], 'the list keeps the file order');
+});
+
+t.test('running the same file again creates nothing and reports the same rows', async (t) => {
+  const again = await importInto(a.workspace.id);
+  t.match(again, { rows: ROWS, created: 0, skipped: createdFirst + 1, duplicates: csv.duplicates, invalid: csv.invalid });
+  t.same(await errorsIn(again.errors_file), csv.expected);
+  t.equal(await countIn(a.workspace.id), createdFirst + 1);
+  const twice = await stack.db.query('select phone from contacts group by workspace_id, phone having count(*) > 1');
+  t.same(twice, [], 'no phone twice in a workspace');
+});
+
+t.test('two imports of one file at once: each row written once, into its own workspace only', async (t) => {
+  const errorsX = path.join(dir, 'x.errors.csv');
+  const errorsY = path.join(dir, 'y.errors.csv');
+  const [x, y] = await Promise.all([importInto(b.workspace.id, ['--errors', errorsX], fileB), importInto(b.workspace.id, ['--errors', errorsY], fileB)]);
+  const unique = createdFirst + 1;
+  t.equal(x.created + y.created, unique, 'between them, every valid row created once');
+  t.equal(x.created + x.skipped, unique);
+  t.equal(y.created + y.skipped, unique);
+  t.match(x, { duplicates: csv.duplicates, invalid: csv.invalid });
+  t.same(await errorsIn(errorsX), csv.expected, 'the report does not depend on timing');
+  t.same(await errorsIn(errorsY), csv.expected);
+  t.equal(await countIn(b.workspace.id), unique);
+  t.equal(await countIn(a.workspace.id), createdFirst + 1, 'workspace A is untouched');
+  const ownersB = await stack.db.query<{ owner_id: string }>('select distinct owner_id from contacts where workspace_id = $1 and owner_id is not null', [b.workspace.id]);
+  t.same(ownersB, [{ owner_id: b.user.id }]);
+});
+
+t.test('a column the import would not store stops it before anything is written (exit 2)', async (t) => {
+  const c = await stack.bootstrap({ defaultCountry: 'US' });
+  const cases: [string, RegExp][] = [
+    ['first_name,phone,nickname\nAda,(212) 555-0100,Countess\n', /unknown column "nickname"/],
+    ['first_name,phone,custom.score\nAda,(212) 555-0100,3\n', /"custom\.score" names no contact custom field/],
+    ['first_name,email\nAda,ada@example.test\n', /no phone column/],
+    ['first_name,phone,Phone\nAda,1,2\n', /appears twice/],
+    ['', /is empty/],
+  ];
+  for (const [text, message] of cases) {
+    const bad = path.join(dir, 'bad.csv');
+    await writeFile(bad, text);
+    const res = await stack.crm(['import', 'contacts', bad, '--workspace', c.workspace.id]);
+    t.equal(res.code, 2, `${JSON.stringify(text.split('\n')[0])}: exit 2`);
+    t.match(res.stderr, message);
+    t.match(res.stderr, /Nothing was imported/);
+    t.equal(res.stdout, '');
+  }
+  t.equal(await countIn(c.workspace.id), 0, 'nothing stored');
+  await t.rejects(stat(path.join(dir, 'bad.errors.csv')), 'no errors file either');
+});
+
+t.test('a missing file, workspace or worker is a clear error', async (t) => {
+  const missing = await stack.crm(['import', 'contacts', path.join(dir, 'nope.csv'), '--workspace', a.workspace.id]);
+  t.equal(missing.code, 1);
+  t.match(missing.stderr, /No such file: .*nope\.csv/);
+  const nowhere = await stack.crm(['import', 'contacts', file, '--workspace', 'No Such Workspace']);
+  t.equal(nowhere.code, 1);
+  t.match(nowhere.stderr, /No such workspace/);
+  const usage = await stack.crm(['import', 'contacts', file, '--workspace', a.workspace.id, '--batch-size', '5000']);
+  t.equal(usage.code, 2);
+  t.match(usage.stderr, /--batch-size must be/);
+  const noWorker = await runCrm(['import', 'contacts', file, '--workspace', a.workspace.id], { ...stack.env, BUS_NAMESPACE: 'nobody_listens' });
+  t.equal(noWorker.code, 1);
+  t.match(noWorker.stderr, /crm worker contacts/);
+});
+
+t.test('a stray quote stops the import after the rows before it; fixed, a re-run adds the rest', async (t) => {
+  const e = await stack.bootstrap({ defaultCountry: 'US' });
+  const rows = Array.from({ length: 1500 }, (_, i) => `Quote${i},${phoneOf(20_000 + i)}`);
+  const broken = path.join(dir, 'broken.csv');
+  await writeFile(broken, ['first_name,phone', ...rows.slice(0, 1200), 'Bad,"(212) 555"x', ...rows.slice(1200)].join('\n'));
+  const res = await stack.crm(['import', 'contacts', broken, '--workspace', e.workspace.id]);
+  t.equal(res.code, 1);
+  t.match(res.stderr, /The import stopped: .*broken\.csv: Invalid Closing Quote: got "x" at line 1202/);
+  t.match(res.stderr, /The 1,200 rows before that are done: 1,200 created.*run the same command again/);
+  t.equal(await countIn(e.workspace.id), 1200);
+  await writeFile(broken, ['first_name,phone', ...rows].join('\n'));
+  const fixed = JSON.parse((await stack.crm(['import', 'contacts', broken, '--workspace', e.workspace.id, '--json'])).stdout) as Summary;
+  t.match(fixed, { rows: 1500, created: 300, skipped: 1200 });
+  t.equal(await countIn(e.workspace.id), 1500);
+});
+
+t.test('without NATS_URL the command writes through its own contacts worker', async (t) => {
+  const d = await stack.bootstrap({ defaultCountry: 'GB' });
+  const small = path.join(dir, 'small.csv');
+  // The last row names a member of another workspace as its owner.
+  await writeFile(small, `Phone,First_Name,owner_id\n020 7946 0958,Grace,\n+44 20 7946 0958,Again,\n020 7946 0000,Other,${a.user.id}\n`);
+  const env = { ...stack.env };
+  delete env.NATS_URL;
+  const res = await runCrm(['import', 'contacts', small, '--workspace', d.workspace.id], env);
+  t.equal(res.code, 0, res.stderr);
+  t.match(res.stdout, /Imported 3 rows .*\n\s+1 created\n\s+0 skipped.*\n\s+1 duplicates.*\n\s+1 invalid/);
+  t.match(res.stdout, /listed in .*small\.errors\.csv/);
+  t.notMatch(res.stderr, /rows\/s/, 'no progress lines for a short import when stderr is not a terminal');
+  t.same(await errorsIn(path.join(dir, 'small.errors.csv')), [
+    { line: 3, field: 'phone', reason: 'phone +442079460958 repeats line 2.' },
+    { line: 4, field: 'owner_id', reason: `No such workspace member: ${a.user.id}.` },
+  ]);
+  t.same(await stack.db.query('select first_name, phone from contacts where workspace_id = $1', [d.workspace.id]), [{ first_name: 'Grace', phone: '+442079460958' }]);
+});

@@ -1,0 +1,42 @@
+import t from 'tap';
+import { ImportTally } from '../../cli/contact-import/import-tally.js';
+import { customFieldCellReader } from '../../workers/contacts/custom-field-cells.js';
+
+const P = '+14155550100';
+const Q = '+14155550101';
+
+t.test('a phone seen before in the file is a duplicate of its first line, whatever the database says', async (t) => {
+  const tally = new ImportTally();
+  // Batch 1: line 2 created; line 3 skipped because the workspace had Q already.
+  t.same(tally.add({ created: [{ line: 2, phone: P }], skipped: [{ line: 3, phone: Q }], invalid: [] }, []), []);
+  // Batch 2: line 9 repeats P (skipped by the database), line 7 is invalid, line 8 was refused before sending.
+  const problems = tally.add(
+    { created: [], skipped: [{ line: 9, phone: P }], invalid: [{ line: 7, reason: 'first_name: is required', param: 'first_name' }] },
+    [{ line: 8, reason: 'The row has 3 fields where the header has 2.' }],
+  );
+  t.same(problems.map((p) => p.line), [7, 8, 9], 'in line order');
+  t.same(problems[2], { line: 9, reason: `phone ${P} repeats line 2.`, param: 'phone' });
+  t.same(tally.counts, { rows: 5, created: 1, skipped: 1, duplicates: 1, invalid: 2 });
+});
+
+t.test('when a later batch won the insert, its contact counts for the first line', async (t) => {
+  const tally = new ImportTally();
+  // Batches in flight together: the database took line 1002's row first, so line 2 was skipped.
+  tally.add({ created: [], skipped: [{ line: 2, phone: P }], invalid: [] }, []);
+  t.same(tally.counts, { rows: 1, created: 0, skipped: 1, duplicates: 0, invalid: 0 });
+  const problems = tally.add({ created: [{ line: 1002, phone: P }], skipped: [], invalid: [] }, []);
+  t.same(problems, [{ line: 1002, reason: `phone ${P} repeats line 2.`, param: 'phone' }], 'the same report as without the race');
+  t.same(tally.counts, { rows: 2, created: 1, skipped: 0, duplicates: 1, invalid: 0 });
+});
+
+t.test('custom field cells are read by the field type', async (t) => {
+  const read = customFieldCellReader([
+    { key: 'score', type: 'number', options: null, required: false, archived: false },
+    { key: 'vip', type: 'boolean', options: null, required: false, archived: false },
+    { key: 'since', type: 'date', options: null, required: false, archived: false },
+  ]);
+  t.same(read({ score: ' -4.5 ', vip: 'TRUE', since: '2026-01-31', other: 'x' }), { score: -4.5, vip: true, since: '2026-01-31', other: 'x' });
+  t.same(read({ score: '1e3', vip: 'false' }), { score: 1000, vip: false });
+  t.same(read({ score: 'many', vip: 'yes' }), { score: 'many', vip: 'yes' }, 'left as text for the usual check to refuse');
+  t.same(read({ score: '', vip: '  ' }), {}, 'empty cells are no value');
+});

@@ -2,6 +2,8 @@ import type { Logger } from '../../shared/logger.js';
 import type { RateLimitStore } from '../../shared/rate-limit/rate-limit-store.js';
 
 const WINDOW_MS = 60_000;
+/** Leases of at least this many counts (limits of 151 a minute and more) are renewed ahead. */
+const PREFETCH_MIN_LEASE = 4;
 
 export interface RateLimitVerdict {
   allowed: boolean;
@@ -61,6 +63,7 @@ export class RateLimiter {
     }
     if (state.available === 0) return { allowed: false, limit: this.limit, remaining: 0, resetSeconds };
     state.available--;
+    this.prefetch(id, state);
     return { allowed: true, limit: this.limit, remaining: Math.max(0, this.limit - state.used + state.available), resetSeconds };
   }
 
@@ -72,6 +75,19 @@ export class RateLimiter {
       this.keys.set(id, state);
     }
     return state;
+  }
+
+  /**
+   * Leases the next counts while a quarter of the current lease is left, so that a busy
+   * key's requests do not wait on the store at each lease boundary. Only for leases of
+   * PREFETCH_MIN_LEASE or more: with small limits, counts held ahead by one gateway would
+   * be refused to another.
+   */
+  private prefetch(id: string, state: KeyState): void {
+    if (this.leaseSize < PREFETCH_MIN_LEASE || state.exhausted || state.pending || state.available > this.leaseSize / 4) return;
+    state.pending = this.refill(id, state)
+      .catch((error: unknown) => this.warn(error))
+      .finally(() => (state.pending = null));
   }
 
   private async refill(id: string, state: KeyState): Promise<void> {

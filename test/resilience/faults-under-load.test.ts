@@ -102,6 +102,12 @@ async function checkRun(t: Test, name: string, run: { writes: Write[]; faultStar
   t.same(hung.map((w) => `${w.status} after ${w.ms} ms`), [], `${name}: every write was answered before the deadline`);
   const unclean = failed.filter((w) => w.status === 500 || w.status === 0 || !w.errorCode || /\bat .+:\d+:\d+/.test(w.body));
   t.same(unclean.map((w) => `${w.status} ${w.body.slice(0, 200)}`), [], `${name}: every refusal is a clean JSON error (no 500, no stack)`);
+  // What the processes logged for an unclean refusal: the error the worker could not classify.
+  for (const w of unclean) {
+    const id = /"request_id":"(req_\w+)"/.exec(w.body)?.[1];
+    const lines = id ? stack.allOutput().split('\n').filter((line) => line.includes(id) && /"level":(40|50)/.test(line)) : [];
+    t.comment(`${name}: logged for ${id ?? 'a request without id'}:\n${lines.join('\n').slice(0, 3000)}`);
+  }
   const statuses = [...new Set(failed.map((w) => `${w.status} ${w.errorCode}`))];
   t.ok(failed.every((w) => w.status >= 400 && w.status < 600), `${name}: refusals were ${statuses.join(', ') || 'none'}`);
 

@@ -95,13 +95,17 @@ function toCrmError(error: unknown, log: Logger): CrmError {
 /**
  * The database going away (a restart, a failover) rather than a fault of the request:
  * SQLSTATE class 08 (connection exception) or 57 (operator intervention, e.g. 57P01
- * "terminating connection due to administrator command"), or the pool's own messages.
+ * "terminating connection due to administrator command"), a socket error, or the pool's
+ * and client's own messages; also when wrapped (`cause`) by the ORM or a transaction.
  */
-function isDatabaseUnreachable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
+function isDatabaseUnreachable(error: unknown, depth = 0): boolean {
+  if (!(error instanceof Error) || depth > 5) return false;
   const sqlState = error instanceof DriverException ? (error.sqlState ?? error.code) : 'code' in error ? error.code : undefined;
-  if (typeof sqlState === 'string' && /^(08|57)/.test(sqlState)) return true;
-  return /timeout exceeded when trying to connect|Connection terminated|connection is closed|ECONNREFUSED|ECONNRESET|terminating connection|the database system is (starting up|shutting down|in recovery mode)/i.test(
-    error.message,
-  );
+  if (typeof sqlState === 'string' && (/^(08|57)/.test(sqlState) || SOCKET_ERRORS.has(sqlState))) return true;
+  if (UNREACHABLE_MESSAGE.test(error.message)) return true;
+  return isDatabaseUnreachable(error.cause, depth + 1);
 }
+
+const SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTCONN']);
+const UNREACHABLE_MESSAGE =
+  /timeout exceeded when trying to connect|Connection terminated|connection is closed|is not queryable|timeout expired|Query read timeout|ECONNREFUSED|ECONNRESET|EPIPE|socket hang up|This socket has been ended|terminating connection|the database system is (starting up|shutting down|in recovery mode)/i;

@@ -20,8 +20,8 @@ export interface BenchStack {
   token: string;
   gateway: ChildProcess;
   workers: Map<string, ChildProcess[]>;
-  /** Starts one more worker of a kind and waits until it serves; `cpus` holds it to that share of a CPU. */
-  addWorker(name: string, options?: { cpus?: number }): Promise<ChildProcess>;
+  /** Starts one more worker of a kind and waits until it serves. */
+  addWorker(name: string): Promise<ChildProcess>;
   /** Holds a running process to a share of a CPU (a cgroup quota), or lifts it (null); false where that is not possible. */
   limitCpu(child: ChildProcess, cpus: number | null): Promise<boolean>;
   /** Starts another process next to the stack (e.g. the baseline server); stopped with it. */
@@ -29,7 +29,7 @@ export interface BenchStack {
   stop(): Promise<void>;
 }
 
-export async function startBenchStack(options: { contactsWorkers?: number; scopes?: string[] } = {}): Promise<BenchStack> {
+export async function startBenchStack(): Promise<BenchStack> {
   const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const dbName = `crm_bench_${randomBytes(4).toString('hex')}`;
   const dbUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
@@ -79,12 +79,11 @@ export async function startBenchStack(options: { contactsWorkers?: number; scope
     return quota !== null;
   };
   /** Each worker gets an admin port, so that the bench knows when it serves (its /readyz). */
-  const startWorker = async (name: string, workerOptions: { cpus?: number } = {}): Promise<ChildProcess> => {
+  const startWorker = async (name: string): Promise<ChildProcess> => {
     const adminPort = await freePort();
     const child = spawn(['worker', name], { ...env, ADMIN_PORT: String(adminPort) });
     workers.set(name, [...(workers.get(name) ?? []), child]);
     await waitReady(`http://127.0.0.1:${adminPort}/readyz`);
-    if (workerOptions.cpus !== undefined) await limitCpu(child, workerOptions.cpus);
     return child;
   };
 
@@ -93,8 +92,7 @@ export async function startBenchStack(options: { contactsWorkers?: number; scope
     await migrateDatabase(orm, dbUrl);
     await orm.close();
 
-    const names = [...Array<string>(options.contactsWorkers ?? 1).fill('contacts'), 'tokens', 'deals', 'schema'];
-    await Promise.all(names.map((name) => startWorker(name)));
+    await Promise.all(['contacts', 'tokens', 'deals', 'schema'].map((name) => startWorker(name)));
     const gateway = spawn(['gateway'], env);
     await waitReady(`${baseUrl}/readyz`);
 
@@ -102,8 +100,7 @@ export async function startBenchStack(options: { contactsWorkers?: number; scope
       ['bootstrap', '--org', 'Bench', '--workspace', 'Bench', '--email', 'bench@example.test', '--password', 'bench password 123', '--default-country', 'US'],
       env,
     );
-    const scopes = (options.scopes ?? ['contacts:write', 'deals:write']).join(',');
-    const { token } = await runCrmJson<{ token: string }>(['tokens', 'create', '--workspace', boot.workspace.id, '--scopes', scopes], env);
+    const { token } = await runCrmJson<{ token: string }>(['tokens', 'create', '--workspace', boot.workspace.id, '--scopes', 'contacts:write,deals:write'], env);
 
     return {
       baseUrl,

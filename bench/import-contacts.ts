@@ -7,7 +7,6 @@
  *
  * The bar: 100,000 rows in under a minute.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -16,11 +15,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import type { ImportSummary } from '../cli/commands/import.js';
 import { startBenchStack } from './bench-stack.js';
-import { ROOT, runCrmJson } from './processes.js';
+import { runCrmJson } from './processes.js';
 
-export const IMPORT_BAR_SECONDS = 60;
-const CRM_BIN = path.join(ROOT, 'dist', 'cli', 'crm.js');
+const IMPORT_BAR_SECONDS = 60;
 
 export interface ImportBenchResult {
   rows: number;
@@ -46,29 +45,12 @@ async function writeContactsCsv(file: string, rows: number): Promise<void> {
   await once(out, 'finish');
 }
 
-interface ImportSummary {
-  rows: number;
-  created: number;
-  invalid: number;
-  seconds: number;
-}
-
-/** Runs `crm import contacts` to completion and returns its JSON summary. */
-async function runImport(crmBin: string, args: string[], env: NodeJS.ProcessEnv): Promise<ImportSummary> {
-  const child = spawn(process.execPath, ['--max-semi-space-size=32', crmBin, ...args, '--json'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
-  const [code] = (await once(child, 'exit')) as [number | null];
-  if (code !== 0) throw new Error(`crm ${args.join(' ')} exited ${code}`);
-  return JSON.parse(out) as ImportSummary;
-}
-
 /**
  * Imports `rows` generated contacts with the real command, into a new workspace of the
  * stack whose environment is `env` (DATABASE_URL, NATS_URL, CRM_SECRET, BUS_NAMESPACE;
  * its contacts workers must be running).
  */
-export async function benchImportContacts({ env, rows, crmBin = CRM_BIN }: { env: NodeJS.ProcessEnv; rows: number; crmBin?: string }): Promise<ImportBenchResult> {
+export async function benchImportContacts({ env, rows }: { env: NodeJS.ProcessEnv; rows: number }): Promise<ImportBenchResult> {
   const dir = await mkdtemp(path.join(tmpdir(), 'crm-import-bench-'));
   try {
     const file = path.join(dir, 'contacts.csv');
@@ -79,7 +61,7 @@ export async function benchImportContacts({ env, rows, crmBin = CRM_BIN }: { env
       env,
     );
     const started = performance.now();
-    const summary = await runImport(crmBin, ['import', 'contacts', file, '--workspace', boot.workspace.id], env);
+    const summary = await runCrmJson<ImportSummary>(['import', 'contacts', file, '--workspace', boot.workspace.id], env);
     const seconds = (performance.now() - started) / 1000;
     if (summary.created !== rows) throw new Error(`the import created ${summary.created} of ${rows} rows (${summary.invalid} invalid)`);
     return { rows, seconds, rowsPerSecond: rows / seconds };
@@ -101,7 +83,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({ options: { rows: { type: 'string', default: '100000' } } });
   const stack = await startBenchStack();
   try {
-    const result = await benchImportContacts({ env: stack.env, crmBin: CRM_BIN, rows: Number(values.rows) });
+    const result = await benchImportContacts({ env: stack.env, rows: Number(values.rows) });
     process.stdout.write(`${formatImportResult(result)}\n`);
   } finally {
     await stack.stop();

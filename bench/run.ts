@@ -34,8 +34,8 @@ const { values } = parseArgs({
   },
 });
 if (values.soak) {
-  await runSoak({ seconds: Number(values['soak-seconds']), connections: Number(values.connections) });
-  process.exit(0);
+  const passed = await runSoak({ seconds: Number(values['soak-seconds']), connections: Number(values.connections) });
+  process.exit(passed ? 0 : 1);
 }
 const duration = Number(values.duration);
 const connections = Number(values.connections);
@@ -149,7 +149,11 @@ try {
 
   const results: LoadResult[] = [await run('GET /v1/me', `${baseUrl}/v1/me`)];
   const verdicts: string[] = [];
-  const mark = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
+  let failed = false;
+  const mark = (ok: boolean) => {
+    if (!ok) failed = true;
+    return ok ? 'PASS' : 'FAIL';
+  };
   for (const c of comparisons) {
     const ours: LoadResult[] = [];
     const theirs: LoadResult[] = [];
@@ -197,7 +201,11 @@ try {
   // Bulk import: the real command, its batches over NATS to the running contacts worker.
   process.stdout.write(`\nImporting ${IMPORT_ROWS.toLocaleString('en')} contacts from CSV… `);
   const imported = await benchImportContacts({ env, rows: IMPORT_ROWS });
-  process.stdout.write(`done\n${formatImportResult(imported)}\n`);
+  const importLine = formatImportResult(imported);
+  process.stdout.write(`done\n${importLine}\n`);
+  // The import's line carries its own verdict (bench/import-contacts.ts). Everything is printed
+  // first; a failed bar then fails the run.
+  if (failed || / FAIL$/.test(importLine)) process.exitCode = 1;
 } finally {
   await stack.stop();
 }

@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- --soak`: list throughput with one contacts worker and then two, and a
  * two-minute mixed load (70% reads, 25% creates, 5% tool calls) with the memory of every
- * process sampled as it runs. The figures are printed; errors must be 0.
+ * process sampled as it runs. The figures are printed with their verdicts; errors must be 0.
  */
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { availableParallelism } from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { startBenchStack } from './bench-stack.js';
-import { formatTable, load, type LoadResult } from './load.js';
+import { formatColumns, formatTable, load, toLoadResult, type LoadResult } from './load.js';
 
 const SEED_CONTACTS = 20_000;
 const SAMPLE_EVERY_MS = 15_000;
@@ -31,9 +31,8 @@ function rssMiB(child: ChildProcess): number {
   }
 }
 
-const cpus = () => availableParallelism();
-
-export async function runSoak(options: { seconds: number; connections: number }): Promise<void> {
+/** Runs the soak and prints its figures; true when every verdict passed (memory too short to judge is no failure). */
+export async function runSoak(options: { seconds: number; connections: number }): Promise<boolean> {
   const { seconds, connections } = options;
   const stack = await startBenchStack();
   try {
@@ -62,23 +61,24 @@ export async function runSoak(options: { seconds: number; connections: number })
     if (!first) throw new Error('no contacts worker');
     // Both workers are warmed up unlimited before being held: a worker that compiles its hot
     // paths under a quota spends its share on the compiler.
-    const unlimited = [await listLoad('GET /v1/contacts?limit=100, 1 contacts worker')];
-    const limited: LoadResult[] = [];
+    const oneFree = await listLoad('GET /v1/contacts?limit=100, 1 contacts worker');
     const share = `${WORKER_CPUS} CPU`;
     const canLimit = await stack.limitCpu(first, WORKER_CPUS);
-    if (canLimit) limited.push(await listLoad(`GET /v1/contacts?limit=100, 1 contacts worker held to ${share}`));
+    const oneHeld = canLimit ? await listLoad(`GET /v1/contacts?limit=100, 1 contacts worker held to ${share}`) : null;
     await stack.limitCpu(first, null);
     const second = await stack.addWorker('contacts');
     await load({ name: 'warm-up', url: listUrl, headers: auth, connections, durationSeconds: 5 });
-    unlimited.push(await listLoad('GET /v1/contacts?limit=100, 2 contacts workers'));
+    const twoFree = await listLoad('GET /v1/contacts?limit=100, 2 contacts workers');
+    let twoHeld: LoadResult | null = null;
     if (canLimit) {
       await stack.limitCpu(first, WORKER_CPUS);
       await stack.limitCpu(second, WORKER_CPUS);
-      limited.push(await listLoad(`GET /v1/contacts?limit=100, 2 contacts workers held to ${share} each`));
+      twoHeld = await listLoad(`GET /v1/contacts?limit=100, 2 contacts workers held to ${share} each`);
       await stack.limitCpu(first, null);
       await stack.limitCpu(second, null);
     }
-    const scaling = [...unlimited, ...limited];
+    const held = oneHeld && twoHeld ? [oneHeld, twoHeld] as const : null;
+    const scaling = [oneFree, twoFree, ...(held ?? [])];
 
     // The mixed soak, against the two contacts workers.
     const processes: [string, ChildProcess][] = [['gateway', stack.gateway]];
@@ -125,41 +125,41 @@ export async function runSoak(options: { seconds: number; connections: number })
     const end = Math.round((Date.now() - started) / 1000);
     if ((samples.at(-1)?.at ?? -1) < end) sample(end);
 
-    const errors = result.errors + result.timeouts + result.non2xx;
-    const mixed: LoadResult = {
-      name: `mixed ${seconds} s: 70% reads, 25% creates, 5% tool calls`,
-      rps: Math.round(result.requests.average),
-      p50: result.latency.p50,
-      p99: result.latency.p99,
-      errors: result.errors + result.timeouts,
-      non2xx: result.non2xx,
-    };
+    const mixed = toLoadResult(`mixed ${seconds} s: 70% reads, 25% creates, 5% tool calls`, result);
+    const errors = mixed.errors + mixed.non2xx;
 
     const out = process.stdout;
     out.write(`\n${SEED_CONTACTS.toLocaleString('en')} seeded contacts, ${connections} connections, Node ${process.version}\n\n`);
     out.write(`${formatTable([...scaling, mixed])}\n\n`);
-    const gain = (pair: LoadResult[]) => {
-      const [one, two] = pair;
-      return one && two ? { ratio: two.rps / one.rps, text: `${((two.rps / one.rps) * 100).toFixed(0)}% of 1 worker (${one.rps} -> ${two.rps} req/s)` } : null;
+    const gain = (one: LoadResult, two: LoadResult) => ({ ratio: two.rps / one.rps, text: `${((two.rps / one.rps) * 100).toFixed(0)}% of 1 worker (${one.rps} -> ${two.rps} req/s)` });
+    let passed = true;
+    const mark = (ok: boolean, pass = 'PASS', fail = 'FAIL') => {
+      if (!ok) passed = false;
+      return ok ? pass : fail;
     };
-    const free = gain(unlimited);
-    const held = gain(limited);
-    out.write(`list throughput with 2 contacts workers, unlimited: ${free?.text} (all processes share the same ${cpus()} cores)\n`);
-    if (held) out.write(`list throughput with 2 contacts workers, each held to ${share}: ${held.text} ${held.ratio > 1.5 ? 'PASS' : 'FAIL'} (> 150%)\n`);
-    else out.write('list throughput with workers held to a CPU share: not measured (needs root and the cgroup cpu controller)\n');
-    out.write(`mixed load: ${result.requests.total.toLocaleString('en')} requests, ${mixed.rps} req/s, p50 ${mixed.p50} ms, p99 ${mixed.p99} ms, errors ${errors} ${errors === 0 ? 'PASS' : 'FAIL'}\n\n`);
+    out.write(`list throughput with 2 contacts workers, unlimited: ${gain(oneFree, twoFree).text} (all processes share the same ${availableParallelism()} cores)\n`);
+    if (held) {
+      const { ratio, text } = gain(...held);
+      out.write(`list throughput with 2 contacts workers, each held to ${share}: ${text} ${mark(ratio > 1.5)} (> 150%)\n`);
+    } else {
+      out.write('list throughput with workers held to a CPU share: not measured (needs root and the cgroup cpu controller)\n');
+    }
+    out.write(`mixed load: ${result.requests.total.toLocaleString('en')} requests, ${mixed.rps} req/s, p50 ${mixed.p50} ms, p99 ${mixed.p99} ms, errors ${errors} ${mark(errors === 0)}\n\n`);
 
-    const header = ['RSS MiB', ...samples.map((s) => `${s.at} s`)];
-    const rows = processes.map(([name], i) => [name, ...samples.map((s) => (s.rss[i] ?? 0).toFixed(0))]);
-    const widths = header.map((_, c) => Math.max(...[header, ...rows].map((r) => (r[c] ?? '').length)));
-    for (const row of [header, ...rows]) out.write(`${row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join('  ')}\n`);
-    // Growth is judged after warm-up (the first sample taken under load) to the end.
-    const verdicts = processes.map(([name], i) => {
-      const warm = samples[1]?.rss[i] ?? 0;
-      const end = samples.at(-1)?.rss[i] ?? 0;
-      return { name, warm, end, ok: end <= warm * 1.2 + 5 };
-    });
-    for (const v of verdicts) out.write(`${v.name}: ${v.warm.toFixed(0)} MiB after warm-up -> ${v.end.toFixed(0)} MiB at the end ${v.ok ? 'PASS (no growth trend)' : 'CHECK (grew more than 20%)'}\n`);
+    out.write(`${formatColumns([['RSS MiB', ...samples.map((s) => `${s.at} s`)], ...processes.map(([name], i) => [name, ...samples.map((s) => (s.rss[i] ?? 0).toFixed(0))])])}\n`);
+    // Growth is judged after warm-up (the first sample taken under load) to the end, and only
+    // when a whole sampling interval separates them: in a shorter run the "warm-up" sample is
+    // the end sample, or seconds from it, and a PASS would mean nothing.
+    const warmSample = samples[1];
+    const endSample = samples.at(-1);
+    const judged = warmSample !== undefined && endSample !== undefined && endSample.at - warmSample.at >= SAMPLE_EVERY_MS / 1000;
+    for (const [i, [name]] of processes.entries()) {
+      const warm = warmSample?.rss[i] ?? 0;
+      const end = endSample?.rss[i] ?? 0;
+      const verdict = judged ? mark(end <= warm * 1.2 + 5, 'PASS (no growth trend)', 'CHECK (grew more than 20%)') : 'not judged (run too short)';
+      out.write(`${name}: ${warm.toFixed(0)} MiB after warm-up -> ${end.toFixed(0)} MiB at the end ${verdict}\n`);
+    }
+    return passed;
   } finally {
     await stack.stop();
   }

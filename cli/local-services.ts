@@ -22,6 +22,8 @@ import { busClient, resolveDatabase, resolveSecret } from './environment.js';
  */
 export interface LocalServices {
   bus: BusClient;
+  /** With NATS_URL: a client over the NATS connection the commands' events use, to reach running workers. */
+  natsBus: BusClient | null;
   requestId: string;
   /** The operator's context in a workspace given by id or name. */
   inWorkspace(ref: string): Promise<{ context: CallContext; workspace: { id: string; name: string } }>;
@@ -46,10 +48,12 @@ export async function openLocalServices(config: Config, log: Logger): Promise<Lo
     const transport = new InProcessTransport();
     // Events such as a token revocation must reach running gateways, so they go to NATS when there is one.
     let events: BusTransport = transport;
+    let natsBus: BusClient | null = null;
     if (config.natsUrl) {
       const nats = await NatsTransport.connect(config.natsUrl, 'crm command', log);
       cleanups.push(() => nats.close());
       events = nats;
+      natsBus = busClient(nats, config);
     }
     const workers = startWorkers(Object.values(WORKERS), { orm, secrets, bus: transport, busNamespace: config.busNamespace, events }, log, 8);
     cleanups.push(() => workers.drain());
@@ -58,6 +62,7 @@ export async function openLocalServices(config: Config, log: Logger): Promise<Lo
 
     return {
       bus,
+      natsBus,
       requestId,
       inWorkspace: async (ref) => {
         const { result } = await bus.call(resolveWorkspace, { ref }, { context: null, requestId });

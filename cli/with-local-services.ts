@@ -2,11 +2,14 @@ import { loadConfig } from '../shared/config.js';
 import { createLogger } from '../shared/logger.js';
 import { openLocalServices, type LocalServices } from './local-services.js';
 
-/** Runs an administrative command against the database, then releases everything it opened. */
-export async function withLocalServices<T>(work: (services: LocalServices) => Promise<T>): Promise<T> {
+/**
+ * Runs an administrative command against the database, then releases everything it
+ * opened. `component` names the command in its log lines.
+ */
+export async function withLocalServices<T>(work: (services: LocalServices) => Promise<T>, component = 'crm'): Promise<T> {
   const config = loadConfig();
   // Logs go to stderr so that stdout holds only the command's output.
-  const log = createLogger({ level: config.logLevel === 'info' ? 'warn' : config.logLevel, component: 'crm', fd: 2 });
+  const log = createLogger({ level: config.logLevel === 'info' ? 'warn' : config.logLevel, component, fd: 2 });
   const services = await openLocalServices(config, log);
   try {
     return await work(services);

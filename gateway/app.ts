@@ -1,8 +1,8 @@
 import express, { type Express } from 'express';
+import { eventSubjectOf, type BusEvent } from '../shared/bus/bus-event.js';
 import { decode } from '../shared/bus/codec.js';
 import type { BusSubscription } from '../shared/bus/transport.js';
-import { GRANT_CHANGED_EVENT, SIGNING_KEYS_CHANGED_EVENT } from '../shared/contracts/oauth.js';
-import { TOKEN_REVOKED_EVENT } from '../shared/contracts/tokens.js';
+import { GRANT_CHANGED_EVENT, SIGNING_KEYS_CHANGED_EVENT, TOKEN_REVOKED_EVENT } from '../shared/contracts/events.js';
 import { ApiTokenAuthenticator } from './auth/authenticate-api-token.js';
 import { CredentialCache } from './auth/credential-cache.js';
 import type { GatewayDeps } from './deps.js';
@@ -32,8 +32,8 @@ export interface GatewayApp {
 }
 
 /** Listens for a broadcast event carrying one id. */
-function onEvent(deps: GatewayDeps, event: string, field: string, act: (id: string) => void): BusSubscription {
-  return deps.bus.transport.listen(`${deps.bus.namespace}.${event}`, (data) => {
+function onEvent(deps: GatewayDeps, event: BusEvent, field: string, act: (id: string) => void): BusSubscription {
+  return deps.bus.transport.listen(eventSubjectOf(deps.bus.namespace, event), (data) => {
     const value = (decode(data) as Record<string, unknown>)[field];
     if (typeof value === 'string') act(value);
   });

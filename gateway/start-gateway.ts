@@ -1,13 +1,12 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
 import type { BusClient } from '../shared/bus/bus-client.js';
 import type { Config } from '../shared/config.js';
+import { listen } from '../shared/listen.js';
 import type { Logger } from '../shared/logger.js';
 import { createGatewayApp } from './app.js';
 import { answerClientError } from './errors/client-error-handler.js';
 import { gatewayRateLimits } from './rate-limit/gateway-rate-limits.js';
-import { rateLimitStoreFor } from './rate-limit/rate-limit-store-for.js';
 
 export interface RunningGateway {
   url: string;
@@ -18,7 +17,7 @@ export interface RunningGateway {
 
 export async function startGateway(bus: BusClient, config: Config, log: Logger, metrics: Registry): Promise<RunningGateway> {
   let publicUrl = config.publicUrl ?? '';
-  const rateLimits = gatewayRateLimits(config, rateLimitStoreFor(bus.transport, config), log);
+  const rateLimits = gatewayRateLimits(bus.transport, config, log);
   const gateway = createGatewayApp({ bus, config, log, publicUrl: () => publicUrl, metrics, rateLimits });
   const server = http.createServer(gateway.app);
   server.keepAliveTimeout = 65_000;
@@ -26,11 +25,7 @@ export async function startGateway(bus: BusClient, config: Config, log: Logger, 
   server.requestTimeout = 30_000;
   server.on('clientError', answerClientError(log));
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await listen(server, config.port, config.host);
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   publicUrl ||= `http://${host}:${port}`;
   log.info({ port, host: config.host, public_url: publicUrl }, 'gateway listening');

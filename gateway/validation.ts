@@ -2,13 +2,18 @@ import type { Request } from 'express';
 import type { z } from 'zod';
 import { ValidationError, validationErrorFrom } from '../shared/errors.js';
 
+/** `value` as `schema` reads it, or the 400 that names the first offending parameter. */
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw validationErrorFrom(parsed.error);
+  return parsed.data;
+}
+
 export function parseBody<S extends z.ZodType>(schema: S, req: Request): z.output<S> {
   if (req.body === undefined || req.body === null || typeof req.body !== 'object' || Array.isArray(req.body)) {
     throw new ValidationError('The request body must be a JSON object.');
   }
-  const parsed = schema.safeParse(req.body);
-  if (!parsed.success) throw validationErrorFrom(parsed.error);
-  return parsed.data;
+  return parseWith(schema, req.body);
 }
 
 /** `Idempotency-Key`: up to 255 visible ASCII characters. */

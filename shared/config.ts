@@ -2,70 +2,119 @@ import path from 'node:path';
 import { z } from 'zod';
 
 /**
- * Every setting the service reads from the environment, in one place.
- * The README's configuration table is written from this schema.
+ * One environment variable: its name, how its text parses (default included) and its row
+ * of the README's configuration table, which test/unit/config.test.ts compares with this.
  */
-const EnvSchema = z.object({
-  DATABASE_URL: z.string().url().optional(),
-  NATS_URL: z.string().optional(),
-  CRM_SECRET: z.string().min(32, 'CRM_SECRET must be at least 32 characters').optional(),
-  CRM_DATA_DIR: z.string().default('.data'),
-  HOST: z.string().default('127.0.0.1'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  PUBLIC_URL: z.string().url().optional(),
-  BUS_NAMESPACE: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]+$/, 'BUS_NAMESPACE may hold letters, digits, _ and - only')
-    .default('crm'),
-  BUS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
-  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
-  DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
-  AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(5000).default(3000),
-  BODY_LIMIT: z.string().default('100kb'),
-  OAUTH_REGISTRATIONS_PER_HOUR: z.coerce.number().int().min(1).default(20),
-  TRUST_PROXY: z.string().optional(),
-  MCP_ALLOWED_HOSTS: z.string().optional(),
-  GRANT_CACHE_TTL_MS: z.coerce.number().int().min(0).max(5000).default(3000),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  ADMIN_PORT: z.coerce.number().int().min(0).max(65535).optional(),
-  ADMIN_HOST: z.string().default('127.0.0.1'),
-  RATE_LIMIT_TOKEN_PER_MINUTE: z.coerce.number().int().min(0).default(6000),
-  RATE_LIMIT_GRANT_PER_MINUTE: z.coerce.number().int().min(0).default(1200),
-  RATE_LIMIT_SIGN_IN_PER_MINUTE: z.coerce.number().int().min(0).default(20),
-  NATS_KV_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
-});
+interface Setting<S extends z.ZodType = z.ZodType> {
+  variable: string;
+  schema: S;
+  /** The table's "Default" cell. */
+  byDefault: string;
+  /** The table's "Meaning" cell. */
+  meaning: string;
+}
 
-export type Config = {
-  databaseUrl: string | undefined;
-  natsUrl: string | undefined;
-  secret: string | undefined;
-  dataDir: string;
-  host: string;
-  port: number;
-  publicUrl: string | undefined;
-  busNamespace: string;
-  busTimeoutMs: number;
-  workerConcurrency: number;
-  dbPoolMax: number;
-  authCacheTtlMs: number;
-  bodyLimit: string;
-  /** Dynamic client registrations allowed per IP and hour. */
-  oauthRegistrationsPerHour: number;
-  /** Express "trust proxy": set when a load balancer adds X-Forwarded-For (e.g. 1, or loopback). */
-  trustProxy: string | undefined;
-  /** Extra host names the tool servers answer to (besides PUBLIC_URL's and loopback names). */
-  allowedHosts: string[];
-  /** How long a gateway reuses the answer "this OAuth grant stands" (at most 5000). */
-  grantCacheTtlMs: number;
-  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
-  /** Port of the admin server (/metrics, /healthz, /readyz); none when unset, 0 picks a free one. */
-  adminPort: number | undefined;
-  adminHost: string;
-  /** Requests per minute and key, shared by every gateway; 0 turns a limit off. */
-  rateLimits: { tokenPerMinute: number; grantPerMinute: number; signInPerMinute: number };
-  /** Copies JetStream keeps of the rate-limit bucket: 3 on a 3-node cluster survives a node. */
-  natsKvReplicas: number;
+/** A variable that may stay unset; `whenUnset` says what happens then. */
+function optional<S extends z.ZodType>(variable: string, schema: S, whenUnset: string, meaning: string): Setting<z.ZodOptional<S>> {
+  return { variable, schema: schema.optional(), byDefault: whenUnset, meaning };
+}
+
+/** A variable with a default value, which the table shows as written. */
+function withDefault<S extends z.ZodType>(variable: string, schema: S, value: z.util.NoUndefined<z.output<S>>, meaning: string): Setting<z.ZodDefault<S>> {
+  return { variable, schema: schema.default(value), byDefault: `\`${String(value)}\``, meaning };
+}
+
+/** The same variable, its parsed value reshaped for the code that reads it. */
+function mapped<S extends z.ZodType, O>(setting: Setting<S>, map: (value: z.output<S>) => O): Setting<z.ZodPipe<S, z.ZodTransform<Awaited<O>, z.output<S>>>> {
+  return { ...setting, schema: setting.schema.transform(map) };
+}
+
+const port = () => z.coerce.number().int().min(0).max(65535);
+const perMinute = () => z.coerce.number().int().min(0);
+
+/**
+ * Every setting the service reads from the environment, declared once: the keys are the
+ * fields of `Config` (one level of grouping, as for `rateLimits`), the values say which
+ * variable fills each field and how.
+ */
+const SETTINGS = {
+  databaseUrl: optional('DATABASE_URL', z.string().url(), 'unset: embedded Postgres', 'Postgres (15 or newer) connection URL.'),
+  natsUrl: optional('NATS_URL', z.string(), 'unset: in-process bus', 'NATS server(s), comma-separated. Required by `crm gateway` and `crm worker`.'),
+  secret: optional(
+    'CRM_SECRET',
+    z.string().min(32, 'CRM_SECRET must be at least 32 characters'),
+    'generated into `.data/secret` (embedded only)',
+    'At least 32 characters; the same for every worker. Keys for token hashes and cursor signatures are derived from it. Required with `DATABASE_URL`.',
+  ),
+  dataDir: mapped(withDefault('CRM_DATA_DIR', z.string(), '.data', 'Embedded Postgres data and the generated secret.'), (dir) => path.resolve(dir)),
+  host: withDefault('HOST', z.string(), '127.0.0.1', 'Where the gateway listens.'),
+  port: withDefault('PORT', port(), 3000, "The gateway's port (`0` picks a free port)."),
+  publicUrl: mapped(
+    optional('PUBLIC_URL', z.string().url(), '`http://HOST:PORT`', 'Public base URL for `links.next` and `Location`.'),
+    (url) => url?.replace(/\/+$/, ''),
+  ),
+  busNamespace: withDefault(
+    'BUS_NAMESPACE',
+    z.string().regex(/^[A-Za-z0-9_-]+$/, 'BUS_NAMESPACE may hold letters, digits, _ and - only'),
+    'crm',
+    'Subject prefix, so several deployments can share one NATS.',
+  ),
+  busTimeoutMs: withDefault('BUS_TIMEOUT_MS', z.coerce.number().int().min(100).max(60_000), 5000, 'Deadline of a bus request; past it the gateway answers 503.'),
+  workerConcurrency: withDefault('WORKER_CONCURRENCY', z.coerce.number().int().min(1).max(1000), 64, 'Messages one worker process works on at once.'),
+  dbPoolMax: withDefault('DB_POOL_MAX', z.coerce.number().int().min(1).max(200), 10, 'Postgres connections per process.'),
+  authCacheTtlMs: withDefault('AUTH_CACHE_TTL_MS', z.coerce.number().int().min(0).max(5000), 3000, 'How long the gateway reuses a positive token check (at most 5000).'),
+  bodyLimit: withDefault('BODY_LIMIT', z.string(), '100kb', 'Largest accepted request body (413 beyond).'),
+  grantCacheTtlMs: withDefault('GRANT_CACHE_TTL_MS', z.coerce.number().int().min(0).max(5000), 3000, 'How long a gateway reuses "this OAuth grant stands" (at most 5000).'),
+  oauthRegistrationsPerHour: withDefault('OAUTH_REGISTRATIONS_PER_HOUR', z.coerce.number().int().min(1), 20, 'Dynamic client registrations per IP and hour.'),
+  allowedHosts: mapped(
+    optional('MCP_ALLOWED_HOSTS', z.string(), 'none', "Extra host names the tool servers answer to, comma-separated (PUBLIC_URL's host and loopback names always)."),
+    (hosts) => (hosts ?? '').split(',').map((h) => h.trim()).filter(Boolean),
+  ),
+  trustProxy: optional('TRUST_PROXY', z.string(), 'unset', 'Express `trust proxy` (e.g. `1`) when a load balancer sets `X-Forwarded-For`, so sign-in limits see client IPs.'),
+  logLevel: withDefault(
+    'LOG_LEVEL',
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    'info',
+    'pino level; logs are JSON lines with `request_id`, never secrets.',
+  ),
+  adminPort: optional('ADMIN_PORT', port(), 'unset: off', 'The operator\'s port of every process: `/metrics` (Prometheus), `/healthz`, `/readyz`; `0` picks a free port.'),
+  adminHost: withDefault('ADMIN_HOST', z.string(), '127.0.0.1', 'Where the admin port listens.'),
+  rateLimits: {
+    tokenPerMinute: withDefault('RATE_LIMIT_TOKEN_PER_MINUTE', perMinute(), 6000, 'Requests per minute per API token (REST and tool servers); `0` turns it off.'),
+    grantPerMinute: withDefault('RATE_LIMIT_GRANT_PER_MINUTE', perMinute(), 1200, 'Tool-server requests per minute per OAuth grant; `0` turns it off.'),
+    signInPerMinute: withDefault('RATE_LIMIT_SIGN_IN_PER_MINUTE', perMinute(), 20, 'Sign-in attempts per minute per client IP (see `TRUST_PROXY`); `0` turns it off.'),
+  },
+  natsKvReplicas: withDefault('NATS_KV_REPLICAS', z.coerce.number().int().min(1).max(5), 1, 'Copies of the rate-limit key-value bucket in a NATS cluster (3 for a 3-node cluster).'),
 };
+
+type Settings = { [key: string]: Setting | Settings };
+type ConfigOf<T> = { [K in keyof T]: T[K] extends Setting<infer S> ? z.output<S> : ConfigOf<T[K]> };
+
+function isSetting(value: Setting | Settings): value is Setting {
+  return value.schema instanceof z.ZodType;
+}
+
+function flatten(settings: Settings): Setting[] {
+  return Object.values(settings).flatMap((s) => (isSetting(s) ? [s] : flatten(s)));
+}
+
+/** Every variable, in the order of the table. */
+export const CONFIG_VARIABLES: readonly Setting[] = flatten(SETTINGS);
+
+/** The table's shape, filled from the parsed variables. */
+function fill(settings: Settings, env: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(settings).map(([key, s]) => [key, isSetting(s) ? env[s.variable] : fill(s, env)]));
+}
+
+const EnvSchema = z.object(Object.fromEntries(CONFIG_VARIABLES.map((s) => [s.variable, s.schema])));
+
+/** The environment in, the typed configuration out. */
+export const ConfigSchema = EnvSchema.transform(
+  // Each field holds its own schema's output, so the filled object is exactly a ConfigOf.
+  (env) => fill(SETTINGS, env) as ConfigOf<typeof SETTINGS>,
+);
+
+export type Config = z.output<typeof ConfigSchema>;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -74,38 +123,10 @@ export class ConfigError extends Error {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Empty strings count as unset, so `DATABASE_URL= crm start` means "embedded".
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  const parsed = EnvSchema.safeParse(present);
+  const parsed = ConfigSchema.safeParse(present);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  const e = parsed.data;
-  return {
-    databaseUrl: e.DATABASE_URL,
-    natsUrl: e.NATS_URL,
-    secret: e.CRM_SECRET,
-    dataDir: path.resolve(e.CRM_DATA_DIR),
-    host: e.HOST,
-    port: e.PORT,
-    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
-    busNamespace: e.BUS_NAMESPACE,
-    busTimeoutMs: e.BUS_TIMEOUT_MS,
-    workerConcurrency: e.WORKER_CONCURRENCY,
-    dbPoolMax: e.DB_POOL_MAX,
-    authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
-    bodyLimit: e.BODY_LIMIT,
-    oauthRegistrationsPerHour: e.OAUTH_REGISTRATIONS_PER_HOUR,
-    trustProxy: e.TRUST_PROXY,
-    allowedHosts: (e.MCP_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
-    grantCacheTtlMs: e.GRANT_CACHE_TTL_MS,
-    logLevel: e.LOG_LEVEL,
-    adminPort: e.ADMIN_PORT,
-    adminHost: e.ADMIN_HOST,
-    rateLimits: {
-      tokenPerMinute: e.RATE_LIMIT_TOKEN_PER_MINUTE,
-      grantPerMinute: e.RATE_LIMIT_GRANT_PER_MINUTE,
-      signInPerMinute: e.RATE_LIMIT_SIGN_IN_PER_MINUTE,
-    },
-    natsKvReplicas: e.NATS_KV_REPLICAS,
-  };
+  return parsed.data;
 }

@@ -21,6 +21,7 @@ export const ERROR_CODES = [
   'idempotency_key_reused',
   'payload_too_large',
   'unsupported_media_type',
+  'method_not_allowed',
   'rate_limited',
   'unavailable',
   'internal',
@@ -68,6 +69,24 @@ export class ValidationError extends CrmError {
   }
 }
 
+export class InvalidJsonError extends CrmError {
+  constructor(message = 'The request body is not valid JSON.') {
+    super('invalid_json', message);
+  }
+}
+
+export class PayloadTooLargeError extends CrmError {
+  constructor(message = 'The request body is too large.') {
+    super('payload_too_large', message);
+  }
+}
+
+export class UnsupportedMediaTypeError extends CrmError {
+  constructor(message: string) {
+    super('unsupported_media_type', message);
+  }
+}
+
 export class InvalidCursorError extends CrmError {
   constructor(message = 'The cursor is not valid for this list. Use links.next exactly as given.') {
     super('invalid_cursor', message, { param: 'cursor' });
@@ -80,6 +99,19 @@ export class UnauthenticatedError extends CrmError {
   }
 }
 
+/** Sign-in: no account has this e-mail address. */
+export class UnknownEmailError extends CrmError {
+  constructor(email: string) {
+    super('unknown_email', `No account uses the e-mail address ${email}.`, { param: 'email' });
+  }
+}
+
+export class WrongPasswordError extends CrmError {
+  constructor(message: string, param: string) {
+    super('wrong_password', message, { param });
+  }
+}
+
 /** OAuth: a code or refresh token that is unknown, expired, already used, or not this client's. */
 export class InvalidGrantError extends CrmError {
   constructor(message: string) {
@@ -88,10 +120,8 @@ export class InvalidGrantError extends CrmError {
 }
 
 export class MissingScopeError extends CrmError {
-  constructor(scope: Scope) {
-    super('missing_scope', `This operation needs the scope ${scope}, which the credential does not hold.`, {
-      required_scope: scope,
-    });
+  constructor(scope: Scope, message = `This operation needs the scope ${scope}, which the credential does not hold.`) {
+    super('missing_scope', message, { required_scope: scope });
   }
 }
 
@@ -104,6 +134,19 @@ export class ForbiddenError extends CrmError {
 export class NotFoundError extends CrmError {
   constructor(what: string, id?: string, param?: string) {
     super('not_found', id === undefined ? `No such ${what}.` : `No such ${what}: ${id}.`, param === undefined ? {} : { param });
+  }
+}
+
+/** No route for this method and path. */
+export class RouteNotFoundError extends CrmError {
+  constructor(message: string) {
+    super('not_found', message);
+  }
+}
+
+export class MethodNotAllowedError extends CrmError {
+  constructor(message: string) {
+    super('method_not_allowed', message);
   }
 }
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 
-/** Every object id carries a prefix that names its type (decisions.md, "REST"). */
+/** Every object id carries a prefix that names its type. */
 export const ID_PREFIXES = {
   contact: 'con',
   deal: 'deal',

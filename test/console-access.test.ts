@@ -1,9 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Page } from 'playwright-core';
-import t, { type Test } from 'tap';
+import t from 'tap';
 import { launchBrowser } from './helpers/browser.js';
-import { accessibilityViolations, screenshot, signIn } from './helpers/console-pages.js';
+import { check, signIn } from './helpers/console-pages.js';
 import { client } from './helpers/http.js';
 import { authorizeWithForms, pkce, registerClient, tokenRequest } from './helpers/oauth-forms.js';
 import { startStack, TEST_PASSWORD } from './helpers/stack.js';
@@ -24,12 +23,6 @@ await adminApi.post('/v1/contacts', { first_name: 'Ann', phone: '+1 415 555 0101
 
 const browser = await launchBrowser();
 t.teardown(() => browser.close());
-
-async function check(tt: Test, p: Page, name: string): Promise<void> {
-  await screenshot(p, name);
-  const violations = await accessibilityViolations(p);
-  tt.same(violations.map((v) => `${v.id}: ${v.help}`), [], `${name}: no accessibility violations`);
-}
 
 async function tokenNames(): Promise<string[]> {
   return (await adminApi.get<{ data: { name: string }[] }>('/v1/tokens?include_revoked=true')).body.data.map((x) => x.name);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import t from 'tap';
+import type { ImportSummary } from '../cli/commands/import.js';
 import { client } from './helpers/http.js';
 import { runCrm } from './helpers/process.js';
 import { startStack } from './helpers/stack.js';
@@ -34,19 +35,6 @@ const adminB = client(stack.baseUrl, await stack.token(b.workspace.id, ['contact
 for (const key of ['score', 'lead_source', 'vip']) {
   const def = key === 'score' ? { type: 'number' } : key === 'vip' ? { type: 'boolean' } : { type: 'select', options: ['web', 'referral'] };
   await adminB.post('/v1/custom-fields', { object_type: 'contact', key, label: key, ...def });
-}
-
-interface Summary {
-  object: string;
-  workspace_id: string;
-  rows: number;
-  created: number;
-  skipped: number;
-  duplicates: number;
-  invalid: number;
-  errors_file: string;
-  seconds: number;
-  rows_per_second: number;
 }
 
 const HEADER = ['first_name', 'last_name', 'email', 'phone', 'status', 'owner_id', 'custom.score', 'custom.lead_source', 'custom.vip'];
@@ -155,7 +143,7 @@ const errorsIn = async (errorsFile: string) => (parse(await readFile(errorsFile,
 const importInto = async (workspaceId: string, extra: string[] = [], csvFile = file) => {
   const res = await stack.crm(['import', 'contacts', csvFile, '--workspace', workspaceId, '--batch-size', '500', '--json', ...extra]);
   if (res.code !== 0) throw new Error(`import failed (${res.code}): ${res.stderr}`);
-  return JSON.parse(res.stdout) as Summary;
+  return JSON.parse(res.stdout) as ImportSummary;
 };
 
 const firstRun = await importInto(a.workspace.id);
@@ -260,7 +248,7 @@ t.test('a stray quote stops the import after the rows before it; fixed, a re-run
   t.match(res.stderr, /The 1,200 rows before that are done: 1,200 created.*run the same command again/);
   t.equal(await countIn(e.workspace.id), 1200);
   await writeFile(broken, ['first_name,phone', ...rows].join('\n'));
-  const fixed = JSON.parse((await stack.crm(['import', 'contacts', broken, '--workspace', e.workspace.id, '--json'])).stdout) as Summary;
+  const fixed = JSON.parse((await stack.crm(['import', 'contacts', broken, '--workspace', e.workspace.id, '--json'])).stdout) as ImportSummary;
   t.match(fixed, { rows: 1500, created: 300, skipped: 1200 });
   t.equal(await countIn(e.workspace.id), 1500);
 });

@@ -44,7 +44,7 @@ t.test('one request id in the gateway log and the worker log; no secret in any l
   const gatewayLine = logLines(stack.gateway).find((l) => l.request_id === requestId && l.msg === 'request');
   t.match(gatewayLine, { component: 'gateway', method: 'POST', path: '/v1/contacts', status: 201, level: 'info' }, 'the gateway logged the request');
   const workerLine = logLines(contactsWorker).find((l) => l.request_id === requestId);
-  t.match(workerLine, { component: 'worker:contacts', subject: `${namespace}.contacts.create`, msg: 'handled' }, 'the worker logged the same request id');
+  t.match(workerLine, { component: 'worker:contacts', subject: `${namespace}.contacts.contacts.create`, msg: 'handled' }, 'the worker logged the same request id');
 
   const everything = stack.allOutput();
   t.notOk(everything.includes(token), 'the API token appears in no log');
@@ -58,8 +58,8 @@ t.test('gateway metrics: HTTP by route pattern, bus calls by subject and outcome
   t.match(text, /crm_http_requests_total\{[^}]*route="\/v1\/contacts\/:id",status="404"[^}]*\} [1-9]/, 'routes by pattern, not by id');
   t.notMatch(text, /con_doesnotexist/, 'no id becomes a label');
   t.match(text, /crm_http_request_duration_seconds_bucket\{[^}]*route="\/v1\/contacts"/);
-  t.match(text, new RegExp(`crm_bus_requests_total\\{[^}]*subject="${namespace}\\.contacts\\.create",outcome="ok"[^}]*\\} [1-9]`));
-  t.match(text, new RegExp(`crm_bus_requests_total\\{[^}]*subject="${namespace}\\.contacts\\.get",outcome="not_found"`));
+  t.match(text, new RegExp(`crm_bus_requests_total\\{[^}]*subject="${namespace}\\.contacts\\.contacts\\.create",outcome="ok"[^}]*\\} [1-9]`));
+  t.match(text, new RegExp(`crm_bus_requests_total\\{[^}]*subject="${namespace}\\.contacts\\.contacts\\.get",outcome="not_found"`));
   t.match(text, /crm_process_resident_memory_bytes\{component="gateway"\} \d+/);
 
   const publicRes = await fetch(`${stack.baseUrl}/metrics`);
@@ -70,7 +70,7 @@ t.test('gateway metrics: HTTP by route pattern, bus calls by subject and outcome
 
 t.test('worker metrics: messages by subject and outcome, pool usage; readiness checks the database', async (t) => {
   const text = await scrape(workerAdmin);
-  t.match(text, new RegExp(`crm_worker_messages_total\\{[^}]*subject="${namespace}\\.contacts\\.create",outcome="ok"[^}]*\\} [1-9]`));
+  t.match(text, new RegExp(`crm_worker_messages_total\\{[^}]*subject="${namespace}\\.contacts\\.contacts\\.create",outcome="ok"[^}]*\\} [1-9]`));
   t.match(text, /crm_worker_message_duration_seconds_count\{[^}]*component="worker:contacts"/);
   t.match(text, /crm_db_pool_connections\{[^}]*state="max"[^}]*\} 10/);
   t.match(text, /crm_db_pool_connections\{[^}]*state="waiting"[^}]*\} 0/);
@@ -89,6 +89,6 @@ t.test('a worker that stops answering shows up as bus timeouts', async (t) => {
     process.kill(pid, 'SIGCONT');
   }
   const text = await scrape(gatewayAdmin);
-  t.match(text, new RegExp(`crm_bus_timeouts_total\\{[^}]*subject="${namespace}\\.contacts\\.list"[^}]*\\} [1-9]`));
-  t.match(text, new RegExp(`crm_bus_requests_total\\{[^}]*subject="${namespace}\\.contacts\\.list",outcome="timeout"`));
+  t.match(text, new RegExp(`crm_bus_timeouts_total\\{[^}]*subject="${namespace}\\.contacts\\.contacts\\.list"[^}]*\\} [1-9]`));
+  t.match(text, new RegExp(`crm_bus_requests_total\\{[^}]*subject="${namespace}\\.contacts\\.contacts\\.list",outcome="timeout"`));
 });

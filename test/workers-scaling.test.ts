@@ -16,7 +16,7 @@ t.test('two copies of the contacts worker both serve requests', async (t) => {
   t.equal(contactsWorkers.length, 2);
   await Promise.all(Array.from({ length: 60 }, () => api.post('/v1/contacts', { first_name: 'Spread', phone: nextPhone() })));
   for (const worker of contactsWorkers) {
-    const handled = worker.text().match(/"subject":"[a-z0-9]+\.contacts\.create"[^\n]*"msg":"handled"/g) ?? [];
+    const handled = worker.text().match(/"subject":"[a-z0-9]+\.contacts\.contacts\.create"[^\n]*"msg":"handled"/g) ?? [];
     t.ok(handled.length > 5, `${worker.label} (pid ${worker.pid}) handled ${handled.length} creates`);
   }
 });

@@ -21,7 +21,7 @@ export async function run(argv: string[]): Promise<void> {
   const transport = await connectTransport(config, log, 'crm gateway');
   const metrics = createMetricsRegistry('gateway');
   const gateway = await startGateway(busClient(transport, config, new BusCallMetrics(metrics)), config, log, metrics);
-  const admin = await serveAdminPort(config, metrics, async () => ({ bus: transport.isConnected() ? 'ok' : 'disconnected' }), log);
+  const admin = await serveAdminPort(config, metrics, log, { transport });
   onShutdown(log, async () => {
     await gateway.close();
     await admin?.close();

@@ -2,14 +2,12 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { IMPORT_BATCH_MAX_ROWS } from '../../shared/contracts/contact-import.js';
 import type { CallContext } from '../../shared/contracts/call-context.js';
-import { loadConfig } from '../../shared/config.js';
 import { CrmError, NotFoundError } from '../../shared/errors.js';
-import { createLogger } from '../../shared/logger.js';
 import { optional, parseCommandArgs, required } from '../args.js';
 import { contactFieldKeys } from '../contact-import/contact-field-keys.js';
 import { csvRecords } from '../contact-import/csv-records.js';
 import { ErrorsFile } from '../contact-import/errors-file.js';
-import { openImportBus } from '../contact-import/import-bus.js';
+import { importSender } from '../contact-import/import-bus.js';
 import { checkCustomFieldColumns, importColumns } from '../contact-import/import-columns.js';
 import { ImportProgress } from '../contact-import/import-progress.js';
 import { importRows } from '../contact-import/import-rows.js';
@@ -90,20 +88,18 @@ export async function run(argv: string[]): Promise<void> {
     if (header.done) throw new UsageError(`${file} is empty: its first row must name the columns. Nothing was imported.`);
     const columns = importColumns(file, header.value.fields);
 
-    const config = loadConfig();
-    const log = createLogger({ level: config.logLevel === 'info' ? 'warn' : config.logLevel, component: 'crm import', fd: 2 });
     summary = await withLocalServices(async (services) => {
       const { context, workspace } = await services.inWorkspace(workspaceRef);
       if (columns.customKeys.length > 0) checkCustomFieldColumns(file, columns, await contactFieldKeys(services, context));
 
       // The import writes contacts and needs nothing else.
       const writer: CallContext = { ...context, principal: { type: 'operator', scopes: ['contacts:write'] } };
-      const bus = await openImportBus(config, log, services, writer);
+      const send = await importSender(services, writer);
       const errors = await ErrorsFile.create(errorsPath);
       const started = performance.now();
       const progress = new ImportProgress(process.stderr, size.size, started);
       try {
-        const { counts, failure } = await importRows({ records, columns, batchSize, send: bus.send, errors, progress });
+        const { counts, failure } = await importRows({ records, columns, batchSize, send, errors, progress });
         if (failure !== undefined) throw stoppedError(failure, counts, errorsPath);
         const seconds = (performance.now() - started) / 1000;
         return {
@@ -118,9 +114,8 @@ export async function run(argv: string[]): Promise<void> {
       } finally {
         progress.finish();
         await errors.close();
-        await bus.close();
       }
-    });
+    }, 'crm import');
   } finally {
     // Closes the file when the import stopped before its end.
     await records.return(undefined);

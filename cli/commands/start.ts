@@ -11,7 +11,6 @@ import { registerPoolMetrics } from '../../shared/metrics/pool-metrics.js';
 import { createMetricsRegistry } from '../../shared/metrics/registry.js';
 import { WorkerMessageMetrics } from '../../shared/metrics/worker-metrics.js';
 import { serveAdminPort } from '../admin-port.js';
-import { databaseCheck } from '../database-check.js';
 import { parseCommandArgs } from '../args.js';
 import { busClient, connectTransport, resolveDatabase, resolveSecret } from '../environment.js';
 import { printLines } from '../output.js';
@@ -36,11 +35,12 @@ export async function run(argv: string[]): Promise<void> {
 
   const transport = await connectTransport(config, log, 'crm start');
   const metrics = createMetricsRegistry('crm');
-  registerPoolMetrics(metrics, orm, config.dbPoolMax);
+  registerPoolMetrics(metrics, orm);
   const services = { orm, secrets, bus: transport, busNamespace: config.busNamespace, events: transport, metrics: new WorkerMessageMetrics(metrics) };
   const workers = startWorkers(Object.values(WORKERS), services, log, config.workerConcurrency);
   const gateway = await startGateway(busClient(transport, config, new BusCallMetrics(metrics)), config, log, metrics);
-  const admin = await serveAdminPort(config, metrics, async () => ({ database: await databaseCheck(orm) }), log);
+  // The database only: this process's gateway answers /readyz for the bus and every worker.
+  const admin = await serveAdminPort(config, metrics, log, { orm });
 
   onShutdown(log, async () => {
     await gateway.close();

@@ -9,7 +9,6 @@ import { registerPoolMetrics } from '../../shared/metrics/pool-metrics.js';
 import { createMetricsRegistry } from '../../shared/metrics/registry.js';
 import { WorkerMessageMetrics } from '../../shared/metrics/worker-metrics.js';
 import { serveAdminPort } from '../admin-port.js';
-import { databaseCheck } from '../database-check.js';
 import { parseCommandArgs } from '../args.js';
 import { connectTransport, requireNats, resolveDatabase, resolveSecret } from '../environment.js';
 import { onShutdown } from '../shutdown.js';
@@ -36,19 +35,14 @@ export async function run(argv: string[]): Promise<void> {
   const orm = await openDatabase({ url: db.url, poolMax: config.dbPoolMax, applicationName: `crm worker ${names.join(' ')}` });
   const transport = await connectTransport(config, log, `crm worker ${names.join(' ')}`);
   const metrics = createMetricsRegistry(`worker:${names.join('+')}`);
-  registerPoolMetrics(metrics, orm, config.dbPoolMax);
+  registerPoolMetrics(metrics, orm);
   const workers = startWorkers(
     names.map((n) => WORKERS[n]),
     { orm, secrets, bus: transport, busNamespace: config.busNamespace, events: transport, metrics: new WorkerMessageMetrics(metrics) },
     log,
     config.workerConcurrency,
   );
-  const admin = await serveAdminPort(
-    config,
-    metrics,
-    async () => ({ bus: transport.isConnected() ? 'ok' : 'disconnected', database: await databaseCheck(orm) }),
-    log,
-  );
+  const admin = await serveAdminPort(config, metrics, log, { transport, orm });
   onShutdown(log, async () => {
     await admin?.close();
     await workers.drain();

@@ -13,15 +13,12 @@ function csvCell(text: string): string {
  * this run's.
  */
 export class ErrorsFile {
-  private constructor(
-    readonly path: string,
-    private readonly out: WriteStream,
-  ) {}
+  private constructor(private readonly out: WriteStream) {}
 
   static async create(path: string): Promise<ErrorsFile> {
     const out = createWriteStream(path, { encoding: 'utf8' });
     await once(out, 'open');
-    const file = new ErrorsFile(path, out);
+    const file = new ErrorsFile(out);
     await file.write('line,field,reason\n');
     return file;
   }

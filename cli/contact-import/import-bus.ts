@@ -1,20 +1,12 @@
 import type { BusClient } from '../../shared/bus/bus-client.js';
-import { NatsTransport } from '../../shared/bus/nats-transport.js';
 import type { CallContext } from '../../shared/contracts/call-context.js';
 import { importContacts, type ImportContactsResult, type ImportedContactRow } from '../../shared/contracts/contact-import.js';
 import { healthOf } from '../../shared/contracts/health.js';
-import type { Config } from '../../shared/config.js';
 import { CrmError } from '../../shared/errors.js';
-import type { Logger } from '../../shared/logger.js';
-import { busClient } from '../environment.js';
 import type { LocalServices } from '../local-services.js';
 
 /** How batches reach a contacts worker. */
-export interface ImportBus {
-  route: 'nats' | 'in-process';
-  send(rows: ImportedContactRow[]): Promise<ImportContactsResult>;
-  close(): Promise<void>;
-}
+export type SendBatch = (rows: ImportedContactRow[]) => Promise<ImportContactsResult>;
 
 /** A batch is far more work than one API call, and an import is not interactive. */
 const BATCH_TIMEOUT_MS = 30_000;
@@ -29,16 +21,12 @@ const RETRY_PAUSES_MS = [250, 500, 1_000, 2_000, 4_000];
  * to the same worker code behind the same contract. (Other commands use the local
  * services for everything; an import is the one whose load belongs on the workers.)
  */
-export async function openImportBus(config: Config, log: Logger, local: LocalServices, context: CallContext): Promise<ImportBus> {
-  if (!config.natsUrl) {
-    return { route: 'in-process', send: (rows) => sendBatch(local.bus, context, local.requestId, rows), close: async () => undefined };
-  }
-  const nats = await NatsTransport.connect(config.natsUrl, 'crm import', log);
-  const bus = busClient(nats, config);
+export async function importSender(local: LocalServices, context: CallContext): Promise<SendBatch> {
+  const bus = local.natsBus;
+  if (!bus) return (rows) => sendBatch(local.bus, context, local.requestId, rows);
   try {
     await bus.call(healthOf('contacts'), {}, { context: null, requestId: local.requestId });
   } catch (error) {
-    await nats.close();
     if (error instanceof CrmError && error.code === 'unavailable') {
       throw new CrmError(
         'unavailable',
@@ -47,7 +35,7 @@ export async function openImportBus(config: Config, log: Logger, local: LocalSer
     }
     throw error;
   }
-  return { route: 'nats', send: (rows) => sendBatch(bus, context, local.requestId, rows), close: () => nats.close() };
+  return (rows) => sendBatch(bus, context, local.requestId, rows);
 }
 
 /**

@@ -61,7 +61,7 @@ export function importColumns(file: string, header: string[]): ImportColumns {
       let bytes = 16;
       for (let i = 0; i < columns.length; i++) {
         const value = fields[i] as string;
-        // Empty cells are no value: not sending them keeps batches small.
+        // Only to keep batches small: the worker already reads a blank cell as no value, and its rule is the one that counts.
         if (value === '') continue;
         const column = columns[i] as Column;
         if (value.length > IMPORT_CELL_MAX_CHARS) {

@@ -71,26 +71,29 @@ export async function importRows(options: ImportRowsOptions): Promise<{ counts: 
 
   let readFailure: unknown;
   try {
-    try {
-      for await (const record of records) {
-        const read = columns.toRow(record);
-        if ('problem' in read) {
-          batch.refused.push(read.problem);
-        } else {
-          batch.rows.push(read.row);
-          batch.bytes += read.bytes;
-        }
-        batch.endByte = record.endByte;
-        if (batch.rows.length >= batchSize || batch.bytes >= BATCH_MAX_BYTES) await dispatch();
-        if (failure !== undefined) break;
+    for await (const record of records) {
+      const read = columns.toRow(record);
+      if ('problem' in read) {
+        batch.refused.push(read.problem);
+      } else {
+        batch.rows.push(read.row);
+        batch.bytes += read.bytes;
       }
-    } catch (error) {
-      readFailure = error;
+      batch.endByte = record.endByte;
+      if (batch.rows.length >= batchSize || batch.bytes >= BATCH_MAX_BYTES) await dispatch();
+      if (failure !== undefined) break;
     }
-    // The rows read before a syntax error are whole rows: they are written too, so the report's count is exact.
-    if (failure === undefined) await dispatch();
   } catch (error) {
-    failure ??= error;
+    readFailure = error;
+  }
+  // The rows read before a syntax error are whole rows: they are written too, so the report's count is exact.
+  if (failure === undefined) {
+    try {
+      await dispatch();
+    } catch (error) {
+      // An answer taken while waiting for room may have failed first.
+      failure ??= error;
+    }
   }
   while (inFlight.length > 0) await takeOldestAnswer();
   failure ??= readFailure;

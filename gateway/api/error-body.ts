@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { Scope } from '../../shared/auth/scopes.js';
 import { ErrorCode } from '../../shared/errors.js';
+import { ErrorType } from '../errors/error-type.js';
 
 /** The one error shape of every non-2xx response. */
 export const ErrorBody = z
   .object({
     error: z.object({
-      type: z.enum(['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'api_error']),
+      type: ErrorType,
       code: ErrorCode,
       message: z.string(),
       param: z.string().optional().describe('The parameter or field at fault'),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The list envelope of every collection read (decisions.md, "REST"). */
+/** The list envelope of every collection read. */
 export function listOf<T extends z.ZodType>(item: T, id: string) {
   return z
     .object({
@@ -14,7 +14,7 @@ export function listOf<T extends z.ZodType>(item: T, id: string) {
     .meta({ id });
 }
 
-type Page<T> = { data: T[]; limit: number; has_more: boolean; next_cursor: string | null };
+export type Page<T> = { data: T[]; limit: number; has_more: boolean; next_cursor: string | null };
 
 export function listEnvelope<T>(page: Page<T>, next: string | null) {
   return { object: 'list' as const, data: page.data, meta: { limit: page.limit, has_more: page.has_more }, links: { next } };

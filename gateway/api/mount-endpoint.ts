@@ -1,31 +1,15 @@
 import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
-import { ValidationError, validationErrorFrom } from '../../shared/errors.js';
+import { scopesOf } from '../../shared/bus/operation.js';
+import { ValidationError } from '../../shared/errors.js';
+import { callWorker } from '../call-worker.js';
+import type { GatewayDeps } from '../deps.js';
 import { requireScope } from '../middlewares/require-scope.js';
-import { idempotencyKeyOf, parseBody } from '../validation.js';
+import { idempotencyKeyOf, parseBody, parseWith } from '../validation.js';
 import type { Endpoint } from './endpoint.js';
-
-type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
-type ParamsOf<E> = E extends Endpoint<infer P, infer _Q, infer _B, infer _R> ? Out<P> : never;
-type QueryOf<E> = E extends Endpoint<infer _P, infer Q, infer _B, infer _R> ? Out<Q> : never;
-type BodyOf<E> = E extends Endpoint<infer _P, infer _Q, infer B, infer _R> ? Out<B> : never;
-
-export interface EndpointCall<E extends Endpoint> {
-  params: ParamsOf<E>;
-  query: QueryOf<E>;
-  body: BodyOf<E>;
-  idempotencyKey: string | undefined;
-  req: Request;
-  res: Response;
-}
+import { responseBodyOf } from './response-body.js';
 
 const NoQuery = z.strictObject({});
-
-function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw validationErrorFrom(parsed.error);
-  return parsed.data;
-}
 
 /** Express path (relative to the /v1 router) from the OpenAPI path. */
 export function expressPath(path: string): string {
@@ -34,23 +18,24 @@ export function expressPath(path: string): string {
 
 /**
  * Mounts an endpoint: scope check, validation of path, query (unknown parameters are a
- * 400) and body, the Idempotency-Key rule, then the handler; its result is the body.
+ * 400) and body, the Idempotency-Key rule, then its operation over the bus. What the
+ * endpoint declares sets the rest: Location, Idempotent-Replayed, the list envelope.
  */
-export function mountEndpoint<E extends Endpoint>(
-  router: Router,
-  endpoint: E,
-  handler: (call: EndpointCall<E>) => Promise<z.input<E['response']>>,
-): void {
-  const guards = endpoint.scope ? [requireScope(endpoint.scope)] : [];
-  router[endpoint.method](expressPath(endpoint.path), ...guards, async (req: Request, res: Response) => {
-    const params = (endpoint.params ? parse(endpoint.params, req.params) : undefined) as ParamsOf<E>;
-    const query = parse(endpoint.query ?? NoQuery, req.query) as QueryOf<E>;
-    const body = (endpoint.body ? parseBody(endpoint.body, req) : undefined) as BodyOf<E>;
+export function mountEndpoint(router: Router, endpoint: Endpoint, { bus, publicUrl }: Pick<GatewayDeps, 'bus' | 'publicUrl'>): void {
+  const responseBody = responseBodyOf(endpoint, publicUrl);
+  router[endpoint.method](expressPath(endpoint.path), requireScope(scopesOf({ scope: endpoint.scope })), async (req: Request, res: Response) => {
+    const params = (endpoint.params ? parseWith(endpoint.params, req.params) : {}) as Record<string, unknown>;
+    const query = parseWith(endpoint.query ?? NoQuery, req.query) as Record<string, unknown>;
+    const body = (endpoint.body ? parseBody(endpoint.body, req) : {}) as Record<string, unknown>;
     const idempotencyKey = idempotencyKeyOf(req);
     if (idempotencyKey !== undefined && !endpoint.idempotent) {
       throw new ValidationError(`Idempotency-Key is not accepted on ${endpoint.method.toUpperCase()} ${endpoint.path}.`, 'Idempotency-Key');
     }
-    const result = await handler({ params, query, body, idempotencyKey, req, res });
-    res.status(endpoint.status).json(result);
+    const input = endpoint.input ? endpoint.input({ params, query, body }) : { ...params, ...query, ...body };
+    const { result, replayed } = await callWorker(bus, req, endpoint.op, input, { idempotencyKey });
+    if (replayed) res.set('Idempotent-Replayed', 'true');
+    if (endpoint.location) res.location(`${publicUrl()}${endpoint.location(result)}`);
+    if (endpoint.noStore) res.set('Cache-Control', 'no-store');
+    res.status(endpoint.status).json(responseBody(result, query));
   });
 }

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { BusClient } from '../../shared/bus/bus-client.js';
 import { authenticateToken } from '../../shared/contracts/tokens.js';
-import { UnauthenticatedError } from '../../shared/errors.js';
+import { CrmError, UnauthenticatedError } from '../../shared/errors.js';
 import type { ResolvedCredential } from '../request-state.js';
 import { bearerCredential } from './bearer.js';
 import { CredentialCache } from './credential-cache.js';
@@ -14,12 +14,14 @@ export class ApiTokenAuthenticator {
   ) {}
 
   async resolve(token: string, requestId: string): Promise<ResolvedCredential> {
-    // Not even the shape the tokens worker accepts (e.g. far too long): no token of ours, so a 401 like any other.
-    if (!authenticateToken.input.safeParse({ token }).success) throw new UnauthenticatedError('The bearer token is not a valid API token.');
     const key = CredentialCache.keyOf(token);
     const cached = this.cache.get(key);
     if (cached) return cached;
-    const { result } = await this.bus.call(authenticateToken, { token }, { context: null, requestId });
+    const { result } = await this.bus.call(authenticateToken, { token }, { context: null, requestId }).catch((error: unknown) => {
+      // Not even the shape of a token (e.g. far too long): no token of ours, so a 401 like any other.
+      if (error instanceof CrmError && error.code === 'validation_failed') throw new UnauthenticatedError('The bearer token is not a valid API token.');
+      throw error;
+    });
     const credential: ResolvedCredential = {
       kind: 'api_token',
       workspaceId: result.workspace_id,

@@ -5,7 +5,8 @@ import { HTTP_STATUS } from '../errors/http-status.js';
 import { html } from '../pages/html.js';
 import { pageErrorHandler } from '../pages/page-error-handler.js';
 import { sendPage } from '../pages/session-routes.js';
-import { consoleLayout, workspacePath } from './console-layout.js';
+import { consoleLayout } from './console-layout.js';
+import { workspacePath } from './workspace-url.js';
 
 const TITLES: Partial<Record<number, string>> = { 403: 'Not allowed', 404: 'Not found' };
 

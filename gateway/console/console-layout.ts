@@ -1,8 +1,8 @@
-import { grantableScopes } from '../../shared/auth/permissions.js';
 import { grantsScope, type Scope } from '../../shared/auth/scopes.js';
 import { html, type Html } from '../pages/html.js';
 import { layout } from '../pages/layout.js';
 import type { ConsoleSession } from './console-session.js';
+import { workspacePath } from './workspace-url.js';
 
 export type ConsoleSection = 'overview' | 'contacts' | 'deals' | 'connect' | 'agents' | 'tokens' | 'members' | 'account';
 
@@ -16,7 +16,7 @@ interface NavItem {
 
 /** Whether the member's permissions in this workspace allow `scope`. */
 export function may(session: ConsoleSession, scope: Scope): boolean {
-  return session.membership !== null && grantsScope(grantableScopes(session.membership.permissions), scope);
+  return grantsScope(session.scopes, scope);
 }
 
 export const NAV: NavItem[] = [
@@ -28,10 +28,6 @@ export const NAV: NavItem[] = [
   { section: 'tokens', path: '/tokens', label: 'API tokens', visible: (s) => s.isAdministrator },
   { section: 'members', path: '/members', label: 'Members', visible: (s) => s.isAdministrator },
 ];
-
-export function workspacePath(session: ConsoleSession, path = ''): string {
-  return `/console/w/${session.membership?.workspace_id ?? ''}${path}`;
-}
 
 /** A GET form, so switching works without script; /assets/console.js submits it on change. */
 function workspaceSwitcher(session: ConsoleSession, section: ConsoleSection): Html {

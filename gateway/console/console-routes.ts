@@ -2,6 +2,7 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import { NotFoundError } from '../../shared/errors.js';
 import type { GatewayDeps } from '../deps.js';
 import { verifyCsrf } from '../pages/csrf.js';
+import { staticAsset } from '../pages/static-asset.js';
 import { NAV } from './console-layout.js';
 import { consoleErrorHandler } from './console-error-handler.js';
 import { CONSOLE_SCRIPT } from './console-script.js';
@@ -14,22 +15,15 @@ import { dealsRoute } from './routes/deals-route.js';
 import { membersRoutes } from './routes/members-routes.js';
 import { overviewRoute } from './routes/overview-route.js';
 import { tokensRoutes } from './routes/tokens-routes.js';
+import { workspaceUrl } from './workspace-url.js';
 
 /** Every console form is urlencoded and carries the CSRF token; checked before any route sees it. */
-function consoleForms(): express.RequestHandler {
-  const parse = express.urlencoded({ extended: false, limit: '20kb', parameterLimit: 100 });
-  return (req: Request, res: Response, next: NextFunction) => {
-    if (req.method !== 'POST') return next();
-    parse(req, res, (error?: unknown) => {
-      if (error) return next(error);
-      try {
-        verifyCsrf(req);
-        next();
-      } catch (failure) {
-        next(failure);
-      }
-    });
-  };
+const parseForm = express.urlencoded({ extended: false, limit: '20kb', parameterLimit: 100 });
+
+function checkCsrf(req: Request, _res: Response, next: NextFunction): void {
+  // A mismatch throws a 403, which express 5 hands to the console's error handler.
+  verifyCsrf(req);
+  next();
 }
 
 /**
@@ -39,13 +33,11 @@ function consoleForms(): express.RequestHandler {
  */
 export function consoleRoutes(deps: GatewayDeps): Router {
   const router = Router();
-  router.get('/assets/console.js', (_req, res) => {
-    res.type('application/javascript').set('Cache-Control', 'public, max-age=3600').send(CONSOLE_SCRIPT);
-  });
+  router.get('/assets/console.js', staticAsset('application/javascript', CONSOLE_SCRIPT));
 
   const pages = Router();
   pages.use(consoleSession(deps));
-  pages.use(consoleForms());
+  pages.post('/{*path}', parseForm, checkCsrf);
 
   pages.get('/', (req, res) => res.redirect(303, consoleHome(sessionOf(req))));
   // The workspace switcher is a GET form, so it works without script.
@@ -53,7 +45,7 @@ export function consoleRoutes(deps: GatewayDeps): Router {
     const session = sessionOf(req);
     const target = session.memberships.find((m) => m.workspace_id === req.query.workspace);
     const section = NAV.find((item) => item.section === req.query.section);
-    res.redirect(303, target ? `/console/w/${target.workspace_id}${section?.path ?? ''}` : consoleHome(session));
+    res.redirect(303, target ? workspaceUrl(target.workspace_id, section?.path) : consoleHome(session));
   });
   pages.use('/account', accountRoutes(deps));
 

@@ -1,27 +1,23 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { grantableScopes, type Permission, type Visibility } from '../../shared/auth/permissions.js';
-import { sessionMemberships } from '../../shared/contracts/sessions.js';
+import { grantableScopes } from '../../shared/auth/permissions.js';
+import type { Scope } from '../../shared/auth/scopes.js';
+import { sessionMemberships, type SessionMembership } from '../../shared/contracts/sessions.js';
 import { CrmError, NotFoundError } from '../../shared/errors.js';
 import type { GatewayDeps } from '../deps.js';
 import { readCookie, SESSION_COOKIE } from '../pages/cookies.js';
 import { csrfToken } from '../pages/csrf.js';
-import { isSecure } from '../pages/session-routes.js';
-
-export interface ConsoleMembership {
-  workspace_id: string;
-  workspace_name: string;
-  organization_name: string;
-  permissions: Permission[];
-  visibility: Visibility;
-}
+import { isSecure, signInUrl } from '../pages/session-routes.js';
+import { workspaceUrl } from './workspace-url.js';
 
 /** Who is using the console, and in which workspace: resolved afresh on every request. */
 export interface ConsoleSession {
   user: { id: string; email: string };
   sessionToken: string;
-  memberships: ConsoleMembership[];
+  memberships: SessionMembership[];
   /** The workspace of the URL; null on pages that belong to the user, not a workspace. */
-  membership: ConsoleMembership | null;
+  membership: SessionMembership | null;
+  /** What the membership's permissions allow (none without one): computed once, read by every page and call. */
+  scopes: Scope[];
   isAdministrator: boolean;
   /** Signed in with an invitation's temporary password: only the account page is open. */
   passwordChangeRequired: boolean;
@@ -38,14 +34,10 @@ declare global {
   }
 }
 
-export function signInUrl(next: string): string {
-  return `/sign-in?next=${encodeURIComponent(next)}`;
-}
-
 /** Where the console starts for this user: their first workspace. */
 export function consoleHome(session: ConsoleSession): string {
   const first = session.memberships[0];
-  return first ? `/console/w/${first.workspace_id}` : '/console/account';
+  return first ? workspaceUrl(first.workspace_id) : '/console/account';
 }
 
 /** The session of a console page as the request handler sees it (the middleware guarantees it). */
@@ -75,11 +67,13 @@ export function consoleSession(deps: GatewayDeps): RequestHandler {
     // Mounted once for all of /console: the workspace is the first segment after /w/.
     const workspaceId = /^\/w\/([A-Za-z0-9_-]{1,64})(?:\/|$)/.exec(req.path)?.[1] ?? (req.path.startsWith('/w/') ? '' : undefined);
     const membership = workspaceId === undefined ? null : (view.memberships.find((m) => m.workspace_id === workspaceId) ?? null);
+    const scopes = membership ? grantableScopes(membership.permissions) : [];
     req.consoleSession = {
       user: view.user,
       sessionToken: token,
       memberships: view.memberships,
       membership,
+      scopes,
       isAdministrator: membership?.permissions.includes('configuration') ?? false,
       passwordChangeRequired: view.password_change_required,
       csrf: csrfToken(req, res, isSecure(deps.publicUrl())),
@@ -92,10 +86,10 @@ export function consoleSession(deps: GatewayDeps): RequestHandler {
       req.credential = {
         kind: 'session',
         workspaceId: membership.workspace_id,
-        scopes: grantableScopes(membership.permissions),
+        scopes,
         context: {
           workspace_id: membership.workspace_id,
-          principal: { type: 'user', id: view.user.id, scopes: grantableScopes(membership.permissions) },
+          principal: { type: 'user', id: view.user.id, scopes },
           visibility: membership.visibility,
         },
       };

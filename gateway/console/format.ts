@@ -15,7 +15,3 @@ export function money(amount: number | null, currency: string | null): string {
   const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
   return format.format(amount / 10 ** digits);
 }
-
-export function yesNo(value: boolean): string {
-  return value ? 'Yes' : 'No';
-}

@@ -1,28 +1,30 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { CrmError, InternalError } from '../../shared/errors.js';
+import { CrmError, InternalError, InvalidJsonError, PayloadTooLargeError, RouteNotFoundError, UnsupportedMediaTypeError, ValidationError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
-import { errorTypeOf, HTTP_STATUS } from './http-status.js';
+import { HTTP_STATUS } from './http-status.js';
+import { restErrorBody } from './rest-error-body.js';
 
 /** body-parser reports its failures with a `type`; these are the client's mistakes. */
+const BODY_PARSER_ERRORS: Record<string, () => CrmError> = {
+  'entity.parse.failed': () => new InvalidJsonError(),
+  'entity.too.large': () => new PayloadTooLargeError(),
+  'encoding.unsupported': () => new UnsupportedMediaTypeError('The request body must be UTF-8 JSON.'),
+  'charset.unsupported': () => new UnsupportedMediaTypeError('The request body must be UTF-8 JSON.'),
+};
+
 function fromBodyParser(error: unknown): CrmError | null {
   const type = (error as { type?: unknown }).type;
-  if (type === 'entity.parse.failed') return new CrmError('invalid_json', 'The request body is not valid JSON.');
-  if (type === 'entity.too.large') return new CrmError('payload_too_large', 'The request body is too large.');
-  if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
-    return new CrmError('unsupported_media_type', 'The request body must be UTF-8 JSON.');
-  }
+  if (typeof type === 'string' && Object.hasOwn(BODY_PARSER_ERRORS, type)) return (BODY_PARSER_ERRORS[type] as () => CrmError)();
   // zlib's own error (gzip, deflate, br), which body-parser passes on as a 400: the body is not what its Content-Encoding says.
   const { errno, status } = error as { errno?: unknown; status?: unknown };
-  if (typeof errno === 'number' && status === 400) {
-    return new CrmError('invalid_json', 'The request body does not decompress as its Content-Encoding says.');
-  }
+  if (typeof errno === 'number' && status === 400) return new InvalidJsonError('The request body does not decompress as its Content-Encoding says.');
   return null;
 }
 
 /** The router could not decode a path parameter: a malformed percent-escape such as `%` or `%E0%A4%A`. */
 function fromRouter(error: unknown): CrmError | null {
   if (error instanceof URIError && (error as { status?: unknown }).status === 400) {
-    return new CrmError('validation_failed', 'The URL path is not valid: a percent-escape in it does not decode.');
+    return new ValidationError('The URL path is not valid: a percent-escape in it does not decode.');
   }
   return null;
 }
@@ -39,12 +41,10 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     if (status === 401) res.set('WWW-Authenticate', res.get('WWW-Authenticate') ?? 'Bearer realm="crm"');
     if (crm.details.retry_after !== undefined) res.set('Retry-After', String(crm.details.retry_after));
     if (res.headersSent) return;
-    res.status(status).json({
-      error: { type: errorTypeOf(status), ...crm.toPayload(), request_id: req.requestId },
-    });
+    res.status(status).json(restErrorBody(crm, req.requestId));
   };
 }
 
 export const notFoundHandler: RequestHandler = (req, _res, next) => {
-  next(new CrmError('not_found', `No route for ${req.method} ${req.path}.`));
+  next(new RouteNotFoundError(`No route for ${req.method} ${req.path}.`));
 };

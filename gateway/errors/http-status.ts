@@ -17,17 +17,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   idempotency_key_reused: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  method_not_allowed: 405,
   rate_limited: 429,
   unavailable: 503,
   internal: 500,
 };
-
-export type ErrorType = 'invalid_request_error' | 'authentication_error' | 'permission_error' | 'rate_limit_error' | 'api_error';
-
-export function errorTypeOf(status: number): ErrorType {
-  if (status === 401) return 'authentication_error';
-  if (status === 403) return 'permission_error';
-  if (status === 429) return 'rate_limit_error';
-  if (status >= 500) return 'api_error';
-  return 'invalid_request_error';
-}

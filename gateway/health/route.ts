@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { WORKER_NAMES } from '../../shared/bus/operation.js';
 import { healthOf } from '../../shared/contracts/health.js';
+import { busCheck, readinessOf, type ReadinessChecks } from '../../shared/metrics/readiness.js';
 import type { GatewayDeps } from '../deps.js';
 
 const READY_TIMEOUT_MS = 2_000;
@@ -17,7 +18,7 @@ export function healthRoutes({ bus }: GatewayDeps): Router {
   });
 
   router.get('/readyz', async (req, res) => {
-    const checks: Record<string, string> = { bus: bus.transport.isConnected() ? 'ok' : 'disconnected' };
+    const checks: ReadinessChecks = { bus: busCheck(bus.transport) };
     await Promise.all(
       WORKER_NAMES.map(async (worker) => {
         try {
@@ -28,8 +29,8 @@ export function healthRoutes({ bus }: GatewayDeps): Router {
         }
       }),
     );
-    const ready = Object.values(checks).every((v) => v === 'ok');
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
+    const { status, body } = readinessOf(checks);
+    res.status(status).json(body);
   });
 
   return router;

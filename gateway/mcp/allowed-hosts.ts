@@ -1,4 +1,6 @@
 import type { RequestHandler } from 'express';
+import { ForbiddenError } from '../../shared/errors.js';
+import { sendJsonRpcError } from './json-rpc-error.js';
 
 const LOCAL = ['localhost', '127.0.0.1', '[::1]', '::1'];
 
@@ -22,7 +24,7 @@ export function allowedHosts(publicUrl: () => string, extra: readonly string[]):
     const origin = req.get('origin');
     const originHost = origin === undefined ? undefined : hostnameOf(origin);
     if (!host || !allowed.has(host) || (originHost !== undefined && (!originHost || !allowed.has(originHost)))) {
-      res.status(403).json({ jsonrpc: '2.0', error: { code: -32000, message: 'Forbidden: this Host or Origin is not served here.' }, id: null });
+      sendJsonRpcError(res, new ForbiddenError('Forbidden: this Host or Origin is not served here.'));
       return;
     }
     next();

@@ -2,10 +2,13 @@ import type { RequestHandler } from 'express';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { canUseServer, MCP_SERVERS } from '../../shared/auth/mcp-servers.js';
 import type { McpServerKey } from '../../shared/contracts/oauth.js';
-import { CrmError } from '../../shared/errors.js';
+import type { Scope } from '../../shared/auth/scopes.js';
+import { CrmError, MissingScopeError } from '../../shared/errors.js';
 import type { ApiTokenAuthenticator } from '../auth/authenticate-api-token.js';
 import { bearerCredential } from '../auth/bearer.js';
+import { HTTP_STATUS } from '../errors/http-status.js';
 import type { AccessTokenVerifier } from '../oauth/access-token-verifier.js';
+import { BEARER_ERROR } from '../oauth/oauth-errors.js';
 import type { ResolvedCredential } from '../request-state.js';
 
 declare module 'express-serve-static-core' {
@@ -34,11 +37,12 @@ export function authenticateMcp(
   return async (req, res, next) => {
     const resource = `${publicUrl()}${def.path}`;
     const metadata = `${publicUrl()}/.well-known/oauth-protected-resource${def.path}`;
-    const refuse = (status: 401 | 403, error: string, description: string, scope?: string) => {
-      const parts = [`Bearer error="${error}"`, `error_description="${description}"`];
+    const refuse = (error: CrmError, scope?: string) => {
+      const bearerError = BEARER_ERROR[error.code];
+      const parts = [`Bearer error="${bearerError}"`, `error_description="${error.message}"`];
       if (scope) parts.push(`scope="${scope}"`);
       parts.push(`resource_metadata="${metadata}"`);
-      res.status(status).set('WWW-Authenticate', parts.join(', ')).json({ error, error_description: description });
+      res.status(HTTP_STATUS[error.code]).set('WWW-Authenticate', parts.join(', ')).json({ error: bearerError, error_description: error.message });
     };
 
     const credentialText = bearerCredential(req);
@@ -69,11 +73,11 @@ export function authenticateMcp(
         };
       }
     } catch (error) {
-      if (error instanceof CrmError && error.code === 'unauthenticated') return refuse(401, 'invalid_token', error.message);
+      if (error instanceof CrmError && BEARER_ERROR[error.code]) return refuse(error);
       throw error;
     }
     if (!canUseServer(server, credential.scopes)) {
-      return refuse(403, 'insufficient_scope', `This credential cannot use the ${def.title} server`, def.readScopes.join(' '));
+      return refuse(new MissingScopeError(def.readScopes[0] as Scope, `This credential cannot use the ${def.title} server`), def.readScopes.join(' '));
     }
     req.credential = credential;
     req.auth = { token: credentialText, clientId, scopes: credential.scopes, expiresAt, resource: new URL(resource) };

@@ -15,6 +15,12 @@ function errorResult(message: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: message }] };
 }
 
+/** A domain error as a tool result: its code and message in words, and the parameter at fault. */
+function toolErrorResult(error: CrmError): CallToolResult {
+  const where = error.details.param ? ` (${error.details.param})` : '';
+  return errorResult(`${error.code}: ${error.message}${where}`);
+}
+
 /** Whether a connection sees a tool: read tools always, tools that change data only if it may. */
 export function listsTool(tool: ToolDefinition, credential: ResolvedCredential): boolean {
   return !tool.writes || tool.scopes.some((s) => grantsScope(credential.scopes, s));
@@ -45,13 +51,10 @@ export function buildMcpServer(server: McpServerDefinition, tools: readonly Tool
         const missing = missingScope(call.credential.scopes, tool.scopes);
         if (missing) return errorResult(`${tool.name} needs the scope ${missing}, which this connection does not hold.`);
         try {
-          const result = (await tool.run(args as never, call)) as Record<string, unknown>;
+          const result = await tool.run(args, call);
           return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
         } catch (error) {
-          if (error instanceof CrmError) {
-            const where = error.details.param ? ` (${error.details.param})` : '';
-            return errorResult(`${error.code}: ${error.message}${where}`);
-          }
+          if (error instanceof CrmError) return toolErrorResult(error);
           throw error;
         }
       },

@@ -2,12 +2,16 @@ import express, { Router, type ErrorRequestHandler, type Request, type RequestHa
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { MCP_SERVERS } from '../../shared/auth/mcp-servers.js';
 import type { McpServerKey } from '../../shared/contracts/oauth.js';
+import { InvalidJsonError, MethodNotAllowedError, RouteNotFoundError } from '../../shared/errors.js';
 import type { ApiTokenAuthenticator } from '../auth/authenticate-api-token.js';
 import type { GatewayDeps } from '../deps.js';
+import { HTTP_STATUS } from '../errors/http-status.js';
+import { restErrorBody } from '../errors/rest-error-body.js';
 import type { AccessTokenVerifier } from '../oauth/access-token-verifier.js';
 import { allowedHosts } from './allowed-hosts.js';
 import { authenticateMcp } from './authenticate-mcp.js';
 import { buildMcpServer } from './build-mcp-server.js';
+import { sendJsonRpcError } from './json-rpc-error.js';
 import { toolCall, type ToolDefinition } from './tool.js';
 import { CRM_TOOLS } from './tools/crm/index.js';
 import { STUDIO_TOOLS } from './tools/studio/index.js';
@@ -17,7 +21,7 @@ const CATALOGUES: Record<McpServerKey, readonly ToolDefinition[]> = { crm: CRM_T
 /** A body that is not JSON is a JSON-RPC parse error, as the protocol expects. */
 const parseError: ErrorRequestHandler = (error, _req, res, next) => {
   if ((error as { type?: string }).type !== 'entity.parse.failed') return next(error);
-  res.status(400).json({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' }, id: null });
+  sendJsonRpcError(res, new InvalidJsonError('Parse error'));
 };
 
 /**
@@ -44,17 +48,15 @@ export function mcpRoutes(deps: GatewayDeps, tokens: ApiTokenAuthenticator, veri
       await transport.handleRequest(req, res, req.body);
     });
     router.all(def.path, hostCheck, (_req, res) => {
-      res.status(405).set('Allow', 'POST').json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server is stateless; send JSON-RPC with POST.' }, id: null });
+      sendJsonRpcError(res.set('Allow', 'POST'), new MethodNotAllowedError('Method not allowed: this server is stateless; send JSON-RPC with POST.'));
     });
   }
 
-  // The "wrong URL" problem, reported clearly: say where the servers are.
+  // The "wrong URL" problem, reported clearly: say where the servers are (also as a list, for programs).
   router.use('/mcp', (req, res) => {
-    res.status(404).json({
-      error: 'not_found',
-      message: `There is no tool server at ${req.originalUrl.split('?')[0]}.`,
-      servers: Object.values(MCP_SERVERS).map((s) => ({ name: s.key, title: s.title, url: `${deps.publicUrl()}${s.path}` })),
-    });
+    const servers = Object.values(MCP_SERVERS).map((s) => ({ name: s.key, title: s.title, url: `${deps.publicUrl()}${s.path}` }));
+    const error = new RouteNotFoundError(`There is no tool server at ${req.originalUrl.split('?')[0]}. The tool servers are ${servers.map((s) => s.url).join(' and ')}.`);
+    res.status(HTTP_STATUS[error.code]).json({ ...restErrorBody(error, req.requestId), servers });
   });
   return router;
 }

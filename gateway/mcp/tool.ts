@@ -1,8 +1,9 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import type { McpServerDefinition } from '../../shared/auth/mcp-servers.js';
 import type { Scope } from '../../shared/auth/scopes.js';
 import type { BusClient } from '../../shared/bus/bus-client.js';
-import type { Operation, OperationInput, OperationOutput } from '../../shared/bus/operation.js';
+import { scopesOn, type Operation, type OperationInput, type OperationOutput } from '../../shared/bus/operation.js';
 import type { ResolvedCredential } from '../request-state.js';
 
 /** What a tool runs with: the connection's credential, and the bus to the workers. */
@@ -20,34 +21,92 @@ export function toolCall(bus: BusClient, credential: ResolvedCredential, request
   };
 }
 
+type Args<I extends z.ZodRawShape> = z.output<z.ZodObject<I>>;
+
 /**
- * One tool, declared once: its schemas (input, output), annotations, the scopes that
- * allow it (any one), and whether it changes data (such tools are listed only to
- * connections that may write).
+ * One tool, declared once: the operation it calls, its own schemas (arguments, result),
+ * and how they map onto the operation's. Its scopes, whether it changes data and its
+ * annotations are the operation's.
  */
-export interface ToolSpec<I extends z.ZodRawShape = z.ZodRawShape, O extends z.ZodObject = z.ZodObject> {
+export interface ToolSpec<Op extends Operation = Operation, I extends z.ZodRawShape = z.ZodRawShape, O extends z.ZodObject = z.ZodObject> {
   name: string;
   title: string;
   description: string;
-  scopes: readonly Scope[];
-  writes: boolean;
-  annotations: Omit<ToolAnnotations, 'title'>;
+  op: Op;
   input: I;
   output: O;
-  run(args: z.output<z.ZodObject<I>>, call: ToolCall): Promise<z.input<O>>;
+  /** The operation's input from the arguments; by default the arguments themselves. */
+  opInput?(args: Args<I>): OperationInput<Op>;
+  /** The result from the operation's output; by default that output. */
+  result?(output: OperationOutput<Op>): z.input<O>;
 }
 
-/** A tool with its schemas built once (servers are built per request; schemas need not be). */
-export interface ToolDefinition<I extends z.ZodRawShape = z.ZodRawShape, O extends z.ZodObject = z.ZodObject> extends ToolSpec<I, O> {
+/** Without an input mapping, the arguments must be the operation's input. */
+type InputMapping<Op extends Operation, I extends z.ZodRawShape> = Args<I> extends OperationInput<Op> ? unknown : { opInput(args: Args<I>): OperationInput<Op> };
+/** Without a result mapping, the operation's output must be the result. */
+type ResultMapping<Op extends Operation, O extends z.ZodObject> = OperationOutput<Op> extends z.input<O> ? unknown : { result(output: OperationOutput<Op>): z.input<O> };
+
+export function defineTool<Op extends Operation, I extends z.ZodRawShape, O extends z.ZodObject>(
+  tool: ToolSpec<Op, I, O> & InputMapping<Op, I> & ResultMapping<Op, O>,
+): ToolSpec<Op, I, O> {
+  return tool;
+}
+
+type Annotations = Omit<ToolAnnotations, 'title'>;
+
+/** Annotations by what the operation does (see Operation.destructive); nothing reaches outside the workspace. */
+const ANNOTATIONS: Record<'reads' | 'creates' | 'changes', Annotations> = {
+  reads: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+  creates: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  changes: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+};
+
+export function annotationsOf(op: Pick<Operation, 'readOnly' | 'destructive'>): Annotations {
+  return ANNOTATIONS[op.readOnly ? 'reads' : op.destructive ? 'changes' : 'creates'];
+}
+
+/** A tool as one server offers it: its schemas built once (servers are built per request; schemas need not be). */
+export interface ToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  op: Operation;
   inputSchema: z.ZodObject;
   /** A fresh object: a schema registered under an OpenAPI id would render as a bare $ref, and tools must declare an object. */
   outputSchema: z.ZodObject;
+  /** The scopes that allow it on this server (any one); none: any connection. */
+  scopes: readonly Scope[];
+  /** Changes data: listed only to connections that may write. */
+  writes: boolean;
+  annotations: Annotations;
+  run(args: Record<string, unknown>, call: ToolCall): Promise<Record<string, unknown>>;
 }
 
-export function defineTool<I extends z.ZodRawShape, O extends z.ZodObject>(tool: ToolSpec<I, O>): ToolDefinition<I, O> {
-  return { ...tool, inputSchema: z.object(tool.input), outputSchema: z.object(tool.output.shape) };
+/** The scopes a server accepts: what a grant to it can carry. */
+export function serverScopes(server: McpServerDefinition): readonly Scope[] {
+  return [...server.readScopes, ...server.writeScopes];
 }
 
-export const READ_ONLY: Omit<ToolAnnotations, 'title'> = { readOnlyHint: true, destructiveHint: false, openWorldHint: false };
-export const CREATES: Omit<ToolAnnotations, 'title'> = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
-export const CHANGES: Omit<ToolAnnotations, 'title'> = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
+function offerTool(server: McpServerDefinition, tool: ToolSpec): ToolDefinition {
+  const { op, opInput, result } = tool;
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    op,
+    inputSchema: z.object(tool.input),
+    outputSchema: z.object(tool.output.shape),
+    scopes: scopesOn(op, serverScopes(server)),
+    writes: !op.readOnly,
+    annotations: annotationsOf(op),
+    run: async (args, call) => {
+      const output = await call.run(op, opInput ? opInput(args) : args);
+      return (result ? result(output) : output) as Record<string, unknown>;
+    },
+  };
+}
+
+/** A server's catalogue: each tool with the scopes that server accepts for its operation. */
+export function toolCatalogue(server: McpServerDefinition, tools: readonly ToolSpec[]): readonly ToolDefinition[] {
+  return tools.map((tool) => offerTool(server, tool));
+}

@@ -1,31 +1,22 @@
 import type { Request, RequestHandler } from 'express';
-import { Counter, Histogram, type Registry } from 'prom-client';
-import { LATENCY_BUCKETS } from '../../shared/metrics/registry.js';
+import type { Registry } from 'prom-client';
+import { RequestMetrics } from '../../shared/metrics/request-metrics.js';
 
 /**
  * Counts and times every HTTP request by route pattern (`/v1/contacts/:id`, never the
  * concrete path, so that ids do not multiply the series).
  */
 export function httpMetrics(registry: Registry): RequestHandler {
-  const requests = new Counter({
-    name: 'crm_http_requests_total',
-    help: 'HTTP requests answered, by method, route pattern and status',
-    labelNames: ['method', 'route', 'status'],
-    registers: [registry],
-  });
-  const duration = new Histogram({
-    name: 'crm_http_request_duration_seconds',
-    help: 'Time to answer an HTTP request, by method and route pattern',
-    labelNames: ['method', 'route'],
-    buckets: LATENCY_BUCKETS,
-    registers: [registry],
+  const metrics = new RequestMetrics<'method' | 'route'>(registry, {
+    count: { name: 'crm_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status' },
+    duration: { name: 'crm_http_request_duration_seconds', help: 'Time to answer an HTTP request, by method and route pattern' },
+    labels: ['method', 'route'],
+    outcomeLabel: 'status',
   });
   return (req, res, next) => {
-    const stop = duration.startTimer();
+    const started = performance.now();
     res.on('finish', () => {
-      const labels = { method: req.method, route: routeOf(req) };
-      stop(labels);
-      requests.inc({ ...labels, status: String(res.statusCode) });
+      metrics.observe({ method: req.method, route: routeOf(req) }, String(res.statusCode), (performance.now() - started) / 1000);
     });
     next();
   };

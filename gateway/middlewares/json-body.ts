@@ -1,5 +1,5 @@
 import express, { type RequestHandler } from 'express';
-import { CrmError } from '../../shared/errors.js';
+import { UnsupportedMediaTypeError } from '../../shared/errors.js';
 
 /** Parses JSON bodies up to `limit`; anything else on a write is a 415. */
 export function jsonBody(limit: string): RequestHandler[] {
@@ -7,7 +7,7 @@ export function jsonBody(limit: string): RequestHandler[] {
   const requireJson: RequestHandler = (req, _res, next) => {
     if (req.method === 'POST' || req.method === 'PATCH' || req.method === 'PUT') {
       if (!req.is(['application/json', 'application/*+json'])) {
-        next(new CrmError('unsupported_media_type', 'Send the request body as JSON with Content-Type: application/json.'));
+        next(new UnsupportedMediaTypeError('Send the request body as JSON with Content-Type: application/json.'));
         return;
       }
     }

@@ -1,24 +1,18 @@
 import type { Response } from 'express';
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
-import {
-  InvalidClientMetadataError,
-  InvalidGrantError,
-  InvalidTargetError,
-  ServerError,
-  TemporarilyUnavailableError,
-} from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { InvalidTargetError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { BusClient } from '../../shared/bus/bus-client.js';
 import type { Operation, OperationInput, OperationOutput } from '../../shared/bus/operation.js';
 import { codeChallenge, exchangeCode, getOAuthClient, refreshTokens, registerOAuthClient, revokeOAuthToken, startAuthorization } from '../../shared/contracts/oauth.js';
-import { CrmError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { MCP_SERVERS } from '../../shared/auth/mcp-servers.js';
 import type { McpServerKey } from '../../shared/contracts/oauth.js';
 import { SESSION_COOKIE, readCookie } from '../pages/cookies.js';
 import type { AccessTokenVerifier } from './access-token-verifier.js';
+import { oauthErrorFrom } from './oauth-errors.js';
 
 /**
  * The SDK's OAuth endpoints run in the gateway; everything they need to remember or sign
@@ -36,11 +30,7 @@ export class BusOAuthProvider implements OAuthServerProvider {
     try {
       return (await this.bus.call(op, input, { context: null, requestId: newId('request') })).result;
     } catch (error) {
-      if (!(error instanceof CrmError)) throw new ServerError('Internal Server Error');
-      if (error.code === 'invalid_grant') throw new InvalidGrantError(error.message);
-      if (error.code === 'validation_failed') throw new InvalidClientMetadataError(error.message);
-      if (error.code === 'unavailable') throw new TemporarilyUnavailableError(error.message);
-      throw new ServerError(error.message);
+      throw oauthErrorFrom(error);
     }
   }
 

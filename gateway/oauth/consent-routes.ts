@@ -5,8 +5,9 @@ import type { GatewayDeps } from '../deps.js';
 import { consentPage } from '../pages/consent-page.js';
 import { readCookie, SESSION_COOKIE } from '../pages/cookies.js';
 import { csrfToken, verifyCsrf } from '../pages/csrf.js';
+import { crmErrorIn } from '../pages/form-error.js';
 import { messagePage } from '../pages/message-page.js';
-import { isSecure, sendPage } from '../pages/session-routes.js';
+import { isSecure, sendPage, signInUrl } from '../pages/session-routes.js';
 
 /** GET shows the consent page for a pending authorization; POST records the decision and sends the browser back to the client. */
 export function consentRoutes(deps: GatewayDeps): Router {
@@ -15,7 +16,7 @@ export function consentRoutes(deps: GatewayDeps): Router {
 
   const expired = () =>
     messagePage('This request has expired', 'The authorization request expired or was already answered. Start again from your client.');
-  const toSignIn = (requestId: string) => `/sign-in?next=${encodeURIComponent(`/oauth/consent?request=${requestId}`)}`;
+  const toSignIn = (requestId: string) => signInUrl(`/oauth/consent?request=${requestId}`);
 
   router.get('/oauth/consent', async (req, res) => {
     const requestId = typeof req.query.request === 'string' ? req.query.request.slice(0, 100) : '';
@@ -51,7 +52,7 @@ export function consentRoutes(deps: GatewayDeps): Router {
     } catch (error) {
       if (error instanceof CrmError && error.code === 'unauthenticated') return res.redirect(303, toSignIn(requestId));
       if (error instanceof CrmError && error.code === 'not_found') return sendPage(res, expired(), 404);
-      if (error instanceof CrmError && (error.code === 'forbidden' || error.code === 'validation_failed')) {
+      if (crmErrorIn(error, ['forbidden', 'validation_failed'])) {
         const { result } = await deps.bus.call(viewConsent, { request_id: requestId, session_token: session }, { context: null, requestId: req.requestId });
         return sendPage(res, consentPage(result, csrfToken(req, res, isSecure(deps.publicUrl())), error.message), 400);
       }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
-import { SCOPE_DESCRIPTIONS, SCOPES } from '../../shared/auth/scopes.js';
+import { SCOPE_DESCRIPTIONS, SCOPES, type Scope } from '../../shared/auth/scopes.js';
+import { scopesOf } from '../../shared/bus/operation.js';
 import type { ErrorCode } from '../../shared/errors.js';
 import type { Endpoint } from '../api/endpoint.js';
 import { ErrorBody } from '../api/error-body.js';
@@ -69,8 +70,14 @@ function responsesOf(e: Endpoint): ZodOpenApiResponsesObject {
   return responses;
 }
 
+function scopeNoteOf(scopes: readonly Scope[]): string {
+  if (scopes.length === 0) return 'Any valid API token.';
+  const names = scopes.map((s) => `\`${s}\``);
+  return scopes.length === 1 ? `Requires the scope ${names[0]}.` : `Requires one of the scopes ${names.join(', ')}.`;
+}
+
 function operationOf(e: Endpoint): ZodOpenApiOperationObject {
-  const scopeNote = e.scope ? `Requires the scope \`${e.scope}\`.` : 'Any valid API token.';
+  const scopes = scopesOf({ scope: e.scope });
   const header = e.idempotent
     ? z.object({
         'Idempotency-Key': z
@@ -83,10 +90,10 @@ function operationOf(e: Endpoint): ZodOpenApiOperationObject {
   return {
     operationId: e.operationId,
     summary: e.summary,
-    description: [e.description, scopeNote].filter(Boolean).join('\n\n'),
+    description: [e.description, scopeNoteOf(scopes)].filter(Boolean).join('\n\n'),
     tags: [e.tag],
-    // OpenAPI 3.1 allows role names on non-OAuth schemes: the scope this operation needs.
-    security: [{ apiToken: e.scope ? [e.scope] : [] }],
+    // OpenAPI 3.1 allows role names on non-OAuth schemes: the scope this operation needs (alternatives: any one of them).
+    security: scopes.length === 0 ? [{ apiToken: [] }] : scopes.map((s) => ({ apiToken: [s] })),
     requestParams: Object.fromEntries(
       Object.entries({ path: e.params, query: e.query, header }).filter(([, schema]) => schema !== undefined),
     ) as ZodOpenApiOperationObject['requestParams'],

@@ -1,5 +1,5 @@
-import express, { Router, type Request, type Response } from 'express';
-import { resolveSession, signIn, signOut } from '../../shared/contracts/sessions.js';
+import express, { Router, type Response } from 'express';
+import { signIn, signOut } from '../../shared/contracts/sessions.js';
 import { CrmError } from '../../shared/errors.js';
 import type { GatewayDeps } from '../deps.js';
 import { CONSENT_SCRIPT } from './consent-page.js';
@@ -9,6 +9,7 @@ import { PAGE_SECURITY_HEADERS } from './layout.js';
 import { messagePage } from './message-page.js';
 import { safeNext } from './safe-next.js';
 import { signInPage } from './sign-in-page.js';
+import { staticAsset } from './static-asset.js';
 import { STYLESHEET } from './stylesheet.js';
 import type { Html } from './html.js';
 
@@ -22,17 +23,9 @@ export function isSecure(publicUrl: string): boolean {
   return publicUrl.startsWith('https:');
 }
 
-/** The signed-in user of this browser, or null (the session cookie is checked by the tokens worker). */
-export async function currentSession(deps: GatewayDeps, req: Request) {
-  const token = readCookie(req, SESSION_COOKIE);
-  if (!token) return null;
-  try {
-    const { result } = await deps.bus.call(resolveSession, { session_token: token }, { context: null, requestId: req.requestId });
-    return { ...result, token };
-  } catch (error) {
-    if (error instanceof CrmError && error.code === 'unauthenticated') return null;
-    throw error;
-  }
+/** The sign-in page, coming back to `next` (a path on this site) once signed in. */
+export function signInUrl(next: string): string {
+  return `/sign-in?next=${encodeURIComponent(next)}`;
 }
 
 /** Sign-in and sign-out pages, shared by the OAuth flow and the console, and their assets. */
@@ -41,12 +34,8 @@ export function sessionRoutes(deps: GatewayDeps): Router {
   const secure = () => isSecure(deps.publicUrl());
   const form = express.urlencoded({ extended: false, limit: '10kb' });
 
-  router.get('/assets/crm.css', (_req, res) => {
-    res.type('text/css').set('Cache-Control', 'public, max-age=3600').send(STYLESHEET);
-  });
-  router.get('/assets/consent.js', (_req, res) => {
-    res.type('application/javascript').set('Cache-Control', 'public, max-age=3600').send(CONSENT_SCRIPT);
-  });
+  router.get('/assets/crm.css', staticAsset('text/css', STYLESHEET));
+  router.get('/assets/consent.js', staticAsset('application/javascript', CONSENT_SCRIPT));
 
   router.get('/sign-in', (req, res) => {
     const next = safeNext(req.query.next);

@@ -1,6 +1,6 @@
 import type { RequestHandler, Response } from 'express';
 import { RateLimitedError } from '../../shared/errors.js';
-import type { RateLimiter, RateLimitVerdict } from './rate-limiter.js';
+import { WINDOW_MS, type RateLimiter, type RateLimitVerdict } from './rate-limiter.js';
 
 /** The gateway's limiters; null where a limit is turned off (0). */
 export interface GatewayRateLimits {
@@ -33,6 +33,7 @@ async function apply(limiter: RateLimiter, id: string, res: Response): Promise<v
   if (!verdict) return;
   setHeaders(res, verdict);
   if (!verdict.allowed) {
+    // The JSON error handler sets it from the error too; the sign-in page's handler does not.
     res.set('Retry-After', String(verdict.resetSeconds));
     throw new RateLimitedError(verdict.resetSeconds);
   }
@@ -43,5 +44,5 @@ function setHeaders(res: Response, verdict: RateLimitVerdict): void {
   res.set('RateLimit-Limit', String(verdict.limit));
   res.set('RateLimit-Remaining', String(verdict.remaining));
   res.set('RateLimit-Reset', String(verdict.resetSeconds));
-  res.set('RateLimit-Policy', `${verdict.limit};w=60`);
+  res.set('RateLimit-Policy', `${verdict.limit};w=${WINDOW_MS / 1000}`);
 }

@@ -1,7 +1,8 @@
 import type { Logger } from '../../shared/logger.js';
 import type { RateLimitStore } from '../../shared/rate-limit/rate-limit-store.js';
 
-const WINDOW_MS = 60_000;
+/** The length of a window; RateLimit-Policy announces it. */
+export const WINDOW_MS = 60_000;
 /** Leases of at least this many counts (limits of 151 a minute and more) are renewed ahead. */
 const PREFETCH_MIN_LEASE = 4;
 
@@ -34,6 +35,7 @@ export class RateLimiter {
   private readonly keys = new Map<string, KeyState>();
   private readonly leaseSize: number;
   private lastWarning = 0;
+  private sweptWindow = -1;
 
   constructor(
     readonly kind: string,
@@ -70,7 +72,8 @@ export class RateLimiter {
   private stateOf(id: string, window: number): KeyState {
     let state = this.keys.get(id);
     if (!state || state.window !== window) {
-      if (this.keys.size > 10_000) this.forgetBefore(window);
+      // One sweep per window drops every older one; another would find nothing to drop.
+      if (this.keys.size > 10_000 && this.sweptWindow !== window) this.forgetBefore(window);
       state = { window, available: 0, used: 0, exhausted: false, pending: null };
       this.keys.set(id, state);
     }
@@ -98,6 +101,7 @@ export class RateLimiter {
   }
 
   private forgetBefore(window: number): void {
+    this.sweptWindow = window;
     for (const [id, state] of this.keys) if (state.window < window) this.keys.delete(id);
   }
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { parseNameList } from './parse-name-list.js';
 import type { Scope } from './scopes.js';
 
-/** What a membership allows in its workspace (decisions.md, "Identity"). */
+/** What a membership allows in its workspace. */
 export const PERMISSIONS = ['contacts.read', 'contacts.write', 'deals.read', 'deals.write', 'configuration'] as const;
 export const Permission = z.enum(PERMISSIONS);
 export type Permission = z.infer<typeof Permission>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseNameList } from './parse-name-list.js';
 
-/** The scopes a credential can hold (decisions.md, "Scopes"). */
+/** The scopes a credential can hold. */
 export const SCOPES = [
   'contacts:read',
   'contacts:write',

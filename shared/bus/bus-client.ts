@@ -15,8 +15,8 @@ export interface CallOptions {
   retry?: boolean;
 }
 
-/** What a bus call ended with: `ok`, an error code from the worker, or a transport failure. */
-export type CallOutcome = 'ok' | 'timeout' | 'no_responders' | 'disconnected' | string;
+/** What a bus call ended with: `ok`, an error code from the worker, or a transport failure (`timeout`, `no_responders`, `disconnected`). */
+export type CallOutcome = string;
 
 /** Sees every bus call the client makes (metrics); the bus itself stays free of a metrics library. */
 export interface BusObserver {
@@ -66,13 +66,14 @@ export class BusClient {
     for (let attempt = 0; ; attempt++) {
       const started = performance.now();
       const outcome = await this.attempt(subject, data, headers, deadline - Date.now());
+      const name = outcomeName(outcome);
       const pause = RETRY_PAUSES_MS[attempt];
-      const retryable = safe && pause !== undefined && deadline - Date.now() - pause >= MIN_ATTEMPT_MS && isTransient(outcome);
+      const retryable = safe && pause !== undefined && deadline - Date.now() - pause >= MIN_ATTEMPT_MS && TRANSIENT.has(name);
       if (!retryable) {
-        this.observer?.callDone(subject, outcomeName(outcome), (performance.now() - started) / 1000);
+        this.observer?.callDone(subject, name, (performance.now() - started) / 1000);
         return resultOf(op, subject, outcome);
       }
-      this.observer?.retried(subject, outcomeName(outcome));
+      this.observer?.retried(subject, name);
       await new Promise((resolve) => setTimeout(resolve, pause));
     }
   }
@@ -89,10 +90,8 @@ export class BusClient {
 
 type Attempt = { reply: ReplyEnvelope } | { failure: Error };
 
-function isTransient(outcome: Attempt): boolean {
-  if ('failure' in outcome) return outcome.failure instanceof NoRespondersError || outcome.failure instanceof BusDisconnectedError;
-  return !outcome.reply.ok && outcome.reply.error.code === 'unavailable';
-}
+/** Outcomes where no worker did the work, or one reported the database briefly gone: safe calls go again. */
+const TRANSIENT: ReadonlySet<CallOutcome> = new Set(['no_responders', 'disconnected', 'unavailable']);
 
 function outcomeName(outcome: Attempt): CallOutcome {
   if ('reply' in outcome) return outcome.reply.ok ? 'ok' : outcome.reply.error.code;
@@ -111,9 +110,9 @@ function resultOf<Op extends Operation>(op: Op, subject: string, outcome: Attemp
   return { result: result.data as OperationOutput<Op>, replayed: reply.replayed === true };
 }
 
-function toUnavailable(error: unknown, worker: string): Error {
+function toUnavailable(error: Error, worker: string): Error {
   if (error instanceof NoRespondersError) return new UnavailableError(`No ${worker} worker is available. Retry shortly.`, 1);
   if (error instanceof BusTimeoutError) return new UnavailableError(`The ${worker} worker did not answer in time. Retry shortly.`, 1);
   if (error instanceof BusDisconnectedError) return new UnavailableError('The message bus is reconnecting. Retry shortly.', 1);
-  return error instanceof Error ? error : new Error(String(error));
+  return error;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Page size for list reads: default 25, maximum 100 (decisions.md). */
+/** Page size for list reads: default 25, maximum 100. */
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
 

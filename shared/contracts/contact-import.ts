@@ -70,7 +70,8 @@ export type ImportContactsResult = z.infer<typeof ImportContactsResult>;
  */
 export const importContacts = defineOperation({
   worker: 'contacts',
-  name: 'import',
+  resource: 'contacts',
+  verb: 'import',
   scope: 'contacts:write',
   input: ImportContactsInput,
   output: ImportContactsResult,

@@ -78,7 +78,8 @@ const ById = z.strictObject({ id: z.string().max(64) });
 
 export const createContact = defineOperation({
   worker: 'contacts',
-  name: 'create',
+  resource: 'contacts',
+  verb: 'create',
   scope: 'contacts:write',
   idempotent: true,
   input: CreateContactInput,
@@ -87,18 +88,21 @@ export const createContact = defineOperation({
 
 export const listContacts = defineOperation({
   worker: 'contacts',
-  name: 'list',
+  resource: 'contacts',
+  verb: 'list',
   readOnly: true,
   scope: 'contacts:read',
   input: ListContactsInput,
   output: pageOf(Contact),
 });
 
-export const getContact = defineOperation({ worker: 'contacts', name: 'get', readOnly: true, scope: 'contacts:read', input: ById, output: Contact });
+export const getContact = defineOperation({ worker: 'contacts', resource: 'contacts', verb: 'get', readOnly: true, scope: 'contacts:read', input: ById, output: Contact });
 
 export const updateContact = defineOperation({
   worker: 'contacts',
-  name: 'update',
+  resource: 'contacts',
+  verb: 'update',
+  destructive: true,
   scope: 'contacts:write',
   idempotent: true,
   input: UpdateContactFields.extend({ id: z.string().max(64) }),
@@ -106,11 +110,12 @@ export const updateContact = defineOperation({
 });
 
 /** DELETE archives: the contact stays readable with status archived. */
-export const archiveContact = defineOperation({ worker: 'contacts', name: 'archive', scope: 'contacts:write', input: ById, output: Contact });
+export const archiveContact = defineOperation({ worker: 'contacts', resource: 'contacts', verb: 'archive', scope: 'contacts:write', destructive: true, input: ById, output: Contact });
 
 export const countContacts = defineOperation({
   worker: 'contacts',
-  name: 'count',
+  resource: 'contacts',
+  verb: 'count',
   readOnly: true,
   scope: 'contacts:read',
   input: ContactFilters.strict(),

@@ -55,7 +55,8 @@ const ById = z.strictObject({ id: z.string().max(64) });
 
 export const listCustomFields = defineOperation({
   worker: 'schema',
-  name: 'list-custom-fields',
+  resource: 'custom-fields',
+  verb: 'list',
   readOnly: true,
   scope: SchemaRead,
   input: z.strictObject({
@@ -67,11 +68,12 @@ export const listCustomFields = defineOperation({
   output: pageOf(CustomField),
 });
 
-export const getCustomField = defineOperation({ worker: 'schema', name: 'get-custom-field', readOnly: true, scope: SchemaRead, input: ById, output: CustomField });
+export const getCustomField = defineOperation({ worker: 'schema', resource: 'custom-fields', verb: 'get', readOnly: true, scope: SchemaRead, input: ById, output: CustomField });
 
 export const createCustomField = defineOperation({
   worker: 'schema',
-  name: 'create-custom-field',
+  resource: 'custom-fields',
+  verb: 'create',
   scope: SchemaWrite,
   idempotent: true,
   input: CreateCustomFieldInput,
@@ -80,10 +82,12 @@ export const createCustomField = defineOperation({
 
 export const updateCustomField = defineOperation({
   worker: 'schema',
-  name: 'update-custom-field',
+  resource: 'custom-fields',
+  verb: 'update',
+  destructive: true,
   scope: SchemaWrite,
   input: UpdateCustomFieldFields.extend({ id: z.string().max(64) }),
   output: CustomField,
 });
 
-export const archiveCustomField = defineOperation({ worker: 'schema', name: 'archive-custom-field', scope: SchemaWrite, input: ById, output: CustomField });
+export const archiveCustomField = defineOperation({ worker: 'schema', resource: 'custom-fields', verb: 'archive', scope: SchemaWrite, destructive: true, input: ById, output: CustomField });

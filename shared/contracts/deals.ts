@@ -60,11 +60,12 @@ export type DealFilters = z.infer<typeof DealFilters>;
 
 const ById = z.strictObject({ id: Ref });
 
-export const createDeal = defineOperation({ worker: 'deals', name: 'create', scope: 'deals:write', idempotent: true, input: CreateDealInput, output: Deal });
+export const createDeal = defineOperation({ worker: 'deals', resource: 'deals', verb: 'create', scope: 'deals:write', idempotent: true, input: CreateDealInput, output: Deal });
 
 export const listDeals = defineOperation({
   worker: 'deals',
-  name: 'list',
+  resource: 'deals',
+  verb: 'list',
   readOnly: true,
   scope: 'deals:read',
   input: z.strictObject({
@@ -76,11 +77,13 @@ export const listDeals = defineOperation({
   output: pageOf(Deal),
 });
 
-export const getDeal = defineOperation({ worker: 'deals', name: 'get', readOnly: true, scope: 'deals:read', input: ById, output: Deal });
+export const getDeal = defineOperation({ worker: 'deals', resource: 'deals', verb: 'get', readOnly: true, scope: 'deals:read', input: ById, output: Deal });
 
 export const updateDeal = defineOperation({
   worker: 'deals',
-  name: 'update',
+  resource: 'deals',
+  verb: 'update',
+  destructive: true,
   scope: 'deals:write',
   idempotent: true,
   input: UpdateDealFields.extend({ id: Ref }),
@@ -89,4 +92,4 @@ export const updateDeal = defineOperation({
 
 export const DeletedDeal = z.object({ object: z.literal('deal'), id: z.string(), deleted: z.literal(true) }).meta({ id: 'DeletedDeal' });
 
-export const deleteDeal = defineOperation({ worker: 'deals', name: 'delete', scope: 'deals:write', input: ById, output: DeletedDeal });
+export const deleteDeal = defineOperation({ worker: 'deals', resource: 'deals', verb: 'delete', scope: 'deals:write', destructive: true, input: ById, output: DeletedDeal });

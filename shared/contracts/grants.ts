@@ -21,7 +21,8 @@ export type ConnectedAgent = z.infer<typeof ConnectedAgent>;
 /** Administrators see every grant of the workspace; other members see their own. */
 export const listGrants = defineOperation({
   worker: 'tokens',
-  name: 'list-grants',
+  resource: 'oauth',
+  verb: 'list-grants',
   readOnly: true,
   input: z.strictObject({ include_revoked: z.boolean().optional() }),
   output: z.object({ agents: z.array(ConnectedAgent) }),
@@ -30,7 +31,8 @@ export const listGrants = defineOperation({
 /** One connected agent, under the same rule: an administrator's any, a member's own. */
 export const getGrant = defineOperation({
   worker: 'tokens',
-  name: 'get-grant',
+  resource: 'oauth',
+  verb: 'get-grant',
   readOnly: true,
   input: z.strictObject({ grant_id: z.string().max(64) }),
   output: ConnectedAgent,
@@ -39,7 +41,9 @@ export const getGrant = defineOperation({
 /** Its user or an administrator may revoke a grant; gateways stop honouring it within seconds. */
 export const revokeGrantById = defineOperation({
   worker: 'tokens',
-  name: 'revoke-grant',
+  resource: 'oauth',
+  verb: 'revoke-grant',
+  destructive: true,
   input: z.strictObject({ grant_id: z.string().max(64) }),
   output: ConnectedAgent,
 });

@@ -5,5 +5,5 @@ export const WorkerHealth = z.object({ worker: z.enum(WORKER_NAMES), database: z
 
 /** Each worker answers its own health subject after checking its database connection. */
 export function healthOf(worker: WorkerName) {
-  return defineOperation({ worker, name: 'health', readOnly: true, scoped: false, input: z.object({}), output: WorkerHealth });
+  return defineOperation({ worker, resource: 'health', verb: 'check', readOnly: true, scoped: false, input: z.object({}), output: WorkerHealth });
 }

@@ -38,7 +38,8 @@ export const BootstrapResult = z.object({
 
 export const bootstrapWorkspace = defineOperation({
   worker: 'tokens',
-  name: 'bootstrap',
+  resource: 'workspaces',
+  verb: 'bootstrap',
   scoped: false,
   input: BootstrapInput,
   output: BootstrapResult,
@@ -54,7 +55,8 @@ export const ResolvedWorkspace = z.object({
 /** Finds a workspace by id or by name, for the command line. */
 export const resolveWorkspace = defineOperation({
   worker: 'tokens',
-  name: 'resolve-workspace',
+  resource: 'workspaces',
+  verb: 'resolve',
   readOnly: true,
   scoped: false,
   input: z.strictObject({ ref: z.string().min(1).max(100) }),
@@ -73,7 +75,8 @@ export const Member = z.object({
 
 export const addUser = defineOperation({
   worker: 'tokens',
-  name: 'add-user',
+  resource: 'members',
+  verb: 'add',
   scope: 'tokens:write',
   input: z.strictObject({
     email: UserEmail,

@@ -15,7 +15,8 @@ export type MemberRecord = z.infer<typeof MemberRecord>;
 
 export const listMembers = defineOperation({
   worker: 'tokens',
-  name: 'list-members',
+  resource: 'members',
+  verb: 'list',
   readOnly: true,
   scope: 'tokens:write',
   input: z.strictObject({}),
@@ -24,7 +25,8 @@ export const listMembers = defineOperation({
 
 export const inviteMember = defineOperation({
   worker: 'tokens',
-  name: 'invite-member',
+  resource: 'members',
+  verb: 'invite',
   scope: 'tokens:write',
   input: z.strictObject({ email: UserEmail, permissions: z.array(Permission).min(1), visibility: Visibility }),
   /** temporary_password: only for a user created by the invitation, shown once and stored only as a hash. */
@@ -33,7 +35,9 @@ export const inviteMember = defineOperation({
 
 export const updateMember = defineOperation({
   worker: 'tokens',
-  name: 'update-member',
+  resource: 'members',
+  verb: 'update',
+  destructive: true,
   scope: 'tokens:write',
   input: z.strictObject({ user_id: z.string().max(64), permissions: z.array(Permission).min(1), visibility: Visibility }),
   output: MemberRecord,
@@ -41,7 +45,9 @@ export const updateMember = defineOperation({
 
 export const removeMember = defineOperation({
   worker: 'tokens',
-  name: 'remove-member',
+  resource: 'members',
+  verb: 'remove',
+  destructive: true,
   scope: 'tokens:write',
   input: z.strictObject({ user_id: z.string().max(64) }),
   output: z.object({ removed: z.boolean() }),

@@ -16,7 +16,8 @@ const Secret = z.string().min(1).max(512);
 
 export const registerOAuthClient = defineOperation({
   worker: 'tokens',
-  name: 'oauth-register-client',
+  resource: 'oauth',
+  verb: 'register-client',
   scoped: false,
   input: z.object({ client: ClientMetadata }),
   output: z.object({ client: ClientMetadata }),
@@ -24,7 +25,8 @@ export const registerOAuthClient = defineOperation({
 
 export const getOAuthClient = defineOperation({
   worker: 'tokens',
-  name: 'oauth-get-client',
+  resource: 'oauth',
+  verb: 'get-client',
   readOnly: true,
   scoped: false,
   input: z.object({ client_id: z.string().max(200) }),
@@ -33,7 +35,8 @@ export const getOAuthClient = defineOperation({
 
 export const startAuthorization = defineOperation({
   worker: 'tokens',
-  name: 'oauth-start-authorization',
+  resource: 'oauth',
+  verb: 'start-authorization',
   scoped: false,
   input: z.object({
     client_id: z.string(),
@@ -66,7 +69,8 @@ export type ConsentView = z.infer<typeof ConsentView>;
 
 export const viewConsent = defineOperation({
   worker: 'tokens',
-  name: 'oauth-view-consent',
+  resource: 'oauth',
+  verb: 'view-consent',
   scoped: false,
   input: z.object({ request_id: z.string().max(100), session_token: Secret }),
   output: ConsentView,
@@ -74,7 +78,8 @@ export const viewConsent = defineOperation({
 
 export const decideAuthorization = defineOperation({
   worker: 'tokens',
-  name: 'oauth-decide',
+  resource: 'oauth',
+  verb: 'decide-authorization',
   scoped: false,
   input: z.discriminatedUnion('decision', [
     z.object({ decision: z.literal('approve'), request_id: z.string().max(100), session_token: Secret, workspace_id: z.string().max(64), allow_changes: z.boolean() }),
@@ -94,7 +99,8 @@ export const OAuthTokens = z.object({
 
 export const codeChallenge = defineOperation({
   worker: 'tokens',
-  name: 'oauth-code-challenge',
+  resource: 'oauth',
+  verb: 'get-code-challenge',
   scoped: false,
   input: z.object({ client_id: z.string(), code: Secret }),
   output: z.object({ code_challenge: z.string() }),
@@ -102,7 +108,8 @@ export const codeChallenge = defineOperation({
 
 export const exchangeCode = defineOperation({
   worker: 'tokens',
-  name: 'oauth-exchange-code',
+  resource: 'oauth',
+  verb: 'exchange-code',
   scoped: false,
   input: z.object({
     client_id: z.string(),
@@ -116,7 +123,8 @@ export const exchangeCode = defineOperation({
 
 export const refreshTokens = defineOperation({
   worker: 'tokens',
-  name: 'oauth-refresh',
+  resource: 'oauth',
+  verb: 'refresh-tokens',
   scoped: false,
   input: z.object({
     client_id: z.string(),
@@ -130,7 +138,9 @@ export const refreshTokens = defineOperation({
 
 export const revokeOAuthToken = defineOperation({
   worker: 'tokens',
-  name: 'oauth-revoke',
+  resource: 'oauth',
+  verb: 'revoke-token',
+  destructive: true,
   scoped: false,
   input: z.object({ client_id: z.string(), token: Secret, issuer: z.string().url() }),
   output: z.object({ revoked: z.boolean() }),
@@ -138,7 +148,8 @@ export const revokeOAuthToken = defineOperation({
 
 export const grantStatus = defineOperation({
   worker: 'tokens',
-  name: 'oauth-grant-status',
+  resource: 'oauth',
+  verb: 'get-grant-status',
   readOnly: true,
   scoped: false,
   input: z.object({ grant_id: z.string().max(64) }),
@@ -153,7 +164,8 @@ export const PublicJwk = z.record(z.string(), z.unknown());
 
 export const jwks = defineOperation({
   worker: 'tokens',
-  name: 'oauth-jwks',
+  resource: 'oauth',
+  verb: 'get-key-set',
   readOnly: true,
   scoped: false,
   input: z.object({}),
@@ -163,17 +175,9 @@ export const jwks = defineOperation({
 /** Operators only (crm keys rotate): no gateway route reaches it. */
 export const rotateSigningKey = defineOperation({
   worker: 'tokens',
-  name: 'oauth-rotate-key',
+  resource: 'oauth',
+  verb: 'rotate-signing-key',
   scoped: false,
   input: z.object({}),
   output: z.object({ kid: z.string(), retired: z.array(z.string()) }),
 });
-
-/**
- * Broadcast when a grant is revoked, or its member's permissions change or end, so
- * gateways drop its cached status and apply the change at once.
- */
-export const GRANT_CHANGED_EVENT = 'events.grant-changed';
-
-/** Broadcast when the signing keys change, so gateways refetch the key set. */
-export const SIGNING_KEYS_CHANGED_EVENT = 'events.signing-keys-changed';

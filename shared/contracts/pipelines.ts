@@ -73,18 +73,20 @@ const StageRef = z.strictObject({ pipeline_id: z.string().max(64), stage_id: z.s
 
 export const listPipelines = defineOperation({
   worker: 'schema',
-  name: 'list-pipelines',
+  resource: 'pipelines',
+  verb: 'list',
   readOnly: true,
   scope: SchemaRead,
   input: z.strictObject({}),
   output: z.object({ data: z.array(Pipeline) }),
 });
 
-export const getPipeline = defineOperation({ worker: 'schema', name: 'get-pipeline', readOnly: true, scope: SchemaRead, input: ById, output: Pipeline });
+export const getPipeline = defineOperation({ worker: 'schema', resource: 'pipelines', verb: 'get', readOnly: true, scope: SchemaRead, input: ById, output: Pipeline });
 
 export const createPipeline = defineOperation({
   worker: 'schema',
-  name: 'create-pipeline',
+  resource: 'pipelines',
+  verb: 'create',
   scope: SchemaWrite,
   idempotent: true,
   input: CreatePipelineInput,
@@ -93,7 +95,9 @@ export const createPipeline = defineOperation({
 
 export const updatePipeline = defineOperation({
   worker: 'schema',
-  name: 'update-pipeline',
+  resource: 'pipelines',
+  verb: 'update',
+  destructive: true,
   scope: SchemaWrite,
   input: UpdatePipelineFields.extend({ id: z.string().max(64) }),
   output: Pipeline,
@@ -101,7 +105,8 @@ export const updatePipeline = defineOperation({
 
 export const createStage = defineOperation({
   worker: 'schema',
-  name: 'create-stage',
+  resource: 'stages',
+  verb: 'create',
   scope: SchemaWrite,
   input: CreateStageFields.extend({ pipeline_id: z.string().max(64) }),
   output: Pipeline,
@@ -109,10 +114,12 @@ export const createStage = defineOperation({
 
 export const updateStage = defineOperation({
   worker: 'schema',
-  name: 'update-stage',
+  resource: 'stages',
+  verb: 'update',
+  destructive: true,
   scope: SchemaWrite,
   input: UpdateStageFields.extend(StageRef.shape),
   output: Pipeline,
 });
 
-export const archiveStage = defineOperation({ worker: 'schema', name: 'archive-stage', scope: SchemaWrite, input: StageRef, output: Pipeline });
+export const archiveStage = defineOperation({ worker: 'schema', resource: 'stages', verb: 'archive', scope: SchemaWrite, destructive: true, input: StageRef, output: Pipeline });

@@ -11,7 +11,8 @@ export const SchemaDescription = z.object({
 
 export const describeSchema = defineOperation({
   worker: 'schema',
-  name: 'describe',
+  resource: 'schema',
+  verb: 'describe',
   readOnly: true,
   // Anyone who reads the data may read its shape.
   scope: ['schema:read', 'studio:read', 'contacts:read', 'deals:read'],

@@ -8,7 +8,8 @@ const SessionUser = z.object({ session_id: z.string(), user: z.object({ id: z.st
 
 export const signIn = defineOperation({
   worker: 'tokens',
-  name: 'session-sign-in',
+  resource: 'sessions',
+  verb: 'sign-in',
   scoped: false,
   input: z.object({ email: z.string().max(254), password: z.string().max(200), ip: z.string().max(100) }),
   /** session_token goes into the HttpOnly cookie; only its hash is stored. */
@@ -17,7 +18,8 @@ export const signIn = defineOperation({
 
 export const resolveSession = defineOperation({
   worker: 'tokens',
-  name: 'session-resolve',
+  resource: 'sessions',
+  verb: 'resolve',
   readOnly: true,
   scoped: false,
   input: z.object({ session_token: z.string().max(512) }),
@@ -26,31 +28,35 @@ export const resolveSession = defineOperation({
 
 export const signOut = defineOperation({
   worker: 'tokens',
-  name: 'session-sign-out',
+  resource: 'sessions',
+  verb: 'sign-out',
   scoped: false,
   input: z.object({ session_token: z.string().max(512) }),
   output: z.object({ signed_out: z.boolean() }),
 });
 
+/** One workspace of a signed-in user, with their permissions there. */
+export const SessionMembership = z.object({
+  workspace_id: z.string(),
+  workspace_name: z.string(),
+  organization_name: z.string(),
+  permissions: z.array(Permission),
+  visibility: Visibility,
+});
+export type SessionMembership = z.infer<typeof SessionMembership>;
+
 /** The console's view of a session: the user and every workspace they belong to, with their permissions there. */
 export const sessionMemberships = defineOperation({
   worker: 'tokens',
-  name: 'session-memberships',
+  resource: 'sessions',
+  verb: 'list-memberships',
   readOnly: true,
   scoped: false,
   input: z.object({ session_token: z.string().max(512) }),
   output: SessionUser.extend({
     /** The user still has the temporary password of an invitation. */
     password_change_required: z.boolean(),
-    memberships: z.array(
-      z.object({
-        workspace_id: z.string(),
-        workspace_name: z.string(),
-        organization_name: z.string(),
-        permissions: z.array(Permission),
-        visibility: Visibility,
-      }),
-    ),
+    memberships: z.array(SessionMembership),
   }),
 });
 
@@ -60,7 +66,8 @@ export const sessionMemberships = defineOperation({
  */
 export const changePassword = defineOperation({
   worker: 'tokens',
-  name: 'session-change-password',
+  resource: 'sessions',
+  verb: 'change-password',
   scoped: false,
   input: z.object({ session_token: z.string().max(512), current_password: z.string().max(200), new_password: Password }),
   output: z.object({ changed: z.literal(true), sessions_ended: z.number().int() }),

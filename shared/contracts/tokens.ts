@@ -56,7 +56,8 @@ export const TokenDescription = z
 
 export const authenticateToken = defineOperation({
   worker: 'tokens',
-  name: 'authenticate',
+  resource: 'api-tokens',
+  verb: 'authenticate',
   readOnly: true,
   scoped: false,
   input: z.object({ token: z.string().max(512) }),
@@ -65,7 +66,8 @@ export const authenticateToken = defineOperation({
 
 export const describeToken = defineOperation({
   worker: 'tokens',
-  name: 'describe',
+  resource: 'api-tokens',
+  verb: 'describe',
   readOnly: true,
   input: Empty,
   output: TokenDescription,
@@ -73,7 +75,8 @@ export const describeToken = defineOperation({
 
 export const createToken = defineOperation({
   worker: 'tokens',
-  name: 'create',
+  resource: 'api-tokens',
+  verb: 'create',
   scope: 'tokens:write',
   input: CreateTokenInput,
   output: CreatedApiToken,
@@ -81,7 +84,8 @@ export const createToken = defineOperation({
 
 export const listTokens = defineOperation({
   worker: 'tokens',
-  name: 'list',
+  resource: 'api-tokens',
+  verb: 'list',
   readOnly: true,
   scope: 'tokens:write',
   input: z.strictObject({ limit: PageLimit, cursor: Cursor.optional(), include_revoked: z.boolean().optional() }),
@@ -91,7 +95,8 @@ export const listTokens = defineOperation({
 /** One token of the workspace, revoked or not (the console's revoke confirmation). */
 export const getToken = defineOperation({
   worker: 'tokens',
-  name: 'get',
+  resource: 'api-tokens',
+  verb: 'get',
   readOnly: true,
   scope: 'tokens:write',
   input: z.strictObject({ id: z.string().max(64) }),
@@ -100,11 +105,10 @@ export const getToken = defineOperation({
 
 export const revokeToken = defineOperation({
   worker: 'tokens',
-  name: 'revoke',
+  resource: 'api-tokens',
+  verb: 'revoke',
+  destructive: true,
   scope: 'tokens:write',
   input: z.strictObject({ id: z.string().max(64) }),
   output: ApiToken,
 });
-
-/** Broadcast when a token is revoked, so gateways drop it from their cache at once. */
-export const TOKEN_REVOKED_EVENT = 'events.token-revoked';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Scope } from '../auth/scopes.js';
 import { defineOperation } from '../bus/operation.js';
 
-/** The `whoami` tool of both servers (decisions.md, "Tool servers"). */
+/** The `whoami` tool of both servers. */
 export const WhoAmI = z.object({
   workspace: z.object({ id: z.string(), name: z.string() }),
   organization: z.object({ id: z.string(), name: z.string() }),
@@ -16,4 +16,4 @@ export const WhoAmI = z.object({
 });
 export type WhoAmI = z.infer<typeof WhoAmI>;
 
-export const whoAmI = defineOperation({ worker: 'tokens', name: 'whoami', readOnly: true, input: z.object({}), output: WhoAmI });
+export const whoAmI = defineOperation({ worker: 'tokens', resource: 'credentials', verb: 'whoami', readOnly: true, input: z.object({}), output: WhoAmI });

@@ -65,13 +65,26 @@ type WireTables = { [Table in keyof EntityTables]: { [Column in keyof EntityTabl
 /** pg returns int8 as text (exactness beyond 2^53); amounts stay below that and are read with Number(). */
 type Int8Text = ColumnType<string | null, number | null, number | null>;
 
+/** Every table. Row types come from here; queries go through {@link sqlOf} or ./workspace-sql.ts. */
 export type CrmDatabase = Omit<WireTables, 'deals'> & { deals: Omit<WireTables['deals'], 'amount'> & { amount: Int8Text } };
 
-export type Sql = Kysely<CrmDatabase>;
+/** Tables whose rows belong to one workspace: those with a workspace_id column. */
+export type WorkspaceTable = { [T in keyof CrmDatabase]: 'workspace_id' extends keyof CrmDatabase[T] ? T : never }[keyof CrmDatabase];
 
-/** Typed SQL bound to `em` (and to its transaction). Every query must name its workspace itself. */
+/** Tables shared by every workspace: users, organizations, workspaces, sessions, OAuth clients and keys… */
+export type GlobalTable = Exclude<keyof CrmDatabase, WorkspaceTable>;
+
+export type GlobalDatabase = Pick<CrmDatabase, GlobalTable>;
+
+export type Sql = Kysely<GlobalDatabase>;
+
+/**
+ * Typed SQL bound to `em` (and to its transaction), over the global tables only: a
+ * workspace-owned table is reached through `workspaceSql` (./workspace-sql.ts), which
+ * adds the workspace to every query, so an unscoped one does not compile.
+ */
 export function sqlOf(em: EntityManager): Sql {
-  return em.getKysely<CrmDatabase>();
+  return em.getKysely<GlobalDatabase>();
 }
 
 /** Postgres unique violations surface with the constraint's name. */

@@ -1,10 +1,11 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
+import { listen } from '../listen.js';
 import type { Logger } from '../logger.js';
+import { readinessOf, type ReadinessChecks } from './readiness.js';
 
-/** Named checks; the process is ready when every one says `ok`. */
-export type ReadinessCheck = () => Promise<Record<string, string>>;
+/** Runs the process's readiness checks. */
+export type ReadinessCheck = () => Promise<ReadinessChecks>;
 
 export interface AdminServer {
   port: number;
@@ -43,8 +44,8 @@ export async function startAdminServer(options: {
     if (path === '/readyz') {
       ready().then(
         (checks) => {
-          const ok = Object.values(checks).every((v) => v === 'ok');
-          reply(ok ? 200 : 503, 'application/json', JSON.stringify({ status: ok ? 'ready' : 'not_ready', checks }));
+          const { status, body } = readinessOf(checks);
+          reply(status, 'application/json', JSON.stringify(body));
         },
         () => reply(503, 'application/json', '{"status":"not_ready"}'),
       );
@@ -52,11 +53,7 @@ export async function startAdminServer(options: {
     }
     reply(404, 'application/json', '{"error":"not_found"}');
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await listen(server, options.port, options.host);
   log.info({ admin_port: port, host: options.host }, 'admin server listening (/metrics, /healthz, /readyz)');
   return {
     port,

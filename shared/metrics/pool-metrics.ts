@@ -3,7 +3,8 @@ import { Gauge, type Registry } from 'prom-client';
 import type { Orm } from '../db/orm.js';
 
 /** Postgres pool usage, read at scrape time: a pool at its max with waiters means add connections or workers. */
-export function registerPoolMetrics(registry: Registry, orm: Orm, poolMax: number): void {
+export function registerPoolMetrics(registry: Registry, orm: Orm): void {
+  const poolMax = orm.config.get('pool').max ?? 0;
   const connection = orm.em.getDriver().getConnection() as PostgreSqlConnection;
   new Gauge({
     name: 'crm_db_pool_connections',

@@ -11,6 +11,3 @@ export function createMetricsRegistry(component: string): Registry {
   collectDefaultMetrics({ register: registry, prefix: 'crm_' });
   return registry;
 }
-
-/** Request latency buckets in seconds: 1 ms to 10 s (the bus deadline is 5 s by default). */
-export const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];

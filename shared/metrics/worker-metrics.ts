@@ -1,32 +1,27 @@
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import { LATENCY_BUCKETS } from './registry.js';
+import { Gauge, type Registry } from 'prom-client';
+import { RequestMetrics } from './request-metrics.js';
 
-/** The worker's side of the bus: every message handled, by subject and outcome. */
+/** The worker's side of the bus: every message handled, by subject and outcome, and those in hand. */
 export class WorkerMessageMetrics {
-  private readonly handled: Counter<'subject' | 'outcome'>;
-  private readonly duration: Histogram<'subject'>;
-  readonly inFlight: Gauge;
+  private readonly handled: RequestMetrics<'subject'>;
+  private readonly inFlight: Gauge;
 
   constructor(registry: Registry) {
-    const registers = [registry];
-    this.handled = new Counter({
-      name: 'crm_worker_messages_total',
-      help: 'Bus messages a worker answered, by subject and outcome (ok or an error code)',
-      labelNames: ['subject', 'outcome'],
-      registers,
+    this.handled = new RequestMetrics(registry, {
+      count: { name: 'crm_worker_messages_total', help: 'Bus messages a worker answered, by subject and outcome (ok or an error code)' },
+      duration: { name: 'crm_worker_message_duration_seconds', help: 'Time a worker spent on one message, waiting for a slot included' },
+      labels: ['subject'],
+      outcomeLabel: 'outcome',
     });
-    this.duration = new Histogram({
-      name: 'crm_worker_message_duration_seconds',
-      help: 'Time a worker spent on one message, waiting for a slot included',
-      labelNames: ['subject'],
-      buckets: LATENCY_BUCKETS,
-      registers,
-    });
-    this.inFlight = new Gauge({ name: 'crm_worker_messages_in_flight', help: 'Messages taken and not yet answered', registers });
+    this.inFlight = new Gauge({ name: 'crm_worker_messages_in_flight', help: 'Messages taken and not yet answered', registers: [registry] });
+  }
+
+  taken(): void {
+    this.inFlight.inc();
   }
 
   done(subject: string, outcome: string, seconds: number): void {
-    this.handled.inc({ subject, outcome });
-    this.duration.observe({ subject }, seconds);
+    this.inFlight.dec();
+    this.handled.observe({ subject }, outcome, seconds);
   }
 }

@@ -16,8 +16,8 @@ export class NatsKvRateLimitStore implements RateLimitStore {
   constructor(private readonly open: () => Promise<KV>) {}
 
   async lease(key: string, want: number, limit: number): Promise<{ granted: number; used: number }> {
-    const kv = await (this.bucket ??= this.open());
     try {
+      const kv = await (this.bucket ??= this.open());
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         const entry = await kv.get(key);
         const live = entry !== null && entry.operation === 'PUT';
@@ -35,7 +35,7 @@ export class NatsKvRateLimitStore implements RateLimitStore {
       }
       throw new Error(`rate limit key ${key} stayed contended for ${MAX_ATTEMPTS} attempts`);
     } catch (error) {
-      // The bucket may be gone (e.g. a fresh NATS without its store): open it again next time.
+      // Opening failed, or the bucket is gone (e.g. a fresh NATS without its store): open it again next time.
       if (!isConflict(error)) this.bucket = null;
       throw error;
     }

@@ -2,9 +2,10 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import type { Test } from 'tap';
 
 /** Where the browser tests leave their screenshots (ignored by git). */
-export const ARTIFACTS = path.resolve(import.meta.dirname, '../artifacts');
+const ARTIFACTS = path.resolve(import.meta.dirname, '../artifacts');
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -39,6 +40,17 @@ export async function accessibilityViolations(page: Page): Promise<AxeViolation[
   const rules = JSON.stringify({ runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
   return page.evaluate<AxeViolation[]>(
     `axe.run(document, ${rules}).then((r) => r.violations.map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) })))`,
+  );
+}
+
+/** Screenshot, then axe-core: no WCAG 2.1 A/AA violation (labels, contrast, names…). */
+export async function check(t: Test, page: Page, name: string): Promise<void> {
+  await screenshot(page, name);
+  const violations = await accessibilityViolations(page);
+  t.same(
+    violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+    [],
+    `${name}: no accessibility violations`,
   );
 }
 

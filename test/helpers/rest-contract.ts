@@ -2,7 +2,7 @@ import type { Test } from 'tap';
 import { client, request } from './http.js';
 
 /**
- * The REST contract of decisions.md for one deployment. Run against the NATS stack
+ * The REST contract (docs/api.md) for one deployment. Run against the NATS stack
  * and against the embedded default, so both are held to the same behaviour.
  */
 export async function checkRestContract(

@@ -65,7 +65,7 @@ export async function prepareEnvironment(extra: Record<string, string> = {}, ser
     BUS_NAMESPACE: `t${randomBytes(5).toString('hex')}`,
     PORT: '0',
     LOG_LEVEL: 'info',
-    // Tests drive far more requests than a client would; test/resilience/rate-limits.test.ts sets its own.
+    // Tests drive far more requests than a client would; test/rate-limits.test.ts sets its own.
     RATE_LIMIT_TOKEN_PER_MINUTE: '1000000',
     RATE_LIMIT_GRANT_PER_MINUTE: '1000000',
     RATE_LIMIT_SIGN_IN_PER_MINUTE: '10000',
@@ -79,9 +79,13 @@ export async function prepareEnvironment(extra: Record<string, string> = {}, ser
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
-  const { db, env, crm } = await prepareEnvironment(options.env, options.services);
+  const { db, env, crm, stop: dropEnvironment } = await prepareEnvironment(options.env, options.services);
   const processes: CrmProcess[] = [];
   const workers: CrmProcess[] = [];
+  const stop = async () => {
+    await Promise.all(processes.map((p) => p.stop()));
+    await dropEnvironment();
+  };
 
   const startWorker = async (name: WorkerName): Promise<CrmProcess> => {
     const proc = new CrmProcess(`worker ${name}`, ['worker', name], env);
@@ -98,16 +102,23 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   }
   const gateway = new CrmProcess('gateway', ['gateway'], env);
   processes.push(gateway);
-  await Promise.all(starting);
-  const [, port] = await gateway.waitFor(/"port":(\d+)/);
-  const baseUrl = `http://127.0.0.1:${port}`;
+  let baseUrl: string;
+  try {
+    await Promise.all(starting);
+    const [, port] = await gateway.waitFor(/"port":(\d+)/);
+    baseUrl = `http://127.0.0.1:${port}`;
 
-  const until = Date.now() + 20_000;
-  for (;;) {
-    const res = await fetch(`${baseUrl}/readyz`).catch(() => null);
-    if (res?.status === 200) break;
-    if (Date.now() > until) throw new Error(`stack not ready: ${res ? await res.text() : 'no answer'}`);
-    await new Promise((r) => setTimeout(r, 100));
+    const until = Date.now() + 20_000;
+    for (;;) {
+      const res = await fetch(`${baseUrl}/readyz`).catch(() => null);
+      if (res?.status === 200) break;
+      if (Date.now() > until) throw new Error(`stack not ready: ${res ? await res.text() : 'no answer'}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } catch (error) {
+    // The test gets no stack to stop: without this its processes and database outlive it.
+    await stop();
+    throw error;
   }
 
   return {
@@ -139,10 +150,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       return (JSON.parse(res.stdout) as { token: string }).token;
     },
     allOutput: () => processes.map((p) => p.text()).join(''),
-    stop: async () => {
-      await Promise.all(processes.map((p) => p.stop()));
-      await db.drop();
-      await deleteRateLimitBucket(env.NATS_URL as string, env.BUS_NAMESPACE as string).catch(() => undefined);
-    },
+    stop,
   };
 }

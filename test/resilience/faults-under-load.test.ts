@@ -115,6 +115,7 @@ async function checkRun(t: Test, name: string, run: { writes: Write[]; faultStar
   const byPhone = new Map(stored.map((r) => [r.phone, r.id]));
   const lost = ok.filter((w) => byPhone.get(w.phone) !== w.id);
   t.same(lost.map((w) => w.phone), [], `${name}: every acknowledged write is in the database, with the id it was given`);
+  // The unique (workspace_id, phone) constraint already forbids this: checked anyway, so that a migration dropping it fails here.
   const [dupes] = await stack.db.query<{ n: number }>('select count(*)::int as n from (select phone from contacts group by workspace_id, phone having count(*) > 1) d');
   t.equal(dupes?.n, 0, `${name}: nothing is stored twice`);
 

@@ -1,6 +1,5 @@
 import t from 'tap';
 import { ImportTally } from '../../cli/contact-import/import-tally.js';
-import { customFieldCellReader } from '../../workers/contacts/custom-field-cells.js';
 
 const P = '+14155550100';
 const Q = '+14155550101';
@@ -27,16 +26,4 @@ t.test('when a later batch won the insert, its contact counts for the first line
   const problems = tally.add({ created: [{ line: 1002, phone: P }], skipped: [], invalid: [] }, []);
   t.same(problems, [{ line: 1002, reason: `phone ${P} repeats line 2.`, param: 'phone' }], 'the same report as without the race');
   t.same(tally.counts, { rows: 2, created: 1, skipped: 0, duplicates: 1, invalid: 0 });
-});
-
-t.test('custom field cells are read by the field type', async (t) => {
-  const read = customFieldCellReader([
-    { key: 'score', type: 'number', options: null, required: false, archived: false },
-    { key: 'vip', type: 'boolean', options: null, required: false, archived: false },
-    { key: 'since', type: 'date', options: null, required: false, archived: false },
-  ]);
-  t.same(read({ score: ' -4.5 ', vip: 'TRUE', since: '2026-01-31', other: 'x' }), { score: -4.5, vip: true, since: '2026-01-31', other: 'x' });
-  t.same(read({ score: '1e3', vip: 'false' }), { score: 1000, vip: false });
-  t.same(read({ score: 'many', vip: 'yes' }), { score: 'many', vip: 'yes' }, 'left as text for the usual check to refuse');
-  t.same(read({ score: '', vip: '  ' }), {}, 'empty cells are no value');
 });

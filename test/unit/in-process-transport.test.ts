@@ -7,7 +7,7 @@ import { defineOperation } from '../../shared/bus/operation.js';
 import { BusTimeoutError, NoRespondersError } from '../../shared/bus/transport.js';
 import { CrmError } from '../../shared/errors.js';
 
-const echo = defineOperation({ worker: 'contacts', name: 'echo', scoped: false, input: z.object({ n: z.number() }), output: z.object({ n: z.number() }) });
+const echo = defineOperation({ worker: 'contacts', resource: 'echoes', verb: 'echo', scoped: false, input: z.object({ n: z.number() }), output: z.object({ n: z.number() }) });
 
 t.test('no subscriber: NoResponders at once; a slow one: a timeout', async (t) => {
   const bus = new InProcessTransport();
@@ -36,7 +36,7 @@ t.test('round-robin across a queue group, and drain waits for work in flight', a
 
 t.test('the typed client validates input and output and rebuilds errors', async (t) => {
   const transport = new InProcessTransport();
-  transport.subscribe('crm.contacts.echo', 'q', async (m) => {
+  transport.subscribe('crm.contacts.echoes.echo', 'q', async (m) => {
     const env = JSON.parse(new TextDecoder().decode(m.data)) as { input: { n: number } };
     if (env.input.n < 0) return encode({ ok: false, error: { code: 'not_found', message: 'No such thing.' } });
     if (env.input.n === 0) return encode({ ok: true, result: { n: 'zero' } });

@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import type { archiveContact } from '../../shared/contracts/contacts.js';
-import { sqlOf } from '../../shared/db/sql.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { activeFieldKeysSql } from '../schema/custom-field-definitions.js';
 import { ownerRestriction } from '../runtime/visibility.js';
@@ -8,16 +7,15 @@ import type { OperationHandler } from '../runtime/worker-call.js';
 import { toContactResource } from './contact-resource.js';
 
 /** DELETE /v1/contacts/{id}: the contact is archived, not removed, and stays readable. Archiving again changes nothing. */
-export const archiveContactHandler: OperationHandler<typeof archiveContact> = async ({ input, context, em }) => {
+export const archiveContactHandler: OperationHandler<typeof archiveContact> = async ({ input, context, db }) => {
   const owner = ownerRestriction(context);
-  const row = await sqlOf(em)
+  const row = await db
     .updateTable('contacts')
     .set({ status: 'archived', updated_at: sql<string>`case when status = 'archived' then updated_at else now() end` })
-    .where('workspace_id', '=', context.workspace_id)
     .where('id', '=', input.id)
     .$if(owner !== null, (q) => q.where('owner_id', '=', owner))
     .returningAll()
-    .returning(activeFieldKeysSql(context.workspace_id, 'contact').as('field_keys'))
+    .returning(activeFieldKeysSql(db, 'contact').as('field_keys'))
     .executeTakeFirst();
   if (!row) throw new NotFoundError('contact', input.id, 'id');
   return toContactResource(row, row.field_keys);

@@ -1,26 +1,17 @@
 import type { ImportedContactRow, RowProblem } from '../../shared/contracts/contact-import.js';
 import { CreateContactInput } from '../../shared/contracts/contacts.js';
-import type { CustomFieldValues } from '../../shared/contracts/custom-field-values.js';
 import { CrmError, validationErrorFrom } from '../../shared/errors.js';
-import type { FieldDefinition } from '../schema/custom-field-definitions.js';
-import { customFieldsForCreate } from '../schema/validate-custom-field-values.js';
+import { newContact, type NewContact } from './contact-row.js';
 import { customFieldCellReader } from './custom-field-cells.js';
-import { normalizePhone } from './normalize-phone.js';
+import type { ContactSetup } from './load-contact-setup.js';
 
 /** A row that passed the checks of contacts.create, ready to write (the owner is checked per batch). */
-export interface ImportableContact {
-  first_name: string;
-  last_name: string | null;
-  email: string | null;
-  /** E.164. */
-  phone: string;
-  status: 'active' | 'archived';
-  custom_fields: CustomFieldValues;
+export interface ImportableContact extends NewContact {
   /** As given; undefined: the default owner. */
   owner_id: string | null | undefined;
 }
 
-export type CheckedRow = { line: number; contact: ImportableContact } | { line: number; problem: RowProblem };
+export type CheckedRow = { line: number; contact: ImportableContact } | { problem: RowProblem };
 
 export function rowProblem(line: number, error: CrmError): RowProblem {
   return error.details.param === undefined ? { line, reason: error.message } : { line, reason: error.message, param: error.details.param };
@@ -36,7 +27,7 @@ function cell(text: string | undefined): string | undefined {
  * read in the workspace's default country, custom fields against their definitions.
  * A failing row yields the reason the API would give instead of throwing.
  */
-export function importedRowChecker(setup: { default_country: string | null; fields: FieldDefinition[] }): (row: ImportedContactRow) => CheckedRow {
+export function importedRowChecker(setup: ContactSetup): (row: ImportedContactRow) => CheckedRow {
   const readCustomCells = customFieldCellReader(setup.fields);
   return (row) => {
     // Required fields go in even when empty, so that the reason says "is required".
@@ -49,23 +40,11 @@ export function importedRowChecker(setup: { default_country: string | null; fiel
       owner_id: cell(row.owner_id),
       custom_fields: row.custom_fields === undefined ? undefined : readCustomCells(row.custom_fields),
     });
-    if (!parsed.success) return { line: row.line, problem: rowProblem(row.line, validationErrorFrom(parsed.error)) };
-    const input = parsed.data;
+    if (!parsed.success) return { problem: rowProblem(row.line, validationErrorFrom(parsed.error)) };
     try {
-      return {
-        line: row.line,
-        contact: {
-          first_name: input.first_name,
-          last_name: input.last_name ?? null,
-          email: input.email ?? null,
-          phone: normalizePhone(input.phone, setup.default_country),
-          status: input.status ?? 'active',
-          custom_fields: customFieldsForCreate(setup.fields, 'contact', input.custom_fields ?? {}),
-          owner_id: input.owner_id,
-        },
-      };
+      return { line: row.line, contact: { ...newContact(parsed.data, setup), owner_id: parsed.data.owner_id } };
     } catch (error) {
-      if (error instanceof CrmError) return { line: row.line, problem: rowProblem(row.line, error) };
+      if (error instanceof CrmError) return { problem: rowProblem(row.line, error) };
       throw error;
     }
   };

@@ -1,6 +1,5 @@
-import type { SelectQueryBuilder } from 'kysely';
 import type { ContactFilters } from '../../shared/contracts/contacts.js';
-import type { CrmDatabase } from '../../shared/db/sql.js';
+import type { ScopedSelect } from '../../shared/db/workspace-sql.js';
 import { likePrefix } from '../runtime/like-prefix.js';
 import { normalizePhone } from './normalize-phone.js';
 
@@ -28,9 +27,9 @@ export function applicableContactFilters(filters: ContactFilters, defaultCountry
 
 /** Adds the filters to a query on `contacts` (the workspace and owner conditions are the caller's). */
 export function whereContactFilters<O>(
-  query: SelectQueryBuilder<CrmDatabase, 'contacts', O>,
+  query: ScopedSelect<'contacts', O>,
   f: AppliedContactFilters,
-): SelectQueryBuilder<CrmDatabase, 'contacts', O> {
+): ScopedSelect<'contacts', O> {
   let q = query;
   if (f.created_after) q = q.where('created_at', '>', f.created_after);
   if (f.created_before) q = q.where('created_at', '<', f.created_before);

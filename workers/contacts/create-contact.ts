@@ -1,50 +1,30 @@
 import type { createContact } from '../../shared/contracts/contacts.js';
 import type { CallContext } from '../../shared/contracts/call-context.js';
 import type { EntityManager } from '../../shared/db/orm.js';
-import { jsonb, sqlOf, uniqueViolation } from '../../shared/db/sql.js';
+import { uniqueViolation } from '../../shared/db/sql.js';
+import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
 import { PhoneTakenError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { resolveOwner } from '../runtime/resolve-owner.js';
 import { ownerRestriction } from '../runtime/visibility.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
-import { activeKeys, fieldDefinitionsSql } from '../schema/custom-field-definitions.js';
-import { customFieldsForCreate } from '../schema/validate-custom-field-values.js';
+import { activeKeys } from '../schema/custom-field-definitions.js';
 import { toContactResource } from './contact-resource.js';
-import { normalizePhone } from './normalize-phone.js';
+import { contactRow, newContact } from './contact-row.js';
+import { loadContactSetup } from './load-contact-setup.js';
 
 export const PHONE_UNIQUE_CONSTRAINT = 'contacts_workspace_phone_key';
 
-export const createContactHandler: OperationHandler<typeof createContact> = async ({ input, context, em }) => {
-  const workspaceId = context.workspace_id;
-  // One round trip for everything the write depends on: the default country and the field definitions.
-  const setup = await sqlOf(em)
-    .selectFrom('workspaces')
-    .select('default_country')
-    .select(fieldDefinitionsSql(workspaceId, 'contact').as('fields'))
-    .where('id', '=', workspaceId)
-    .executeTakeFirstOrThrow();
-
-  const phone = normalizePhone(input.phone, setup.default_country);
-  const customFields = customFieldsForCreate(setup.fields, 'contact', input.custom_fields ?? {});
-  const ownerId = await resolveOwner(em, context, input.owner_id);
+export const createContactHandler: OperationHandler<typeof createContact> = async ({ input, context, em, db }) => {
+  const setup = await loadContactSetup(db);
+  const contact = newContact(input, setup);
+  const ownerId = await resolveOwner(db, context, input.owner_id);
   const now = new Date();
 
-  const row = await writeOrPhoneTaken(em, context, phone, (tx) =>
-    sqlOf(tx)
+  const row = await writeOrPhoneTaken(em, db, context, contact.phone, (txDb) =>
+    txDb
       .insertInto('contacts')
-      .values({
-        id: newId('contact'),
-        workspace_id: workspaceId,
-        first_name: input.first_name,
-        last_name: input.last_name ?? null,
-        email: input.email ?? null,
-        phone,
-        status: input.status ?? 'active',
-        custom_fields: jsonb(customFields),
-        owner_id: ownerId,
-        created_at: now,
-        updated_at: now,
-      })
+      .values(contactRow({ ...contact, owner_id: ownerId }, { id: newId('contact'), workspaceId: context.workspace_id, now }))
       .returningAll()
       .executeTakeFirstOrThrow(),
   );
@@ -58,20 +38,20 @@ export const createContactHandler: OperationHandler<typeof createContact> = asyn
  */
 export async function writeOrPhoneTaken<T>(
   em: EntityManager,
+  db: WorkspaceSql,
   context: CallContext,
   phone: string,
-  write: (em: EntityManager) => Promise<T>,
+  write: (db: WorkspaceSql) => Promise<T>,
 ): Promise<T> {
   try {
-    return em.isInTransaction() ? await em.transactional((tx) => write(tx)) : await write(em);
+    return em.isInTransaction() ? await em.transactional((tx) => write(db.within(tx))) : await write(db);
   } catch (error) {
     if (uniqueViolation(error) !== PHONE_UNIQUE_CONSTRAINT) throw error;
     // The existing contact is named only to a caller who may see it.
     const owner = ownerRestriction(context);
-    const existing = await sqlOf(em)
+    const existing = await db
       .selectFrom('contacts')
       .select('id')
-      .where('workspace_id', '=', context.workspace_id)
       .where('phone', '=', phone)
       .$if(owner !== null, (q) => q.where('owner_id', '=', owner))
       .executeTakeFirst();

@@ -1,5 +1,4 @@
 import type { getContact } from '../../shared/contracts/contacts.js';
-import { sqlOf } from '../../shared/db/sql.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { activeFieldKeysSql } from '../schema/custom-field-definitions.js';
 import { ownerRestriction } from '../runtime/visibility.js';
@@ -7,13 +6,12 @@ import type { OperationHandler } from '../runtime/worker-call.js';
 import { toContactResource } from './contact-resource.js';
 
 /** A contact of the workspace (archived ones too); others, and those the caller may not see, are 404. */
-export const getContactHandler: OperationHandler<typeof getContact> = async ({ input, context, em }) => {
+export const getContactHandler: OperationHandler<typeof getContact> = async ({ input, context, db }) => {
   const owner = ownerRestriction(context);
-  const row = await sqlOf(em)
+  const row = await db
     .selectFrom('contacts')
     .selectAll()
-    .select(activeFieldKeysSql(context.workspace_id, 'contact').as('field_keys'))
-    .where('workspace_id', '=', context.workspace_id)
+    .select(activeFieldKeysSql(db, 'contact').as('field_keys'))
     .where('id', '=', input.id)
     .$if(owner !== null, (q) => q.where('owner_id', '=', owner))
     .executeTakeFirst();

@@ -1,16 +1,16 @@
 import type { importContacts, RowPhone, RowProblem } from '../../shared/contracts/contact-import.js';
-import type { EntityManager } from '../../shared/db/orm.js';
-import { jsonb, sqlOf } from '../../shared/db/sql.js';
+import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
 import { CrmError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
+import { ownerResolver } from '../runtime/resolve-owner.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
-import { importedRowChecker, rowProblem, type ImportableContact } from './check-imported-row.js';
-import { importOwnerResolver } from './import-owners.js';
+import { importedRowChecker, rowProblem } from './check-imported-row.js';
+import { contactRow, type NewContact } from './contact-row.js';
 import { loadContactSetup } from './load-contact-setup.js';
 
 interface RowToWrite {
   line: number;
-  contact: ImportableContact & { owner_id: string | null };
+  contact: NewContact & { owner_id: string | null };
 }
 
 /**
@@ -19,10 +19,10 @@ interface RowToWrite {
  * constraint decides what already exists, also against concurrent imports of the same
  * file; the workspace comes from the call context only.
  */
-export const importContactsHandler: OperationHandler<typeof importContacts> = async ({ input, context, em }) => {
-  const checked = input.rows.map(importedRowChecker(await loadContactSetup(em, context)));
-  const ownerOf = await importOwnerResolver(
-    em,
+export const importContactsHandler: OperationHandler<typeof importContacts> = async ({ input, context, db }) => {
+  const checked = input.rows.map(importedRowChecker(await loadContactSetup(db)));
+  const ownerOf = await ownerResolver(
+    db,
     context,
     checked.flatMap((row) => ('contact' in row ? [row.contact.owner_id] : [])),
   );
@@ -53,7 +53,7 @@ export const importContactsHandler: OperationHandler<typeof importContacts> = as
     toWrite.push({ line: row.line, contact: { ...row.contact, owner_id: ownerId } });
   }
 
-  const written = await insertNewContacts(em, context.workspace_id, toWrite);
+  const written = await insertNewContacts(db, toWrite);
   const created: RowPhone[] = [];
   for (const { line, contact } of toWrite) (written.has(contact.phone) ? created : skipped).push({ line, phone: contact.phone });
   skipped.sort((a, b) => a.line - b.line);
@@ -61,28 +61,15 @@ export const importContactsHandler: OperationHandler<typeof importContacts> = as
 };
 
 /** Inserts the rows whose phone is new to the workspace; returns the phones written. */
-async function insertNewContacts(em: EntityManager, workspaceId: string, rows: RowToWrite[]): Promise<Set<string>> {
+async function insertNewContacts(db: WorkspaceSql, rows: RowToWrite[]): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
   const now = new Date();
   // One instant for the batch; ids sorted so that the list order (created_at, id) follows the file.
   const ids = rows.map(() => newId('contact', now.getTime())).sort();
-  const inserted = await sqlOf(em)
+  const workspaceId = db.workspaceId;
+  const inserted = await db
     .insertInto('contacts')
-    .values(
-      rows.map(({ contact }, i) => ({
-        id: ids[i] as string,
-        workspace_id: workspaceId,
-        first_name: contact.first_name,
-        last_name: contact.last_name,
-        email: contact.email,
-        phone: contact.phone,
-        status: contact.status,
-        custom_fields: jsonb(contact.custom_fields),
-        owner_id: contact.owner_id,
-        created_at: now,
-        updated_at: now,
-      })),
-    )
+    .values(rows.map(({ contact }, i) => contactRow(contact, { id: ids[i] as string, workspaceId, now })))
     .onConflict((oc) => oc.columns(['workspace_id', 'phone']).doNothing())
     .returning('phone')
     .execute();

@@ -1,5 +1,4 @@
 import type { listContacts } from '../../shared/contracts/contacts.js';
-import { sqlOf } from '../../shared/db/sql.js';
 import { activeFieldKeysSql } from '../schema/custom-field-definitions.js';
 import { decodeCursor, pageFrom, type CursorScope } from '../runtime/keyset-cursor.js';
 import { afterPosition } from '../runtime/keyset-sql.js';
@@ -10,21 +9,20 @@ import { toContactResource } from './contact-resource.js';
 import { loadContactSetup } from './load-contact-setup.js';
 
 /** One page of contacts in (created_at, id) order; the cursor continues the same filtered query. */
-export const listContactsHandler: OperationHandler<typeof listContacts> = async ({ input, context, em, services }) => {
+export const listContactsHandler: OperationHandler<typeof listContacts> = async ({ input, context, db, services }) => {
   const { limit, cursor, ...filters } = input;
   const workspaceId = context.workspace_id;
   // Only a phone filter needs the workspace's default country; spare the round trip otherwise.
-  const defaultCountry = filters.phone === undefined ? null : (await loadContactSetup(em, context)).default_country;
+  const defaultCountry = filters.phone === undefined ? null : (await loadContactSetup(db)).default_country;
   const applied = applicableContactFilters(filters, defaultCountry);
   const scope: CursorScope = { workspaceId, list: 'contacts', filters: { ...applied } };
   const after = cursor ? decodeCursor(services.secrets.cursorKey, scope, cursor) : undefined;
   const owner = ownerRestriction(context);
 
-  const query = sqlOf(em)
+  const query = db
     .selectFrom('contacts')
     .selectAll()
-    .select(activeFieldKeysSql(workspaceId, 'contact').as('field_keys'))
-    .where('workspace_id', '=', workspaceId)
+    .select(activeFieldKeysSql(db, 'contact').as('field_keys'))
     .$if(owner !== null, (q) => q.where('owner_id', '=', owner))
     .$if(after !== undefined, (q) => q.where(afterPosition(after!)));
   const rows = await whereContactFilters(query, applied).orderBy('created_at').orderBy('id').limit(limit + 1).execute();

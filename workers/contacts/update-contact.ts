@@ -1,5 +1,4 @@
 import type { updateContact } from '../../shared/contracts/contacts.js';
-import { sqlOf } from '../../shared/db/sql.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { resolveOwner } from '../runtime/resolve-owner.js';
 import { ownerRestriction } from '../runtime/visibility.js';
@@ -13,16 +12,16 @@ import { loadContactSetup } from './load-contact-setup.js';
 import { normalizePhone } from './normalize-phone.js';
 
 /** Changes the fields given. Custom fields merge in the UPDATE itself, so concurrent changes to different keys both stay. */
-export const updateContactHandler: OperationHandler<typeof updateContact> = async ({ input, context, em }) => {
+export const updateContactHandler: OperationHandler<typeof updateContact> = async ({ input, context, em, db }) => {
   const { id, custom_fields: customFields, ...fields } = input;
-  const setup = await loadContactSetup(em, context);
+  const setup = await loadContactSetup(db);
   const phone = fields.phone === undefined ? undefined : normalizePhone(fields.phone, setup.default_country);
   const change = customFields === undefined ? null : customFieldChange(setup.fields, 'contact', customFields);
-  const ownerId = fields.owner_id === undefined ? undefined : await resolveOwner(em, context, fields.owner_id);
+  const ownerId = fields.owner_id === undefined ? undefined : await resolveOwner(db, context, fields.owner_id);
   const owner = ownerRestriction(context);
 
-  const row = await writeOrPhoneTaken(em, context, phone ?? '', (tx) =>
-    sqlOf(tx)
+  const row = await writeOrPhoneTaken(em, db, context, phone ?? '', (txDb) =>
+    txDb
       .updateTable('contacts')
       .set({
         first_name: fields.first_name,
@@ -34,7 +33,6 @@ export const updateContactHandler: OperationHandler<typeof updateContact> = asyn
         updated_at: new Date(),
         ...(change ? { custom_fields: mergedCustomFieldsSql(change) } : {}),
       })
-      .where('workspace_id', '=', context.workspace_id)
       .where('id', '=', id)
       .$if(owner !== null, (q) => q.where('owner_id', '=', owner))
       .returningAll()

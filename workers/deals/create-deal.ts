@@ -1,5 +1,5 @@
 import type { createDeal } from '../../shared/contracts/deals.js';
-import { jsonb, sqlOf } from '../../shared/db/sql.js';
+import { jsonb } from '../../shared/db/sql.js';
 import { newId } from '../../shared/ids.js';
 import { resolveOwner } from '../runtime/resolve-owner.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
@@ -11,20 +11,19 @@ import { toDealResource } from './deal-resource.js';
 import { loadDealFields } from './load-deal-fields.js';
 import { requireCurrencyWithAmount } from './money.js';
 
-export const createDealHandler: OperationHandler<typeof createDeal> = async ({ input, context, em }) => {
-  const workspaceId = context.workspace_id;
+export const createDealHandler: OperationHandler<typeof createDeal> = async ({ input, context, db }) => {
   requireCurrencyWithAmount(input.amount, input.currency);
-  const fields = await loadDealFields(em, workspaceId);
+  const fields = await loadDealFields(db);
   const customFields = customFieldsForCreate(fields, 'deal', input.custom_fields ?? {});
-  const placement = await resolvePlacement(em, workspaceId, input);
-  if (input.contact_id) await requireVisibleContact(em, context, input.contact_id);
-  const ownerId = await resolveOwner(em, context, input.owner_id);
+  const placement = await resolvePlacement(db, input);
+  if (input.contact_id) await requireVisibleContact(db, context, input.contact_id);
+  const ownerId = await resolveOwner(db, context, input.owner_id);
   const now = new Date();
-  const row = await sqlOf(em)
+  const row = await db
     .insertInto('deals')
     .values({
       id: newId('deal'),
-      workspace_id: workspaceId,
+      workspace_id: db.workspaceId,
       name: input.name,
       pipeline_id: placement.pipelineId,
       stage_id: placement.stageId,

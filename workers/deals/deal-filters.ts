@@ -1,8 +1,6 @@
-import type { SelectQueryBuilder } from 'kysely';
 import type { CallContext } from '../../shared/contracts/call-context.js';
 import type { DealFilters } from '../../shared/contracts/deals.js';
-import type { EntityManager } from '../../shared/db/orm.js';
-import { sqlOf, type CrmDatabase } from '../../shared/db/sql.js';
+import type { ScopedSelect, WorkspaceSql } from '../../shared/db/workspace-sql.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { requireVisibleContact } from './deal-references.js';
 
@@ -25,15 +23,14 @@ export type DealListFilters = DealFilters & { pipeline?: string };
  * name is resolved to ids here (an unknown name is a 404 at once). Ids are used as given:
  * see {@link explainEmptyResult}.
  */
-export async function applicableDealFilters(em: EntityManager, context: CallContext, f: DealListFilters): Promise<AppliedDealFilters> {
+export async function applicableDealFilters(db: WorkspaceSql, f: DealListFilters): Promise<AppliedDealFilters> {
   let stageIds: string[] | undefined;
   if (f.stage !== undefined && isStageId(f.stage)) stageIds = [f.stage];
   else if (f.stage !== undefined) {
     const name = f.stage.toLowerCase();
-    const stages = await sqlOf(em)
+    const stages = await db
       .selectFrom('stages')
       .select('id')
-      .where('workspace_id', '=', context.workspace_id)
       .where((eb) => eb(eb.fn('lower', ['name']), '=', name))
       .orderBy('id')
       .execute();
@@ -43,10 +40,9 @@ export async function applicableDealFilters(em: EntityManager, context: CallCont
   let pipelineId = f.pipeline_id;
   if (f.pipeline !== undefined) {
     const name = f.pipeline.toLowerCase();
-    const pipelines = await sqlOf(em)
+    const pipelines = await db
       .selectFrom('pipelines')
       .select('id')
-      .where('workspace_id', '=', context.workspace_id)
       .where((eb) => (f.pipeline!.startsWith('pipe_') ? eb('id', '=', f.pipeline!) : eb(eb.fn('lower', ['name']), '=', name)))
       .execute();
     const [pipeline] = pipelines;
@@ -68,20 +64,19 @@ export async function applicableDealFilters(em: EntityManager, context: CallCont
  * typo does not look like an empty list. Only an empty result can hide one, so the checks
  * run then, and a list with rows costs no extra round trip.
  */
-export async function explainEmptyResult(em: EntityManager, context: CallContext, f: DealFilters): Promise<void> {
-  const workspaceId = context.workspace_id;
+export async function explainEmptyResult(db: WorkspaceSql, context: CallContext, f: DealFilters): Promise<void> {
   if (f.stage !== undefined && isStageId(f.stage)) {
-    const stage = await sqlOf(em).selectFrom('stages').select('id').where('workspace_id', '=', workspaceId).where('id', '=', f.stage).executeTakeFirst();
+    const stage = await db.selectFrom('stages').select('id').where('id', '=', f.stage).executeTakeFirst();
     if (!stage) throw new NotFoundError('stage', f.stage, 'stage');
   }
   if (f.pipeline_id !== undefined) {
-    const pipeline = await sqlOf(em).selectFrom('pipelines').select('id').where('workspace_id', '=', workspaceId).where('id', '=', f.pipeline_id).executeTakeFirst();
+    const pipeline = await db.selectFrom('pipelines').select('id').where('id', '=', f.pipeline_id).executeTakeFirst();
     if (!pipeline) throw new NotFoundError('pipeline', f.pipeline_id, 'pipeline_id');
   }
-  if (f.contact_id !== undefined) await requireVisibleContact(em, context, f.contact_id);
+  if (f.contact_id !== undefined) await requireVisibleContact(db, context, f.contact_id);
 }
 
-export function whereDealFilters<O>(query: SelectQueryBuilder<CrmDatabase, 'deals', O>, f: AppliedDealFilters): SelectQueryBuilder<CrmDatabase, 'deals', O> {
+export function whereDealFilters<O>(query: ScopedSelect<'deals', O>, f: AppliedDealFilters): ScopedSelect<'deals', O> {
   let q = query;
   if (f.stage_ids) q = f.stage_ids.length === 1 ? q.where('stage_id', '=', f.stage_ids[0]!) : q.where('stage_id', 'in', f.stage_ids);
   if (f.pipeline_id) q = q.where('pipeline_id', '=', f.pipeline_id);

@@ -1,5 +1,4 @@
-import type { EntityManager } from '../../shared/db/orm.js';
-import { sqlOf } from '../../shared/db/sql.js';
+import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
 import { NotFoundError, ValidationError } from '../../shared/errors.js';
 
 export interface Placement {
@@ -7,11 +6,10 @@ export interface Placement {
   stageId: string;
 }
 
-async function findStage(em: EntityManager, workspaceId: string, stageId: string) {
-  const stage = await sqlOf(em)
+async function findStage(db: WorkspaceSql, stageId: string) {
+  const stage = await db
     .selectFrom('stages')
     .select(['id', 'pipeline_id', 'name', 'archived_at'])
-    .where('workspace_id', '=', workspaceId)
     .where('id', '=', stageId)
     .executeTakeFirst();
   if (!stage) throw new NotFoundError('stage', stageId, 'stage_id');
@@ -19,12 +17,11 @@ async function findStage(em: EntityManager, workspaceId: string, stageId: string
   return stage;
 }
 
-async function firstStageOf(em: EntityManager, workspaceId: string, pipelineId: string | null): Promise<Placement> {
-  const stage = await sqlOf(em)
+async function firstStageOf(db: WorkspaceSql, pipelineId: string | null): Promise<Placement> {
+  const stage = await db
     .selectFrom('stages as s')
-    .innerJoin('pipelines as p', 'p.id', 's.pipeline_id')
+    .innerJoin(db.table('pipelines', 'p'), 'p.id', 's.pipeline_id')
     .select(['s.id', 's.pipeline_id'])
-    .where('s.workspace_id', '=', workspaceId)
     .where('s.archived_at', 'is', null)
     .$if(pipelineId === null, (q) => q.where('p.is_default', '=', true))
     .$if(pipelineId !== null, (q) => q.where('p.id', '=', pipelineId!))
@@ -33,7 +30,7 @@ async function firstStageOf(em: EntityManager, workspaceId: string, pipelineId: 
     .executeTakeFirst();
   if (stage) return { pipelineId: stage.pipeline_id, stageId: stage.id };
   if (pipelineId === null) throw new ValidationError('pipeline_id: the workspace has no default pipeline; name one.', 'pipeline_id');
-  const exists = await sqlOf(em).selectFrom('pipelines').select('id').where('workspace_id', '=', workspaceId).where('id', '=', pipelineId).executeTakeFirst();
+  const exists = await db.selectFrom('pipelines').select('id').where('id', '=', pipelineId).executeTakeFirst();
   if (!exists) throw new NotFoundError('pipeline', pipelineId, 'pipeline_id');
   throw new ValidationError('pipeline_id: the pipeline has no active stage.', 'pipeline_id');
 }
@@ -44,14 +41,13 @@ async function firstStageOf(em: EntityManager, workspaceId: string, pipelineId: 
  * changes pipeline only when pipeline_id says so.
  */
 export async function resolvePlacement(
-  em: EntityManager,
-  workspaceId: string,
+  db: WorkspaceSql,
   requested: { pipeline_id?: string; stage_id?: string },
   current?: Placement,
 ): Promise<Placement> {
   const targetPipeline = requested.pipeline_id ?? current?.pipelineId;
   if (requested.stage_id !== undefined) {
-    const stage = await findStage(em, workspaceId, requested.stage_id);
+    const stage = await findStage(db, requested.stage_id);
     if (targetPipeline !== undefined && stage.pipeline_id !== targetPipeline) {
       const how = requested.pipeline_id === undefined ? "the deal's pipeline" : 'pipeline_id';
       throw new ValidationError(`stage_id: the stage "${stage.name}" belongs to another pipeline than ${how}.`, 'stage_id');
@@ -59,5 +55,5 @@ export async function resolvePlacement(
     return { pipelineId: stage.pipeline_id, stageId: stage.id };
   }
   if (current && (requested.pipeline_id === undefined || requested.pipeline_id === current.pipelineId)) return current;
-  return firstStageOf(em, workspaceId, requested.pipeline_id ?? null);
+  return firstStageOf(db, requested.pipeline_id ?? null);
 }

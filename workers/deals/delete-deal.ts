@@ -1,14 +1,12 @@
 import type { deleteDeal } from '../../shared/contracts/deals.js';
-import { sqlOf } from '../../shared/db/sql.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { ownerRestriction } from '../runtime/visibility.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 
-export const deleteDealHandler: OperationHandler<typeof deleteDeal> = async ({ input, context, em }) => {
+export const deleteDealHandler: OperationHandler<typeof deleteDeal> = async ({ input, context, db }) => {
   const owner = ownerRestriction(context);
-  const row = await sqlOf(em)
+  const row = await db
     .deleteFrom('deals')
-    .where('workspace_id', '=', context.workspace_id)
     .where('id', '=', input.id)
     .$if(owner !== null, (q) => q.where('owner_id', '=', owner))
     .returning('id')

@@ -1,7 +1,6 @@
 import type { getDeal } from '../../shared/contracts/deals.js';
 import type { CallContext } from '../../shared/contracts/call-context.js';
-import type { EntityManager } from '../../shared/db/orm.js';
-import { sqlOf } from '../../shared/db/sql.js';
+import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { activeFieldKeysSql } from '../schema/custom-field-definitions.js';
 import { ownerRestriction } from '../runtime/visibility.js';
@@ -9,13 +8,12 @@ import type { OperationHandler } from '../runtime/worker-call.js';
 import { toDealResource, type DealRow } from './deal-resource.js';
 
 /** A deal the caller may see, with the workspace's active deal field keys; otherwise 404. */
-export async function findVisibleDeal(em: EntityManager, context: CallContext, id: string): Promise<DealRow & { field_keys: string[] }> {
+export async function findVisibleDeal(db: WorkspaceSql, context: CallContext, id: string): Promise<DealRow & { field_keys: string[] }> {
   const owner = ownerRestriction(context);
-  const row = await sqlOf(em)
+  const row = await db
     .selectFrom('deals')
     .selectAll()
-    .select(activeFieldKeysSql(context.workspace_id, 'deal').as('field_keys'))
-    .where('workspace_id', '=', context.workspace_id)
+    .select(activeFieldKeysSql(db, 'deal').as('field_keys'))
     .where('id', '=', id)
     .$if(owner !== null, (q) => q.where('owner_id', '=', owner))
     .executeTakeFirst();
@@ -23,7 +21,7 @@ export async function findVisibleDeal(em: EntityManager, context: CallContext, i
   return row;
 }
 
-export const getDealHandler: OperationHandler<typeof getDeal> = async ({ input, context, em }) => {
-  const row = await findVisibleDeal(em, context, input.id);
+export const getDealHandler: OperationHandler<typeof getDeal> = async ({ input, context, db }) => {
+  const row = await findVisibleDeal(db, context, input.id);
   return toDealResource(row, row.field_keys);
 };

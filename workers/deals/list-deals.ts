@@ -1,5 +1,4 @@
 import type { listDeals } from '../../shared/contracts/deals.js';
-import { sqlOf } from '../../shared/db/sql.js';
 import { activeFieldKeysSql } from '../schema/custom-field-definitions.js';
 import { decodeCursor, pageFrom, type CursorScope } from '../runtime/keyset-cursor.js';
 import { afterPosition } from '../runtime/keyset-sql.js';
@@ -9,22 +8,21 @@ import { applicableDealFilters, explainEmptyResult, whereDealFilters } from './d
 import { toDealResource } from './deal-resource.js';
 
 /** One page of deals in (created_at, id) order; the cursor continues the same filtered query. */
-export const listDealsHandler: OperationHandler<typeof listDeals> = async ({ input, context, em, services }) => {
+export const listDealsHandler: OperationHandler<typeof listDeals> = async ({ input, context, db, services }) => {
   const { limit, cursor, ...filters } = input;
   const workspaceId = context.workspace_id;
-  const applied = await applicableDealFilters(em, context, filters);
+  const applied = await applicableDealFilters(db, filters);
   const scope: CursorScope = { workspaceId, list: 'deals', filters: { ...applied } };
   const after = cursor ? decodeCursor(services.secrets.cursorKey, scope, cursor) : undefined;
   const owner = ownerRestriction(context);
-  const query = sqlOf(em)
+  const query = db
     .selectFrom('deals')
     .selectAll()
-    .select(activeFieldKeysSql(workspaceId, 'deal').as('field_keys'))
-    .where('workspace_id', '=', workspaceId)
+    .select(activeFieldKeysSql(db, 'deal').as('field_keys'))
     .$if(owner !== null, (q) => q.where('owner_id', '=', owner))
     .$if(after !== undefined, (q) => q.where(afterPosition(after!)));
   const rows = await whereDealFilters(query, applied).orderBy('created_at').orderBy('id').limit(limit + 1).execute();
-  if (rows.length === 0 && !cursor) await explainEmptyResult(em, context, filters);
+  if (rows.length === 0 && !cursor) await explainEmptyResult(db, context, filters);
   const keys = rows[0]?.field_keys ?? [];
   return pageFrom(rows, limit, services.secrets.cursorKey, scope, (row) => toDealResource(row, keys));
 };

@@ -1,12 +1,11 @@
-import type { EntityManager } from '../../shared/db/orm.js';
-import { sqlOf } from '../../shared/db/sql.js';
+import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
 import { fieldDefinitionsSql, type FieldDefinition } from '../schema/custom-field-definitions.js';
 
-export async function loadDealFields(em: EntityManager, workspaceId: string): Promise<FieldDefinition[]> {
-  const row = await sqlOf(em)
+export async function loadDealFields(db: WorkspaceSql): Promise<FieldDefinition[]> {
+  const row = await db.global
     .selectFrom('workspaces')
-    .select(fieldDefinitionsSql(workspaceId, 'deal').as('fields'))
-    .where('id', '=', workspaceId)
+    .select(fieldDefinitionsSql(db, 'deal').as('fields'))
+    .where('id', '=', db.workspaceId)
     .executeTakeFirstOrThrow();
   return row.fields;
 }

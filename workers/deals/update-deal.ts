@@ -1,5 +1,4 @@
 import type { updateDeal } from '../../shared/contracts/deals.js';
-import { sqlOf } from '../../shared/db/sql.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { resolveOwner } from '../runtime/resolve-owner.js';
 import { ownerRestriction } from '../runtime/visibility.js';
@@ -15,25 +14,24 @@ import { loadDealFields } from './load-deal-fields.js';
 import { requireCurrencyWithAmount } from './money.js';
 
 /** Changes the fields given; moves between stages stay inside the deal's pipeline unless pipeline_id moves it. */
-export const updateDealHandler: OperationHandler<typeof updateDeal> = async ({ input, context, em }) => {
+export const updateDealHandler: OperationHandler<typeof updateDeal> = async ({ input, context, db }) => {
   const { id, custom_fields: customFields, pipeline_id: pipelineId, stage_id: stageId, ...fields } = input;
-  const workspaceId = context.workspace_id;
-  const current = await findVisibleDeal(em, context, id);
+  const current = await findVisibleDeal(db, context, id);
   requireCurrencyWithAmount(
     fields.amount === undefined ? (current.amount === null ? null : Number(current.amount)) : fields.amount,
     fields.currency === undefined ? current.currency : fields.currency,
   );
-  const dealFields = await loadDealFields(em, workspaceId);
+  const dealFields = await loadDealFields(db);
   const change = customFields === undefined ? null : customFieldChange(dealFields, 'deal', customFields);
   const placement =
     pipelineId === undefined && stageId === undefined
       ? undefined
-      : await resolvePlacement(em, workspaceId, { pipeline_id: pipelineId, stage_id: stageId }, { pipelineId: current.pipeline_id, stageId: current.stage_id });
-  if (fields.contact_id) await requireVisibleContact(em, context, fields.contact_id);
-  const ownerId = fields.owner_id === undefined ? undefined : await resolveOwner(em, context, fields.owner_id);
+      : await resolvePlacement(db, { pipeline_id: pipelineId, stage_id: stageId }, { pipelineId: current.pipeline_id, stageId: current.stage_id });
+  if (fields.contact_id) await requireVisibleContact(db, context, fields.contact_id);
+  const ownerId = fields.owner_id === undefined ? undefined : await resolveOwner(db, context, fields.owner_id);
   const owner = ownerRestriction(context);
 
-  const row = await sqlOf(em)
+  const row = await db
     .updateTable('deals')
     .set({
       name: fields.name,
@@ -47,7 +45,6 @@ export const updateDealHandler: OperationHandler<typeof updateDeal> = async ({ i
       updated_at: new Date(),
       ...(change ? { custom_fields: mergedCustomFieldsSql(change) } : {}),
     })
-    .where('workspace_id', '=', workspaceId)
     .where('id', '=', id)
     .$if(owner !== null, (q) => q.where('owner_id', '=', owner))
     .returningAll()

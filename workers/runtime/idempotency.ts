@@ -1,19 +1,19 @@
 import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import { crossWorkspaceSql } from '../../shared/db/cross-workspace-sql.js';
+import { workspaceSql } from '../../shared/db/workspace-sql.js';
 import { IdempotencyKeyReusedError } from '../../shared/errors.js';
 import type { EntityManager } from '../../shared/db/orm.js';
 
-/** How long a key replays its first response (decisions.md: 24 hours). */
+/** How long a key replays its first response (24 hours, as documented in docs/api.md). */
 export const IDEMPOTENCY_TTL_HOURS = 24;
 
 export function fingerprintOf(subject: string, input: unknown): string {
   return createHash('sha256').update(subject).update('\0').update(JSON.stringify(input)).digest('hex');
 }
 
-interface IdempotencyRow {
-  fingerprint: string;
-  response: unknown;
-  expired: boolean;
-}
+/** "Older than the replay window", on a row's created_at. */
+const EXPIRED = sql<boolean>`created_at < now() - ${sql.raw(`interval '${IDEMPOTENCY_TTL_HOURS} hours'`)}`;
 
 /**
  * Runs `work` at most once per (workspace, key). The key row is inserted in the same
@@ -28,29 +28,22 @@ export async function runIdempotent<T>(
   const { workspaceId, key, fingerprint } = scope;
   for (let attempt = 0; attempt < 3; attempt++) {
     const outcome = await em.transactional(async (tx) => {
-      const inserted = await tx.execute<{ key: string }[]>(
-        `insert into idempotency_keys (workspace_id, key, fingerprint, created_at)
-         values (?, ?, ?, now()) on conflict do nothing returning key`,
-        [workspaceId, key, fingerprint],
-      );
+      const db = workspaceSql(tx, workspaceId);
+      const inserted = await db
+        .insertInto('idempotency_keys')
+        .values({ workspace_id: workspaceId, key, fingerprint, created_at: sql<string>`now()` })
+        .onConflict((oc) => oc.doNothing())
+        .returning('key')
+        .execute();
       if (inserted.length === 1) {
         const result = await work(tx);
-        await tx.execute('update idempotency_keys set response = ? where workspace_id = ? and key = ?', [
-          JSON.stringify(result),
-          workspaceId,
-          key,
-        ]);
+        await db.updateTable('idempotency_keys').set({ response: JSON.stringify(result) ?? null }).where('key', '=', key).execute();
         return { kind: 'done' as const, result, replayed: false };
       }
-      const rows = await tx.execute<IdempotencyRow[]>(
-        `select fingerprint, response, created_at < now() - interval '${IDEMPOTENCY_TTL_HOURS} hours' as expired
-         from idempotency_keys where workspace_id = ? and key = ? for update`,
-        [workspaceId, key],
-      );
-      const row = rows[0];
+      const row = await db.selectFrom('idempotency_keys').select(['fingerprint', 'response', EXPIRED.as('expired')]).where('key', '=', key).forUpdate().executeTakeFirst();
       if (!row) return { kind: 'retry' as const };
       if (row.expired) {
-        await tx.execute('delete from idempotency_keys where workspace_id = ? and key = ?', [workspaceId, key]);
+        await db.deleteFrom('idempotency_keys').where('key', '=', key).execute();
         return { kind: 'retry' as const };
       }
       if (row.fingerprint !== fingerprint) throw new IdempotencyKeyReusedError();
@@ -62,10 +55,7 @@ export async function runIdempotent<T>(
 }
 
 export async function purgeExpiredIdempotencyKeys(em: EntityManager): Promise<number> {
-  const res = await em.execute<{ affectedRows: number }>(
-    `delete from idempotency_keys where created_at < now() - interval '${IDEMPOTENCY_TTL_HOURS} hours'`,
-    [],
-    'run',
-  );
-  return res.affectedRows;
+  // Maintenance: expired keys of every workspace go in one statement.
+  const res = await crossWorkspaceSql(em, 'purge of expired keys across workspaces').deleteFrom('idempotency_keys').where(EXPIRED).executeTakeFirst();
+  return Number(res.numDeletedRows);
 }

@@ -6,6 +6,7 @@ import { HEADER } from '../../shared/bus/headers.js';
 import { queueOf, scopesOf, subjectOf } from '../../shared/bus/operation.js';
 import type { BusMessage, BusSubscription } from '../../shared/bus/transport.js';
 import { workspaceEm } from '../../shared/db/orm.js';
+import { workspaceSql } from '../../shared/db/workspace-sql.js';
 import { CrmError, InternalError, MissingScopeError, UnavailableError, validationErrorFrom } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import type { Semaphore } from './concurrency.js';
@@ -29,7 +30,7 @@ export function serveOperation(
     const reqLog = log.child({ request_id: requestId, subject });
     const started = performance.now();
 
-    services.metrics?.inFlight.inc();
+    services.metrics?.taken();
     await slots.acquire();
     let outcome = 'ok';
     try {
@@ -51,14 +52,16 @@ export function serveOperation(
 
       const em = context ? workspaceEm(services.orm, context.workspace_id) : services.orm.em.fork();
       const idempotencyKey = message.headers[HEADER.idempotencyKey];
-      const call = { input: input.data, context, em, requestId, log: reqLog, services };
+      // The workspace of both the entity filter and the typed SQL is the one the credential resolved.
+      const db = context ? workspaceSql(em, context.workspace_id) : null;
+      const call = { input: input.data, context, em, db, requestId, log: reqLog, services };
 
       let reply: ReplyEnvelope;
       if (op.idempotent && idempotencyKey && context) {
         const { result, replayed } = await runIdempotent(
           em,
           { workspaceId: context.workspace_id, key: idempotencyKey, fingerprint: fingerprintOf(subject, input.data) },
-          (tx) => handler({ ...call, em: tx }),
+          (tx) => handler({ ...call, em: tx, db: workspaceSql(tx, context.workspace_id) }),
         );
         reply = { ok: true, result, replayed };
       } else {
@@ -73,7 +76,6 @@ export function serveOperation(
       return { ok: false, error: crmError.toPayload() };
     } finally {
       slots.release();
-      services.metrics?.inFlight.dec();
       services.metrics?.done(subject, outcome, (performance.now() - started) / 1000);
     }
   };

@@ -8,18 +8,27 @@ const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff
  * Refuses input holding text the database cannot store as given (in a value or a key),
  * naming where: a 400 for the caller rather than a database error.
  */
-export function requireStorableText(value: unknown, path: readonly string[] = []): void {
-  if (typeof value === 'string') {
-    if (!UNSTORABLE.test(value)) return;
-    const param = path.join('.') || undefined;
-    throw new ValidationError(`${param ? `${param}: ` : ''}must not contain NUL characters or unpaired surrogates.`, param);
-  }
+export function requireStorableText(value: unknown): void {
+  const path = unstorablePath(value);
+  if (path === null) return;
+  const param = path.join('.') || undefined;
+  throw new ValidationError(`${param ? `${param}: ` : ''}must not contain NUL characters or unpaired surrogates.`, param);
+}
+
+/** Where unstorable text is (a key counts as its object's place), or null; the path is built only on the way back from a find. */
+function unstorablePath(value: unknown): string[] | null {
+  if (typeof value === 'string') return UNSTORABLE.test(value) ? [] : null;
   if (Array.isArray(value)) {
-    value.forEach((item, i) => requireStorableText(item, [...path, String(i)]));
+    for (let i = 0; i < value.length; i++) {
+      const inner = unstorablePath(value[i]);
+      if (inner) return [String(i), ...inner];
+    }
   } else if (value !== null && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) {
-      requireStorableText(key, path);
-      requireStorableText(item, [...path, key]);
+      if (UNSTORABLE.test(key)) return [];
+      const inner = unstorablePath(item);
+      if (inner) return [key, ...inner];
     }
   }
+  return null;
 }

@@ -2,6 +2,7 @@ import type { Operation, OperationOutput, ParsedInput } from '../../shared/bus/o
 import type { BusTransport } from '../../shared/bus/transport.js';
 import type { CallContext } from '../../shared/contracts/call-context.js';
 import type { EntityManager, Orm } from '../../shared/db/orm.js';
+import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
 import type { Logger } from '../../shared/logger.js';
 import type { WorkerMessageMetrics } from '../../shared/metrics/worker-metrics.js';
 import type { Secrets } from '../../shared/secrets.js';
@@ -26,6 +27,8 @@ export interface WorkerCall<Op extends Operation> {
   context: CallContext | null;
   /** Forked per request; bound to the caller's workspace when there is one. */
   em: EntityManager;
+  /** Typed SQL bound to the caller's workspace, on `em`; null without a workspace context. */
+  db: WorkspaceSql | null;
   requestId: string;
   log: Logger;
   services: WorkerServices;
@@ -34,6 +37,7 @@ export interface WorkerCall<Op extends Operation> {
 /** A workspace-scoped call: the runtime guarantees `context`. */
 export interface ScopedCall<Op extends Operation> extends WorkerCall<Op> {
   context: CallContext;
+  db: WorkspaceSql;
 }
 
 export type OperationHandler<Op extends Operation> = (call: ScopedCall<Op>) => Promise<OperationOutput<Op>>;

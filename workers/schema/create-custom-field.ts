@@ -1,5 +1,5 @@
 import type { createCustomField } from '../../shared/contracts/custom-fields.js';
-import { jsonb, sqlOf, uniqueViolation } from '../../shared/db/sql.js';
+import { jsonb, uniqueViolation } from '../../shared/db/sql.js';
 import { ConflictError, ValidationError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
@@ -13,15 +13,15 @@ export function checkOptions(type: string, options: string[] | undefined | null)
   if (type !== 'select' && options) throw new ValidationError(`options: only select fields have options, not ${type} fields.`, 'options');
 }
 
-export const createCustomFieldHandler: OperationHandler<typeof createCustomField> = async ({ input, context, em }) => {
+export const createCustomFieldHandler: OperationHandler<typeof createCustomField> = async ({ input, db }) => {
   checkOptions(input.type, input.options);
   const now = new Date();
   try {
-    const row = await sqlOf(em)
+    const row = await db
       .insertInto('custom_fields')
       .values({
         id: newId('customField'),
-        workspace_id: context.workspace_id,
+        workspace_id: db.workspaceId,
         object_type: input.object_type,
         key: input.key,
         label: input.label,

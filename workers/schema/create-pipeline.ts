@@ -1,6 +1,5 @@
 import type { createPipeline } from '../../shared/contracts/pipelines.js';
-import type { EntityManager } from '../../shared/db/orm.js';
-import { sqlOf } from '../../shared/db/sql.js';
+import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
 import { newId } from '../../shared/ids.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { DEFAULT_STAGES } from './default-pipeline.js';
@@ -8,28 +7,28 @@ import { nameConflict } from './name-conflicts.js';
 import { loadPipeline } from './pipeline-resource.js';
 
 /** Only one pipeline is the default: the previous one stops being it (same transaction). */
-export async function clearDefaultPipeline(tx: EntityManager, workspaceId: string): Promise<void> {
-  await sqlOf(tx).updateTable('pipelines').set({ is_default: false, updated_at: new Date() }).where('workspace_id', '=', workspaceId).where('is_default', '=', true).execute();
+export async function clearDefaultPipeline(tx: WorkspaceSql): Promise<void> {
+  await tx.updateTable('pipelines').set({ is_default: false, updated_at: new Date() }).where('is_default', '=', true).execute();
 }
 
-export const createPipelineHandler: OperationHandler<typeof createPipeline> = async ({ input, context, em }) => {
-  const workspaceId = context.workspace_id;
+export const createPipelineHandler: OperationHandler<typeof createPipeline> = async ({ input, em, db }) => {
   const id = newId('pipeline');
   try {
     await em.transactional(async (tx) => {
+      const txDb = db.within(tx);
       const now = new Date();
-      if (input.is_default) await clearDefaultPipeline(tx, workspaceId);
-      await sqlOf(tx)
+      if (input.is_default) await clearDefaultPipeline(txDb);
+      await txDb
         .insertInto('pipelines')
-        .values({ id, workspace_id: workspaceId, name: input.name, is_default: input.is_default ?? false, archived_at: null, created_at: now, updated_at: now })
+        .values({ id, workspace_id: db.workspaceId, name: input.name, is_default: input.is_default ?? false, archived_at: null, created_at: now, updated_at: now })
         .execute();
       const stages = input.stages ?? DEFAULT_STAGES;
-      await sqlOf(tx)
+      await txDb
         .insertInto('stages')
         .values(
           stages.map((name, position) => ({
             id: newId('stage'),
-            workspace_id: workspaceId,
+            workspace_id: db.workspaceId,
             pipeline_id: id,
             name,
             position,
@@ -43,5 +42,5 @@ export const createPipelineHandler: OperationHandler<typeof createPipeline> = as
   } catch (error) {
     throw nameConflict(error, input.name);
   }
-  return loadPipeline(em, workspaceId, id);
+  return loadPipeline(db, id);
 };

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { CustomFieldObject, CustomFieldType } from '../../shared/db/entities/custom-field.js';
+import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
 
 /** What validation and presentation need to know about a custom field. */
 export interface FieldDefinition {
@@ -14,19 +15,26 @@ export interface FieldDefinition {
  * The workspace's field definitions for one object, as a JSON array computed once per
  * statement (an uncorrelated subquery), so a read needs no second round trip.
  */
-export function fieldDefinitionsSql(workspaceId: string, objectType: CustomFieldObject): RawBuilder<FieldDefinition[]> {
-  return sql<FieldDefinition[]>`(
-    select coalesce(json_agg(json_build_object(
-      'key', f.key, 'type', f.type, 'options', f.options, 'required', f.required, 'archived', f.archived_at is not null
-    ) order by f.created_at, f.id), '[]')
-    from custom_fields f where f.workspace_id = ${workspaceId} and f.object_type = ${objectType})`;
+export function fieldDefinitionsSql(db: WorkspaceSql, objectType: CustomFieldObject): RawBuilder<FieldDefinition[]> {
+  const definitions = db
+    .selectFrom('custom_fields as f')
+    .select(
+      sql`coalesce(json_agg(json_build_object(
+        'key', f.key, 'type', f.type, 'options', f.options, 'required', f.required, 'archived', f.archived_at is not null
+      ) order by f.created_at, f.id), '[]')`.as('fields'),
+    )
+    .where('f.object_type', '=', objectType);
+  return sql<FieldDefinition[]>`${definitions}`;
 }
 
 /** Keys of the fields that show on records: archived fields are hidden, their values kept. */
-export function activeFieldKeysSql(workspaceId: string, objectType: CustomFieldObject): RawBuilder<string[]> {
-  return sql<string[]>`(
-    select coalesce(json_agg(f.key order by f.created_at, f.id), '[]')
-    from custom_fields f where f.workspace_id = ${workspaceId} and f.object_type = ${objectType} and f.archived_at is null)`;
+export function activeFieldKeysSql(db: WorkspaceSql, objectType: CustomFieldObject): RawBuilder<string[]> {
+  const keys = db
+    .selectFrom('custom_fields as f')
+    .select(sql`coalesce(json_agg(f.key order by f.created_at, f.id), '[]')`.as('keys'))
+    .where('f.object_type', '=', objectType)
+    .where('f.archived_at', 'is', null);
+  return sql<string[]>`${keys}`;
 }
 
 export function activeKeys(fields: FieldDefinition[]): string[] {

@@ -1,11 +1,10 @@
 import type { listCustomFields } from '../../shared/contracts/custom-fields.js';
-import { sqlOf } from '../../shared/db/sql.js';
 import { decodeCursor, pageFrom, type CursorScope } from '../runtime/keyset-cursor.js';
 import { afterPosition } from '../runtime/keyset-sql.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { toCustomFieldResource } from './custom-field-resource.js';
 
-export const listCustomFieldsHandler: OperationHandler<typeof listCustomFields> = async ({ input, context, em, services }) => {
+export const listCustomFieldsHandler: OperationHandler<typeof listCustomFields> = async ({ input, context, db, services }) => {
   const includeArchived = input.include_archived === true;
   const scope: CursorScope = {
     workspaceId: context.workspace_id,
@@ -13,10 +12,9 @@ export const listCustomFieldsHandler: OperationHandler<typeof listCustomFields> 
     filters: { object_type: input.object_type, include_archived: includeArchived },
   };
   const after = input.cursor ? decodeCursor(services.secrets.cursorKey, scope, input.cursor) : undefined;
-  const rows = await sqlOf(em)
+  const rows = await db
     .selectFrom('custom_fields')
     .selectAll()
-    .where('workspace_id', '=', context.workspace_id)
     .$if(input.object_type !== undefined, (q) => q.where('object_type', '=', input.object_type!))
     .$if(!includeArchived, (q) => q.where('archived_at', 'is', null))
     .$if(after !== undefined, (q) => q.where(afterPosition(after!)))

@@ -2,8 +2,8 @@ import type { getPipeline, listPipelines } from '../../shared/contracts/pipeline
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { loadPipeline, loadPipelines } from './pipeline-resource.js';
 
-export const listPipelinesHandler: OperationHandler<typeof listPipelines> = async ({ context, em }) => ({
-  data: await loadPipelines(em, context.workspace_id),
+export const listPipelinesHandler: OperationHandler<typeof listPipelines> = async ({ db }) => ({
+  data: await loadPipelines(db),
 });
 
-export const getPipelineHandler: OperationHandler<typeof getPipeline> = async ({ input, context, em }) => loadPipeline(em, context.workspace_id, input.id);
+export const getPipelineHandler: OperationHandler<typeof getPipeline> = async ({ input, db }) => loadPipeline(db, input.id);

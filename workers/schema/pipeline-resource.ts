@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Pipeline, Stage } from '../../shared/contracts/pipelines.js';
-import type { EntityManager } from '../../shared/db/orm.js';
-import { isoTimestamp, sqlOf } from '../../shared/db/sql.js';
+import { isoTimestamp } from '../../shared/db/sql.js';
+import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
 import { NotFoundError } from '../../shared/errors.js';
 
 interface StageJson {
@@ -19,19 +19,20 @@ function toStage(s: StageJson): Stage {
 }
 
 /** Pipelines with their stages (active in order, then archived), in one query; the default first. */
-export async function loadPipelines(em: EntityManager, workspaceId: string, id?: string): Promise<Pipeline[]> {
-  const rows = await sqlOf(em)
+export async function loadPipelines(db: WorkspaceSql, id?: string): Promise<Pipeline[]> {
+  const stages = db
+    .selectFrom('stages as s')
+    .select(
+      sql`coalesce(json_agg(json_build_object(
+        'id', s.id, 'pipeline_id', s.pipeline_id, 'name', s.name, 'position', s.position,
+        'archived', s.archived_at is not null, 'created_at', s.created_at, 'updated_at', s.updated_at
+      ) order by s.archived_at nulls first, s.position, s.created_at), '[]')`.as('stages'),
+    )
+    .where('s.pipeline_id', '=', sql.ref<string>('p.id'));
+  const rows = await db
     .selectFrom('pipelines as p')
     .select(['p.id', 'p.name', 'p.is_default', 'p.created_at', 'p.updated_at'])
-    .select(
-      sql<StageJson[]>`(
-        select coalesce(json_agg(json_build_object(
-          'id', s.id, 'pipeline_id', s.pipeline_id, 'name', s.name, 'position', s.position,
-          'archived', s.archived_at is not null, 'created_at', s.created_at, 'updated_at', s.updated_at
-        ) order by s.archived_at nulls first, s.position, s.created_at), '[]')
-        from stages s where s.pipeline_id = p.id)`.as('stages'),
-    )
-    .where('p.workspace_id', '=', workspaceId)
+    .select(sql<StageJson[]>`${stages}`.as('stages'))
     .$if(id !== undefined, (q) => q.where('p.id', '=', id!))
     .orderBy('p.is_default', 'desc')
     .orderBy('p.created_at')
@@ -48,14 +49,14 @@ export async function loadPipelines(em: EntityManager, workspaceId: string, id?:
   }));
 }
 
-export async function loadPipeline(em: EntityManager, workspaceId: string, id: string): Promise<Pipeline> {
-  const [pipeline] = await loadPipelines(em, workspaceId, id);
+export async function loadPipeline(db: WorkspaceSql, id: string): Promise<Pipeline> {
+  const [pipeline] = await loadPipelines(db, id);
   if (!pipeline) throw new NotFoundError('pipeline', id, 'id');
   return pipeline;
 }
 
 /** Locks the pipeline row for the rest of the transaction: changes to its stage order queue up. */
-export async function lockPipeline(tx: EntityManager, workspaceId: string, id: string): Promise<void> {
-  const row = await sqlOf(tx).selectFrom('pipelines').select('id').where('workspace_id', '=', workspaceId).where('id', '=', id).forUpdate().executeTakeFirst();
+export async function lockPipeline(tx: WorkspaceSql, id: string): Promise<void> {
+  const row = await tx.selectFrom('pipelines').select('id').where('id', '=', id).forUpdate().executeTakeFirst();
   if (!row) throw new NotFoundError('pipeline', id, 'id');
 }

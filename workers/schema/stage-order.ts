@@ -1,13 +1,11 @@
-import type { EntityManager } from '../../shared/db/orm.js';
-import { sqlOf } from '../../shared/db/sql.js';
+import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
 import { NotFoundError } from '../../shared/errors.js';
 
 /** Active stages of a locked pipeline, in order. */
-export async function activeStages(tx: EntityManager, workspaceId: string, pipelineId: string) {
-  return sqlOf(tx)
+export async function activeStages(tx: WorkspaceSql, pipelineId: string) {
+  return tx
     .selectFrom('stages')
     .select(['id', 'name', 'position'])
-    .where('workspace_id', '=', workspaceId)
     .where('pipeline_id', '=', pipelineId)
     .where('archived_at', 'is', null)
     .orderBy('position')
@@ -15,9 +13,9 @@ export async function activeStages(tx: EntityManager, workspaceId: string, pipel
 }
 
 /** Moves the stages whose position lies in [from, to] by `delta` (+1 or -1). */
-export async function shiftStages(tx: EntityManager, pipelineId: string, from: number, to: number, delta: 1 | -1): Promise<void> {
+export async function shiftStages(tx: WorkspaceSql, pipelineId: string, from: number, to: number, delta: 1 | -1): Promise<void> {
   if (from > to) return;
-  await sqlOf(tx)
+  await tx
     .updateTable('stages')
     .set((eb) => ({ position: eb('position', '+', delta) }))
     .where('pipeline_id', '=', pipelineId)

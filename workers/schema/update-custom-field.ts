@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { ParsedInput } from '../../shared/bus/operation.js';
 import type { CustomField, updateCustomField } from '../../shared/contracts/custom-fields.js';
-import type { EntityManager } from '../../shared/db/orm.js';
-import { jsonb, sqlOf } from '../../shared/db/sql.js';
+import { jsonb } from '../../shared/db/sql.js';
+import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
 import { NotFoundError } from '../../shared/errors.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { checkOptions } from './create-custom-field.js';
@@ -15,9 +15,9 @@ type FieldChange = Omit<ParsedInput<typeof updateCustomField>, 'id'>;
  * Label, options, required, archived; key and type never change (stored values keep
  * their meaning). Archiving keeps the first archive time.
  */
-export async function changeCustomField(em: EntityManager, workspaceId: string, id: string, change: FieldChange): Promise<CustomField> {
-  if (change.options !== undefined) checkOptions((await findCustomField(em, workspaceId, id)).type, change.options);
-  const row = await sqlOf(em)
+export async function changeCustomField(db: WorkspaceSql, id: string, change: FieldChange): Promise<CustomField> {
+  if (change.options !== undefined) checkOptions((await findCustomField(db, id)).type, change.options);
+  const row = await db
     .updateTable('custom_fields')
     .set({
       label: change.label,
@@ -26,7 +26,6 @@ export async function changeCustomField(em: EntityManager, workspaceId: string, 
       archived_at: change.archived === undefined ? undefined : change.archived ? sql<string>`coalesce(archived_at, now())` : null,
       updated_at: new Date(),
     })
-    .where('workspace_id', '=', workspaceId)
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirst();
@@ -34,5 +33,4 @@ export async function changeCustomField(em: EntityManager, workspaceId: string, 
   return toCustomFieldResource(row);
 }
 
-export const updateCustomFieldHandler: OperationHandler<typeof updateCustomField> = async ({ input: { id, ...change }, context, em }) =>
-  changeCustomField(em, context.workspace_id, id, change);
+export const updateCustomFieldHandler: OperationHandler<typeof updateCustomField> = async ({ input: { id, ...change }, db }) => changeCustomField(db, id, change);

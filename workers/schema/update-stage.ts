@@ -1,29 +1,28 @@
 import type { updateStage } from '../../shared/contracts/pipelines.js';
-import { sqlOf } from '../../shared/db/sql.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { nameConflict } from './name-conflicts.js';
 import { loadPipeline, lockPipeline } from './pipeline-resource.js';
 import { activeStages, shiftStages, stageNotFound } from './stage-order.js';
 
 /** Renames a stage and/or moves it to `position`; the stages in between shift by one. */
-export const updateStageHandler: OperationHandler<typeof updateStage> = async ({ input, context, em }) => {
-  const workspaceId = context.workspace_id;
+export const updateStageHandler: OperationHandler<typeof updateStage> = async ({ input, em, db }) => {
   try {
     await em.transactional(async (tx) => {
-      await lockPipeline(tx, workspaceId, input.pipeline_id);
-      const stages = await activeStages(tx, workspaceId, input.pipeline_id);
+      const txDb = db.within(tx);
+      await lockPipeline(txDb, input.pipeline_id);
+      const stages = await activeStages(txDb, input.pipeline_id);
       const stage = stages.find((s) => s.id === input.stage_id);
       if (!stage || stage.position === null) throw stageNotFound(input.stage_id);
       let position = stage.position;
       if (input.position !== undefined) {
         position = Math.min(input.position, stages.length - 1);
-        if (position < stage.position) await shiftStages(tx, input.pipeline_id, position, stage.position - 1, 1);
-        if (position > stage.position) await shiftStages(tx, input.pipeline_id, stage.position + 1, position, -1);
+        if (position < stage.position) await shiftStages(txDb, input.pipeline_id, position, stage.position - 1, 1);
+        if (position > stage.position) await shiftStages(txDb, input.pipeline_id, stage.position + 1, position, -1);
       }
-      await sqlOf(tx).updateTable('stages').set({ name: input.name, position, updated_at: new Date() }).where('id', '=', stage.id).execute();
+      await txDb.updateTable('stages').set({ name: input.name, position, updated_at: new Date() }).where('id', '=', stage.id).execute();
     });
   } catch (error) {
     throw nameConflict(error, input.name ?? '');
   }
-  return loadPipeline(em, workspaceId, input.pipeline_id);
+  return loadPipeline(db, input.pipeline_id);
 };

@@ -19,12 +19,12 @@ import { inviteMember, listMembers, removeMember, updateMember } from '../../sha
 import { changePassword, resolveSession, sessionMemberships, signIn, signOut } from '../../shared/contracts/sessions.js';
 import { whoAmI } from '../../shared/contracts/whoami.js';
 import { handle, type WorkerDefinition } from '../runtime/worker-call.js';
-import { purgeExpiredIdentityRecords } from './maintenance.js';
+import { purgeExpiredIdentityRecords } from './credentials/purge-expired.js';
 import { inviteMemberHandler } from './members/invite-member.js';
 import { listMembersHandler } from './members/list-members.js';
 import { removeMemberHandler, updateMemberHandler } from './members/update-member.js';
 import { getGrantHandler, listGrantsHandler, revokeGrantByIdHandler } from './oauth/connected-agents.js';
-import { getTokenHandler } from './get-token.js';
+import { getTokenHandler } from './api-tokens/get-token.js';
 import { changePasswordHandler } from './sessions/change-password.js';
 import { sessionMembershipsHandler } from './sessions/session-memberships.js';
 import { codeChallengeHandler } from './oauth/code-challenge.js';
@@ -40,15 +40,15 @@ import { startAuthorizationHandler } from './oauth/start-authorization.js';
 import { viewConsentHandler } from './oauth/view-consent.js';
 import { resolveSessionHandler, signOutHandler } from './sessions/resolve-session.js';
 import { signInHandler } from './sessions/sign-in.js';
-import { whoAmIHandler } from './whoami.js';
-import { addUserHandler } from './add-user.js';
-import { authenticateTokenHandler } from './authenticate-token.js';
-import { bootstrapWorkspaceHandler } from './bootstrap-workspace.js';
-import { createTokenHandler } from './create-token.js';
-import { describeTokenHandler } from './describe-token.js';
-import { listTokensHandler } from './list-tokens.js';
-import { resolveWorkspaceHandler } from './resolve-workspace.js';
-import { revokeTokenHandler } from './revoke-token.js';
+import { whoAmIHandler } from './credentials/whoami.js';
+import { addUserHandler } from './members/add-user.js';
+import { authenticateTokenHandler } from './api-tokens/authenticate-token.js';
+import { bootstrapWorkspaceHandler } from './workspaces/bootstrap-workspace.js';
+import { createTokenHandler } from './api-tokens/create-token.js';
+import { describeTokenHandler } from './api-tokens/describe-token.js';
+import { listTokensHandler } from './api-tokens/list-tokens.js';
+import { resolveWorkspaceHandler } from './workspaces/resolve-workspace.js';
+import { revokeTokenHandler } from './api-tokens/revoke-token.js';
 
 /** Identity: API tokens, users, memberships, workspaces, browser sessions, and the OAuth authorization server's state. */
 export const tokensWorker: WorkerDefinition = {

@@ -2,6 +2,8 @@ import { PERMISSION_DESCRIPTIONS } from '../../../shared/auth/permissions.js';
 import { html, type Html } from '../../pages/html.js';
 import { consoleLayout } from '../console-layout.js';
 import type { ConsoleSession } from '../console-session.js';
+import { noticeLine } from '../notice.js';
+import { workspaceUrl } from '../workspace-url.js';
 
 export interface AccountView {
   session: ConsoleSession;
@@ -17,15 +19,15 @@ export function accountPage(view: AccountView): Html {
     section: 'account',
     title: 'Your account',
     body: html`
-      ${session.passwordChangeRequired ? html`<p class="notice" role="status">You signed in with a temporary password. Choose your own to continue.</p>` : ''}
-      ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ''}
+      ${session.passwordChangeRequired ? noticeLine('You signed in with a temporary password. Choose your own to continue.') : ''}
+      ${noticeLine(view.notice)}
       <p>Signed in as <strong>${session.user.email}</strong>.</p>
       <h2>Your workspaces</h2>
       ${
         session.memberships.length === 0
           ? html`<p>You are not a member of any workspace. An administrator of a workspace can invite you.</p>`
           : html`<ul>${session.memberships.map(
-              (m) => html`<li><a href="/console/w/${m.workspace_id}">${m.organization_name} / ${m.workspace_name}</a>:
+              (m) => html`<li><a href="${workspaceUrl(m.workspace_id)}">${m.organization_name} / ${m.workspace_name}</a>:
                 ${m.permissions.map((p) => PERMISSION_DESCRIPTIONS[p]).join('; ')}</li>`,
             )}</ul>`
       }

@@ -1,9 +1,11 @@
 import { MCP_SERVERS } from '../../../shared/auth/mcp-servers.js';
 import type { ConnectedAgent } from '../../../shared/contracts/grants.js';
 import { html, type Html } from '../../pages/html.js';
-import { consoleLayout, workspacePath } from '../console-layout.js';
+import { consoleLayout } from '../console-layout.js';
 import type { ConsoleSession } from '../console-session.js';
 import { when } from '../format.js';
+import { noticeLine } from '../notice.js';
+import { workspacePath } from '../workspace-url.js';
 
 export interface AgentsView {
   session: ConsoleSession;
@@ -41,7 +43,7 @@ export function agentsPage(view: AgentsView): Html {
           ? 'Every agent that a member of this workspace connected through the browser sign-in. You can revoke any of them.'
           : 'The agents you connected to this workspace through the browser sign-in.'
       } A revoked agent stops working within seconds.</p>
-      ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ''}
+      ${noticeLine(view.notice)}
       <p><a href="${view.includeRevoked ? base : `${base}?revoked=1`}">${view.includeRevoked ? 'Hide revoked agents' : 'Show revoked agents too'}</a></p>
       ${
         view.agents.length === 0

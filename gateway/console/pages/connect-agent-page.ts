@@ -1,8 +1,9 @@
 import { mcpClientConfig, MCP_SERVERS } from '../../../shared/auth/mcp-servers.js';
 import { html, type Html } from '../../pages/html.js';
-import { consoleLayout, workspacePath } from '../console-layout.js';
+import { consoleLayout } from '../console-layout.js';
 import type { ConsoleSession } from '../console-session.js';
 import { copyBlock } from '../copy-block.js';
+import { workspacePath } from '../workspace-url.js';
 
 /** The client configuration for both tool servers, for people at a client and for programs. */
 export function connectAgentPage(options: { session: ConsoleSession; baseUrl: string; tokenEnv: string; error?: string }): Html {

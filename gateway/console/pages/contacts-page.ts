@@ -1,9 +1,10 @@
 import type { Contact } from '../../../shared/contracts/contacts.js';
 import { html, type Html } from '../../pages/html.js';
-import { consoleLayout, workspacePath } from '../console-layout.js';
+import { consoleLayout } from '../console-layout.js';
 import type { ConsoleSession } from '../console-session.js';
 import { customFieldList } from '../custom-field-list.js';
 import { when } from '../format.js';
+import { workspacePath } from '../workspace-url.js';
 
 export interface ContactsView {
   session: ConsoleSession;

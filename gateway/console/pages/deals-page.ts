@@ -1,10 +1,11 @@
 import type { Deal } from '../../../shared/contracts/deals.js';
 import type { Pipeline, Stage } from '../../../shared/contracts/pipelines.js';
 import { html, type Html } from '../../pages/html.js';
-import { consoleLayout, workspacePath } from '../console-layout.js';
+import { consoleLayout } from '../console-layout.js';
 import type { ConsoleSession } from '../console-session.js';
 import { customFieldList } from '../custom-field-list.js';
 import { money, when } from '../format.js';
+import { workspacePath } from '../workspace-url.js';
 
 export interface StageColumn {
   stage: Stage;

@@ -1,7 +1,8 @@
 import type { MemberRecord } from '../../../shared/contracts/members.js';
 import { html, type Html } from '../../pages/html.js';
-import { consoleLayout, workspacePath } from '../console-layout.js';
+import { consoleLayout } from '../console-layout.js';
 import type { ConsoleSession } from '../console-session.js';
+import { workspacePath } from '../workspace-url.js';
 import type { MemberForm } from './member-fields.js';
 import { memberFields } from './member-fields.js';
 

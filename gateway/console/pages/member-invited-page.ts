@@ -1,8 +1,10 @@
 import type { MemberRecord } from '../../../shared/contracts/members.js';
 import { html, type Html } from '../../pages/html.js';
-import { consoleLayout, workspacePath } from '../console-layout.js';
+import { consoleLayout } from '../console-layout.js';
 import type { ConsoleSession } from '../console-session.js';
 import { copyBlock } from '../copy-block.js';
+import { noticeLine } from '../notice.js';
+import { workspacePath } from '../workspace-url.js';
 
 /** The temporary password, shown once; a reload goes back to the member list. */
 export function memberInvitedPage(session: ConsoleSession, member: MemberRecord, temporaryPassword: string | null, baseUrl: string): Html {
@@ -14,13 +16,13 @@ export function memberInvitedPage(session: ConsoleSession, member: MemberRecord,
     replaceUrl: list,
     body: temporaryPassword
       ? html`
-          <p class="notice" role="status"><strong>Give ${member.email} this temporary password now. You will not see it again.</strong>
-            They will be asked to choose their own password when they sign in.</p>
+          ${noticeLine(html`<strong>Give ${member.email} this temporary password now. You will not see it again.</strong>
+            They will be asked to choose their own password when they sign in.`)}
           ${copyBlock('temporary-password', 'Temporary password', temporaryPassword)}
           <p>They sign in at <code>${baseUrl}/console</code>.</p>
           <p><a href="${list}">Back to members</a></p>`
       : html`
-          <p class="notice" role="status">${member.email} already has an account: they sign in with their own password and will find this workspace in their console.</p>
+          ${noticeLine(`${member.email} already has an account: they sign in with their own password and will find this workspace in their console.`)}
           <p><a href="${list}">Back to members</a></p>`,
   });
 }

@@ -1,9 +1,11 @@
 import { PERMISSION_DESCRIPTIONS, VISIBILITY_DESCRIPTIONS } from '../../../shared/auth/permissions.js';
 import type { MemberRecord } from '../../../shared/contracts/members.js';
 import { html, type Html } from '../../pages/html.js';
-import { consoleLayout, workspacePath } from '../console-layout.js';
+import { consoleLayout } from '../console-layout.js';
 import type { ConsoleSession } from '../console-session.js';
 import { when } from '../format.js';
+import { noticeLine } from '../notice.js';
+import { workspacePath } from '../workspace-url.js';
 import { memberFields, type MemberForm } from './member-fields.js';
 
 export interface MembersView {
@@ -32,7 +34,7 @@ export function membersPage(view: MembersView): Html {
     section: 'members',
     title: 'Members',
     body: html`
-      ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ''}
+      ${noticeLine(view.notice)}
       <div class="table-scroll"><table>
         <thead><tr><th scope="col">E-mail</th><th scope="col">Permissions</th><th scope="col">Sees</th><th scope="col">Member since</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
         <tbody>${view.members.map((m) => memberRow(view.session, m))}</tbody>

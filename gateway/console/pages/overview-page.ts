@@ -1,7 +1,8 @@
 import { PERMISSION_DESCRIPTIONS, VISIBILITY_DESCRIPTIONS } from '../../../shared/auth/permissions.js';
 import { html, type Html } from '../../pages/html.js';
-import { consoleLayout, workspacePath } from '../console-layout.js';
+import { consoleLayout } from '../console-layout.js';
 import type { ConsoleSession } from '../console-session.js';
+import { workspacePath } from '../workspace-url.js';
 
 export interface OverviewFigures {
   contacts: number | null;

@@ -1,9 +1,11 @@
 import type { ApiToken } from '../../../shared/contracts/tokens.js';
 import { html, type Html } from '../../pages/html.js';
-import { consoleLayout, workspacePath } from '../console-layout.js';
+import { consoleLayout } from '../console-layout.js';
 import type { ConsoleSession } from '../console-session.js';
 import { copyBlock } from '../copy-block.js';
 import { when } from '../format.js';
+import { noticeLine } from '../notice.js';
+import { workspacePath } from '../workspace-url.js';
 
 /** The one time the plaintext is shown. A reload goes to the token list, not back here. */
 export function tokenCreatedPage(session: ConsoleSession, token: ApiToken & { token: string }, baseUrl: string): Html {
@@ -14,7 +16,7 @@ export function tokenCreatedPage(session: ConsoleSession, token: ApiToken & { to
     title: 'Token created',
     replaceUrl: list,
     body: html`
-      <p class="notice" role="status"><strong>Copy this token now. You will not see it again:</strong> only a hash of it is stored.</p>
+      ${noticeLine(html`<strong>Copy this token now. You will not see it again:</strong> only a hash of it is stored.`)}
       ${copyBlock('new-token', 'Token', token.token)}
       <dl class="facts">
         <dt>Name</dt><dd>${token.name}</dd>

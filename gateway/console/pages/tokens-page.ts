@@ -1,9 +1,11 @@
 import { SCOPE_DESCRIPTIONS, type Scope } from '../../../shared/auth/scopes.js';
 import type { ApiToken } from '../../../shared/contracts/tokens.js';
 import { html, type Html } from '../../pages/html.js';
-import { consoleLayout, workspacePath } from '../console-layout.js';
+import { consoleLayout } from '../console-layout.js';
 import type { ConsoleSession } from '../console-session.js';
 import { when } from '../format.js';
+import { noticeLine } from '../notice.js';
+import { workspacePath } from '../workspace-url.js';
 
 export interface TokenForm {
   name: string;
@@ -49,7 +51,7 @@ export function tokensPage(view: TokensView): Html {
     body: html`
       <p class="muted">Programs and non-interactive agents call the REST API and the tool servers with these tokens.
         A token acts for the workspace with the scopes it was given, whoever created it.</p>
-      ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ''}
+      ${noticeLine(view.notice)}
       <section aria-labelledby="tokens-heading">
         <h2 id="tokens-heading">${view.includeRevoked ? 'All tokens' : 'Active tokens'}</h2>
         <p><a href="${view.includeRevoked ? base : `${base}?revoked=1`}">${view.includeRevoked ? 'Hide revoked tokens' : 'Show revoked tokens too'}</a></p>

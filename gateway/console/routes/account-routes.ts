@@ -1,20 +1,25 @@
 import { Router } from 'express';
 import { changePassword } from '../../../shared/contracts/sessions.js';
-import { CrmError, validationErrorFrom } from '../../../shared/errors.js';
+import { ValidationError } from '../../../shared/errors.js';
 import type { GatewayDeps } from '../../deps.js';
 import { HTTP_STATUS } from '../../errors/http-status.js';
+import { crmErrorIn } from '../../pages/form-error.js';
 import { sendPage } from '../../pages/session-routes.js';
 import { consoleHome, sessionOf } from '../console-session.js';
 import { textField } from '../form-fields.js';
+import { noticeFrom } from '../notice.js';
 import { accountPage } from '../pages/account-page.js';
+
+const NOTICES: Record<string, string> = {
+  'password-changed': 'Your password was changed, and your other sessions ended.',
+};
 
 /** /console/account: the user's workspaces and their password (not tied to a workspace). */
 export function accountRoutes(deps: GatewayDeps): Router {
   const router = Router();
 
   router.get('/', (req, res) => {
-    const notice = req.query.notice === 'password-changed' ? 'Your password was changed, and your other sessions ended.' : undefined;
-    sendPage(res, accountPage({ session: sessionOf(req), ...(notice ? { notice } : {}) }));
+    sendPage(res, accountPage({ session: sessionOf(req), notice: noticeFrom(req, NOTICES) }));
   });
 
   router.post('/password', async (req, res) => {
@@ -25,12 +30,11 @@ export function accountRoutes(deps: GatewayDeps): Router {
       new_password: textField(req, 'new_password', 300),
     };
     try {
-      if (input.new_password !== textField(req, 'repeat_password', 300)) throw new CrmError('validation_failed', 'The two new passwords differ.');
-      const parsed = changePassword.input.safeParse(input);
-      if (!parsed.success) throw validationErrorFrom(parsed.error);
-      await deps.bus.call(changePassword, parsed.data, { context: null, requestId: req.requestId });
+      if (input.new_password !== textField(req, 'repeat_password', 300)) throw new ValidationError('The two new passwords differ.');
+      // The bus client validates the input (a too-short password is a validation_failed like any other).
+      await deps.bus.call(changePassword, input, { context: null, requestId: req.requestId });
     } catch (error) {
-      if (error instanceof CrmError && (error.code === 'validation_failed' || error.code === 'wrong_password')) {
+      if (crmErrorIn(error, ['validation_failed', 'wrong_password'])) {
         const message = error.message.replace(/^new_password: /, 'New password: ');
         return sendPage(res, accountPage({ session, error: message }), HTTP_STATUS[error.code] === 401 ? 400 : HTTP_STATUS[error.code]);
       }

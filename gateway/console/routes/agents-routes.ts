@@ -1,16 +1,15 @@
 import { Router } from 'express';
 import { MCP_SERVERS } from '../../../shared/auth/mcp-servers.js';
-import { getGrant, listGrants, revokeGrantById } from '../../../shared/contracts/grants.js';
+import { getGrant, listGrants, revokeGrantById, type ConnectedAgent } from '../../../shared/contracts/grants.js';
 import { callWorker } from '../../call-worker.js';
 import type { GatewayDeps } from '../../deps.js';
 import { html } from '../../pages/html.js';
 import { sendPage } from '../../pages/session-routes.js';
-import { workspacePath } from '../console-layout.js';
 import { sessionOf } from '../console-session.js';
-import { pathParam } from '../form-fields.js';
 import { when } from '../format.js';
+import { noticeFrom } from '../notice.js';
 import { agentsPage } from '../pages/agents-page.js';
-import { confirmPage } from '../pages/confirm-page.js';
+import { revokeRoutes } from './revoke-routes.js';
 
 const NOTICES: Record<string, string> = {
   revoked: 'The agent was disconnected. Its next call is refused, and it cannot refresh its access.',
@@ -23,35 +22,25 @@ export function agentsRoutes(deps: GatewayDeps): Router {
   router.get('/', async (req, res) => {
     const includeRevoked = req.query.revoked === '1';
     const { result } = await callWorker(deps.bus, req, listGrants, { include_revoked: includeRevoked });
-    const notice = typeof req.query.notice === 'string' ? NOTICES[req.query.notice] : undefined;
-    sendPage(res, agentsPage({ session: sessionOf(req), agents: result.agents, includeRevoked, ...(notice ? { notice } : {}) }));
+    sendPage(res, agentsPage({ session: sessionOf(req), agents: result.agents, includeRevoked, notice: noticeFrom(req, NOTICES) }));
   });
 
-  router.get('/:grantId/revoke', async (req, res) => {
-    const session = sessionOf(req);
-    const { result: agent } = await callWorker(deps.bus, req, getGrant, { grant_id: pathParam(req, 'grantId') });
-    const list = workspacePath(session, '/agents');
-    const name = agent.client_name ?? 'this unnamed client';
-    sendPage(
-      res,
-      confirmPage({
-        session,
-        section: 'agents',
+  revokeRoutes<ConnectedAgent>(router, {
+    section: 'agents',
+    list: '/agents',
+    load: async (req, id) => (await callWorker(deps.bus, req, getGrant, { grant_id: id })).result,
+    confirm: (agent) => {
+      const name = agent.client_name ?? 'this unnamed client';
+      return {
         title: `Disconnect ${name}?`,
         details: agent.revoked_at
           ? html`<p>This agent was already disconnected ${when(agent.revoked_at)}.</p>`
           : html`<p>${name} (redirecting to ${agent.redirect_host}) uses ${MCP_SERVERS[agent.server].title} as ${agent.user.email}.
               Revoking stops it within seconds; to use it again, someone must connect it again.</p>`,
-        action: `${list}/${agent.id}/revoke`,
         button: 'Revoke access',
-        cancel: list,
-      }),
-    );
-  });
-
-  router.post('/:grantId/revoke', async (req, res) => {
-    await callWorker(deps.bus, req, revokeGrantById, { grant_id: pathParam(req, 'grantId') });
-    res.redirect(303, `${workspacePath(sessionOf(req), '/agents')}?notice=revoked`);
+      };
+    },
+    revoke: (req, id) => callWorker(deps.bus, req, revokeGrantById, { grant_id: id }),
   });
 
   return router;

@@ -1,9 +1,10 @@
 import { Router } from 'express';
 import { countContacts, listContacts } from '../../../shared/contracts/contacts.js';
-import { CrmError, validationErrorFrom } from '../../../shared/errors.js';
+import { validationErrorFrom } from '../../../shared/errors.js';
 import { callWorker } from '../../call-worker.js';
 import type { GatewayDeps } from '../../deps.js';
 import { HTTP_STATUS } from '../../errors/http-status.js';
+import { crmErrorIn } from '../../pages/form-error.js';
 import { sendPage } from '../../pages/session-routes.js';
 import { ListContactsQuery } from '../../routes/v1/contacts/validators.js';
 import { sessionOf } from '../console-session.js';
@@ -38,7 +39,7 @@ export function contactsRoute(deps: GatewayDeps): Router {
       ]);
       sendPage(res, contactsPage({ ...base, contacts: page.result.data, total: count.result.count, nextCursor: page.result.next_cursor, ownerName }));
     } catch (error) {
-      if (error instanceof CrmError && (error.code === 'validation_failed' || error.code === 'invalid_cursor')) {
+      if (crmErrorIn(error, ['validation_failed', 'invalid_cursor'])) {
         return sendPage(res, contactsPage({ ...base, error: error.message }), HTTP_STATUS[error.code]);
       }
       throw error;

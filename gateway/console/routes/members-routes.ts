@@ -1,20 +1,23 @@
 import { Router, type Request, type Response } from 'express';
 import { inviteMember, listMembers, removeMember, updateMember, type MemberRecord } from '../../../shared/contracts/members.js';
-import { CrmError, NotFoundError, validationErrorFrom } from '../../../shared/errors.js';
+import { NotFoundError, type ErrorCode } from '../../../shared/errors.js';
 import { callWorker } from '../../call-worker.js';
 import type { GatewayDeps } from '../../deps.js';
 import { HTTP_STATUS } from '../../errors/http-status.js';
+import { crmErrorIn } from '../../pages/form-error.js';
 import { html } from '../../pages/html.js';
 import { sendPage } from '../../pages/session-routes.js';
-import { workspacePath } from '../console-layout.js';
+import { parseWith } from '../../validation.js';
 import { sessionOf } from '../console-session.js';
 import { listField, pathParam, textField } from '../form-fields.js';
+import { noticeFrom } from '../notice.js';
 import { confirmPage } from '../pages/confirm-page.js';
 import type { MemberForm } from '../pages/member-fields.js';
 import { memberEditPage } from '../pages/member-edit-page.js';
 import { memberInvitedPage } from '../pages/member-invited-page.js';
 import { membersPage } from '../pages/members-page.js';
 import { requireConfiguration } from '../require-configuration.js';
+import { workspacePath } from '../workspace-url.js';
 
 const NOTICES: Record<string, string> = {
   updated: 'The member’s permissions were changed.',
@@ -22,9 +25,7 @@ const NOTICES: Record<string, string> = {
 };
 
 /** Errors a person can fix in the form: shown above it, with what they typed kept. */
-function isFormError(error: unknown): error is CrmError {
-  return error instanceof CrmError && (error.code === 'validation_failed' || error.code === 'conflict' || error.code === 'forbidden');
-}
+const FORM_ERRORS: readonly ErrorCode[] = ['validation_failed', 'conflict', 'forbidden'];
 
 function memberForm(req: Request): MemberForm {
   return { email: textField(req, 'email', 300), permissions: listField(req, 'permissions'), visibility: textField(req, 'visibility', 20) };
@@ -43,8 +44,7 @@ export function membersRoutes(deps: GatewayDeps): Router {
     return member;
   };
   const showList = async (req: Request, res: Response, extra: { error?: string; form?: MemberForm; status?: number } = {}) => {
-    const notice = typeof req.query.notice === 'string' ? NOTICES[req.query.notice] : undefined;
-    sendPage(res, membersPage({ session: sessionOf(req), members: await members(req), ...(notice ? { notice } : {}), ...extra }), extra.status ?? 200);
+    sendPage(res, membersPage({ session: sessionOf(req), members: await members(req), notice: noticeFrom(req, NOTICES), ...extra }), extra.status ?? 200);
   };
 
   router.get('/', (req, res) => showList(req, res));
@@ -52,12 +52,10 @@ export function membersRoutes(deps: GatewayDeps): Router {
   router.post('/', async (req, res) => {
     const form = memberForm(req);
     try {
-      const parsed = inviteMember.input.safeParse(form);
-      if (!parsed.success) throw validationErrorFrom(parsed.error);
-      const { result } = await callWorker(deps.bus, req, inviteMember, parsed.data);
+      const { result } = await callWorker(deps.bus, req, inviteMember, parseWith(inviteMember.input, form));
       sendPage(res, memberInvitedPage(sessionOf(req), result.member, result.temporary_password, deps.publicUrl()));
     } catch (error) {
-      if (isFormError(error)) return showList(req, res, { error: error.message, form, status: HTTP_STATUS[error.code] });
+      if (crmErrorIn(error, FORM_ERRORS)) return showList(req, res, { error: error.message, form, status: HTTP_STATUS[error.code] });
       throw error;
     }
   });
@@ -68,12 +66,10 @@ export function membersRoutes(deps: GatewayDeps): Router {
     const member = await memberOf(req);
     const form = { ...memberForm(req), email: member.email };
     try {
-      const parsed = updateMember.input.safeParse({ user_id: member.user_id, permissions: form.permissions, visibility: form.visibility });
-      if (!parsed.success) throw validationErrorFrom(parsed.error);
-      await callWorker(deps.bus, req, updateMember, parsed.data);
+      await callWorker(deps.bus, req, updateMember, parseWith(updateMember.input, { user_id: member.user_id, permissions: form.permissions, visibility: form.visibility }));
       res.redirect(303, `${workspacePath(sessionOf(req), '/members')}?notice=updated`);
     } catch (error) {
-      if (isFormError(error)) return sendPage(res, memberEditPage(sessionOf(req), member, { error: error.message, form }), HTTP_STATUS[error.code]);
+      if (crmErrorIn(error, FORM_ERRORS)) return sendPage(res, memberEditPage(sessionOf(req), member, { error: error.message, form }), HTTP_STATUS[error.code]);
       throw error;
     }
   });
@@ -104,7 +100,7 @@ export function membersRoutes(deps: GatewayDeps): Router {
     try {
       await callWorker(deps.bus, req, removeMember, { user_id: userId });
     } catch (error) {
-      if (isFormError(error)) return showList(req, res, { error: error.message, status: HTTP_STATUS[error.code] });
+      if (crmErrorIn(error, FORM_ERRORS)) return showList(req, res, { error: error.message, status: HTTP_STATUS[error.code] });
       throw error;
     }
     res.redirect(303, userId === session.user.id ? '/console' : `${workspacePath(session, '/members')}?notice=removed`);

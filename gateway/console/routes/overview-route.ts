@@ -28,7 +28,7 @@ export function overviewRoute(deps: GatewayDeps): Router {
     ]);
     sendPage(
       res,
-      overviewPage(session, { contacts, pipelines, agents, tokens: tokens ? tokens.data.length : null, members }, tokens?.next_cursor !== null && tokens !== null),
+      overviewPage(session, { contacts, pipelines, agents, tokens: tokens ? tokens.data.length : null, members }, tokens !== null && tokens.next_cursor !== null),
     );
   });
   return router;

@@ -1,21 +1,21 @@
 import { Router, type Request, type Response } from 'express';
-import { grantableScopes } from '../../../shared/auth/permissions.js';
 import { listMembers } from '../../../shared/contracts/members.js';
-import { createToken, getToken, listTokens, revokeToken } from '../../../shared/contracts/tokens.js';
-import { CrmError, validationErrorFrom } from '../../../shared/errors.js';
+import { createToken, getToken, listTokens, revokeToken, type ApiToken } from '../../../shared/contracts/tokens.js';
 import { callWorker } from '../../call-worker.js';
 import type { GatewayDeps } from '../../deps.js';
 import { HTTP_STATUS } from '../../errors/http-status.js';
+import { crmErrorIn } from '../../pages/form-error.js';
 import { html } from '../../pages/html.js';
 import { sendPage } from '../../pages/session-routes.js';
-import { workspacePath } from '../console-layout.js';
+import { parseWith } from '../../validation.js';
 import { sessionOf } from '../console-session.js';
-import { listField, pathParam, textField } from '../form-fields.js';
+import { dayStart, listField, textField } from '../form-fields.js';
 import { when } from '../format.js';
-import { confirmPage } from '../pages/confirm-page.js';
+import { noticeFrom } from '../notice.js';
 import { tokenCreatedPage } from '../pages/token-created-page.js';
 import { tokensPage, type TokenForm } from '../pages/tokens-page.js';
 import { requireConfiguration } from '../require-configuration.js';
+import { revokeRoutes } from './revoke-routes.js';
 
 const NOTICES: Record<string, string> = {
   revoked: 'The token was revoked. The next call made with it gets a 401.',
@@ -36,17 +36,16 @@ export function tokensRoutes(deps: GatewayDeps): Router {
     ]);
     const creators = new Map<string, string>(members.result.members.map((m) => [m.user_id, m.email]));
     for (const t of tokens.result.data) creators.set(t.id, `API token "${t.name}"`);
-    const notice = typeof req.query.notice === 'string' ? NOTICES[req.query.notice] : undefined;
     sendPage(
       res,
       tokensPage({
         session,
         tokens: tokens.result.data,
         creators,
-        grantable: grantableScopes(session.membership?.permissions ?? []),
+        grantable: session.scopes,
         includeRevoked,
         nextCursor: tokens.result.next_cursor,
-        ...(notice ? { notice } : {}),
+        notice: noticeFrom(req, NOTICES),
         ...extra,
       }),
       extra.status ?? 200,
@@ -57,48 +56,29 @@ export function tokensRoutes(deps: GatewayDeps): Router {
 
   router.post('/', async (req, res) => {
     const form: TokenForm = { name: textField(req, 'name', 200), scopes: listField(req, 'scopes'), expires_on: textField(req, 'expires_on', 20) };
-    const input = {
-      name: form.name,
-      scopes: form.scopes,
-      expires_at: /^\d{4}-\d{2}-\d{2}$/.test(form.expires_on) ? `${form.expires_on}T00:00:00Z` : form.expires_on === '' ? null : form.expires_on,
-    };
     try {
-      const parsed = createToken.input.safeParse(input);
-      if (!parsed.success) throw validationErrorFrom(parsed.error);
-      const { result } = await callWorker(deps.bus, req, createToken, parsed.data);
+      const input = parseWith(createToken.input, { name: form.name, scopes: form.scopes, expires_at: form.expires_on === '' ? null : dayStart(form.expires_on) });
+      const { result } = await callWorker(deps.bus, req, createToken, input);
       sendPage(res, tokenCreatedPage(sessionOf(req), result, deps.publicUrl()));
     } catch (error) {
-      if (error instanceof CrmError && (error.code === 'validation_failed' || error.code === 'missing_scope' || error.code === 'forbidden')) {
-        return showList(req, res, { error: error.message, form, status: HTTP_STATUS[error.code] });
-      }
+      if (crmErrorIn(error, ['validation_failed', 'missing_scope', 'forbidden'])) return showList(req, res, { error: error.message, form, status: HTTP_STATUS[error.code] });
       throw error;
     }
   });
 
-  router.get('/:tokenId/revoke', async (req, res) => {
-    const session = sessionOf(req);
-    const { result: token } = await callWorker(deps.bus, req, getToken, { id: pathParam(req, 'tokenId') });
-    const list = workspacePath(session, '/tokens');
-    sendPage(
-      res,
-      confirmPage({
-        session,
-        section: 'tokens',
-        title: `Revoke the token "${token.name}"?`,
-        details: token.revoked_at
-          ? html`<p>This token was already revoked ${when(token.revoked_at)}.</p>`
-          : html`<p>Programs using <code>${token.display_hint}</code> will get a 401 on their next call. This cannot be undone.</p>
+  revokeRoutes<ApiToken>(router, {
+    section: 'tokens',
+    list: '/tokens',
+    load: async (req, id) => (await callWorker(deps.bus, req, getToken, { id })).result,
+    confirm: (token) => ({
+      title: `Revoke the token "${token.name}"?`,
+      details: token.revoked_at
+        ? html`<p>This token was already revoked ${when(token.revoked_at)}.</p>`
+        : html`<p>Programs using <code>${token.display_hint}</code> will get a 401 on their next call. This cannot be undone.</p>
               <p class="muted">Last used: ${when(token.last_used_at, 'never')}.</p>`,
-        action: `${list}/${token.id}/revoke`,
-        button: 'Revoke token',
-        cancel: list,
-      }),
-    );
-  });
-
-  router.post('/:tokenId/revoke', async (req, res) => {
-    await callWorker(deps.bus, req, revokeToken, { id: pathParam(req, 'tokenId') });
-    res.redirect(303, `${workspacePath(sessionOf(req), '/tokens')}?notice=revoked`);
+      button: 'Revoke token',
+    }),
+    revoke: (req, id) => callWorker(deps.bus, req, revokeToken, { id }),
   });
 
   return router;

@@ -6,7 +6,7 @@ import { getMeEndpoint } from './me/endpoints.js';
 import { pipelineEndpoints } from './pipelines/endpoints.js';
 import { tokenEndpoints } from './tokens/endpoints.js';
 
-/** Every REST endpoint; the OpenAPI document lists exactly these. */
+/** Every REST endpoint: the gateway mounts exactly these, and the OpenAPI document lists them. */
 export const V1_ENDPOINTS: readonly Endpoint[] = [
   getMeEndpoint,
   ...contactEndpoints,

@@ -9,24 +9,14 @@ export { Pipeline, PipelineSchema } from './pipeline.js';
 export { Stage, StageSchema } from './stage.js';
 export { Deal, DealSchema } from './deal.js';
 export { IdempotencyKey, IdempotencyKeySchema } from './idempotency-key.js';
-export {
-  OAuthAuthorizationRequest,
-  OAuthAuthorizationRequestSchema,
-  OAuthClient,
-  OAuthClientSchema,
-  OAuthCode,
-  OAuthCodeSchema,
-  OAuthGrant,
-  OAuthGrantSchema,
-  OAuthRefreshToken,
-  OAuthRefreshTokenSchema,
-  OAuthSigningKey,
-  OAuthSigningKeySchema,
-  SignInAttempt,
-  SignInAttemptSchema,
-  UserSession,
-  UserSessionSchema,
-} from './oauth.js';
+export { OAuthClient, OAuthClientSchema } from './oauth-client.js';
+export { UserSession, UserSessionSchema } from './user-session.js';
+export { OAuthAuthorizationRequest, OAuthAuthorizationRequestSchema } from './oauth-authorization-request.js';
+export { OAuthGrant, OAuthGrantSchema } from './oauth-grant.js';
+export { OAuthCode, OAuthCodeSchema } from './oauth-code.js';
+export { OAuthRefreshToken, OAuthRefreshTokenSchema } from './oauth-refresh-token.js';
+export { OAuthSigningKey, OAuthSigningKeySchema } from './oauth-signing-key.js';
+export { SignInAttempt, SignInAttemptSchema } from './sign-in-attempt.js';
 
 import { ApiToken } from './api-token.js';
 import { Contact } from './contact.js';
@@ -39,16 +29,14 @@ import { Pipeline } from './pipeline.js';
 import { Stage } from './stage.js';
 import { User } from './user.js';
 import { Workspace } from './workspace.js';
-import {
-  OAuthAuthorizationRequest,
-  OAuthClient,
-  OAuthCode,
-  OAuthGrant,
-  OAuthRefreshToken,
-  OAuthSigningKey,
-  SignInAttempt,
-  UserSession,
-} from './oauth.js';
+import { OAuthAuthorizationRequest } from './oauth-authorization-request.js';
+import { OAuthClient } from './oauth-client.js';
+import { OAuthCode } from './oauth-code.js';
+import { OAuthGrant } from './oauth-grant.js';
+import { OAuthRefreshToken } from './oauth-refresh-token.js';
+import { OAuthSigningKey } from './oauth-signing-key.js';
+import { SignInAttempt } from './sign-in-attempt.js';
+import { UserSession } from './user-session.js';
 
 export const ALL_ENTITIES = [
   Organization,

@@ -8,7 +8,7 @@ export const UserSchema = defineEntity({
     /** Stored lower-cased. */
     email: p.string(),
     name: p.string().nullable(),
-    /** scrypt, see workers/tokens/passwords.ts; never the password itself. */
+    /** scrypt, see workers/tokens/credentials/passwords.ts; never the password itself. */
     passwordHash: p.string().lazy(),
     /** Set for a temporary password from an invitation, until the user chooses their own. */
     passwordChangeRequired: p.boolean().default(false),

@@ -1,15 +1,14 @@
 import type { Permission } from '../../../shared/auth/permissions.js';
 import type { MemberRecord } from '../../../shared/contracts/members.js';
-import type { EntityManager } from '../../../shared/db/orm.js';
-import { isoTimestamp, sqlOf } from '../../../shared/db/sql.js';
+import { isoTimestamp } from '../../../shared/db/sql.js';
+import type { WorkspaceSql } from '../../../shared/db/workspace-sql.js';
 
 /** Members of a workspace with their e-mail addresses; one user's when `userId` is given. */
-export async function memberRecords(em: EntityManager, workspaceId: string, userId?: string): Promise<MemberRecord[]> {
-  const rows = await sqlOf(em)
+export async function memberRecords(db: WorkspaceSql, userId?: string): Promise<MemberRecord[]> {
+  const rows = await db
     .selectFrom('memberships as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
     .select(['u.id', 'u.email', 'm.permissions', 'm.visibility', 'm.created_at'])
-    .where('m.workspace_id', '=', workspaceId)
     .$if(userId !== undefined, (q) => q.where('m.user_id', '=', userId!))
     .orderBy('u.email')
     .execute();
@@ -17,11 +16,10 @@ export async function memberRecords(em: EntityManager, workspaceId: string, user
 }
 
 /** An administrator must remain: the last one cannot be removed or lose Configuration. */
-export async function otherAdministrators(em: EntityManager, workspaceId: string, exceptUserId: string): Promise<number> {
-  const row = await sqlOf(em)
+export async function otherAdministrators(db: WorkspaceSql, exceptUserId: string): Promise<number> {
+  const row = await db
     .selectFrom('memberships')
     .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('workspace_id', '=', workspaceId)
     .where('user_id', '<>', exceptUserId)
     .where((eb) => eb(eb.val('configuration'), '=', eb.fn.any('permissions')))
     .executeTakeFirstOrThrow();

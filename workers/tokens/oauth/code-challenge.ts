@@ -2,7 +2,7 @@ import type { codeChallenge } from '../../../shared/contracts/oauth.js';
 import { sqlOf } from '../../../shared/db/sql.js';
 import { InvalidGrantError } from '../../../shared/errors.js';
 import type { UnscopedHandler } from '../../runtime/worker-call.js';
-import { hashOpaqueSecret } from '../opaque-secret.js';
+import { hashOpaqueSecret } from '../credentials/opaque-secret.js';
 
 /** The PKCE challenge of a code, for the token endpoint to check the verifier against. */
 export const codeChallengeHandler: UnscopedHandler<typeof codeChallenge> = async ({ input, em, services }) => {

@@ -1,27 +1,26 @@
 import type { CallContext } from '../../../shared/contracts/call-context.js';
 import type { ConnectedAgent, getGrant, listGrants, revokeGrantById } from '../../../shared/contracts/grants.js';
 import type { EntityManager } from '../../../shared/db/orm.js';
-import { isoTimestamp, isoTimestampOrNull, sqlOf } from '../../../shared/db/sql.js';
+import { isoTimestamp, isoTimestampOrNull } from '../../../shared/db/sql.js';
+import type { WorkspaceSql } from '../../../shared/db/workspace-sql.js';
 import { ForbiddenError, NotFoundError } from '../../../shared/errors.js';
 import type { OperationHandler } from '../../runtime/worker-call.js';
-import { membershipOf } from '../grantable-scopes.js';
+import { isAdministrator } from '../members/grantable-scopes.js';
 import { revokeGrant } from './revoke-grant.js';
 
 /** Administrators (and the operator) see every grant; other members only their own. */
 async function onlyUser(em: EntityManager, context: CallContext): Promise<string | null> {
   if (context.principal.type === 'operator') return null;
   if (context.principal.type === 'token') throw new ForbiddenError('Connected agents are managed by signed-in members.');
-  const member = await membershipOf(em, context);
-  return member?.permissions.includes('configuration') ? null : context.principal.id;
+  return (await isAdministrator(em, context)) ? null : context.principal.id;
 }
 
-async function agents(em: EntityManager, workspaceId: string, filter: { userId: string | null; grantId?: string; includeRevoked: boolean }): Promise<ConnectedAgent[]> {
-  const rows = await sqlOf(em)
+async function agents(db: WorkspaceSql, filter: { userId: string | null; grantId?: string; includeRevoked: boolean }): Promise<ConnectedAgent[]> {
+  const rows = await db
     .selectFrom('oauth_grants as g')
     .innerJoin('oauth_clients as c', 'c.id', 'g.client_id')
     .innerJoin('users as u', 'u.id', 'g.user_id')
     .select(['g.id', 'c.client_name', 'c.redirect_uris', 'g.server', 'u.id as user_id', 'u.email', 'g.scopes', 'g.allows_changes', 'g.created_at', 'g.last_used_at', 'g.revoked_at'])
-    .where('g.workspace_id', '=', workspaceId)
     .$if(filter.userId !== null, (q) => q.where('g.user_id', '=', filter.userId!))
     .$if(filter.grantId !== undefined, (q) => q.where('g.id', '=', filter.grantId!))
     .$if(!filter.includeRevoked, (q) => q.where('g.revoked_at', 'is', null))
@@ -41,21 +40,22 @@ async function agents(em: EntityManager, workspaceId: string, filter: { userId: 
   }));
 }
 
-export const listGrantsHandler: OperationHandler<typeof listGrants> = async ({ input, context, em }) => ({
-  agents: await agents(em, context.workspace_id, { userId: await onlyUser(em, context), includeRevoked: input.include_revoked === true }),
+export const listGrantsHandler: OperationHandler<typeof listGrants> = async ({ input, context, em, db }) => ({
+  agents: await agents(db, { userId: await onlyUser(em, context), includeRevoked: input.include_revoked === true }),
 });
 
-export const getGrantHandler: OperationHandler<typeof getGrant> = async ({ input, context, em }) => {
-  const [agent] = await agents(em, context.workspace_id, { userId: await onlyUser(em, context), grantId: input.grant_id, includeRevoked: true });
+export const getGrantHandler: OperationHandler<typeof getGrant> = async ({ input, context, em, db }) => {
+  const [agent] = await agents(db, { userId: await onlyUser(em, context), grantId: input.grant_id, includeRevoked: true });
   if (!agent) throw new NotFoundError('connected agent', input.grant_id, 'grant_id');
   return agent;
 };
 
-export const revokeGrantByIdHandler: OperationHandler<typeof revokeGrantById> = async ({ input, context, em, services }) => {
+export const revokeGrantByIdHandler: OperationHandler<typeof revokeGrantById> = async ({ input, context, em, db, services }) => {
   const userId = await onlyUser(em, context);
-  const [agent] = await agents(em, context.workspace_id, { userId, grantId: input.grant_id, includeRevoked: true });
+  const [agent] = await agents(db, { userId, grantId: input.grant_id, includeRevoked: true });
   if (!agent) throw new NotFoundError('connected agent', input.grant_id, 'grant_id');
-  await revokeGrant(em, services, agent.id, userId ? 'revoked by its user' : 'revoked by an administrator');
-  const [revoked] = await agents(em, context.workspace_id, { userId, grantId: input.grant_id, includeRevoked: true });
-  return revoked ?? agent;
+  const now = new Date();
+  await revokeGrant(db, services, agent.id, userId ? 'revoked by its user' : 'revoked by an administrator', now);
+  // A grant revoked before keeps its first time; timestamptz(3) stores `now` exactly, so no need to read it back.
+  return { ...agent, revoked_at: agent.revoked_at ?? now.toISOString() };
 };

@@ -2,10 +2,11 @@ import { serverScopesFor } from '../../../shared/auth/mcp-servers.js';
 import type { Permission } from '../../../shared/auth/permissions.js';
 import type { decideAuthorization } from '../../../shared/contracts/oauth.js';
 import { sqlOf } from '../../../shared/db/sql.js';
+import { workspaceSql } from '../../../shared/db/workspace-sql.js';
 import { ForbiddenError, ValidationError } from '../../../shared/errors.js';
 import { newId } from '../../../shared/ids.js';
 import type { UnscopedHandler } from '../../runtime/worker-call.js';
-import { hashOpaqueSecret, newOpaqueSecret } from '../opaque-secret.js';
+import { hashOpaqueSecret, newOpaqueSecret } from '../credentials/opaque-secret.js';
 import { sessionUser } from '../sessions/session-user.js';
 import { pendingRequest } from './pending-request.js';
 import { workspacesWithPriorGrant } from './view-consent.js';
@@ -33,10 +34,11 @@ export const decideAuthorizationHandler: UnscopedHandler<typeof decideAuthorizat
       return { redirect_to: redirect.href };
     }
 
-    const member = await sqlOf(tx)
+    // The workspace the signed-in user chose; their membership there is what allows the grant.
+    const chosen = workspaceSql(tx, input.workspace_id);
+    const member = await chosen
       .selectFrom('memberships')
       .select('permissions')
-      .where('workspace_id', '=', input.workspace_id)
       .where('user_id', '=', user.id)
       .executeTakeFirst();
     if (!member) throw new ForbiddenError('You are not a member of that workspace.');
@@ -46,11 +48,11 @@ export const decideAuthorizationHandler: UnscopedHandler<typeof decideAuthorizat
     if (scopes.length === 0) throw new ValidationError('Your permissions in that workspace allow nothing on this server.', 'workspace_id');
 
     const grantId = newId('grant');
-    await sqlOf(tx)
+    await chosen
       .insertInto('oauth_grants')
       .values({
         id: grantId,
-        workspace_id: input.workspace_id,
+        workspace_id: chosen.workspaceId,
         user_id: user.id,
         client_id: request.client_id,
         server: request.server,

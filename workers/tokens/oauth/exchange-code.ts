@@ -1,8 +1,10 @@
 import type { exchangeCode } from '../../../shared/contracts/oauth.js';
+import { crossWorkspaceSql } from '../../../shared/db/cross-workspace-sql.js';
 import { pgTimestamp, sqlOf } from '../../../shared/db/sql.js';
+import { workspaceSql } from '../../../shared/db/workspace-sql.js';
 import { InvalidGrantError } from '../../../shared/errors.js';
 import type { UnscopedHandler } from '../../runtime/worker-call.js';
-import { hashOpaqueSecret } from '../opaque-secret.js';
+import { hashOpaqueSecret } from '../credentials/opaque-secret.js';
 import { issueTokens } from './issue-tokens.js';
 import { revokeGrant } from './revoke-grant.js';
 
@@ -14,7 +16,7 @@ const sameResource = (a: string, b: string) => a.replace(/\/+$/, '') === b.repla
  */
 export const exchangeCodeHandler: UnscopedHandler<typeof exchangeCode> = async ({ input, em, services }) => {
   const outcome = await em.transactional(async (tx) => {
-    const code = await sqlOf(tx)
+    const code = await crossWorkspaceSql(tx, 'a code is found by its hash; its grant tells the workspace')
       .selectFrom('oauth_codes as c')
       .innerJoin('oauth_grants as g', 'g.id', 'c.grant_id')
       .select(['c.code_hash', 'c.client_id', 'c.redirect_uri', 'c.resource', 'c.expires_at', 'c.used_at', 'g.id', 'g.user_id', 'g.workspace_id', 'g.server', 'g.scopes', 'g.revoked_at'])
@@ -22,7 +24,7 @@ export const exchangeCodeHandler: UnscopedHandler<typeof exchangeCode> = async (
       .forUpdate('c')
       .executeTakeFirst();
     if (!code || code.client_id !== input.client_id) throw new InvalidGrantError('The authorization code is not valid.');
-    if (code.used_at) return { kind: 'reuse' as const, grantId: code.id };
+    if (code.used_at) return { kind: 'reuse' as const, grantId: code.id, workspaceId: code.workspace_id };
     if (pgTimestamp(code.expires_at) < new Date()) throw new InvalidGrantError('The authorization code has expired.');
     if (input.redirect_uri !== undefined && input.redirect_uri !== code.redirect_uri) throw new InvalidGrantError('redirect_uri does not match the authorization request.');
     if (input.resource !== undefined && !sameResource(input.resource, code.resource)) throw new InvalidGrantError('resource does not match the authorization request.');
@@ -31,7 +33,7 @@ export const exchangeCodeHandler: UnscopedHandler<typeof exchangeCode> = async (
     return { kind: 'issued' as const, tokens: await issueTokens(tx, services.secrets, { ...code, client_id: input.client_id }, input.issuer) };
   });
   if (outcome.kind === 'reuse') {
-    await revokeGrant(em, services, outcome.grantId, 'authorization code replayed');
+    await revokeGrant(workspaceSql(em, outcome.workspaceId), services, outcome.grantId, 'authorization code replayed');
     throw new InvalidGrantError('The authorization code was already used; the tokens issued with it have been revoked.');
   }
   return outcome.tokens;

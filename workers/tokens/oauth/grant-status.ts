@@ -1,7 +1,9 @@
 import { serverScopesFor } from '../../../shared/auth/mcp-servers.js';
 import type { Permission } from '../../../shared/auth/permissions.js';
 import type { grantStatus } from '../../../shared/contracts/oauth.js';
-import { pgTimestamp, sqlOf } from '../../../shared/db/sql.js';
+import { crossWorkspaceSql } from '../../../shared/db/cross-workspace-sql.js';
+import { pgTimestamp } from '../../../shared/db/sql.js';
+import { workspaceSql } from '../../../shared/db/workspace-sql.js';
 import type { UnscopedHandler } from '../../runtime/worker-call.js';
 
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -13,16 +15,16 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  * access token to expire. Notes the grant's use.
  */
 export const grantStatusHandler: UnscopedHandler<typeof grantStatus> = async ({ input, em }) => {
-  const grant = await sqlOf(em)
+  const grant = await crossWorkspaceSql(em, 'gateways ask by grant id; the grant tells the workspace')
     .selectFrom('oauth_grants as g')
     .innerJoin('memberships as m', (join) => join.onRef('m.workspace_id', '=', 'g.workspace_id').onRef('m.user_id', '=', 'g.user_id'))
-    .select(['g.revoked_at', 'g.last_used_at', 'g.server', 'g.scopes', 'm.permissions', 'm.visibility'])
+    .select(['g.workspace_id', 'g.revoked_at', 'g.last_used_at', 'g.server', 'g.scopes', 'm.permissions', 'm.visibility'])
     .where('g.id', '=', input.grant_id)
     .executeTakeFirst();
   if (!grant || grant.revoked_at) return { active: false };
   const now = new Date();
   if (!grant.last_used_at || now.getTime() - pgTimestamp(grant.last_used_at).getTime() > LAST_USED_RESOLUTION_MS) {
-    await sqlOf(em).updateTable('oauth_grants').set({ last_used_at: now }).where('id', '=', input.grant_id).execute();
+    await workspaceSql(em, grant.workspace_id).updateTable('oauth_grants').set({ last_used_at: now }).where('id', '=', input.grant_id).execute();
   }
   const allowed = serverScopesFor(grant.server, grant.permissions as Permission[]);
   const scopes = grant.scopes.filter((s) => allowed.read.includes(s) || allowed.write.includes(s));

@@ -6,9 +6,10 @@ import type { Scope } from '../../../shared/auth/scopes.js';
 import type { McpServerKey } from '../../../shared/contracts/oauth.js';
 import type { EntityManager } from '../../../shared/db/orm.js';
 import { sqlOf } from '../../../shared/db/sql.js';
+import { workspaceSql } from '../../../shared/db/workspace-sql.js';
 import { InvalidGrantError } from '../../../shared/errors.js';
 import type { Secrets } from '../../../shared/secrets.js';
-import { hashOpaqueSecret, newOpaqueSecret } from '../opaque-secret.js';
+import { hashOpaqueSecret, newOpaqueSecret } from '../credentials/opaque-secret.js';
 import { activeSigningKey, SIGNING_ALGORITHM } from './signing-keys.js';
 
 /** Access tokens are short-lived: revocation is also checked, but expiry bounds any cache. */
@@ -35,10 +36,9 @@ export function resourceUrl(issuer: string, server: McpServerKey): string {
  * whose permissions shrank gets less at the next refresh.
  */
 export async function issueTokens(tx: EntityManager, secrets: Secrets, grant: GrantToIssue, issuer: string, requested?: Scope[]) {
-  const member = await sqlOf(tx)
+  const member = await workspaceSql(tx, grant.workspace_id)
     .selectFrom('memberships')
     .select(['permissions', 'visibility'])
-    .where('workspace_id', '=', grant.workspace_id)
     .where('user_id', '=', grant.user_id)
     .executeTakeFirst();
   if (!member) throw new InvalidGrantError('The user is no longer a member of the workspace.');

@@ -1,9 +1,11 @@
 import { Scope } from '../../../shared/auth/scopes.js';
 import type { refreshTokens } from '../../../shared/contracts/oauth.js';
+import { crossWorkspaceSql } from '../../../shared/db/cross-workspace-sql.js';
 import { pgTimestamp, sqlOf } from '../../../shared/db/sql.js';
+import { workspaceSql } from '../../../shared/db/workspace-sql.js';
 import { InvalidGrantError } from '../../../shared/errors.js';
 import type { UnscopedHandler } from '../../runtime/worker-call.js';
-import { hashOpaqueSecret } from '../opaque-secret.js';
+import { hashOpaqueSecret } from '../credentials/opaque-secret.js';
 import { issueTokens, resourceUrl } from './issue-tokens.js';
 import { revokeGrant } from './revoke-grant.js';
 
@@ -13,7 +15,7 @@ import { revokeGrant } from './revoke-grant.js';
  */
 export const refreshTokensHandler: UnscopedHandler<typeof refreshTokens> = async ({ input, em, services }) => {
   const outcome = await em.transactional(async (tx) => {
-    const row = await sqlOf(tx)
+    const row = await crossWorkspaceSql(tx, 'a refresh token is found by its hash; its grant tells the workspace')
       .selectFrom('oauth_refresh_tokens as r')
       .innerJoin('oauth_grants as g', 'g.id', 'r.grant_id')
       .select(['r.token_hash', 'r.expires_at', 'r.rotated_at', 'g.id', 'g.user_id', 'g.workspace_id', 'g.client_id', 'g.server', 'g.scopes', 'g.revoked_at'])
@@ -21,7 +23,7 @@ export const refreshTokensHandler: UnscopedHandler<typeof refreshTokens> = async
       .forUpdate('r')
       .executeTakeFirst();
     if (!row || row.client_id !== input.client_id) throw new InvalidGrantError('The refresh token is not valid.');
-    if (row.rotated_at) return { kind: 'reuse' as const, grantId: row.id };
+    if (row.rotated_at) return { kind: 'reuse' as const, grantId: row.id, workspaceId: row.workspace_id };
     if (row.revoked_at) throw new InvalidGrantError('The grant has been revoked.');
     if (pgTimestamp(row.expires_at) < new Date()) throw new InvalidGrantError('The refresh token has expired.');
     if (input.resource !== undefined && input.resource.replace(/\/+$/, '') !== resourceUrl(input.issuer, row.server)) {
@@ -34,7 +36,7 @@ export const refreshTokensHandler: UnscopedHandler<typeof refreshTokens> = async
     return { kind: 'issued' as const, tokens: await issueTokens(tx, services.secrets, row, input.issuer, scopes) };
   });
   if (outcome.kind === 'reuse') {
-    await revokeGrant(em, services, outcome.grantId, 'refresh token reused');
+    await revokeGrant(workspaceSql(em, outcome.workspaceId), services, outcome.grantId, 'refresh token reused');
     throw new InvalidGrantError('The refresh token was already used; the grant has been revoked.');
   }
   return outcome.tokens;

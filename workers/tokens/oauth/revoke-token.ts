@@ -1,8 +1,9 @@
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import type { revokeOAuthToken } from '../../../shared/contracts/oauth.js';
-import { sqlOf } from '../../../shared/db/sql.js';
+import { crossWorkspaceSql } from '../../../shared/db/cross-workspace-sql.js';
+import { workspaceSql } from '../../../shared/db/workspace-sql.js';
 import type { UnscopedHandler } from '../../runtime/worker-call.js';
-import { hashOpaqueSecret } from '../opaque-secret.js';
+import { hashOpaqueSecret } from '../credentials/opaque-secret.js';
 import { revokeGrant } from './revoke-grant.js';
 import { publishedKeys } from './signing-keys.js';
 
@@ -11,22 +12,23 @@ import { publishedKeys } from './signing-keys.js';
  * Unknown tokens, and those of another client, are ignored (the endpoint answers 200).
  */
 export const revokeOAuthTokenHandler: UnscopedHandler<typeof revokeOAuthToken> = async ({ input, em, services }) => {
-  let grantId: string | undefined;
-  const refresh = await sqlOf(em)
+  let grant: { id: string; workspaceId: string } | undefined;
+  const refresh = await crossWorkspaceSql(em, 'a refresh token is found by its hash; its grant tells the workspace')
     .selectFrom('oauth_refresh_tokens as r')
     .innerJoin('oauth_grants as g', 'g.id', 'r.grant_id')
-    .select(['g.id', 'g.client_id'])
+    .select(['g.id', 'g.client_id', 'g.workspace_id'])
     .where('r.token_hash', '=', hashOpaqueSecret(services.secrets.opaqueHashKey, input.token))
     .executeTakeFirst();
-  if (refresh?.client_id === input.client_id) grantId = refresh.id;
-  if (!grantId && input.token.split('.').length === 3) {
+  if (refresh?.client_id === input.client_id) grant = { id: refresh.id, workspaceId: refresh.workspace_id };
+  if (!grant && input.token.split('.').length === 3) {
     try {
       const keys = createLocalJWKSet({ keys: (await publishedKeys(em)) as JSONWebKeySet['keys'] });
       const { payload } = await jwtVerify(input.token, keys, { issuer: input.issuer });
-      if (payload.client_id === input.client_id && typeof payload.gnt === 'string') grantId = payload.gnt;
+      // Access tokens carry their grant (gnt) and its workspace (ws), signed.
+      if (payload.client_id === input.client_id && typeof payload.gnt === 'string' && typeof payload.ws === 'string') grant = { id: payload.gnt, workspaceId: payload.ws };
     } catch {
       // Not one of our access tokens: nothing to revoke.
     }
   }
-  return { revoked: grantId ? await revokeGrant(em, services, grantId, 'revoked by the client') : false };
+  return { revoked: grant ? await revokeGrant(workspaceSql(em, grant.workspaceId), services, grant.id, 'revoked by the client') : false };
 };

@@ -2,7 +2,7 @@ import { serverScopesFor } from '../../../shared/auth/mcp-servers.js';
 import type { Permission } from '../../../shared/auth/permissions.js';
 import type { viewConsent } from '../../../shared/contracts/oauth.js';
 import type { EntityManager } from '../../../shared/db/orm.js';
-import { sqlOf } from '../../../shared/db/sql.js';
+import { crossWorkspaceSql } from '../../../shared/db/cross-workspace-sql.js';
 import type { UnscopedHandler } from '../../runtime/worker-call.js';
 import { sessionUser } from '../sessions/session-user.js';
 import { pendingRequest } from './pending-request.js';
@@ -12,14 +12,14 @@ import { pendingRequest } from './pending-request.js';
  * workspace: the first connection is read-only, writes need a deliberate second one.
  */
 export async function workspacesWithPriorGrant(em: EntityManager, userId: string, server: string): Promise<Set<string>> {
-  const rows = await sqlOf(em).selectFrom('oauth_grants').select('workspace_id').distinct().where('user_id', '=', userId).where('server', '=', server as 'crm').execute();
+  const rows = await crossWorkspaceSql(em, "a user's grants in every workspace decide what consent offers").selectFrom('oauth_grants').select('workspace_id').distinct().where('user_id', '=', userId).where('server', '=', server as 'crm').execute();
   return new Set(rows.map((r) => r.workspace_id));
 }
 
 export const viewConsentHandler: UnscopedHandler<typeof viewConsent> = async ({ input, em, services }) => {
   const { user } = await sessionUser(em, services.secrets.opaqueHashKey, input.session_token);
   const request = await pendingRequest(em, input.request_id);
-  const memberships = await sqlOf(em)
+  const memberships = await crossWorkspaceSql(em, 'consent lists every workspace the user may connect')
     .selectFrom('memberships as m')
     .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
     .innerJoin('organizations as o', 'o.id', 'w.organization_id')

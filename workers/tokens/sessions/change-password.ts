@@ -1,8 +1,8 @@
 import type { changePassword } from '../../../shared/contracts/sessions.js';
 import { sqlOf } from '../../../shared/db/sql.js';
-import { CrmError, ValidationError } from '../../../shared/errors.js';
+import { ValidationError, WrongPasswordError } from '../../../shared/errors.js';
 import type { UnscopedHandler } from '../../runtime/worker-call.js';
-import { hashPassword, verifyPassword } from '../passwords.js';
+import { hashPassword, verifyPassword } from '../credentials/passwords.js';
 import { sessionUser } from './session-user.js';
 
 /** Checks the current password, stores the new one, and ends every other session of the user. */
@@ -10,7 +10,7 @@ export const changePasswordHandler: UnscopedHandler<typeof changePassword> = asy
   const session = await sessionUser(em, services.secrets.opaqueHashKey, input.session_token);
   const user = await sqlOf(em).selectFrom('users').select('password_hash').where('id', '=', session.user.id).executeTakeFirstOrThrow();
   if (!(await verifyPassword(input.current_password, user.password_hash))) {
-    throw new CrmError('wrong_password', 'That is not your current password.', { param: 'current_password' });
+    throw new WrongPasswordError('That is not your current password.', 'current_password');
   }
   if (input.new_password === input.current_password) {
     throw new ValidationError('must differ from the current password', 'new_password');

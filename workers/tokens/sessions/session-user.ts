@@ -1,35 +1,54 @@
 import type { EntityManager } from '../../../shared/db/orm.js';
-import { sqlOf } from '../../../shared/db/sql.js';
+import { pgTimestamp, sqlOf } from '../../../shared/db/sql.js';
 import { UnauthenticatedError } from '../../../shared/errors.js';
-import { hashOpaqueSecret } from '../opaque-secret.js';
+import { hashOpaqueSecret } from '../credentials/opaque-secret.js';
 
 /** Sessions last this long after the last page seen. */
 export const SESSION_IDLE_DAYS = 14;
 
+/** A session is extended at most this often, so that browsing does not write on every page. */
+const TOUCH_EVERY_MS = 60_000;
+
+export interface SignedInSession {
+  session_id: string;
+  user: { id: string; email: string };
+  /** The user still has the temporary password of an invitation. */
+  password_change_required: boolean;
+  last_seen_at: Date;
+}
+
 /** The signed-in user of a session cookie; a missing, expired or signed-out session is a 401. */
-export async function sessionUser(em: EntityManager, key: Buffer, sessionToken: string) {
+export async function sessionUser(em: EntityManager, key: Buffer, sessionToken: string): Promise<SignedInSession> {
   const row = await sqlOf(em)
     .selectFrom('user_sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
-    .select(['s.id as session_id', 's.last_seen_at', 'u.id as user_id', 'u.email'])
+    .select(['s.id as session_id', 's.last_seen_at', 'u.id as user_id', 'u.email', 'u.password_change_required'])
     .where('s.token_hash', '=', hashOpaqueSecret(key, sessionToken))
     .where('s.revoked_at', 'is', null)
     .where('s.expires_at', '>', new Date().toISOString())
     .executeTakeFirst();
   if (!row) throw new UnauthenticatedError('Your session has ended. Sign in again.');
-  return { session_id: row.session_id, user: { id: row.user_id, email: row.email } };
+  return {
+    session_id: row.session_id,
+    user: { id: row.user_id, email: row.email },
+    password_change_required: row.password_change_required,
+    last_seen_at: pgTimestamp(row.last_seen_at),
+  };
 }
 
 /**
- * Every page seen extends the session. At most once a minute per session, so that
- * browsing the console does not write on every page.
+ * Every page seen extends the session, at most once a minute. The check is made here
+ * first, since the session was just read and most pages come within the minute; the
+ * UPDATE repeats it so that concurrent pages still write once.
  */
-export async function touchSession(em: EntityManager, sessionId: string): Promise<void> {
+export async function touchSession(em: EntityManager, session: Pick<SignedInSession, 'session_id' | 'last_seen_at'>): Promise<void> {
   const now = new Date();
+  const threshold = new Date(now.getTime() - TOUCH_EVERY_MS);
+  if (session.last_seen_at >= threshold) return;
   await sqlOf(em)
     .updateTable('user_sessions')
     .set({ last_seen_at: now, expires_at: new Date(now.getTime() + SESSION_IDLE_DAYS * 86_400_000) })
-    .where('id', '=', sessionId)
-    .where('last_seen_at', '<', new Date(now.getTime() - 60_000).toISOString())
+    .where('id', '=', session.session_id)
+    .where('last_seen_at', '<', threshold.toISOString())
     .execute();
 }

@@ -1,11 +1,11 @@
 import type { signIn } from '../../../shared/contracts/sessions.js';
 import type { EntityManager } from '../../../shared/db/orm.js';
 import { sqlOf } from '../../../shared/db/sql.js';
-import { CrmError, RateLimitedError } from '../../../shared/errors.js';
+import { RateLimitedError, UnknownEmailError, WrongPasswordError } from '../../../shared/errors.js';
 import { newId } from '../../../shared/ids.js';
 import type { UnscopedHandler } from '../../runtime/worker-call.js';
-import { hashOpaqueSecret, newOpaqueSecret } from '../opaque-secret.js';
-import { verifyPassword } from '../passwords.js';
+import { hashOpaqueSecret, newOpaqueSecret } from '../credentials/opaque-secret.js';
+import { verifyPassword } from '../credentials/passwords.js';
 import { SESSION_IDLE_DAYS } from './session-user.js';
 
 /** Failed attempts allowed per address and per IP in the window, before a pause. */
@@ -43,11 +43,11 @@ export const signInHandler: UnscopedHandler<typeof signIn> = async ({ input, em,
   const user = await sqlOf(em).selectFrom('users').select(['id', 'email', 'password_hash']).where('email', '=', email).executeTakeFirst();
   if (!user) {
     await record(em, email, input.ip, false);
-    throw new CrmError('unknown_email', `No account uses the e-mail address ${email}.`, { param: 'email' });
+    throw new UnknownEmailError(email);
   }
   if (!(await verifyPassword(input.password, user.password_hash))) {
     await record(em, email, input.ip, false);
-    throw new CrmError('wrong_password', `That is not the password of ${email}.`, { param: 'password' });
+    throw new WrongPasswordError(`That is not the password of ${email}.`, 'password');
   }
   await record(em, email, input.ip, true);
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Contact, listContacts } from '../../../../shared/contracts/contacts.js';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common.js';
-import { defineTool, READ_ONLY } from '../../tool.js';
+import { defineTool } from '../../tool.js';
 import { PageInfo, PagingInput } from '../list-page.js';
 import { ContactFilterInput } from './contact-filter-input.js';
 
@@ -10,13 +10,9 @@ export const findContactsTool = defineTool({
   title: 'Find contacts',
   description:
     'Contacts in creation order, filtered by creation date range and/or a name, e-mail or phone prefix. Follow next_cursor for more.',
-  scopes: ['contacts:read'],
-  writes: false,
-  annotations: READ_ONLY,
+  op: listContacts,
   input: { ...ContactFilterInput, ...PagingInput },
   output: z.object({ contacts: z.array(Contact), ...PageInfo }),
-  run: async ({ query, limit, ...rest }, call) => {
-    const page = await call.run(listContacts, { ...rest, q: query, limit: limit ?? DEFAULT_PAGE_SIZE });
-    return { contacts: page.data, has_more: page.has_more, next_cursor: page.next_cursor };
-  },
+  opInput: ({ query, limit, ...rest }) => ({ ...rest, q: query, limit: limit ?? DEFAULT_PAGE_SIZE }),
+  result: (page) => ({ contacts: page.data, has_more: page.has_more, next_cursor: page.next_cursor }),
 });

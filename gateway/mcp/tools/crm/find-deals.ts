@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, TimestampQuery } from '../../../../shared/contracts/common.js';
 import { Deal, listDeals } from '../../../../shared/contracts/deals.js';
-import { defineTool, READ_ONLY } from '../../tool.js';
+import { defineTool } from '../../tool.js';
 import { PageInfo, PagingInput } from '../list-page.js';
 
 export const findDealsTool = defineTool({
@@ -9,9 +9,7 @@ export const findDealsTool = defineTool({
   title: 'Find deals',
   description:
     'Deals in creation order, filtered by stage (a stage name such as "Negotiation", or a stg_ id), pipeline (name or pipe_ id), contact, or creation date range. Follow next_cursor for more.',
-  scopes: ['deals:read'],
-  writes: false,
-  annotations: READ_ONLY,
+  op: listDeals,
   input: {
     stage: z.string().min(1).max(100).optional().describe('Stage name (case does not matter) or id'),
     pipeline: z.string().min(1).max(100).optional().describe('Pipeline name or id'),
@@ -21,8 +19,6 @@ export const findDealsTool = defineTool({
     ...PagingInput,
   },
   output: z.object({ deals: z.array(Deal), ...PageInfo }),
-  run: async ({ limit, ...filters }, call) => {
-    const page = await call.run(listDeals, { ...filters, limit: limit ?? DEFAULT_PAGE_SIZE });
-    return { deals: page.data, has_more: page.has_more, next_cursor: page.next_cursor };
-  },
+  opInput: ({ limit, ...filters }) => ({ ...filters, limit: limit ?? DEFAULT_PAGE_SIZE }),
+  result: (page) => ({ deals: page.data, has_more: page.has_more, next_cursor: page.next_cursor }),
 });

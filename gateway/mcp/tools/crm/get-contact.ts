@@ -1,15 +1,12 @@
 import { z } from 'zod';
 import { Contact, getContact } from '../../../../shared/contracts/contacts.js';
-import { defineTool, READ_ONLY } from '../../tool.js';
+import { defineTool } from '../../tool.js';
 
 export const getContactTool = defineTool({
   name: 'get_contact',
   title: 'Get a contact',
   description: 'One contact by id (con_…), with its custom fields.',
-  scopes: ['contacts:read'],
-  writes: false,
-  annotations: READ_ONLY,
+  op: getContact,
   input: { id: z.string().max(64).describe('con_…') },
   output: Contact,
-  run: async ({ id }, call) => call.run(getContact, { id }),
 });

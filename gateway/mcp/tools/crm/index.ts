@@ -1,22 +1,25 @@
-import type { ToolDefinition } from '../../tool.js';
+import { MCP_SERVERS } from '../../../../shared/auth/mcp-servers.js';
+import { toolCatalogue, type ToolSpec } from '../../tool.js';
 import { whoamiTool } from '../whoami.js';
 import { countContactsTool } from './count-contacts.js';
 import { describeSchemaTool } from './describe-schema.js';
 import { findContactsTool } from './find-contacts.js';
 import { findDealsTool } from './find-deals.js';
 import { getContactTool } from './get-contact.js';
+import { getDealTool } from './get-deal.js';
 import { createContactTool, createDealTool, updateContactTool, updateDealTool } from './write-tools.js';
 
 /** The CRM server's catalogue. */
-export const CRM_TOOLS = [
+export const CRM_TOOLS = toolCatalogue(MCP_SERVERS.crm, [
   whoamiTool,
   countContactsTool,
   describeSchemaTool,
   findContactsTool,
   getContactTool,
   findDealsTool,
+  getDealTool,
   createContactTool,
   updateContactTool,
   createDealTool,
   updateDealTool,
-] as unknown as readonly ToolDefinition[];
+] as unknown as readonly ToolSpec[]);

@@ -1,10 +1,11 @@
-import type { ToolDefinition } from '../../tool.js';
+import { MCP_SERVERS } from '../../../../shared/auth/mcp-servers.js';
+import { toolCatalogue, type ToolSpec } from '../../tool.js';
 import { whoamiTool } from '../whoami.js';
 import { archiveCustomFieldTool, createCustomFieldTool, listCustomFieldsTool, updateCustomFieldTool } from './custom-field-tools.js';
 import { archiveStageTool, createPipelineTool, createStageTool, listPipelinesTool, updateStageTool } from './pipeline-tools.js';
 
 /** The Studio server's catalogue: the workspace's design. */
-export const STUDIO_TOOLS = [
+export const STUDIO_TOOLS = toolCatalogue(MCP_SERVERS.studio, [
   whoamiTool,
   listCustomFieldsTool,
   createCustomFieldTool,
@@ -15,4 +16,4 @@ export const STUDIO_TOOLS = [
   createStageTool,
   updateStageTool,
   archiveStageTool,
-] as unknown as readonly ToolDefinition[];
+] as unknown as readonly ToolSpec[]);

@@ -1,4 +1,4 @@
-import { Contact } from '../../../../shared/contracts/contacts.js';
+import { archiveContact, Contact, createContact, getContact, listContacts, updateContact } from '../../../../shared/contracts/contacts.js';
 import { defineEndpoint } from '../../../api/endpoint.js';
 import { listOf } from '../../../api/list-envelope.js';
 import { ContactIdParams, CreateContactBody, ListContactsQuery, UpdateContactBody } from './validators.js';
@@ -13,7 +13,7 @@ export const listContactsEndpoint = defineEndpoint({
   description:
     'Contacts in creation order (created_at, then id). Follow links.next to read every contact exactly once; filters combine with AND and travel in links.next.',
   tag,
-  scope: 'contacts:read',
+  op: listContacts,
   query: ListContactsQuery,
   response: listOf(Contact, 'ContactList'),
   status: 200,
@@ -27,13 +27,11 @@ export const createContactEndpoint = defineEndpoint({
   summary: 'Create a contact',
   description: 'The phone is stored as E.164 and is unique in the workspace.',
   tag,
-  scope: 'contacts:write',
+  op: createContact,
   body: CreateContactBody,
-  response: Contact,
   status: 201,
   errors: ['validation_failed', 'invalid_json', 'not_found', 'forbidden', 'phone_taken', 'idempotency_key_reused', 'payload_too_large', 'unsupported_media_type'],
-  idempotent: true,
-  location: true,
+  location: (contact) => `/v1/contacts/${contact.id}`,
 });
 
 export const getContactEndpoint = defineEndpoint({
@@ -43,9 +41,8 @@ export const getContactEndpoint = defineEndpoint({
   summary: 'Retrieve a contact',
   description: 'Archived contacts are still readable.',
   tag,
-  scope: 'contacts:read',
+  op: getContact,
   params: ContactIdParams,
-  response: Contact,
   status: 200,
   errors: ['not_found'],
 });
@@ -57,13 +54,11 @@ export const updateContactEndpoint = defineEndpoint({
   summary: 'Update a contact',
   description: 'Only the fields given change. A new phone is normalised and must stay unique; custom_fields merge key by key (null clears).',
   tag,
-  scope: 'contacts:write',
+  op: updateContact,
   params: ContactIdParams,
   body: UpdateContactBody,
-  response: Contact,
   status: 200,
   errors: ['validation_failed', 'invalid_json', 'not_found', 'forbidden', 'phone_taken', 'idempotency_key_reused', 'payload_too_large', 'unsupported_media_type'],
-  idempotent: true,
 });
 
 export const archiveContactEndpoint = defineEndpoint({
@@ -73,9 +68,8 @@ export const archiveContactEndpoint = defineEndpoint({
   summary: 'Archive a contact',
   description: 'Sets status to archived. The contact stays readable and can be made active again with PATCH.',
   tag,
-  scope: 'contacts:write',
+  op: archiveContact,
   params: ContactIdParams,
-  response: Contact,
   status: 200,
   errors: ['not_found'],
 });

@@ -1,4 +1,11 @@
-import { CustomField } from '../../../../shared/contracts/custom-fields.js';
+import {
+  archiveCustomField,
+  createCustomField,
+  CustomField,
+  getCustomField,
+  listCustomFields,
+  updateCustomField,
+} from '../../../../shared/contracts/custom-fields.js';
 import { defineEndpoint } from '../../../api/endpoint.js';
 import { listOf } from '../../../api/list-envelope.js';
 import { CreateCustomFieldBody, CustomFieldIdParams, ListCustomFieldsQuery, UpdateCustomFieldBody } from './validators.js';
@@ -11,7 +18,7 @@ export const listCustomFieldsEndpoint = defineEndpoint({
   operationId: 'listCustomFields',
   summary: 'List custom field definitions',
   tag,
-  scope: 'schema:read',
+  op: listCustomFields,
   query: ListCustomFieldsQuery,
   response: listOf(CustomField, 'CustomFieldList'),
   status: 200,
@@ -25,13 +32,11 @@ export const createCustomFieldEndpoint = defineEndpoint({
   summary: 'Define a custom field',
   description: 'For contacts or deals. The key is unique per object type; select fields list their options.',
   tag,
-  scope: 'schema:write',
+  op: createCustomField,
   body: CreateCustomFieldBody,
-  response: CustomField,
   status: 201,
   errors: ['validation_failed', 'invalid_json', 'conflict', 'idempotency_key_reused', 'payload_too_large', 'unsupported_media_type'],
-  idempotent: true,
-  location: true,
+  location: (field) => `/v1/custom-fields/${field.id}`,
 });
 
 export const getCustomFieldEndpoint = defineEndpoint({
@@ -40,9 +45,8 @@ export const getCustomFieldEndpoint = defineEndpoint({
   operationId: 'getCustomField',
   summary: 'Retrieve a custom field definition',
   tag,
-  scope: 'schema:read',
+  op: getCustomField,
   params: CustomFieldIdParams,
-  response: CustomField,
   status: 200,
   errors: ['not_found'],
 });
@@ -54,10 +58,9 @@ export const updateCustomFieldEndpoint = defineEndpoint({
   summary: 'Update a custom field definition',
   description: 'Label, options (select fields), required, or archived. The key and type never change.',
   tag,
-  scope: 'schema:write',
+  op: updateCustomField,
   params: CustomFieldIdParams,
   body: UpdateCustomFieldBody,
-  response: CustomField,
   status: 200,
   errors: ['validation_failed', 'invalid_json', 'not_found', 'payload_too_large', 'unsupported_media_type'],
 });
@@ -69,9 +72,8 @@ export const archiveCustomFieldEndpoint = defineEndpoint({
   summary: 'Archive a custom field',
   description: 'Hides the field from records and refuses new values; stored values are kept and come back if it is restored.',
   tag,
-  scope: 'schema:write',
+  op: archiveCustomField,
   params: CustomFieldIdParams,
-  response: CustomField,
   status: 200,
   errors: ['not_found'],
 });

@@ -1,4 +1,4 @@
-import { Deal, DeletedDeal } from '../../../../shared/contracts/deals.js';
+import { createDeal, Deal, deleteDeal, getDeal, listDeals, updateDeal } from '../../../../shared/contracts/deals.js';
 import { defineEndpoint } from '../../../api/endpoint.js';
 import { listOf } from '../../../api/list-envelope.js';
 import { CreateDealBody, DealIdParams, ListDealsQuery, UpdateDealBody } from './validators.js';
@@ -14,7 +14,7 @@ export const listDealsEndpoint = defineEndpoint({
   description:
     'Deals in creation order. Filters combine with AND and travel in links.next; a filter naming a stage, pipeline or contact that does not exist in the workspace is a 404.',
   tag,
-  scope: 'deals:read',
+  op: listDeals,
   query: ListDealsQuery,
   response: listOf(Deal, 'DealList'),
   status: 200,
@@ -28,13 +28,11 @@ export const createDealEndpoint = defineEndpoint({
   summary: 'Create a deal',
   description: 'Without pipeline_id and stage_id the deal starts in the first stage of the default pipeline.',
   tag,
-  scope: 'deals:write',
+  op: createDeal,
   body: CreateDealBody,
-  response: Deal,
   status: 201,
   errors: [...writeErrors],
-  idempotent: true,
-  location: true,
+  location: (deal) => `/v1/deals/${deal.id}`,
 });
 
 export const getDealEndpoint = defineEndpoint({
@@ -43,9 +41,8 @@ export const getDealEndpoint = defineEndpoint({
   operationId: 'getDeal',
   summary: 'Retrieve a deal',
   tag,
-  scope: 'deals:read',
+  op: getDeal,
   params: DealIdParams,
-  response: Deal,
   status: 200,
   errors: ['not_found'],
 });
@@ -58,13 +55,11 @@ export const updateDealEndpoint = defineEndpoint({
   description:
     'Only the fields given change. stage_id moves the deal between stages of its pipeline; a stage of another pipeline is a 400 unless pipeline_id moves the deal there too.',
   tag,
-  scope: 'deals:write',
+  op: updateDeal,
   params: DealIdParams,
   body: UpdateDealBody,
-  response: Deal,
   status: 200,
   errors: [...writeErrors],
-  idempotent: true,
 });
 
 export const deleteDealEndpoint = defineEndpoint({
@@ -74,9 +69,8 @@ export const deleteDealEndpoint = defineEndpoint({
   summary: 'Delete a deal',
   description: 'Deletes the deal permanently.',
   tag,
-  scope: 'deals:write',
+  op: deleteDeal,
   params: DealIdParams,
-  response: DeletedDeal,
   status: 200,
   errors: ['not_found'],
 });

@@ -1,4 +1,4 @@
-import { TokenDescription } from '../../../../shared/contracts/tokens.js';
+import { describeToken } from '../../../../shared/contracts/tokens.js';
 import { defineEndpoint } from '../../../api/endpoint.js';
 
 export const getMeEndpoint = defineEndpoint({
@@ -8,7 +8,6 @@ export const getMeEndpoint = defineEndpoint({
   summary: 'Describe the calling token',
   description: 'Its workspace, organization and scopes. Needs only a valid token.',
   tag: 'Tokens',
-  scope: null,
-  response: TokenDescription,
+  op: describeToken,
   status: 200,
 });

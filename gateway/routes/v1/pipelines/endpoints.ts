@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { Pipeline } from '../../../../shared/contracts/pipelines.js';
+import {
+  archiveStage,
+  createPipeline,
+  createStage,
+  getPipeline,
+  listPipelines,
+  Pipeline,
+  updatePipeline,
+  updateStage,
+} from '../../../../shared/contracts/pipelines.js';
 import { defineEndpoint } from '../../../api/endpoint.js';
 import { CreatePipelineBody, CreateStageBody, PipelineIdParams, StageParams, UpdatePipelineBody, UpdateStageBody } from './validators.js';
 
@@ -15,7 +24,7 @@ export const listPipelinesEndpoint = defineEndpoint({
   summary: 'List pipelines with their stages',
   description: 'Every pipeline of the workspace, the default first. Not paged: a workspace has few.',
   tag,
-  scope: 'schema:read',
+  op: listPipelines,
   response: PipelineList,
   status: 200,
 });
@@ -26,13 +35,11 @@ export const createPipelineEndpoint = defineEndpoint({
   operationId: 'createPipeline',
   summary: 'Create a pipeline',
   tag,
-  scope: 'schema:write',
+  op: createPipeline,
   body: CreatePipelineBody,
-  response: Pipeline,
   status: 201,
   errors: [...writeErrors, 'idempotency_key_reused'],
-  idempotent: true,
-  location: true,
+  location: (pipeline) => `/v1/pipelines/${pipeline.id}`,
 });
 
 export const getPipelineEndpoint = defineEndpoint({
@@ -41,9 +48,8 @@ export const getPipelineEndpoint = defineEndpoint({
   operationId: 'getPipeline',
   summary: 'Retrieve a pipeline with its stages',
   tag,
-  scope: 'schema:read',
+  op: getPipeline,
   params: PipelineIdParams,
-  response: Pipeline,
   status: 200,
   errors: ['not_found'],
 });
@@ -54,10 +60,9 @@ export const updatePipelineEndpoint = defineEndpoint({
   operationId: 'updatePipeline',
   summary: 'Rename a pipeline or make it the default',
   tag,
-  scope: 'schema:write',
+  op: updatePipeline,
   params: PipelineIdParams,
   body: UpdatePipelineBody,
-  response: Pipeline,
   status: 200,
   errors: [...writeErrors],
 });
@@ -69,12 +74,13 @@ export const createStageEndpoint = defineEndpoint({
   summary: 'Add a stage to a pipeline',
   description: 'Stage names are unique within their pipeline. Returns the whole pipeline.',
   tag,
-  scope: 'schema:write',
+  op: createStage,
   params: PipelineIdParams,
   body: CreateStageBody,
-  response: Pipeline,
+  input: ({ params, body }) => ({ ...body, pipeline_id: params.id }),
   status: 201,
   errors: [...writeErrors],
+  location: (pipeline) => `/v1/pipelines/${pipeline.id}`,
 });
 
 export const updateStageEndpoint = defineEndpoint({
@@ -84,10 +90,10 @@ export const updateStageEndpoint = defineEndpoint({
   summary: 'Rename or reorder a stage',
   description: 'Returns the whole pipeline, with the new order.',
   tag,
-  scope: 'schema:write',
+  op: updateStage,
   params: StageParams,
   body: UpdateStageBody,
-  response: Pipeline,
+  input: ({ params, body }) => ({ ...body, pipeline_id: params.id, stage_id: params.stage_id }),
   status: 200,
   errors: [...writeErrors],
 });
@@ -99,9 +105,9 @@ export const archiveStageEndpoint = defineEndpoint({
   summary: 'Archive a stage',
   description: 'Deals in it stay there, but no deal can move into it. A pipeline keeps at least one active stage.',
   tag,
-  scope: 'schema:write',
+  op: archiveStage,
   params: StageParams,
-  response: Pipeline,
+  input: ({ params }) => ({ pipeline_id: params.id, stage_id: params.stage_id }),
   status: 200,
   errors: ['not_found', 'conflict'],
 });

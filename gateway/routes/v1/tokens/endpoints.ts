@@ -1,4 +1,4 @@
-import { ApiToken, CreatedApiToken } from '../../../../shared/contracts/tokens.js';
+import { ApiToken, createToken, getToken, listTokens, revokeToken } from '../../../../shared/contracts/tokens.js';
 import { defineEndpoint } from '../../../api/endpoint.js';
 import { listOf } from '../../../api/list-envelope.js';
 import { CreateTokenBody, ListTokensQuery, TokenIdParams } from './validators.js';
@@ -12,7 +12,7 @@ export const listTokensEndpoint = defineEndpoint({
   summary: 'List API tokens',
   description: 'Tokens of the workspace; never their secrets, only a display hint.',
   tag,
-  scope: 'tokens:write',
+  op: listTokens,
   query: ListTokensQuery,
   response: listOf(ApiToken, 'TokenList'),
   status: 200,
@@ -27,12 +27,12 @@ export const createTokenEndpoint = defineEndpoint({
   description:
     'The secret is in this response only, and only its hash is stored. A token can grant only scopes it holds itself. No Idempotency-Key: the response holds a secret that is never stored.',
   tag,
-  scope: 'tokens:write',
+  op: createToken,
   body: CreateTokenBody,
-  response: CreatedApiToken,
   status: 201,
   errors: ['validation_failed', 'invalid_json', 'forbidden', 'payload_too_large', 'unsupported_media_type'],
-  location: true,
+  location: (token) => `/v1/tokens/${token.id}`,
+  noStore: true,
 });
 
 export const revokeTokenEndpoint = defineEndpoint({
@@ -42,11 +42,23 @@ export const revokeTokenEndpoint = defineEndpoint({
   summary: 'Revoke an API token',
   description: 'Gateways refuse it within seconds. Revoking again keeps the first revocation time.',
   tag,
-  scope: 'tokens:write',
+  op: revokeToken,
   params: TokenIdParams,
-  response: ApiToken,
   status: 200,
   errors: ['not_found', 'forbidden'],
 });
 
-export const tokenEndpoints = [listTokensEndpoint, createTokenEndpoint, revokeTokenEndpoint];
+export const getTokenEndpoint = defineEndpoint({
+  method: 'get',
+  path: '/v1/tokens/{id}',
+  operationId: 'getToken',
+  summary: 'Retrieve an API token',
+  description: 'Revoked or not; never its secret.',
+  tag,
+  op: getToken,
+  params: TokenIdParams,
+  status: 200,
+  errors: ['not_found', 'forbidden'],
+});
+
+export const tokenEndpoints = [listTokensEndpoint, createTokenEndpoint, getTokenEndpoint, revokeTokenEndpoint];

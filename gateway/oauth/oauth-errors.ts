@@ -1,0 +1,49 @@
+import {
+  InvalidClientMetadataError,
+  InvalidGrantError,
+  ServerError,
+  TemporarilyUnavailableError,
+} from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import type { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { CrmError, type ErrorCode } from '../../shared/errors.js';
+
+type OAuthErrorClass = new (message: string) => OAuthError;
+
+/**
+ * The OAuth error (RFC 6749, RFC 7591) that each of our codes becomes at the SDK's
+ * endpoints (authorize, token, register, revoke); the SDK renders it as
+ * {error, error_description}, a ServerError with 500 and any other with 400.
+ */
+const OAUTH_ERROR: Record<ErrorCode, OAuthErrorClass> = {
+  validation_failed: InvalidClientMetadataError,
+  invalid_json: ServerError,
+  invalid_cursor: ServerError,
+  unauthenticated: ServerError,
+  unknown_email: ServerError,
+  wrong_password: ServerError,
+  invalid_grant: InvalidGrantError,
+  missing_scope: ServerError,
+  forbidden: ServerError,
+  not_found: ServerError,
+  phone_taken: ServerError,
+  conflict: ServerError,
+  idempotency_key_reused: ServerError,
+  payload_too_large: ServerError,
+  unsupported_media_type: ServerError,
+  method_not_allowed: ServerError,
+  rate_limited: ServerError,
+  unavailable: TemporarilyUnavailableError,
+  internal: ServerError,
+};
+
+/** What a failed bus call of the OAuth endpoints answers; anything but a domain error stays unexplained. */
+export function oauthErrorFrom(error: unknown): OAuthError {
+  if (!(error instanceof CrmError)) return new ServerError('Internal Server Error');
+  return new OAUTH_ERROR[error.code](error.message);
+}
+
+/** The bearer-token errors (RFC 6750) a tool server answers with, by our code. */
+export const BEARER_ERROR: Partial<Record<ErrorCode, 'invalid_token' | 'insufficient_scope'>> = {
+  unauthenticated: 'invalid_token',
+  missing_scope: 'insufficient_scope',
+};

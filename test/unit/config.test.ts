@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import t from 'tap';
+import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../../shared/config.js';
+
+const README = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../README.md');
+
+/** The rows of the README's table under "## Configuration", as written. */
+function readmeRows(): string[] {
+  const section = readFileSync(README, 'utf8').split(/^## /m).find((s) => s.startsWith('Configuration\n')) ?? '';
+  return section.split('\n').filter((line) => line.startsWith('| `'));
+}
+
+t.test("the README's configuration table is the one shared/config.ts declares", async (t) => {
+  const rows = readmeRows();
+  const documented = rows.map((row) => /^\| `([A-Z0-9_]+)`/.exec(row)?.[1]);
+  const declared = CONFIG_VARIABLES.map((v) => v.variable);
+  t.same(documented.filter((v) => !declared.includes(v ?? '')), [], 'every documented variable is read');
+  t.same(declared.filter((v) => !documented.includes(v)), [], 'every variable read is documented');
+  // The whole row, so a changed default or meaning shows here too; the expected row is the
+  // one to paste into the README.
+  t.same(rows, CONFIG_VARIABLES.map((v) => `| \`${v.variable}\` | ${v.byDefault} | ${v.meaning} |`));
+});
+
+t.test('defaults: embedded Postgres, in-process bus, loopback, port 3000', async (t) => {
+  const config = loadConfig({});
+  t.equal(config.databaseUrl, undefined);
+  t.equal(config.natsUrl, undefined);
+  t.equal(config.dataDir, path.resolve('.data'));
+  t.equal(config.host, '127.0.0.1');
+  t.equal(config.port, 3000);
+  t.equal(config.busNamespace, 'crm');
+  t.equal(config.logLevel, 'info');
+  t.equal(config.adminPort, undefined);
+  t.same(config.allowedHosts, []);
+  t.same(config.rateLimits, { tokenPerMinute: 6000, grantPerMinute: 1200, signInPerMinute: 20 });
+  t.equal(config.natsKvReplicas, 1);
+});
+
+t.test('values are parsed and reshaped for the code that reads them', async (t) => {
+  const config = loadConfig({
+    PORT: '0',
+    PUBLIC_URL: 'https://crm.example.com//',
+    MCP_ALLOWED_HOSTS: ' a.example , ,b.example',
+    CRM_DATA_DIR: 'var/crm',
+    RATE_LIMIT_SIGN_IN_PER_MINUTE: '0',
+    ADMIN_PORT: '9464',
+    UNRELATED: 'ignored',
+  });
+  t.equal(config.port, 0);
+  t.equal(config.publicUrl, 'https://crm.example.com');
+  t.same(config.allowedHosts, ['a.example', 'b.example']);
+  t.equal(config.dataDir, path.resolve('var/crm'));
+  t.equal(config.rateLimits.signInPerMinute, 0);
+  t.equal(config.adminPort, 9464);
+  t.notOk('UNRELATED' in config);
+});
+
+t.test('an empty value counts as unset', async (t) => {
+  const config = loadConfig({ DATABASE_URL: '', PORT: '', CRM_SECRET: '' });
+  t.equal(config.databaseUrl, undefined);
+  t.equal(config.port, 3000);
+  t.equal(config.secret, undefined);
+});
+
+t.test('invalid values are refused, one line per variable', async (t) => {
+  const error = t.throws(() => loadConfig({ PORT: '70000', CRM_SECRET: 'short', BUS_NAMESPACE: 'a.b', LOG_LEVEL: 'loud' }));
+  t.type(error, ConfigError);
+  const lines = error instanceof Error ? error.message.split('\n') : [];
+  t.equal(lines[0], 'Invalid configuration:');
+  t.same(lines.slice(1).map((l) => /^ {2}([A-Z_]+): /.exec(l)?.[1]).sort(), ['BUS_NAMESPACE', 'CRM_SECRET', 'LOG_LEVEL', 'PORT']);
+  t.ok(lines.includes('  CRM_SECRET: CRM_SECRET must be at least 32 characters'));
+  t.ok(lines.includes('  BUS_NAMESPACE: BUS_NAMESPACE may hold letters, digits, _ and - only'));
+});

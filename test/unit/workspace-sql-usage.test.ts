@@ -1,0 +1,87 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
+import t from 'tap';
+import { WORKSPACE_TABLES } from '../../shared/db/workspace-tables.js';
+
+/**
+ * The files allowed to reach workspace tables without a bound workspace, and why. Keyed
+ * by file name, so that moving a file between folders keeps its entry.
+ */
+const CROSS_WORKSPACE_FILES: Record<string, string> = {
+  'authenticate-token.ts': 'an API token is found by its hash; the workspace is what it finds out',
+  'exchange-code.ts': 'an authorization code is found by its hash, with the grant that names the workspace',
+  'refresh-tokens.ts': 'a refresh token is found by its hash, with the grant that names the workspace',
+  'revoke-token.ts': 'a refresh token is found by its hash, with the grant that names the workspace',
+  'grant-status.ts': 'gateways ask about a grant by id; the grant names the workspace',
+  'view-consent.ts': "consent lists the user's memberships and grants in every workspace",
+  'session-memberships.ts': "the console's workspace switcher lists the user's memberships",
+  'idempotency.ts': 'maintenance purges expired keys of every workspace',
+};
+
+const root = join(import.meta.dirname, '..', '..');
+const TABLES = WORKSPACE_TABLES.join('|');
+const RAW_SQL_ON_WORKSPACE_TABLE = new RegExp(`\\b(?:from|join|update|into)\\s+"?(?:${TABLES})\\b`, 'i');
+const UNBOUND_TYPED_QUERY = new RegExp(`sqlOf\\([^)]*\\)\\s*\\.\\s*(?:selectFrom|updateTable|deleteFrom|insertInto)\\(\\s*['"\`](?:${TABLES})\\b`);
+const CROSS_WORKSPACE_CALL = /crossWorkspaceSql\(\s*[\w.]+\s*,\s*(?:'([^']*)'|"([^"]*)"|`([^`]*)`)?/g;
+const STRING_LITERAL = /'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`/g;
+
+/** Code without its comments (a `//` right after `:` is a URL, not a comment). */
+function withoutComments(source: string): string {
+  return source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:\\])\/\/.*$/gm, '$1');
+}
+
+interface Finding {
+  problem: string;
+  excerpt: string;
+}
+
+/** What is wrong with one worker source file's database access. */
+function workspaceSqlFindings(fileName: string, source: string): Finding[] {
+  const code = withoutComments(source);
+  const findings: Finding[] = [];
+  if (/\bgetKysely\s*[<(]/.test(code)) findings.push({ problem: 'getKysely bypasses the typed, workspace-bound SQL', excerpt: 'getKysely' });
+  const unbound = UNBOUND_TYPED_QUERY.exec(code);
+  if (unbound) findings.push({ problem: 'sqlOf() on a workspace table: use the bound builder (call.db)', excerpt: unbound[0] });
+  for (const literal of code.match(STRING_LITERAL) ?? []) {
+    const raw = RAW_SQL_ON_WORKSPACE_TABLE.exec(literal);
+    if (raw) findings.push({ problem: 'raw SQL on a workspace table: use the bound builder (call.db)', excerpt: raw[0] });
+  }
+  for (const call of code.matchAll(CROSS_WORKSPACE_CALL)) {
+    if (!(fileName in CROSS_WORKSPACE_FILES)) findings.push({ problem: 'crossWorkspaceSql outside the allow-list of this test', excerpt: call[0] });
+    const reason = call[1] ?? call[2] ?? call[3] ?? '';
+    if (reason.trim().length < 10) findings.push({ problem: 'crossWorkspaceSql without a reason written at the call', excerpt: call[0] });
+  }
+  return findings;
+}
+
+function workerSources(): { path: string; source: string }[] {
+  const dir = join(root, 'workers');
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((path) => path.endsWith('.ts'))
+    .map((path) => ({ path: relative(root, join(dir, path)), source: readFileSync(join(dir, path), 'utf8') }));
+}
+
+t.test('worker code reaches workspace tables only through the bound builder', async (t) => {
+  const sources = workerSources();
+  t.ok(sources.length > 50, 'the worker sources were found');
+  for (const { path, source } of sources) t.same(workspaceSqlFindings(basename(path), source), [], path);
+});
+
+t.test('every allow-listed file still needs its escape hatch', async (t) => {
+  const using = new Set(workerSources().filter(({ source }) => /crossWorkspaceSql\(/.test(withoutComments(source))).map(({ path }) => basename(path)));
+  for (const name of Object.keys(CROSS_WORKSPACE_FILES)) t.ok(using.has(name), `${name} uses crossWorkspaceSql (otherwise drop it from the list)`);
+});
+
+t.test('the scan catches the unscoped forms', async (t) => {
+  const problems = (source: string, fileName = 'some-handler.ts') => workspaceSqlFindings(fileName, source).map((f) => f.problem);
+  t.match(problems("await sqlOf(em).selectFrom('contacts').selectAll().execute();"), [/sqlOf\(\) on a workspace table/]);
+  t.match(problems("await sqlOf(tx)\n  .updateTable('deals')"), [/sqlOf\(\) on a workspace table/]);
+  t.match(problems('await em.execute(`select * from deals where id = ?`, [id]);'), [/raw SQL/]);
+  t.match(problems("sql`delete from idempotency_keys where created_at < now()`"), [/raw SQL/]);
+  t.match(problems("await em.getKysely().selectFrom('users')"), [/getKysely/]);
+  t.match(problems("crossWorkspaceSql(em, 'because I can say why').selectFrom('contacts')"), [/outside the allow-list/]);
+  t.match(problems("crossWorkspaceSql(em, '').selectFrom('api_tokens')", 'authenticate-token.ts'), [/without a reason/]);
+  t.same(problems("await sqlOf(em).selectFrom('users').where('id', '=', id)"), [], 'global tables are fine');
+  t.same(problems("// select * from contacts\nawait db.selectFrom('contacts')"), [], 'comments and bound queries are fine');
+  t.same(problems("const url = 'https://example.com'; sql`delete from sign_in_attempts`"), [], 'raw SQL on global tables is fine');
+});

@@ -1,0 +1,35 @@
+import type { authenticateToken } from '../../../shared/contracts/tokens.js';
+import { crossWorkspaceSql } from '../../../shared/db/cross-workspace-sql.js';
+import { isoTimestampOrNull, pgTimestamp } from '../../../shared/db/sql.js';
+import { workspaceSql } from '../../../shared/db/workspace-sql.js';
+import { UnauthenticatedError } from '../../../shared/errors.js';
+import type { UnscopedHandler } from '../../runtime/worker-call.js';
+import { hashApiToken, looksLikeApiToken } from './token-secret.js';
+
+/** `last_used_at` is written at most this often per token, not on every request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** Resolves a bearer token to its workspace and scopes, by its keyed hash. */
+export const authenticateTokenHandler: UnscopedHandler<typeof authenticateToken> = async ({ input, em, services }) => {
+  if (!looksLikeApiToken(input.token)) throw new UnauthenticatedError('The bearer token is not a valid API token.');
+  // The one lookup that is not scoped by workspace: the workspace is what it finds out.
+  const token = await crossWorkspaceSql(em, 'a token is found by its hash before its workspace is known')
+    .selectFrom('api_tokens')
+    .select(['id', 'workspace_id', 'scopes', 'expires_at', 'revoked_at', 'last_used_at'])
+    .where('token_hash', '=', hashApiToken(services.secrets.tokenHashKey, input.token))
+    .executeTakeFirst();
+  const now = new Date();
+  if (!token) throw new UnauthenticatedError('The API token is not valid.');
+  if (token.revoked_at) throw new UnauthenticatedError('The API token has been revoked.');
+  if (token.expires_at && pgTimestamp(token.expires_at) <= now) throw new UnauthenticatedError('The API token has expired.');
+
+  if (!token.last_used_at || now.getTime() - pgTimestamp(token.last_used_at).getTime() > LAST_USED_RESOLUTION_MS) {
+    await workspaceSql(em, token.workspace_id).updateTable('api_tokens').set({ last_used_at: now }).where('id', '=', token.id).execute();
+  }
+  return {
+    token_id: token.id,
+    workspace_id: token.workspace_id,
+    scopes: token.scopes,
+    expires_at: isoTimestampOrNull(token.expires_at),
+  };
+};

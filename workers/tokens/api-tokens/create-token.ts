@@ -1,0 +1,40 @@
+import { actorId } from '../../../shared/contracts/call-context.js';
+import type { createToken } from '../../../shared/contracts/tokens.js';
+import { ForbiddenError, ValidationError } from '../../../shared/errors.js';
+import { newId } from '../../../shared/ids.js';
+import type { OperationHandler } from '../../runtime/worker-call.js';
+import { requireAdministrator, scopesCallerMayGrant } from '../members/grantable-scopes.js';
+import { toTokenResource } from './token-resource.js';
+import { displayHint, generateApiToken, hashApiToken } from './token-secret.js';
+
+/** Creates an API token. The plaintext is in this reply and nowhere else, ever. */
+export const createTokenHandler: OperationHandler<typeof createToken> = async ({ input, context, em, db, services }) => {
+  await requireAdministrator(em, context);
+  const mayGrant = await scopesCallerMayGrant(em, context);
+  const refused = input.scopes.filter((s) => !mayGrant(s));
+  if (refused.length > 0) {
+    throw new ForbiddenError(`You cannot grant scopes you do not hold yourself: ${refused.join(', ')}.`);
+  }
+  const expiresAt = input.expires_at ? new Date(input.expires_at) : null;
+  if (expiresAt && expiresAt.getTime() <= Date.now()) throw new ValidationError('expires_at: must be in the future.', 'expires_at');
+
+  const plaintext = generateApiToken();
+  const row = await db
+    .insertInto('api_tokens')
+    .values({
+      id: newId('token'),
+      workspace_id: db.workspaceId,
+      name: input.name,
+      token_hash: hashApiToken(services.secrets.tokenHashKey, plaintext),
+      display_hint: displayHint(plaintext),
+      scopes: [...new Set(input.scopes)],
+      created_by: actorId(context.principal),
+      created_at: new Date(),
+      last_used_at: null,
+      expires_at: expiresAt,
+      revoked_at: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { ...toTokenResource(row), token: plaintext };
+};

@@ -1,0 +1,31 @@
+import { randomBytes } from 'node:crypto';
+import { hmacHex } from '../../../shared/secrets.js';
+
+export const LIVE_TOKEN_PREFIX = 'sk_live_';
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+/** 43 base62 characters carry 256 bits. */
+const SECRET_LENGTH = 43;
+
+/** A new token: `sk_live_` and 43 random base62 characters (rejection-sampled, so unbiased). */
+export function generateApiToken(): string {
+  let out = '';
+  while (out.length < SECRET_LENGTH) {
+    for (const byte of randomBytes(64)) {
+      if (byte < 248 && out.length < SECRET_LENGTH) out += BASE62[byte % 62];
+    }
+  }
+  return LIVE_TOKEN_PREFIX + out;
+}
+
+/** What is stored instead of the token: a keyed hash, useless without CRM_SECRET. */
+export function hashApiToken(key: Buffer, token: string): string {
+  return hmacHex(key, token);
+}
+
+export function displayHint(token: string): string {
+  return `${LIVE_TOKEN_PREFIX}…${token.slice(-4)}`;
+}
+
+export function looksLikeApiToken(value: string): boolean {
+  return value.startsWith(LIVE_TOKEN_PREFIX) && value.length === LIVE_TOKEN_PREFIX.length + SECRET_LENGTH && /^[A-Za-z0-9_]+$/.test(value);
+}

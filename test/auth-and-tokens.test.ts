@@ -1,14 +1,10 @@
 import { createHmac, hkdfSync } from 'node:crypto';
 import t from 'tap';
 import { client, request } from './helpers/http.js';
-import { startStack } from './helpers/stack.js';
+import { useStack } from './helpers/shared-stack.js';
+import type { ErrorBody } from './helpers/api-types.js';
 
-interface ErrorBody {
-  error: { code: string; message: string; required_scope?: string };
-}
-
-const stack = await startStack();
-t.teardown(() => stack.stop());
+const stack = await useStack(t);
 
 const a = await stack.bootstrap({ defaultCountry: 'US' });
 const b = await stack.bootstrap({ defaultCountry: 'US' });
@@ -66,7 +62,7 @@ t.test('a revoked token is refused within 5 seconds', async (t) => {
 });
 
 t.test('an expired token is refused', async (t) => {
-  const token = await stack.token(a.workspace.id, ['contacts:read'], ['--expires-in', '2s']);
+  const token = await stack.token(a.workspace.id, ['contacts:read'], { expiresAt: new Date(Date.now() + 2000).toISOString() });
   const api = client(stack.baseUrl, token);
   t.equal((await api.get('/v1/me')).status, 200);
   await new Promise((r) => setTimeout(r, 2200));

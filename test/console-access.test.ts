@@ -5,17 +5,17 @@ import { launchBrowser } from './helpers/browser.js';
 import { check, signIn } from './helpers/console-pages.js';
 import { client } from './helpers/http.js';
 import { authorizeWithForms, pkce, registerClient, tokenRequest } from './helpers/oauth-forms.js';
-import { startStack, TEST_PASSWORD } from './helpers/stack.js';
+import { useStack } from './helpers/shared-stack.js';
+import { TEST_PASSWORD } from './helpers/stack.js';
 
 /**
  * Who may do what in the console: a member without the Configuration permission, and
  * agents connected through OAuth, listed and cut off from the console.
  */
-const stack = await startStack();
-t.teardown(() => stack.stop());
+const stack = await useStack(t);
 const base = stack.baseUrl;
-const admin = await stack.bootstrap({ org: 'Acme', workspace: 'Sales', email: 'ada@acme.test', defaultCountry: 'US' });
-const added = await stack.crm(['users', 'add', '--workspace', admin.workspace.id, '--email', 'rep@acme.test', '--password', TEST_PASSWORD, '--permissions', 'contacts.write,deals.read', '--visibility', 'all']);
+const admin = await stack.bootstrap({ org: 'Initech', workspace: 'Sales', email: 'ada@initech.test', defaultCountry: 'US' });
+const added = await stack.crm(['users', 'add', '--workspace', admin.workspace.id, '--email', 'rep@initech.test', '--password', TEST_PASSWORD, '--permissions', 'contacts.write,deals.read', '--visibility', 'all']);
 if (added.code !== 0) throw new Error(added.stderr);
 const ws = `/console/w/${admin.workspace.id}`;
 const adminApi = client(base, await stack.token(admin.workspace.id, ['tokens:write', 'contacts:write']));
@@ -32,7 +32,7 @@ t.test('a member without Configuration sees no token or member pages, and cannot
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   t.teardown(() => context.close());
   const page = await context.newPage();
-  await signIn(page, base, 'rep@acme.test', TEST_PASSWORD);
+  await signIn(page, base, 'rep@initech.test', TEST_PASSWORD);
   t.equal(new URL(page.url()).pathname, ws);
   const nav = await page.getByRole('navigation', { name: 'Console sections' }).innerText();
   t.notMatch(nav, /API tokens/, 'no API tokens section');
@@ -54,7 +54,7 @@ t.test('a member without Configuration sees no token or member pages, and cannot
   const before = await tokenNames();
   const attempts: [string, Record<string, string>][] = [
     ['/tokens', { name: 'Sneaky', scopes: 'contacts:read' }],
-    ['/members', { email: 'friend@acme.test', permissions: 'configuration', visibility: 'all' }],
+    ['/members', { email: 'friend@initech.test', permissions: 'configuration', visibility: 'all' }],
     [`/members/${admin.user.id}`, { permissions: 'contacts.read', visibility: 'owned' }],
     [`/members/${admin.user.id}/remove`, {}],
   ];
@@ -110,23 +110,23 @@ async function within(limitMs: number, done: () => Promise<boolean>): Promise<nu
 }
 
 t.test('an agent connected through OAuth is listed under Connected agents and stops when revoked there', async (t) => {
-  const agent = await connectAgent('Claude Console Test', 'ada@acme.test', false);
+  const agent = await connectAgent('Claude Console Test', 'ada@initech.test', false);
   t.ok((await callTool(agent.access, 'whoami')).ok, 'the agent works');
-  const repAgent = await connectAgent('Rep Helper', 'rep@acme.test', false);
+  const repAgent = await connectAgent('Rep Helper', 'rep@initech.test', false);
   t.ok((await callTool(repAgent.access, 'find_contacts', {})).ok);
 
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   t.teardown(() => context.close());
   const page = await context.newPage();
-  await signIn(page, base, 'ada@acme.test', TEST_PASSWORD, `${ws}/agents`);
+  await signIn(page, base, 'ada@initech.test', TEST_PASSWORD, `${ws}/agents`);
   const row = page.locator('tr', { hasText: 'Claude Console Test' });
   const text = await row.innerText();
   t.match(text, /127\.0\.0\.1:9/, 'its redirect host');
-  t.match(text, /ada@acme\.test/, 'its user');
+  t.match(text, /ada@initech\.test/, 'its user');
   t.match(text, /Read-only/);
   t.match(text, /contacts:read/);
   t.notMatch(text, /Not yet/, 'and when it was last used');
-  t.match(await page.locator('tr', { hasText: 'Rep Helper' }).innerText(), /rep@acme\.test/, 'an administrator sees every member’s agents');
+  t.match(await page.locator('tr', { hasText: 'Rep Helper' }).innerText(), /rep@initech\.test/, 'an administrator sees every member’s agents');
   await check(t, page, 'console-agents');
 
   await row.getByRole('link', { name: /^Revoke Claude Console Test/ }).click();
@@ -145,14 +145,14 @@ t.test('an agent connected through OAuth is listed under Connected agents and st
 });
 
 t.test('a member sees and revokes only their own agents', async (t) => {
-  const mine = await connectAgent('Rep Second Helper', 'rep@acme.test', false);
-  const admins = await connectAgent('Admin Helper', 'ada@acme.test', false);
+  const mine = await connectAgent('Rep Second Helper', 'rep@initech.test', false);
+  const admins = await connectAgent('Admin Helper', 'ada@initech.test', false);
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   t.teardown(() => context.close());
   const page = await context.newPage();
-  await signIn(page, base, 'rep@acme.test', TEST_PASSWORD, `${ws}/agents`);
+  await signIn(page, base, 'rep@initech.test', TEST_PASSWORD, `${ws}/agents`);
   const listed = await page.locator('tbody tr').allInnerTexts();
-  t.ok(listed.length >= 2 && listed.every((r) => /rep@acme\.test/.test(r)), 'only their own');
+  t.ok(listed.length >= 2 && listed.every((r) => /rep@initech\.test/.test(r)), 'only their own');
   t.notOk(listed.some((r) => /Admin Helper/.test(r)));
 
   // The administrator's agent is not theirs to see or revoke, even by URL.
@@ -172,7 +172,7 @@ async function adminGrantId(clientName: string): Promise<string> {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
-    await signIn(page, base, 'ada@acme.test', TEST_PASSWORD, `${ws}/agents`);
+    await signIn(page, base, 'ada@initech.test', TEST_PASSWORD, `${ws}/agents`);
     const href = (await page.locator('tr', { hasText: clientName }).getByRole('link', { name: /^Revoke/ }).getAttribute('href')) ?? '';
     return /agents\/([^/]+)\/revoke/.exec(href)?.[1] ?? '';
   } finally {
@@ -181,19 +181,19 @@ async function adminGrantId(clientName: string): Promise<string> {
 }
 
 t.test('changing a member’s permissions in the console applies to their agents within seconds', async (t) => {
-  const agent = await connectAgent('Rep Writer', 'rep@acme.test', true);
+  const agent = await connectAgent('Rep Writer', 'rep@initech.test', true);
   t.ok((await callTool(agent.access, 'create_contact', { first_name: 'Written', phone: '+1 415 555 0177' })).ok, 'the agent may write');
   const adminView = await browser.newContext();
   const listing = await adminView.newPage();
-  await signIn(listing, base, 'ada@acme.test', TEST_PASSWORD, `${ws}/agents`);
+  await signIn(listing, base, 'ada@initech.test', TEST_PASSWORD, `${ws}/agents`);
   t.match(await listing.locator('tr', { hasText: 'Rep Writer' }).innerText(), /Reads and changes[\s\S]*contacts:write/, 'listed as allowed to change things');
   await adminView.close();
 
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   t.teardown(() => context.close());
   const page = await context.newPage();
-  await signIn(page, base, 'ada@acme.test', TEST_PASSWORD, `${ws}/members`);
-  await page.getByRole('link', { name: 'Change rep@acme.test' }).click();
+  await signIn(page, base, 'ada@initech.test', TEST_PASSWORD, `${ws}/members`);
+  await page.getByRole('link', { name: 'Change rep@initech.test' }).click();
   await page.getByLabel('Create and change contacts').uncheck();
   await page.getByLabel('Read contacts').check();
   await page.getByRole('button', { name: 'Save changes' }).click();
@@ -206,7 +206,7 @@ t.test('changing a member’s permissions in the console applies to their agents
   t.same(names, [], 'nothing was written after the change');
 
   await page.goto(`${base}${ws}/members`);
-  await page.getByRole('link', { name: 'Remove rep@acme.test' }).click();
+  await page.getByRole('link', { name: 'Remove rep@initech.test' }).click();
   await page.getByRole('button', { name: 'Remove member' }).click();
   await page.getByText('The member was removed.').waitFor();
   t.not(await within(5000, async () => !(await callTool(agent.access, 'find_contacts', {})).ok), null, 'a removed member’s agents stop within 5 s');

@@ -3,15 +3,15 @@ import t from 'tap';
 import { launchBrowser } from './helpers/browser.js';
 import { check, shownText, signIn } from './helpers/console-pages.js';
 import { client } from './helpers/http.js';
-import { startStack, TEST_PASSWORD } from './helpers/stack.js';
+import { useStack } from './helpers/shared-stack.js';
+import { TEST_PASSWORD } from './helpers/stack.js';
 
 /**
  * The admin console in real headless Chromium, under the pages' own CSP: an
  * administrator's whole round (tokens, data, agents' configuration, members, switching
  * workspaces, signing out), with a screenshot and an axe-core check of every page.
  */
-const stack = await startStack();
-t.teardown(() => stack.stop());
+const stack = await useStack(t);
 const base = stack.baseUrl;
 const admin = await stack.bootstrap({ org: 'Acme', workspace: 'Sales', email: 'ada@acme.test', defaultCountry: 'US' });
 const support = await stack.bootstrap({ org: 'Acme', workspace: 'Support', email: 'ada@acme.test', defaultCountry: 'US' });

@@ -1,18 +1,9 @@
 import t from 'tap';
 import { client } from './helpers/http.js';
-import { startStack } from './helpers/stack.js';
+import { useStack } from './helpers/shared-stack.js';
+import type { Contact, ErrorBody } from './helpers/api-types.js';
 
-interface ErrorBody {
-  error: { type: string; code: string; message: string; param?: string; required_scope?: string; existing_id?: string; request_id: string };
-}
-interface ContactBody {
-  id: string;
-  phone: string;
-  object: string;
-}
-
-const stack = await startStack();
-t.teardown(() => stack.stop());
+const stack = await useStack(t);
 
 const ws = await stack.bootstrap({ defaultCountry: 'US' });
 const noCountry = await stack.bootstrap();
@@ -23,7 +14,7 @@ const count = async (workspaceId = ws.workspace.id) =>
   Number((await stack.db.query<{ n: string }>('select count(*) as n from contacts where workspace_id = $1', [workspaceId]))[0]?.n);
 
 t.test('creates a contact: 201, Location, E.164 phone, the full resource', async (t) => {
-  const res = await api.post<ContactBody & Record<string, unknown>>('/v1/contacts', {
+  const res = await api.post<Contact & Record<string, unknown>>('/v1/contacts', {
     first_name: '  Grace ',
     last_name: 'Hopper',
     email: 'Grace@Navy.MIL',
@@ -47,7 +38,7 @@ t.test('creates a contact: 201, Location, E.164 phone, the full resource', async
 });
 
 t.test('one phone written two ways is a 409 phone_taken the second time', async (t) => {
-  const first = await api.post<ContactBody>('/v1/contacts', { first_name: 'Ada', phone: '+1 415 555 0100' });
+  const first = await api.post<Contact>('/v1/contacts', { first_name: 'Ada', phone: '+1 415 555 0100' });
   t.equal(first.status, 201);
   t.equal(first.body.phone, '+14155550100');
   const second = await api.post<ErrorBody>('/v1/contacts', { first_name: 'Ada again', phone: '(415) 555-0100' });
@@ -61,11 +52,11 @@ t.test('one phone written two ways is a 409 phone_taken the second time', async 
 t.test('20 concurrent creates of one phone: exactly one 201 and nineteen 409s', async (t) => {
   const before = await count();
   const results = await Promise.all(
-    Array.from({ length: 20 }, (_, i) => api.post<ContactBody | ErrorBody>('/v1/contacts', { first_name: `Racer ${i}`, phone: '+1 415 555 0142' })),
+    Array.from({ length: 20 }, (_, i) => api.post<Contact | ErrorBody>('/v1/contacts', { first_name: `Racer ${i}`, phone: '+1 415 555 0142' })),
   );
   const statuses = results.map((r) => r.status).sort();
   t.same(statuses, [201, ...Array(19).fill(409)]);
-  const winner = results.find((r) => r.status === 201)?.body as ContactBody;
+  const winner = results.find((r) => r.status === 201)?.body as Contact;
   for (const r of results.filter((r) => r.status === 409)) t.equal((r.body as ErrorBody).error.existing_id, winner.id);
   t.equal(await count(), before + 1, 'one row stored');
 });
@@ -130,8 +121,8 @@ t.test('Idempotency-Key: a retried POST replays the first response and stores on
   const before = await count();
   const body = { first_name: 'Once', phone: '+1 415 555 0188' };
   const headers = { 'Idempotency-Key': 'create-once-1' };
-  const first = await api.post<ContactBody>('/v1/contacts', body, headers);
-  const again = await api.post<ContactBody>('/v1/contacts', body, headers);
+  const first = await api.post<Contact>('/v1/contacts', body, headers);
+  const again = await api.post<Contact>('/v1/contacts', body, headers);
   t.equal(first.status, 201);
   t.equal(again.status, 201);
   t.same(again.body, first.body, 'same response');
@@ -140,7 +131,7 @@ t.test('Idempotency-Key: a retried POST replays the first response and stores on
   t.equal(await count(), before + 1, 'one contact stored');
 
   const concurrent = await Promise.all(
-    Array.from({ length: 8 }, () => api.post<ContactBody>('/v1/contacts', { first_name: 'Burst', phone: '+1 415 555 0189' }, { 'Idempotency-Key': 'burst-1' })),
+    Array.from({ length: 8 }, () => api.post<Contact>('/v1/contacts', { first_name: 'Burst', phone: '+1 415 555 0189' }, { 'Idempotency-Key': 'burst-1' })),
   );
   t.same(new Set(concurrent.map((r) => r.status)), new Set([201]), 'concurrent retries all succeed');
   t.equal(new Set(concurrent.map((r) => r.body.id)).size, 1, 'with one contact');

@@ -1,16 +1,9 @@
 import t from 'tap';
 import { client } from './helpers/http.js';
-import { startStack } from './helpers/stack.js';
+import { useStack } from './helpers/shared-stack.js';
+import type { Contact, ListPage } from './helpers/api-types.js';
 
-interface Page {
-  object: string;
-  data: { id: string; created_at: string }[];
-  meta: { limit: number; has_more: boolean };
-  links: { next: string | null };
-}
-
-const stack = await startStack();
-t.teardown(() => stack.stop());
+const stack = await useStack(t);
 
 const a = await stack.bootstrap({ defaultCountry: 'US' });
 const b = await stack.bootstrap({ defaultCountry: 'US' });
@@ -32,12 +25,12 @@ await stack.db.query(
   [a.workspace.id],
 );
 
-async function readAll(firstUrl: string, api = apiA): Promise<{ ids: string[]; pages: Page[] }> {
+async function readAll(firstUrl: string, api = apiA): Promise<{ ids: string[]; pages: ListPage<Contact>[] }> {
   const ids: string[] = [];
-  const pages: Page[] = [];
+  const pages: ListPage<Contact>[] = [];
   let url: string | null = firstUrl;
   while (url) {
-    const res: { status: number; body: Page } = await api.get<Page>(url);
+    const res: { status: number; body: ListPage<Contact> } = await api.get<ListPage<Contact>>(url);
     if (res.status !== 200) throw new Error(`GET ${url}: ${res.status} ${JSON.stringify(res.body)}`);
     pages.push(res.body);
     ids.push(...res.body.data.map((c) => c.id));
@@ -93,7 +86,7 @@ t.test('invalid page parameters are 400s naming the parameter', async (t) => {
     t.equal(res.body.error.code, 'validation_failed');
     t.equal(res.body.error.param, 'limit');
   }
-  const first = await apiA.get<Page>('/v1/contacts?limit=5');
+  const first = await apiA.get<ListPage<Contact>>('/v1/contacts?limit=5');
   const next = new URL(first.body.links.next ?? '');
   const cursor = next.searchParams.get('cursor') ?? '';
 
@@ -124,10 +117,10 @@ t.test('invalid page parameters are 400s naming the parameter', async (t) => {
 });
 
 t.test('default and maximum page sizes', async (t) => {
-  const def = await apiA.get<Page>('/v1/contacts');
+  const def = await apiA.get<ListPage<Contact>>('/v1/contacts');
   t.equal(def.body.meta.limit, 25);
   t.equal(def.body.data.length, 25);
-  const max = await apiA.get<Page>('/v1/contacts?limit=100');
+  const max = await apiA.get<ListPage<Contact>>('/v1/contacts?limit=100');
   t.equal(max.body.data.length, 100);
 });
 

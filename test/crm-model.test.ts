@@ -1,49 +1,11 @@
 import t from 'tap';
 import { client } from './helpers/http.js';
-import { startStack } from './helpers/stack.js';
+import { useStack } from './helpers/shared-stack.js';
+import type { Contact, Deal, ErrorBody, Pipeline, Stage } from './helpers/api-types.js';
 
 /** CRUD round trips for every resource of the CRM model, and isolation between workspaces. */
 
-interface ErrorBody {
-  error: { code: string; param?: string; message: string; required_scope?: string };
-}
-interface Stage {
-  id: string;
-  name: string;
-  position: number | null;
-  archived: boolean;
-}
-interface Pipeline {
-  id: string;
-  name: string;
-  is_default: boolean;
-  stages: Stage[];
-}
-interface Deal {
-  id: string;
-  name: string;
-  pipeline_id: string;
-  stage_id: string;
-  amount: number | null;
-  currency: string | null;
-  contact_id: string | null;
-  owner_id: string | null;
-  closed_at: string | null;
-  custom_fields: Record<string, unknown>;
-}
-interface Contact {
-  id: string;
-  first_name: string;
-  last_name: string | null;
-  email: string | null;
-  phone: string;
-  status: string;
-  updated_at: string;
-  owner_id: string | null;
-}
-
-const stack = await startStack();
-t.teardown(() => stack.stop());
+const stack = await useStack(t);
 
 const ALL = ['contacts:write', 'deals:write', 'schema:write', 'tokens:write'];
 const a = await stack.bootstrap({ defaultCountry: 'US' });

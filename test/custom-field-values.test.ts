@@ -1,19 +1,11 @@
 import t, { type Test } from 'tap';
 import { client } from './helpers/http.js';
-import { startStack } from './helpers/stack.js';
+import { useStack } from './helpers/shared-stack.js';
+import type { Contact, Deal, ErrorBody, ListPage } from './helpers/api-types.js';
 
 /** Contact and deal writes check custom_fields against the workspace's definitions. */
 
-interface ErrorBody {
-  error: { code: string; param?: string; message: string };
-}
-interface WithFields {
-  id: string;
-  custom_fields: Record<string, unknown>;
-}
-
-const stack = await startStack();
-t.teardown(() => stack.stop());
+const stack = await useStack(t);
 const ws = await stack.bootstrap({ defaultCountry: 'US' });
 const api = client(stack.baseUrl, await stack.token(ws.workspace.id, ['contacts:write', 'deals:write', 'schema:write']));
 
@@ -34,36 +26,37 @@ await define({ object_type: 'contact', key: 'birthday', label: 'Birthday', type:
 await define({ object_type: 'contact', key: 'tier', label: 'Tier', type: 'select', options: ['gold', 'silver'] });
 
 async function expectRefused(t: Test, custom_fields: Record<string, unknown>, param: string, message: RegExp) {
-  const before = Number((await stack.db.query<{ n: string }>('select count(*) n from contacts'))[0]?.n);
+  const stored = async () => Number((await stack.db.query<{ n: string }>('select count(*) n from contacts where workspace_id = $1', [ws.workspace.id]))[0]?.n);
+  const before = await stored();
   const res = await api.post<ErrorBody>('/v1/contacts', { first_name: 'X', phone: newPhone(), custom_fields });
   t.equal(res.status, 400, `${JSON.stringify(custom_fields)} is refused`);
   t.equal(res.body.error.param, param);
   t.match(res.body.error.message, message);
-  t.equal(Number((await stack.db.query<{ n: string }>('select count(*) n from contacts'))[0]?.n), before, 'nothing stored');
+  t.equal(await stored(), before, 'nothing stored');
 }
 
 t.test('text', async (t) => {
-  const ok = await api.post<WithFields>('/v1/contacts', { first_name: 'T', phone: newPhone(), custom_fields: { nickname: 'Ace' } });
+  const ok = await api.post<Contact>('/v1/contacts', { first_name: 'T', phone: newPhone(), custom_fields: { nickname: 'Ace' } });
   t.equal(ok.status, 201);
   t.equal(ok.body.custom_fields.nickname, 'Ace');
   await expectRefused(t, { nickname: 42 }, 'custom_fields.nickname', /must be text/);
 });
 
 t.test('number', async (t) => {
-  const ok = await api.post<WithFields>('/v1/contacts', { first_name: 'N', phone: newPhone(), custom_fields: { score: 4.5 } });
+  const ok = await api.post<Contact>('/v1/contacts', { first_name: 'N', phone: newPhone(), custom_fields: { score: 4.5 } });
   t.equal(ok.body.custom_fields.score, 4.5);
   await expectRefused(t, { score: '4.5' }, 'custom_fields.score', /must be a number/);
   await expectRefused(t, { score: true }, 'custom_fields.score', /must be a number/);
 });
 
 t.test('boolean', async (t) => {
-  const ok = await api.post<WithFields>('/v1/contacts', { first_name: 'B', phone: newPhone(), custom_fields: { vip: false } });
+  const ok = await api.post<Contact>('/v1/contacts', { first_name: 'B', phone: newPhone(), custom_fields: { vip: false } });
   t.equal(ok.body.custom_fields.vip, false);
   await expectRefused(t, { vip: 'yes' }, 'custom_fields.vip', /true or false/);
 });
 
 t.test('date', async (t) => {
-  const ok = await api.post<WithFields>('/v1/contacts', { first_name: 'D', phone: newPhone(), custom_fields: { birthday: '1815-12-10' } });
+  const ok = await api.post<Contact>('/v1/contacts', { first_name: 'D', phone: newPhone(), custom_fields: { birthday: '1815-12-10' } });
   t.equal(ok.body.custom_fields.birthday, '1815-12-10');
   await expectRefused(t, { birthday: '10/12/1815' }, 'custom_fields.birthday', /YYYY-MM-DD/);
   await expectRefused(t, { birthday: '2026-02-30' }, 'custom_fields.birthday', /real calendar date/);
@@ -71,7 +64,7 @@ t.test('date', async (t) => {
 });
 
 t.test('select: only its options', async (t) => {
-  const ok = await api.post<WithFields>('/v1/contacts', { first_name: 'S', phone: newPhone(), custom_fields: { tier: 'gold' } });
+  const ok = await api.post<Contact>('/v1/contacts', { first_name: 'S', phone: newPhone(), custom_fields: { tier: 'gold' } });
   t.equal(ok.body.custom_fields.tier, 'gold');
   await expectRefused(t, { tier: 'bronze' }, 'custom_fields.tier', /one of: gold, silver/);
   await expectRefused(t, { tier: 'Gold' }, 'custom_fields.tier', /one of/);
@@ -79,14 +72,14 @@ t.test('select: only its options', async (t) => {
 
 t.test('unknown keys are refused; every active field shows, null where unset', async (t) => {
   await expectRefused(t, { favourite_colour: 'blue' }, 'custom_fields.favourite_colour', /no contact custom field/);
-  const ok = await api.post<WithFields>('/v1/contacts', { first_name: 'E', phone: newPhone() });
+  const ok = await api.post<Contact>('/v1/contacts', { first_name: 'E', phone: newPhone() });
   t.same(ok.body.custom_fields, { nickname: null, score: null, vip: null, birthday: null, tier: null });
   t.same(await storedFields(ok.body.id), {}, 'nulls are not stored');
 });
 
 t.test('null clears a value; PATCH merges key by key', async (t) => {
-  const c = (await api.post<WithFields>('/v1/contacts', { first_name: 'M', phone: newPhone(), custom_fields: { nickname: 'Em', score: 1 } })).body;
-  const patched = await api.send<WithFields>('PATCH', `/v1/contacts/${c.id}`, { body: { custom_fields: { score: null, vip: true } } });
+  const c = (await api.post<Contact>('/v1/contacts', { first_name: 'M', phone: newPhone(), custom_fields: { nickname: 'Em', score: 1 } })).body;
+  const patched = await api.send<Contact>('PATCH', `/v1/contacts/${c.id}`, { body: { custom_fields: { score: null, vip: true } } });
   t.equal(patched.status, 200);
   t.match(patched.body.custom_fields, { nickname: 'Em', score: null, vip: true });
   t.same(await storedFields(c.id), { nickname: 'Em', vip: true });
@@ -107,29 +100,29 @@ t.test('required fields', async (t) => {
   const id = await define({ object_type: 'contact', key: 'region', label: 'Region', type: 'select', options: ['EMEA', 'AMER'], required: true });
   await expectRefused(t, {}, 'custom_fields.region', /required/);
   await expectRefused(t, { region: null }, 'custom_fields.region', /required/);
-  const ok = await api.post<WithFields>('/v1/contacts', { first_name: 'R', phone: newPhone(), custom_fields: { region: 'EMEA' } });
+  const ok = await api.post<Contact>('/v1/contacts', { first_name: 'R', phone: newPhone(), custom_fields: { region: 'EMEA' } });
   t.equal(ok.status, 201);
   const clear = await api.send<ErrorBody>('PATCH', `/v1/contacts/${ok.body.id}`, { body: { custom_fields: { region: null } } });
   t.equal(clear.status, 400, 'a required value cannot be cleared');
   t.match(clear.body.error.message, /cannot be cleared/);
   await api.send('PATCH', `/v1/custom-fields/${id}`, { body: { required: false } });
-  const cleared = await api.send<WithFields>('PATCH', `/v1/contacts/${ok.body.id}`, { body: { custom_fields: { region: null } } });
+  const cleared = await api.send<Contact>('PATCH', `/v1/contacts/${ok.body.id}`, { body: { custom_fields: { region: null } } });
   t.equal(cleared.body.custom_fields.region, null, 'once optional it can');
   await api.send('DELETE', `/v1/custom-fields/${id}`);
 });
 
 t.test('archived fields: hidden, refused on write, values kept and back on restore', async (t) => {
   const id = await define({ object_type: 'contact', key: 'legacy_id', label: 'Legacy id', type: 'text' });
-  const c = (await api.post<WithFields>('/v1/contacts', { first_name: 'L', phone: newPhone(), custom_fields: { legacy_id: 'L-1' } })).body;
+  const c = (await api.post<Contact>('/v1/contacts', { first_name: 'L', phone: newPhone(), custom_fields: { legacy_id: 'L-1' } })).body;
   await api.send('DELETE', `/v1/custom-fields/${id}`);
-  const read = await api.get<WithFields>(`/v1/contacts/${c.id}`);
+  const read = await api.get<Contact>(`/v1/contacts/${c.id}`);
   t.notOk('legacy_id' in read.body.custom_fields, 'hidden from records');
-  const listed = await api.get<{ data: WithFields[] }>('/v1/contacts?limit=100');
+  const listed = await api.get<ListPage<Contact>>('/v1/contacts?limit=100');
   t.ok(listed.body.data.every((x) => !('legacy_id' in x.custom_fields)));
   t.equal((await storedFields(c.id))?.legacy_id, 'L-1', 'the stored value is kept');
   await expectRefused(t, { legacy_id: 'L-2' }, 'custom_fields.legacy_id', /archived/);
   await api.send('PATCH', `/v1/custom-fields/${id}`, { body: { archived: false } });
-  t.equal((await api.get<WithFields>(`/v1/contacts/${c.id}`)).body.custom_fields.legacy_id, 'L-1', 'restoring brings the value back');
+  t.equal((await api.get<Contact>(`/v1/contacts/${c.id}`)).body.custom_fields.legacy_id, 'L-1', 'restoring brings the value back');
 });
 
 t.test('deals are validated against the deal fields', async (t) => {
@@ -139,10 +132,10 @@ t.test('deals are validated against the deal fields', async (t) => {
   t.equal(missing.body.error.param, 'custom_fields.probability');
   const contactField = await api.post<ErrorBody>('/v1/deals', { name: 'x', custom_fields: { probability: 0.5, tier: 'gold' } });
   t.equal(contactField.body.error.param, 'custom_fields.tier', 'contact fields do not apply to deals');
-  const ok = await api.post<WithFields>('/v1/deals', { name: 'Likely', custom_fields: { probability: 0.9 } });
+  const ok = await api.post<Deal>('/v1/deals', { name: 'Likely', custom_fields: { probability: 0.9 } });
   t.equal(ok.status, 201);
   t.same(ok.body.custom_fields, { probability: 0.9 });
-  const patched = await api.send<WithFields>('PATCH', `/v1/deals/${ok.body.id}`, { body: { custom_fields: { probability: 0.2 } } });
+  const patched = await api.send<Deal>('PATCH', `/v1/deals/${ok.body.id}`, { body: { custom_fields: { probability: 0.2 } } });
   t.same(patched.body.custom_fields, { probability: 0.2 });
   const wrong = await api.send<ErrorBody>('PATCH', `/v1/deals/${ok.body.id}`, { body: { custom_fields: { probability: 'high' } } });
   t.equal(wrong.status, 400);

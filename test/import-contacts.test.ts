@@ -6,18 +6,15 @@ import t from 'tap';
 import type { ImportSummary } from '../cli/commands/import.js';
 import { client } from './helpers/http.js';
 import { runCrm } from './helpers/process.js';
-import { startStack } from './helpers/stack.js';
+import { useStack } from './helpers/shared-stack.js';
 
 /**
  * `crm import contacts` against the stack as production runs it: the command sends its
  * batches over NATS to a separate contacts worker process, on real Postgres.
  */
-const stack = await startStack();
+const stack = await useStack(t);
 const dir = await mkdtemp(path.join(tmpdir(), 'crm-import-'));
-t.teardown(async () => {
-  await stack.stop();
-  await rm(dir, { recursive: true, force: true });
-});
+t.teardown(() => rm(dir, { recursive: true, force: true }));
 
 const a = await stack.bootstrap({ defaultCountry: 'US' });
 const b = await stack.bootstrap({ defaultCountry: 'US' });

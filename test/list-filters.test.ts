@@ -1,25 +1,14 @@
 import t from 'tap';
 import { client } from './helpers/http.js';
-import { startStack } from './helpers/stack.js';
+import { useStack } from './helpers/shared-stack.js';
+import type { ListPage, Pipeline } from './helpers/api-types.js';
 
 /**
  * Every filter of the contact and deal lists, paged through links.next at a small page
  * size, against a direct SQL query for the same rows written independently here.
  */
 
-interface Page {
-  data: { id: string }[];
-  meta: { has_more: boolean; limit: number };
-  links: { next: string | null };
-}
-interface Pipeline {
-  id: string;
-  name: string;
-  stages: { id: string; name: string }[];
-}
-
-const stack = await startStack();
-t.teardown(() => stack.stop());
+const stack = await useStack(t);
 const ws = await stack.bootstrap({ defaultCountry: 'US' });
 const other = await stack.bootstrap({ defaultCountry: 'US' });
 const api = client(stack.baseUrl, await stack.token(ws.workspace.id, ['contacts:write', 'deals:write', 'schema:write']));
@@ -47,12 +36,12 @@ await stack.db.query(
   [other.workspace.id],
 );
 
-async function readAll(path: string): Promise<{ ids: string[]; pages: Page[] }> {
+async function readAll(path: string): Promise<{ ids: string[]; pages: ListPage<{ id: string }>[] }> {
   const ids: string[] = [];
-  const pages: Page[] = [];
+  const pages: ListPage<{ id: string }>[] = [];
   let url: string | null = `${stack.baseUrl}${path}`;
   while (url) {
-    const res: { status: number; body: Page } = await api.get<Page>(url);
+    const res: { status: number; body: ListPage<{ id: string }> } = await api.get<ListPage<{ id: string }>>(url);
     if (res.status !== 200) throw new Error(`${url}: ${res.status} ${JSON.stringify(res.body)}`);
     pages.push(res.body);
     ids.push(...res.body.data.map((r) => r.id));
@@ -101,12 +90,12 @@ t.test('contact filters against SQL, across pages', async (t) => {
 });
 
 t.test('a cursor only continues the query it came from', async (t) => {
-  const first = await api.get<Page>('/v1/contacts?limit=5&status=active');
+  const first = await api.get<ListPage<{ id: string }>>('/v1/contacts?limit=5&status=active');
   const cursor = new URL(first.body.links.next ?? '').searchParams.get('cursor') ?? '';
   const changed = await api.get<{ error: { code: string } }>(`/v1/contacts?limit=5&status=archived&cursor=${encodeURIComponent(cursor)}`);
   t.equal(changed.status, 400);
   t.equal(changed.body.error.code, 'invalid_cursor');
-  const sameFilterOtherLimit = await api.get<Page>(`/v1/contacts?limit=9&status=active&cursor=${encodeURIComponent(cursor)}`);
+  const sameFilterOtherLimit = await api.get<ListPage<{ id: string }>>(`/v1/contacts?limit=9&status=active&cursor=${encodeURIComponent(cursor)}`);
   t.equal(sameFilterOtherLimit.status, 200, 'the page size may change between pages');
 });
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import t from 'tap';
 import { ROOT } from './helpers/environment.js';
 import { startHeaderProxy } from './helpers/header-proxy.js';
-import { startStack } from './helpers/stack.js';
+import { useStack } from './helpers/shared-stack.js';
 
 /**
  * The MCP conformance suite (@modelcontextprotocol/conformance) against both tool
@@ -12,8 +12,7 @@ import { startStack } from './helpers/stack.js';
 const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection'];
 const CLI = path.join(ROOT, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 
-const stack = await startStack();
-t.teardown(() => stack.stop());
+const stack = await useStack(t);
 const ws = await stack.bootstrap();
 const token = await stack.token(ws.workspace.id, ['contacts:read', 'deals:read', 'schema:read', 'studio:read']);
 const proxy = await startHeaderProxy(stack.baseUrl, { name: 'Authorization', value: `Bearer ${token}` });

@@ -6,7 +6,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import t from 'tap';
 import { launchBrowser } from './helpers/browser.js';
 import { client as restClient } from './helpers/http.js';
-import { startStack, TEST_PASSWORD } from './helpers/stack.js';
+import { useStack } from './helpers/shared-stack.js';
+import { TEST_PASSWORD } from './helpers/stack.js';
 
 /**
  * The real flow an agent goes through: the MCP SDK's client discovers the server's
@@ -52,17 +53,16 @@ class TestAgent implements OAuthClientProvider {
   }
 }
 
-const stack = await startStack();
-t.teardown(() => stack.stop());
-const admin = await stack.bootstrap({ org: 'Acme', workspace: 'Sales', email: 'ada@acme.test', defaultCountry: 'US' });
+const stack = await useStack(t);
+const admin = await stack.bootstrap({ org: 'Umbrella', workspace: 'Sales', email: 'ada@umbrella.test', defaultCountry: 'US' });
 // A second user in two workspaces, with different permissions in each.
-const two = await stack.bootstrap({ org: 'Globex', workspace: 'North', email: 'owner@globex.test' });
-const three = await stack.bootstrap({ org: 'Globex', workspace: 'South', email: 'owner@globex.test' });
+const two = await stack.bootstrap({ org: 'Hooli', workspace: 'North', email: 'owner@hooli.test' });
+const three = await stack.bootstrap({ org: 'Hooli', workspace: 'South', email: 'owner@hooli.test' });
 for (const [ws, permissions] of [
   [two.workspace.id, 'contacts.read'],
   [three.workspace.id, 'contacts.read,deals.read'],
 ] as const) {
-  const res = await stack.crm(['users', 'add', '--workspace', ws, '--email', 'rep@globex.test', '--password', TEST_PASSWORD, '--permissions', permissions, '--visibility', 'all']);
+  const res = await stack.crm(['users', 'add', '--workspace', ws, '--email', 'rep@hooli.test', '--password', TEST_PASSWORD, '--permissions', permissions, '--visibility', 'all']);
   if (res.code !== 0) throw new Error(res.stderr);
 }
 
@@ -106,14 +106,14 @@ t.test('first connection: discovery, registration, sign-in, consent, code exchan
   const client = await connect('crm', agent, async () => {
     await page.goto(agent.authorizationUrl?.href ?? '');
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    await page.getByLabel('E-mail').fill('ada@acme.test');
+    await page.getByLabel('E-mail').fill('ada@umbrella.test');
     await page.getByLabel('Password').fill(TEST_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: /Connect Claude Test Agent/ }).waitFor();
     const text = await page.locator('main').innerText();
     t.match(text, /Claude Test Agent/, 'names the client');
     t.match(text, /127\.0\.0\.1:9/, 'names its redirect host');
-    t.match(text, /Workspace: Acme \/ Sales/, 'one workspace: shown as text');
+    t.match(text, /Workspace: Umbrella \/ Sales/, 'one workspace: shown as text');
     t.equal(await page.locator('select').count(), 0, 'no dropdown');
     t.match(text, /Read contacts/);
     t.notMatch(text, /Allow changes/, 'the first connection cannot write');
@@ -129,9 +129,9 @@ t.test('first connection: discovery, registration, sign-in, consent, code exchan
   const who = (await client.callTool({ name: 'whoami', arguments: {} })).structuredContent as Record<string, unknown>;
   t.match(who, {
     credential_kind: 'oauth',
-    authorized_by: { type: 'user', id: admin.user.id, email: 'ada@acme.test' },
+    authorized_by: { type: 'user', id: admin.user.id, email: 'ada@umbrella.test' },
     workspace: { id: admin.workspace.id, name: 'Sales' },
-    organization: { name: 'Acme' },
+    organization: { name: 'Umbrella' },
     reads_company_wide: true,
   });
   t.same((who.scopes as string[]).sort(), ['contacts:read', 'deals:read', 'schema:read']);
@@ -185,15 +185,15 @@ t.test('a user with two workspaces picks one from a dropdown; the permission lis
   const { page, code } = await newTab(other);
   const client = await connect('crm', agent, async () => {
     await page.goto(agent.authorizationUrl?.href ?? '');
-    await page.getByLabel('E-mail').fill('rep@globex.test');
+    await page.getByLabel('E-mail').fill('rep@hooli.test');
     await page.getByLabel('Password').fill(TEST_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     const select = page.getByLabel('Workspace');
     await select.waitFor();
-    t.same(await select.locator('option').allInnerTexts(), ['Globex / North', 'Globex / South'], 'a dropdown of both workspaces');
+    t.same(await select.locator('option').allInnerTexts(), ['Hooli / North', 'Hooli / South'], 'a dropdown of both workspaces');
     const visible = async () => (await page.locator('section:not([hidden]) li').allInnerTexts()).sort();
     t.same(await visible(), ['Read contacts', 'Read custom fields, pipelines and stages'].sort(), 'North: contacts only');
-    await select.selectOption({ label: 'Globex / South' });
+    await select.selectOption({ label: 'Hooli / South' });
     t.same(await visible(), ['Read contacts', 'Read custom fields, pipelines and stages', 'Read deals and pipelines'].sort(), 'South: contacts and deals');
     await page.getByRole('button', { name: 'Approve' }).click();
     return code();

@@ -4,11 +4,12 @@ import http from 'node:http';
 import t, { type Test } from 'tap';
 import { authorizeWithForms, pkce, registerClient, tokenRequest } from './helpers/oauth-forms.js';
 import { client as restClient } from './helpers/http.js';
-import { startStack, TEST_PASSWORD } from './helpers/stack.js';
+import type { ErrorBody } from './helpers/api-types.js';
+import { useStack } from './helpers/shared-stack.js';
+import { TEST_PASSWORD } from './helpers/stack.js';
 
 /** The tool servers on real data, through the MCP SDK's own client. */
-const stack = await startStack();
-t.teardown(() => stack.stop());
+const stack = await useStack(t);
 const ws = await stack.bootstrap({ org: 'Tools Inc', workspace: 'Main', email: 'boss@tools.test', defaultCountry: 'US' });
 const W = ws.workspace.id;
 
@@ -185,7 +186,7 @@ t.test('an owned-visibility member over OAuth: whoami says so, reads and counts 
 t.test('addresses, methods, hosts and bodies', async (t) => {
   const wrong = await fetch(`${stack.baseUrl}/mcp/crm-server`, { method: 'POST' });
   t.equal(wrong.status, 404);
-  t.same(((await wrong.json()) as { servers: { url: string }[] }).servers.map((s) => s.url), [`${stack.baseUrl}/mcp/crm`, `${stack.baseUrl}/mcp/studio`], 'a wrong URL is told the right ones');
+  t.equal(((await wrong.json()) as ErrorBody).error.message, `There is no tool server at /mcp/crm-server. The tool servers are ${stack.baseUrl}/mcp/crm and ${stack.baseUrl}/mcp/studio.`, 'a wrong URL is told the right ones');
   t.equal((await fetch(`${stack.baseUrl}/mcp/crm`, { headers: { authorization: `Bearer ${fullToken}` } })).status, 405, 'GET: no server-to-client stream on a stateless server');
   const post = (headers: Record<string, string>, body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })) =>
     fetch(`${stack.baseUrl}/mcp/crm`, { method: 'POST', headers: { authorization: `Bearer ${fullToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body });

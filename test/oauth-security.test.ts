@@ -5,12 +5,12 @@ import { openDatabase } from '../shared/db/orm.js';
 import { deriveSecrets } from '../shared/secrets.js';
 import { activeSigningKey } from '../workers/tokens/oauth/signing-keys.js';
 import { authorizeUrl, authorizeWithForms, field, FormBrowser, pkce, registerClient, tokenRequest } from './helpers/oauth-forms.js';
-import { startStack, TEST_PASSWORD } from './helpers/stack.js';
+import { useStack } from './helpers/shared-stack.js';
+import { TEST_PASSWORD } from './helpers/stack.js';
 
 /** The authorization server under attack: PKCE, redirects, codes, refresh tokens, JWTs, CSRF, sign-in. */
 const REDIRECT = 'http://127.0.0.1:9/cb';
-const stack = await startStack({ env: { GRANT_CACHE_TTL_MS: '3000' } });
-t.teardown(() => stack.stop());
+const stack = await useStack(t);
 const base = stack.baseUrl;
 const ws = await stack.bootstrap({ email: 'sec@example.test' });
 const CRM = `${base}/mcp/crm`;

@@ -4,7 +4,7 @@ import { V1_ENDPOINTS } from '../gateway/routes/v1/endpoints.js';
 import { launchBrowser } from './helpers/browser.js';
 import { client, request } from './helpers/http.js';
 import { checkResponseContract, ContractViolation } from './helpers/openapi-contract.js';
-import { startStack } from './helpers/stack.js';
+import { useStack } from './helpers/shared-stack.js';
 
 interface Operation {
   operationId: string;
@@ -21,8 +21,7 @@ interface OpenApiDocument {
   components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
 }
 
-const stack = await startStack();
-t.teardown(() => stack.stop());
+const stack = await useStack(t);
 const ws = await stack.bootstrap();
 const res = await request<OpenApiDocument>(`${stack.baseUrl}/v1/openapi.json`);
 const doc = res.body;

@@ -7,15 +7,15 @@ import { archiveContact, countContacts, createContact, getContact, listContacts,
 import { createDeal, deleteDeal, getDeal, listDeals, updateDeal } from '../shared/contracts/deals.js';
 import { createLogger } from '../shared/logger.js';
 import { client } from './helpers/http.js';
-import { startStack, TEST_PASSWORD } from './helpers/stack.js';
+import { useStack } from './helpers/shared-stack.js';
+import { TEST_PASSWORD } from './helpers/stack.js';
 
 /**
  * A member whose visibility is `owned` (as an OAuth connection will carry it) sees only
  * what they own, in every read, count and filter. Called straight over NATS, the way
  * the gateway calls the workers, with a user principal.
  */
-const stack = await startStack();
-t.teardown(() => stack.stop());
+const stack = await useStack(t);
 const ws = await stack.bootstrap({ defaultCountry: 'US' });
 const added = await stack.crm([
   'users', 'add', '--workspace', ws.workspace.id, '--email', 'rep@example.test', '--password', TEST_PASSWORD,

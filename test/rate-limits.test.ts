@@ -10,6 +10,7 @@ import { startStack, TEST_PASSWORD } from './helpers/stack.js';
 const TOKEN_LIMIT = 30;
 const GRANT_LIMIT = 12;
 const SIGN_IN_LIMIT = 3;
+const REGISTRATION_LIMIT = 4;
 const REDIRECT = 'http://127.0.0.1:9/cb';
 
 const stack = await startStack({
@@ -17,6 +18,7 @@ const stack = await startStack({
     RATE_LIMIT_TOKEN_PER_MINUTE: String(TOKEN_LIMIT),
     RATE_LIMIT_GRANT_PER_MINUTE: String(GRANT_LIMIT),
     RATE_LIMIT_SIGN_IN_PER_MINUTE: String(SIGN_IN_LIMIT),
+    OAUTH_REGISTRATIONS_PER_HOUR: String(REGISTRATION_LIMIT),
   },
 });
 // Replicas behind one load balancer share one public URL (tokens name it as their audience).
@@ -113,4 +115,16 @@ t.test('sign-in attempts are limited per IP address', async (t) => {
   t.ok(refusedFrom > 0 && refusedFrom <= SIGN_IN_LIMIT, `attempts beyond the limit are refused: ${statuses.join(' ')}`);
   t.ok(statuses.slice(refusedFrom).every((s) => s === 429), 'and stay refused for the minute');
   t.ok(statuses.slice(0, refusedFrom).every((s) => s !== 429 && s < 500), 'earlier attempts got the ordinary answer');
+});
+
+t.test('dynamic client registrations are limited per IP and hour', async (t) => {
+  // The grant test above registered one client through this gateway.
+  for (let i = 1; i < REGISTRATION_LIMIT; i++) await registerClient(stack.baseUrl, REDIRECT, `Agent ${i}`);
+  const refused = await fetch(`${stack.baseUrl}/oauth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_name: 'One too many', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }),
+  });
+  t.equal(refused.status, 429);
+  t.match(await refused.json(), { error: 'too_many_requests' });
 });

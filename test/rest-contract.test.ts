@@ -1,10 +1,9 @@
 import t from 'tap';
 import { checkRestContract } from './helpers/rest-contract.js';
-import { startStack } from './helpers/stack.js';
+import { useStack } from './helpers/shared-stack.js';
 
 /** The same contract as the embedded default, over NATS with separate processes. */
-const stack = await startStack();
-t.teardown(() => stack.stop());
+const stack = await useStack(t);
 
 t.test('the REST contract over NATS', async (t) => {
   const ws = await stack.bootstrap({ defaultCountry: 'US' });

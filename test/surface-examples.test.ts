@@ -2,11 +2,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import t from 'tap';
 import { client } from './helpers/http.js';
-import { startStack } from './helpers/stack.js';
+import { useStack } from './helpers/shared-stack.js';
 
 /** The endpoint and the tool that were added with one declaration each: GET /v1/tokens/{id} and get_deal. */
-const stack = await startStack();
-t.teardown(() => stack.stop());
+const stack = await useStack(t);
 const ws = await stack.bootstrap();
 const W = ws.workspace.id;
 

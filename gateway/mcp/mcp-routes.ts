@@ -52,11 +52,11 @@ export function mcpRoutes(deps: GatewayDeps, tokens: ApiTokenAuthenticator, veri
     });
   }
 
-  // The "wrong URL" problem, reported clearly: say where the servers are (also as a list, for programs).
+  // The "wrong URL" problem, reported clearly: the message says where the servers are.
   router.use('/mcp', (req, res) => {
-    const servers = Object.values(MCP_SERVERS).map((s) => ({ name: s.key, title: s.title, url: `${deps.publicUrl()}${s.path}` }));
-    const error = new RouteNotFoundError(`There is no tool server at ${req.originalUrl.split('?')[0]}. The tool servers are ${servers.map((s) => s.url).join(' and ')}.`);
-    res.status(HTTP_STATUS[error.code]).json({ ...restErrorBody(error, req.requestId), servers });
+    const urls = Object.values(MCP_SERVERS).map((s) => `${deps.publicUrl()}${s.path}`);
+    const error = new RouteNotFoundError(`There is no tool server at ${req.originalUrl.split('?')[0]}. The tool servers are ${urls.join(' and ')}.`);
+    res.status(HTTP_STATUS[error.code]).json(restErrorBody(error, req.requestId));
   });
   return router;
 }

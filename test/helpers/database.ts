@@ -4,12 +4,32 @@ import { migrateDatabase } from '../../shared/db/migrate.js';
 import { openDatabase } from '../../shared/db/orm.js';
 import { ADMIN_DATABASE_URL } from './environment.js';
 
-export interface TestDatabase {
+/** A connection to a test's database, for checking what the service stored. */
+export interface DatabaseAccess {
   name: string;
   url: string;
-  /** Direct SQL, for checking what the service stored. */
+  /** Direct SQL. A database may be shared by several test files: scope queries by workspace. */
   query<R extends pg.QueryResultRow = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<R[]>;
+  close(): Promise<void>;
+}
+
+/** A database the test created and drops again. */
+export interface TestDatabase extends DatabaseAccess {
   drop(): Promise<void>;
+}
+
+/** Connects to an existing database (e.g. the one of the suite's shared stack). */
+export function connectDatabase(url: string): DatabaseAccess {
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  // An idle connection cut by a server restart (test/resilience) must not crash the test process.
+  pool.on('error', () => undefined);
+  let closed: Promise<void> | undefined;
+  return {
+    name: new URL(url).pathname.slice(1),
+    url,
+    query: async (sql, params) => (await pool.query(sql, params)).rows,
+    close: () => (closed ??= pool.end()),
+  };
 }
 
 function urlFor(name: string, adminUrl: string): string {
@@ -35,19 +55,19 @@ export async function createTestDatabase(adminUrl = ADMIN_DATABASE_URL): Promise
   await migrateDatabase(orm, url);
   await orm.close();
 
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
-  // An idle connection cut by a server restart (test/resilience) must not crash the test process.
-  pool.on('error', () => undefined);
+  const access = connectDatabase(url);
   return {
-    name,
-    url,
-    query: async (sql, params) => (await pool.query(sql, params)).rows,
+    ...access,
     drop: async () => {
-      await pool.end();
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
+      await access.close();
+      await dropTestDatabase(name, adminUrl);
     },
   };
+}
+
+export async function dropTestDatabase(name: string, adminUrl = ADMIN_DATABASE_URL): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  await client.query(`drop database if exists ${pg.escapeIdentifier(name)} with (force)`);
+  await client.end();
 }

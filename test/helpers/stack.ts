@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { deleteRateLimitBucket } from '../../shared/rate-limit/rate-limit-bucket.js';
 import type { WorkerName } from '../../shared/bus/operation.js';
-import { createTestDatabase, type TestDatabase } from './database.js';
+import { createTestDatabase, type DatabaseAccess, type TestDatabase } from './database.js';
 import { NATS_URL } from './environment.js';
+import { operatorFor, type Operator } from './operator.js';
 import { CrmProcess, runCrm } from './process.js';
 
 export interface StackOptions {
@@ -18,40 +19,40 @@ export interface PrivateServiceUrls {
   natsUrl: string;
 }
 
-/**
- * The service as production runs it: one gateway and separate worker processes,
- * over real NATS (in a namespace of their own) on a fresh Postgres database.
- */
-export interface Stack {
-  db: TestDatabase;
+/** What a test needs of a running service: its address, its database and the `crm` CLI bound to it. */
+export interface ServiceStack {
+  db: DatabaseAccess;
   env: NodeJS.ProcessEnv;
   baseUrl: string;
+  crm(args: string[]): Promise<CrmResult>;
+  bootstrap: Operator['bootstrap'];
+  token: Operator['token'];
+  /** Everything every process of the stack printed. */
+  allOutput(): string;
+}
+
+/**
+ * The service as production runs it, owned by one test file: one gateway and
+ * separate worker processes, over real NATS (in a namespace of their own) on a
+ * fresh Postgres database.
+ */
+export interface Stack extends ServiceStack {
+  db: TestDatabase;
   gateway: CrmProcess;
   workers: CrmProcess[];
   startWorker(name: WorkerName): Promise<CrmProcess>;
-  crm(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }>;
-  /** `crm bootstrap --json`: an organization, a workspace and its administrator. */
-  bootstrap(options?: { org?: string; workspace?: string; email?: string; defaultCountry?: string }): Promise<BootstrapResult>;
-  /** `crm tokens create --json`; returns the plaintext. */
-  token(workspaceId: string, scopes: string[], extra?: string[]): Promise<string>;
-  /** Everything every process of the stack printed. */
-  allOutput(): string;
   stop(): Promise<void>;
 }
 
-export interface BootstrapResult {
-  organization: { id: string; name: string };
-  workspace: { id: string; name: string };
-  user: { id: string; email: string };
-}
+export type CrmResult = Awaited<ReturnType<typeof runCrm>>;
 
-export const TEST_PASSWORD = 'a long enough test password';
+export { TEST_PASSWORD, type BootstrapResult } from './operator.js';
 
 /** A database and the environment the service and `crm` run with; no processes yet. */
 export interface TestEnvironment {
   db: TestDatabase;
   env: NodeJS.ProcessEnv;
-  crm(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }>;
+  crm(args: string[]): Promise<CrmResult>;
   stop(): Promise<void>;
 }
 
@@ -69,6 +70,7 @@ export async function prepareEnvironment(extra: Record<string, string> = {}, ser
     RATE_LIMIT_TOKEN_PER_MINUTE: '1000000',
     RATE_LIMIT_GRANT_PER_MINUTE: '1000000',
     RATE_LIMIT_SIGN_IN_PER_MINUTE: '10000',
+    OAUTH_REGISTRATIONS_PER_HOUR: '100000',
     ...extra,
   };
   const stop = async () => {
@@ -82,7 +84,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const { db, env, crm, stop: dropEnvironment } = await prepareEnvironment(options.env, options.services);
   const processes: CrmProcess[] = [];
   const workers: CrmProcess[] = [];
+  const operator = operatorFor(env);
   const stop = async () => {
+    await operator.close();
     await Promise.all(processes.map((p) => p.stop()));
     await dropEnvironment();
   };
@@ -107,14 +111,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     await Promise.all(starting);
     const [, port] = await gateway.waitFor(/"port":(\d+)/);
     baseUrl = `http://127.0.0.1:${port}`;
-
-    const until = Date.now() + 20_000;
-    for (;;) {
-      const res = await fetch(`${baseUrl}/readyz`).catch(() => null);
-      if (res?.status === 200) break;
-      if (Date.now() > until) throw new Error(`stack not ready: ${res ? await res.text() : 'no answer'}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitUntilReady(baseUrl);
   } catch (error) {
     // The test gets no stack to stop: without this its processes and database outlive it.
     await stop();
@@ -129,27 +126,20 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     workers,
     startWorker,
     crm,
-    bootstrap: async (o = {}) => {
-      const suffix = randomBytes(3).toString('hex');
-      const args = [
-        'bootstrap',
-        '--org', o.org ?? `Org ${suffix}`,
-        '--workspace', o.workspace ?? `Workspace ${suffix}`,
-        '--email', o.email ?? `admin-${suffix}@example.test`,
-        '--password', TEST_PASSWORD,
-        '--json',
-      ];
-      if (o.defaultCountry) args.push('--default-country', o.defaultCountry);
-      const res = await crm(args);
-      if (res.code !== 0) throw new Error(`bootstrap failed: ${res.stderr}`);
-      return JSON.parse(res.stdout) as BootstrapResult;
-    },
-    token: async (workspaceId, scopes, extra = []) => {
-      const res = await crm(['tokens', 'create', '--workspace', workspaceId, '--scopes', scopes.join(','), '--json', ...extra]);
-      if (res.code !== 0) throw new Error(`tokens create failed: ${res.stderr}`);
-      return (JSON.parse(res.stdout) as { token: string }).token;
-    },
+    bootstrap: operator.bootstrap,
+    token: operator.token,
     allOutput: () => processes.map((p) => p.text()).join(''),
     stop,
   };
+}
+
+/** Resolves once the gateway's /readyz answers 200 (its workers answer on the bus). */
+export async function waitUntilReady(baseUrl: string, timeoutMs = 20_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(2000) }).catch(() => null);
+    if (res?.status === 200) return;
+    if (Date.now() > until) throw new Error(`stack not ready: ${res ? await res.text() : 'no answer'}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import fc from 'fast-check';
 import type { Test } from 'tap';
-import type { TestDatabase } from '../helpers/database.js';
+import type { DatabaseAccess } from '../helpers/database.js';
 
 /**
  * Shared pieces of the property-based resilience suite: bounded HTTP, a cheap database
@@ -119,14 +119,14 @@ function fingerprintColumns(where: (table: string) => string): string {
 }
 
 /** A cheap fingerprint of the whole database: one md5 per table over its rows in id order. */
-export async function fingerprint(db: TestDatabase): Promise<Record<string, string>> {
+export async function fingerprint(db: DatabaseAccess): Promise<Record<string, string>> {
   const [row] = await db.query<Record<string, string>>(`select ${fingerprintColumns(() => 'true')}`);
   if (!row) throw new Error('no fingerprint');
   return row;
 }
 
 /** The fingerprint of everything each workspace owns, by workspace id, in one query. */
-export async function workspaceFingerprints(db: TestDatabase, workspaceIds: string[]): Promise<Map<string, Record<string, string>>> {
+export async function workspaceFingerprints(db: DatabaseAccess, workspaceIds: string[]): Promise<Map<string, Record<string, string>>> {
   const rows = await db.query<Record<string, string>>(
     `select w.id as workspace_id, ${fingerprintColumns((table) => (table === 'workspaces' ? 't.id = w.id' : 't.workspace_id = w.id'))}
      from workspaces w where w.id = any($1)`,

@@ -2,7 +2,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import t from 'tap';
-import { startStack, TEST_PASSWORD, type BootstrapResult } from '../helpers/stack.js';
+import { useStack } from '../helpers/shared-stack.js';
+import { TEST_PASSWORD, type BootstrapResult } from '../helpers/stack.js';
 import {
   brief,
   changedTables,
@@ -38,8 +39,7 @@ const MAX_ACTIONS = 30;
 const TIME_LIMIT_MS = 60_000;
 const budget = new PropertyBudget({ totalMs: 150_000, properties: 1, maxPerPropertyMs: TIME_LIMIT_MS });
 
-const stack = await startStack();
-t.teardown(() => stack.stop());
+const stack = await useStack(t);
 
 const ALL_SCOPES = ['contacts:write', 'deals:write', 'schema:write', 'tokens:write', 'studio:write'];
 const ID = /\b(?:con|deal|pipe|stg|fld|tok|usr|ws|org|mem)_[0-9A-Z]{20,}\b/g;
@@ -618,7 +618,7 @@ t.test('after everything: no cross-workspace reference; each token still works, 
     const me = await seedOk<{ workspace: { id: string } }>(side, 'GET', '/v1/me');
     t.equal(me.workspace.id, side.ws.workspace.id, `${side.key}'s token still answers for ${side.key}`);
   }
-  const revoked = await stack.db.query<{ n: string }>('select count(*) n from api_tokens where revoked_at is not null');
+  const revoked = await stack.db.query<{ n: string }>('select count(*) n from api_tokens where revoked_at is not null and workspace_id = any($1)', [[A.ws.workspace.id, B.ws.workspace.id]]);
   t.equal(Number(revoked[0]?.n), 0, 'no token was revoked by the other workspace');
   const errors = stack.allOutput().split('\n').filter((line) => /"level":(?:"error"|"fatal"|50|60)/.test(line));
   t.same(errors.slice(0, 5), [], 'no error-level log line');

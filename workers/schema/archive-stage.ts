@@ -2,7 +2,7 @@ import type { archiveStage } from '../../shared/contracts/pipelines.js';
 import { ConflictError } from '../../shared/errors.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { loadPipeline, lockPipeline } from './pipeline-resource.js';
-import { activeStages, shiftStages, stageNotFound } from './stage-order.js';
+import { activeStages, removeStageAt, shiftStages, stageNotFound } from './stage-order.js';
 
 /**
  * Archives a stage: it leaves the order, deals in it stay, and no deal can move into it.
@@ -25,7 +25,7 @@ export const archiveStageHandler: OperationHandler<typeof archiveStage> = async 
     if (!stage || stage.position === null) throw stageNotFound(input.stage_id);
     if (stages.length === 1) throw new ConflictError('A pipeline needs at least one active stage; add another before archiving this one.', 'stage_id');
     await txDb.updateTable('stages').set({ archived_at: new Date(), position: null, updated_at: new Date() }).where('id', '=', stage.id).execute();
-    await shiftStages(txDb, input.pipeline_id, stage.position + 1, stages.length - 1, -1);
+    await shiftStages(txDb, input.pipeline_id, removeStageAt(stage.position, stages.length));
   });
   return loadPipeline(db, input.pipeline_id);
 };

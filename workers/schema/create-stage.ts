@@ -3,7 +3,7 @@ import { newId } from '../../shared/ids.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { nameConflict } from './name-conflicts.js';
 import { loadPipeline, lockPipeline } from './pipeline-resource.js';
-import { activeStages, shiftStages } from './stage-order.js';
+import { activeStages, insertStageAt, shiftStages } from './stage-order.js';
 
 /** Inserts a stage at `position` (default last); the stages from there on move down one. */
 export const createStageHandler: OperationHandler<typeof createStage> = async ({ input, em, db }) => {
@@ -12,8 +12,8 @@ export const createStageHandler: OperationHandler<typeof createStage> = async ({
       const txDb = db.within(tx);
       await lockPipeline(txDb, input.pipeline_id);
       const stages = await activeStages(txDb, input.pipeline_id);
-      const position = Math.min(input.position ?? stages.length, stages.length);
-      await shiftStages(txDb, input.pipeline_id, position, stages.length - 1, 1);
+      const { position, shift } = insertStageAt(input.position, stages.length);
+      await shiftStages(txDb, input.pipeline_id, shift);
       const now = new Date();
       await txDb
         .insertInto('stages')

@@ -12,9 +12,36 @@ export async function activeStages(tx: WorkspaceSql, pipelineId: string) {
     .execute();
 }
 
-/** Moves the stages whose position lies in [from, to] by `delta` (+1 or -1). */
-export async function shiftStages(tx: WorkspaceSql, pipelineId: string, from: number, to: number, delta: 1 | -1): Promise<void> {
-  if (from > to) return;
+/** The active stages at positions [from, to] move by `delta`; an empty range moves none. */
+export interface StageShift {
+  from: number;
+  to: number;
+  delta: 1 | -1;
+}
+
+/** A new stage among `count` active ones: at `requested` (default and at most: last); the rest make room. */
+export function insertStageAt(requested: number | undefined, count: number): { position: number; shift: StageShift } {
+  const position = Math.min(requested ?? count, count);
+  return { position, shift: { from: position, to: count - 1, delta: 1 } };
+}
+
+/** A stage moved from `current` to `requested` (at most last); the stages in between close up. */
+export function moveStageTo(current: number, requested: number, count: number): { position: number; shift: StageShift | null } {
+  const position = Math.min(requested, count - 1);
+  if (position < current) return { position, shift: { from: position, to: current - 1, delta: 1 } };
+  if (position > current) return { position, shift: { from: current + 1, to: position, delta: -1 } };
+  return { position, shift: null };
+}
+
+/** A stage taken out at `current`: the stages after it move up one. */
+export function removeStageAt(current: number, count: number): StageShift {
+  return { from: current + 1, to: count - 1, delta: -1 };
+}
+
+/** Applies a shift to the pipeline's active stages (positions stay 0..n-1 without gaps). */
+export async function shiftStages(tx: WorkspaceSql, pipelineId: string, shift: StageShift | null): Promise<void> {
+  if (!shift || shift.from > shift.to) return;
+  const { from, to, delta } = shift;
   await tx
     .updateTable('stages')
     .set((eb) => ({ position: eb('position', '+', delta) }))

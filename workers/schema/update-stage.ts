@@ -2,7 +2,7 @@ import type { updateStage } from '../../shared/contracts/pipelines.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { nameConflict } from './name-conflicts.js';
 import { loadPipeline, lockPipeline } from './pipeline-resource.js';
-import { activeStages, shiftStages, stageNotFound } from './stage-order.js';
+import { activeStages, moveStageTo, shiftStages, stageNotFound } from './stage-order.js';
 
 /** Renames a stage and/or moves it to `position`; the stages in between shift by one. */
 export const updateStageHandler: OperationHandler<typeof updateStage> = async ({ input, em, db }) => {
@@ -15,9 +15,9 @@ export const updateStageHandler: OperationHandler<typeof updateStage> = async ({
       if (!stage || stage.position === null) throw stageNotFound(input.stage_id);
       let position = stage.position;
       if (input.position !== undefined) {
-        position = Math.min(input.position, stages.length - 1);
-        if (position < stage.position) await shiftStages(txDb, input.pipeline_id, position, stage.position - 1, 1);
-        if (position > stage.position) await shiftStages(txDb, input.pipeline_id, stage.position + 1, position, -1);
+        const move = moveStageTo(stage.position, input.position, stages.length);
+        position = move.position;
+        await shiftStages(txDb, input.pipeline_id, move.shift);
       }
       await txDb.updateTable('stages').set({ name: input.name, position, updated_at: new Date() }).where('id', '=', stage.id).execute();
     });

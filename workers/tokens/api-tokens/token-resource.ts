@@ -4,7 +4,6 @@ import { isoTimestamp, isoTimestampOrNull, type CrmDatabase } from '../../../sha
 
 export type TokenRow = Selectable<CrmDatabase['api_tokens']>;
 
-
 /** Never includes the hash; the plaintext exists only in the create reply. */
 export function toTokenResource(t: TokenRow): ApiTokenResource {
   return {

@@ -1,0 +1,29 @@
+import t from 'tap';
+import { CreateDealInput, UpdateDealFields } from '../../shared/contracts/deals.js';
+import { ValidationError } from '../../shared/errors.js';
+import { requireCurrencyWithAmount } from '../../workers/deals/money.js';
+
+const deal = (money: Record<string, unknown>) => CreateDealInput.safeParse({ name: 'Deal', ...money });
+
+t.test('amounts are whole minor units from 0 to the largest safe integer', async (t) => {
+  t.ok(deal({ amount: 0, currency: 'USD' }).success);
+  t.ok(deal({ amount: Number.MAX_SAFE_INTEGER, currency: 'USD' }).success);
+  t.ok(deal({ amount: null, currency: null }).success, 'no amount');
+  for (const amount of [12.5, -1, Number.MAX_SAFE_INTEGER + 1, '100', Number.NaN, Infinity]) {
+    t.notOk(deal({ amount, currency: 'USD' }).success, `${String(amount)} is refused`);
+  }
+});
+
+t.test('currencies are ISO 4217 codes, normalised to upper case', async (t) => {
+  t.equal(deal({ amount: 100, currency: ' eur ' }).data?.currency, 'EUR');
+  t.equal(UpdateDealFields.parse({ currency: 'jpy' }).currency, 'JPY');
+  for (const currency of ['EURO', 'XYZ', 'US', '', 'U$D']) t.notOk(deal({ amount: 1, currency }).success, `${currency} is refused`);
+});
+
+t.test('an amount needs its currency', async (t) => {
+  t.throws(() => requireCurrencyWithAmount(100, null), ValidationError);
+  t.throws(() => requireCurrencyWithAmount(0, undefined), ValidationError, 'zero is an amount too');
+  t.doesNotThrow(() => requireCurrencyWithAmount(100, 'USD'));
+  t.doesNotThrow(() => requireCurrencyWithAmount(null, null), 'no amount, no currency');
+  t.doesNotThrow(() => requireCurrencyWithAmount(undefined, 'USD'), 'a currency alone is allowed');
+});

@@ -1,0 +1,34 @@
+import t from 'tap';
+import { grantableScopes, parsePermissionList } from '../../shared/auth/permissions.js';
+import { grantsScope, missingScope, parseScopeList, SCOPES } from '../../shared/auth/scopes.js';
+
+t.test('a write scope implies its read scope, nothing else', async (t) => {
+  t.ok(grantsScope(['contacts:write'], 'contacts:read'));
+  t.ok(grantsScope(['contacts:read'], 'contacts:read'));
+  t.notOk(grantsScope(['contacts:read'], 'contacts:write'), 'read does not imply write');
+  t.notOk(grantsScope(['deals:write'], 'contacts:read'), 'no implication across resources');
+  t.notOk(grantsScope([], 'schema:read'));
+  for (const scope of SCOPES) t.ok(grantsScope([scope], scope), `${scope} grants itself`);
+});
+
+t.test('the scope a 403 names', async (t) => {
+  t.equal(missingScope(['contacts:read'], ['contacts:read']), null, 'held: nothing missing');
+  t.equal(missingScope(['contacts:write'], ['contacts:read']), null, 'implied: nothing missing');
+  t.equal(missingScope([], []), null, 'nothing needed');
+  t.equal(missingScope(['deals:read'], ['contacts:read', 'contacts:write']), 'contacts:read', 'unrelated: the first allowed');
+  t.equal(missingScope(['studio:read'], ['schema:write', 'studio:write']), 'studio:write', 'a related scope is held: name its family');
+});
+
+t.test('scope lists: comma or space separated, unknown names reported', async (t) => {
+  t.same(parseScopeList('contacts:read, deals:write  schema:read'), { scopes: ['contacts:read', 'deals:write', 'schema:read'], unknown: [] });
+  t.same(parseScopeList('contacts:read,contacts:admin'), { scopes: ['contacts:read'], unknown: ['contacts:admin'] });
+  t.same(parseScopeList('').scopes, []);
+});
+
+t.test('what a member may grant follows their permissions', async (t) => {
+  t.same(grantableScopes(['contacts.read']).sort(), ['contacts:read', 'schema:read', 'studio:read']);
+  t.same(grantableScopes(['deals.write']).sort(), ['deals:read', 'deals:write', 'schema:read', 'studio:read']);
+  t.same(grantableScopes(['configuration']).sort(), ['schema:read', 'schema:write', 'studio:read', 'studio:write', 'tokens:write']);
+  t.same(grantableScopes([]), [], 'no permission: nothing to grant');
+  t.same(parsePermissionList('contacts.write,deals.read,admin'), { permissions: ['contacts.write', 'deals.read'], unknown: ['admin'] });
+});

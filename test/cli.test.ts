@@ -18,8 +18,10 @@ t.test('bad arguments: a clear message, usage, and a non-zero exit', async (t) =
     [['users', 'add', '--workspace', 'x', '--email', 'a@b.c', '--password', 'p', '--permissions', 'contacts.read', '--visibility', 'some'], /--visibility must be/],
     [['worker', 'payments'], /Unknown worker: payments/],
   ];
-  for (const [args, message] of cases) {
-    const res = await stack.crm(args);
+  // Independent commands: run them side by side.
+  const results = await Promise.all(cases.map(([args]) => stack.crm(args)));
+  for (const [i, [args, message]] of cases.entries()) {
+    const res = results[i] ?? { code: null, stdout: '', stderr: '' };
     t.equal(res.code, 2, `crm ${args.join(' ')} exits 2`);
     t.match(res.stderr, message);
     t.equal(res.stdout, '', 'nothing on stdout');

@@ -58,13 +58,8 @@ const admin = await stack.bootstrap({ org: 'Umbrella', workspace: 'Sales', email
 // A second user in two workspaces, with different permissions in each.
 const two = await stack.bootstrap({ org: 'Hooli', workspace: 'North', email: 'owner@hooli.test' });
 const three = await stack.bootstrap({ org: 'Hooli', workspace: 'South', email: 'owner@hooli.test' });
-for (const [ws, permissions] of [
-  [two.workspace.id, 'contacts.read'],
-  [three.workspace.id, 'contacts.read,deals.read'],
-] as const) {
-  const res = await stack.crm(['users', 'add', '--workspace', ws, '--email', 'rep@hooli.test', '--password', TEST_PASSWORD, '--permissions', permissions, '--visibility', 'all']);
-  if (res.code !== 0) throw new Error(res.stderr);
-}
+await stack.addMember(two.workspace.id, 'rep@hooli.test', ['contacts.read'], 'all');
+await stack.addMember(three.workspace.id, 'rep@hooli.test', ['contacts.read', 'deals.read'], 'all');
 
 const browser = await launchBrowser();
 t.teardown(() => browser.close());

@@ -162,8 +162,7 @@ t.test('scopes: a tool error naming the scope; 403 for a credential that cannot 
 });
 
 t.test('an owned-visibility member over OAuth: whoami says so, reads and counts only their own', async (t) => {
-  const added = await stack.crm(['users', 'add', '--workspace', W, '--email', 'rep@tools.test', '--password', TEST_PASSWORD, '--permissions', 'contacts.write,deals.read', '--visibility', 'owned', '--json']);
-  const rep = (JSON.parse(added.stdout) as { user_id: string }).user_id;
+  const rep = await stack.addMember(W, 'rep@tools.test', ['contacts.write', 'deals.read'], 'owned');
   for (let i = 0; i < 3; i++) await admin.post('/v1/contacts', { first_name: `Rep's ${i}`, phone: `+1 646 555 01${i}0`, owner_id: rep });
   const redirect = 'http://127.0.0.1:9/cb';
   const clientId = await registerClient(stack.baseUrl, redirect);

@@ -8,7 +8,6 @@ import { createDeal, deleteDeal, getDeal, listDeals, updateDeal } from '../share
 import { createLogger } from '../shared/logger.js';
 import { client } from './helpers/http.js';
 import { useStack } from './helpers/shared-stack.js';
-import { TEST_PASSWORD } from './helpers/stack.js';
 
 /**
  * A member whose visibility is `owned` (as an OAuth connection will carry it) sees only
@@ -17,11 +16,7 @@ import { TEST_PASSWORD } from './helpers/stack.js';
  */
 const stack = await useStack(t);
 const ws = await stack.bootstrap({ defaultCountry: 'US' });
-const added = await stack.crm([
-  'users', 'add', '--workspace', ws.workspace.id, '--email', 'rep@example.test', '--password', TEST_PASSWORD,
-  '--permissions', 'contacts.write,deals.write', '--visibility', 'owned', '--json',
-]);
-const rep = (JSON.parse(added.stdout) as { user_id: string }).user_id;
+const rep = await stack.addMember(ws.workspace.id, 'rep@example.test', ['contacts.write', 'deals.write'], 'owned');
 const admin = ws.user.id;
 
 const transport = await NatsTransport.connect(stack.env.NATS_URL ?? '', 'visibility test', createLogger({ level: 'silent', component: 'test' }));

@@ -2,12 +2,13 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { IMPORT_BATCH_MAX_ROWS } from '../../shared/contracts/contact-import.js';
 import type { CallContext } from '../../shared/contracts/call-context.js';
-import { CrmError, NotFoundError } from '../../shared/errors.js';
+import { NotFoundError, type CrmError } from '../../shared/errors.js';
 import { optional, parseCommandArgs, required } from '../args.js';
 import { contactFieldKeys } from '../contact-import/contact-field-keys.js';
 import { csvRecords } from '../contact-import/csv-records.js';
 import { ErrorsFile } from '../contact-import/errors-file.js';
 import { importSender } from '../contact-import/import-bus.js';
+import { ImportStoppedError } from '../contact-import/import-stopped-error.js';
 import { checkCustomFieldColumns, importColumns } from '../contact-import/import-columns.js';
 import { ImportProgress } from '../contact-import/import-progress.js';
 import { importRows } from '../contact-import/import-rows.js';
@@ -150,8 +151,8 @@ function batchSizeFrom(text: string | undefined): number {
 function stoppedError(failure: unknown, counts: ImportCounts, errorsPath: string): CrmError {
   const reason = failure instanceof Error ? failure.message : String(failure);
   const n = (count: number) => count.toLocaleString('en');
-  return new CrmError(
-    failure instanceof CrmError ? failure.code : 'internal',
+  return new ImportStoppedError(
+    failure,
     `The import stopped: ${reason}\nThe ${n(counts.rows)} rows before that are done: ${n(counts.created)} created, ${n(counts.skipped)} skipped, ` +
       `${n(counts.duplicates)} duplicates and ${n(counts.invalid)} invalid (listed in ${errorsPath}). ` +
       'Fix the problem and run the same command again: rows already imported are skipped.',

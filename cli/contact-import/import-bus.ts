@@ -2,7 +2,7 @@ import type { BusClient } from '../../shared/bus/bus-client.js';
 import type { CallContext } from '../../shared/contracts/call-context.js';
 import { importContacts, type ImportContactsResult, type ImportedContactRow } from '../../shared/contracts/contact-import.js';
 import { healthOf } from '../../shared/contracts/health.js';
-import { CrmError } from '../../shared/errors.js';
+import { CrmError, UnavailableError } from '../../shared/errors.js';
 import type { LocalServices } from '../local-services.js';
 
 /** How batches reach a contacts worker. */
@@ -28,10 +28,7 @@ export async function importSender(local: LocalServices, context: CallContext): 
     await bus.call(healthOf('contacts'), {}, { context: null, requestId: local.requestId });
   } catch (error) {
     if (error instanceof CrmError && error.code === 'unavailable') {
-      throw new CrmError(
-        'unavailable',
-        `${error.message} With NATS_URL set, the import is written by the contacts workers: start one with "crm worker contacts".`,
-      );
+      throw new UnavailableError(`${error.message} With NATS_URL set, the import is written by the contacts workers: start one with "crm worker contacts".`);
     }
     throw error;
   }

@@ -1,13 +1,14 @@
 /**
- * Setting up workspaces and tokens for a test: the operations `crm bootstrap` and
- * `crm tokens create` run, through the same contracts and the same in-process workers
+ * Setting up workspaces, members and tokens for a test: the operations `crm bootstrap`,
+ * `crm users add` and `crm tokens create` run, through the same contracts and the same in-process workers
  * (cli/local-services.ts), but loaded once per test file instead of once per `crm`
  * process. test/cli.test.ts tests the commands themselves.
  */
 import { randomBytes } from 'node:crypto';
 import { openLocalServices, type LocalServices } from '../../cli/local-services.js';
 import { loadConfig } from '../../shared/config.js';
-import { bootstrapWorkspace } from '../../shared/contracts/identity.js';
+import type { Permission, Visibility } from '../../shared/auth/permissions.js';
+import { addUser, bootstrapWorkspace } from '../../shared/contracts/identity.js';
 import { createToken } from '../../shared/contracts/tokens.js';
 import { createLogger } from '../../shared/logger.js';
 import type { Scope } from '../../shared/auth/scopes.js';
@@ -30,6 +31,8 @@ export interface BootstrapResult {
 export interface Operator {
   /** An organization (new or existing), a workspace and its administrator, like `crm bootstrap`. */
   bootstrap(options?: BootstrapOptions): Promise<BootstrapResult>;
+  /** A member of the workspace (a new user, with TEST_PASSWORD), like `crm users add`; returns the user id. */
+  addMember(workspaceId: string, email: string, permissions: Permission[], visibility: Visibility): Promise<string>;
   /** A new API token, like `crm tokens create`; returns the plaintext. */
   token(workspaceId: string, scopes: string[], options?: { name?: string; expiresAt?: string }): Promise<string>;
   close(): Promise<void>;
@@ -51,6 +54,12 @@ export function operatorFor(env: NodeJS.ProcessEnv): Operator {
       };
       const { bus, requestId } = await services();
       return (await bus.call(bootstrapWorkspace, input, { context: null, requestId })).result;
+    },
+    addMember: async (workspaceId, email, permissions, visibility) => {
+      const { bus, requestId, inWorkspace } = await services();
+      const { context } = await inWorkspace(workspaceId);
+      const input = { email, password: TEST_PASSWORD, permissions, visibility };
+      return (await bus.call(addUser, input, { context, requestId })).result.user_id;
     },
     token: async (workspaceId, scopes, options = {}) => {
       const { bus, requestId, inWorkspace } = await services();

@@ -58,6 +58,7 @@ async function attachSharedStack(): Promise<(ServiceStack & { close(): Promise<v
     baseUrl: state.baseUrl,
     crm: (args) => runCrm(args, env),
     bootstrap: operator.bootstrap,
+    addMember: operator.addMember,
     token: operator.token,
     allOutput: () => state.logs.map((log) => readFileSync(log, 'utf8')).join(''),
     close: async () => {

@@ -26,6 +26,7 @@ export interface ServiceStack {
   baseUrl: string;
   crm(args: string[]): Promise<CrmResult>;
   bootstrap: Operator['bootstrap'];
+  addMember: Operator['addMember'];
   token: Operator['token'];
   /** Everything every process of the stack printed. */
   allOutput(): string;
@@ -127,6 +128,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     startWorker,
     crm,
     bootstrap: operator.bootstrap,
+    addMember: operator.addMember,
     token: operator.token,
     allOutput: () => processes.map((p) => p.text()).join(''),
     stop,

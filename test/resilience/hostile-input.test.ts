@@ -61,11 +61,7 @@ async function api<T = Record<string, unknown>>(method: string, path: string, bo
   return seededJson<T>(await sendJson(stack.baseUrl, token, method, path, body), `${method} ${path}`);
 }
 
-const member = await stack.crm([
-  'users', 'add', '--workspace', W, '--email', 'fuzz-member@example.test', '--password', 'a long enough test password',
-  '--permissions', 'contacts.write,deals.write', '--visibility', 'all', '--json',
-]);
-const memberId = (JSON.parse(member.stdout) as { user_id: string }).user_id;
+const memberId = await stack.addMember(W, 'fuzz-member@example.test', ['contacts.write', 'deals.write'], 'all');
 
 const fieldIds: string[] = [];
 for (const f of [

@@ -3,7 +3,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import t from 'tap';
 import { useStack } from '../helpers/shared-stack.js';
-import { TEST_PASSWORD, type BootstrapResult } from '../helpers/stack.js';
+import type { BootstrapResult } from '../helpers/stack.js';
 import {
   brief,
   changedTables,
@@ -85,12 +85,7 @@ async function seedOk<T = Json>(side: Pick<Side, 'token'>, method: string, path:
 async function seed(key: 'A' | 'B', mark: string, areaCode: string): Promise<Side> {
   const lower = mark.toLowerCase();
   const ws = await stack.bootstrap({ org: `Org ${mark}`, workspace: `Workspace ${mark}`, email: `admin@${lower}.test`, defaultCountry: 'US' });
-  const added = await stack.crm([
-    'users', 'add', '--workspace', ws.workspace.id, '--email', `member@${lower}.test`, '--password', TEST_PASSWORD,
-    '--permissions', 'contacts.write,deals.write', '--visibility', 'all', '--json',
-  ]);
-  if (added.code !== 0) throw new Error(added.stderr);
-  const member = (JSON.parse(added.stdout) as { user_id: string }).user_id;
+  const member = await stack.addMember(ws.workspace.id, `member@${lower}.test`, ['contacts.write', 'deals.write'], 'all');
   const token = await stack.token(ws.workspace.id, ALL_SCOPES);
   const base = { token };
 

@@ -1,0 +1,8 @@
+import { CrmError } from '../../shared/errors.js';
+
+/** The import stopped part-way: it keeps the code of what stopped it, so the exit code and the message stay right. */
+export class ImportStoppedError extends CrmError {
+  constructor(cause: unknown, message: string) {
+    super(cause instanceof CrmError ? cause.code : 'internal', message);
+  }
+}

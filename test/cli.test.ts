@@ -4,6 +4,8 @@ import { prepareEnvironment, TEST_PASSWORD } from './helpers/stack.js';
 /** The `crm` command line against a real database: no service process is running. */
 const stack = await prepareEnvironment();
 t.teardown(() => stack.stop());
+// The subtests use organizations of their own: run them side by side (each `crm` is a process).
+t.jobs = 3;
 
 t.test('bad arguments: a clear message, usage, and a non-zero exit', async (t) => {
   const cases: [string[], RegExp][] = [

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import t from 'tap';
-import { ROOT } from './helpers/environment.js';
+import { nodeCommand, ROOT } from './helpers/environment.js';
 import { startHeaderProxy } from './helpers/header-proxy.js';
 import { useStack } from './helpers/shared-stack.js';
 
@@ -20,7 +20,7 @@ t.teardown(() => proxy.close());
 
 function conformance(url: string, scenario: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'server', '--url', url, '--scenario', scenario], { cwd: ROOT, env: { PATH: process.env.PATH } });
+    const child = spawn(...nodeCommand([CLI, 'server', '--url', url, '--scenario', scenario]), { cwd: ROOT, env: { PATH: process.env.PATH } });
     let output = '';
     child.stdout.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr.on('data', (c: Buffer) => (output += c.toString()));

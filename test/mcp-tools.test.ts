@@ -58,7 +58,7 @@ t.test('every tool declares input and output schemas and annotations; write tool
   t.same((await readOnly.listTools()).tools.map((x) => x.name).sort(), ['count_contacts', 'describe_schema', 'find_contacts', 'find_deals', 'get_contact', 'get_deal', 'whoami']);
   const studio = await connect('studio', fullToken);
   t.same((await studio.listTools()).tools.map((x) => x.name).sort(), [
-    'archive_custom_field', 'archive_stage', 'create_custom_field', 'create_pipeline', 'create_stage', 'list_custom_fields', 'list_pipelines', 'update_custom_field', 'update_stage', 'whoami',
+    'archive_custom_field', 'archive_stage', 'create_custom_field', 'create_pipeline', 'create_stage', 'get_pipeline', 'list_custom_fields', 'list_pipelines', 'update_custom_field', 'update_stage', 'whoami',
   ]);
 });
 

@@ -4,7 +4,7 @@ import t from 'tap';
 import { client } from './helpers/http.js';
 import { useStack } from './helpers/shared-stack.js';
 
-/** The endpoint and the tool that were added with one declaration each: GET /v1/tokens/{id} and get_deal. */
+/** Endpoints and tools that were each added with one declaration: GET /v1/tokens/{id}, get_deal, GET /v1/schema and get_pipeline. */
 const stack = await useStack(t);
 const ws = await stack.bootstrap();
 const W = ws.workspace.id;
@@ -40,6 +40,38 @@ t.test('get_deal: one deal by id, read-only, for a deals:read connection', async
   t.notOk(found.isError);
   t.match(found.structuredContent, { object: 'deal', id: deal.id, name: 'Renewal', amount: 120000, currency: 'EUR' });
   const missing = (await mcp.callTool({ name: 'get_deal', arguments: { id: 'deal_missing' } })) as { isError?: boolean; content?: { text?: string }[] };
+  t.equal(missing.isError, true);
+  t.match(missing.content?.[0]?.text, /^not_found: /);
+});
+
+t.test('GET /v1/schema: the workspace design in one answer, for any token that reads data', async (t) => {
+  const designer = client(stack.baseUrl, await stack.token(W, ['schema:write']));
+  const field = await designer.post<{ key: string }>('/v1/custom-fields', { object_type: 'deal', key: 'region', label: 'Region', type: 'text' });
+  t.equal(field.status, 201);
+  for (const scopes of [['contacts:read'], ['deals:read'], ['schema:read']]) {
+    const res = await client(stack.baseUrl, await stack.token(W, scopes)).get<{ custom_fields: { deal: { key: string }[] }; pipelines: { name: string; stages: unknown[] }[] }>('/v1/schema');
+    t.equal(res.status, 200, scopes.join());
+    t.ok(res.body.custom_fields.deal.some((f) => f.key === 'region'), 'its custom fields');
+    t.match(res.body.pipelines, [{ name: 'Sales', stages: Array }], 'its pipelines with their stages');
+  }
+  const denied = await client(stack.baseUrl, await stack.token(W, ['tokens:write'])).get<{ error: { required_scope: string } }>('/v1/schema');
+  t.equal(denied.status, 403);
+  t.equal(denied.body.error.required_scope, 'schema:read');
+});
+
+t.test('get_pipeline: one pipeline by id on the Studio server, read-only', async (t) => {
+  const pipelines = (await client(stack.baseUrl, await stack.token(W, ['schema:read'])).get<{ data: { id: string; name: string }[] }>('/v1/pipelines')).body.data;
+  const mcp = new Client({ name: 'examples-test', version: '1.0.0' });
+  await mcp.connect(
+    new StreamableHTTPClientTransport(new URL(`${stack.baseUrl}/mcp/studio`), { requestInit: { headers: { Authorization: `Bearer ${await stack.token(W, ['studio:read'])}` } } }),
+  );
+  t.teardown(() => mcp.close());
+  const listed = (await mcp.listTools()).tools.find((x) => x.name === 'get_pipeline');
+  t.match(listed?.annotations, { readOnlyHint: true, destructiveHint: false });
+  const found = (await mcp.callTool({ name: 'get_pipeline', arguments: { id: pipelines[0]?.id } })) as { isError?: boolean; structuredContent?: Record<string, unknown> };
+  t.notOk(found.isError);
+  t.match(found.structuredContent, { object: 'pipeline', id: pipelines[0]?.id, name: pipelines[0]?.name, stages: Array });
+  const missing = (await mcp.callTool({ name: 'get_pipeline', arguments: { id: 'pipe_missing' } })) as { isError?: boolean; content?: { text?: string }[] };
   t.equal(missing.isError, true);
   t.match(missing.content?.[0]?.text, /^not_found: /);
 });

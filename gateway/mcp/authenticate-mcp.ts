@@ -3,12 +3,12 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { canUseServer, MCP_SERVERS } from '../../shared/auth/mcp-servers.js';
 import type { McpServerKey } from '../../shared/contracts/oauth.js';
 import type { Scope } from '../../shared/auth/scopes.js';
-import { CrmError, MissingScopeError } from '../../shared/errors.js';
+import { CrmError, MissingScopeError, UnauthenticatedError } from '../../shared/errors.js';
 import type { ApiTokenAuthenticator } from '../auth/authenticate-api-token.js';
 import { bearerCredential } from '../auth/bearer.js';
 import { HTTP_STATUS } from '../errors/http-status.js';
 import type { AccessTokenVerifier } from '../oauth/access-token-verifier.js';
-import { BEARER_ERROR } from '../oauth/oauth-errors.js';
+import { BEARER_ERROR, bearerErrorBody } from '../oauth/oauth-errors.js';
 import type { ResolvedCredential } from '../request-state.js';
 
 declare module 'express-serve-static-core' {
@@ -42,12 +42,14 @@ export function authenticateMcp(
       const parts = [`Bearer error="${bearerError}"`, `error_description="${error.message}"`];
       if (scope) parts.push(`scope="${scope}"`);
       parts.push(`resource_metadata="${metadata}"`);
-      res.status(HTTP_STATUS[error.code]).set('WWW-Authenticate', parts.join(', ')).json({ error: bearerError, error_description: error.message });
+      res.status(HTTP_STATUS[error.code]).set('WWW-Authenticate', parts.join(', ')).json(bearerErrorBody(error));
     };
 
     const credentialText = bearerCredential(req);
     if (!credentialText) {
-      res.status(401).set('WWW-Authenticate', `Bearer resource_metadata="${metadata}"`).json({ error: 'invalid_token', error_description: 'Authorization needed' });
+      // RFC 6750 §3.1: a request that sent no credential gets a challenge without an error code.
+      const missing = new UnauthenticatedError('Authorization needed');
+      res.status(HTTP_STATUS[missing.code]).set('WWW-Authenticate', `Bearer resource_metadata="${metadata}"`).json(bearerErrorBody(missing));
       return;
     }
     let credential: ResolvedCredential;

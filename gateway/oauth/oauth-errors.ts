@@ -47,3 +47,8 @@ export const BEARER_ERROR: Partial<Record<ErrorCode, 'invalid_token' | 'insuffic
   unauthenticated: 'invalid_token',
   missing_scope: 'insufficient_scope',
 };
+
+/** The JSON body beside a bearer challenge: the RFC 6750 error and why. */
+export function bearerErrorBody(error: CrmError) {
+  return { error: BEARER_ERROR[error.code], error_description: error.message };
+}

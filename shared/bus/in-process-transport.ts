@@ -1,12 +1,5 @@
-import {
-  BusTimeoutError,
-  NoRespondersError,
-  type BusHandler,
-  type BusHeaders,
-  type BusMessage,
-  type BusSubscription,
-  type BusTransport,
-} from './transport.js';
+import { BusTimeoutError, NoRespondersError } from './transport.js';
+import type { BusHandler, BusHeaders, BusMessage, BusSubscription, BusTransport } from './transport.js';
 
 interface Member {
   queue: string;

@@ -1,15 +1,7 @@
 import { connect, headers as natsHeaders, ErrorCode, type KV, type NatsConnection, type Msg, type MsgHdrs } from 'nats';
 import type { Logger } from '../logger.js';
-import {
-  BusDisconnectedError,
-  BusTimeoutError,
-  NoRespondersError,
-  type BusHandler,
-  type BusHeaders,
-  type BusMessage,
-  type BusSubscription,
-  type BusTransport,
-} from './transport.js';
+import { BusDisconnectedError, BusTimeoutError, NoRespondersError } from './transport.js';
+import type { BusHandler, BusHeaders, BusMessage, BusSubscription, BusTransport } from './transport.js';
 
 function toHeaders(h: MsgHdrs | undefined): BusHeaders {
   const out: BusHeaders = {};

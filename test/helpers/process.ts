@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { CRM_BIN, NODE_FLAGS, ROOT } from './environment.js';
+import { CRM_BIN, NODE_FLAGS, nodeCommand, ROOT } from './environment.js';
 
 /** A spawned `crm` process whose output is kept for assertions (e.g. "no token in any log"). */
 export class CrmProcess {
@@ -12,7 +12,7 @@ export class CrmProcess {
     args: string[],
     env: NodeJS.ProcessEnv,
   ) {
-    this.child = spawn(process.execPath, [...NODE_FLAGS, CRM_BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn(...nodeCommand([...NODE_FLAGS, CRM_BIN, ...args]), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child.stdout?.setEncoding('utf8').on('data', (chunk: string) => this.output.push(chunk));
     this.child.stderr?.setEncoding('utf8').on('data', (chunk: string) => this.output.push(chunk));
     this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
@@ -55,7 +55,7 @@ export class CrmProcess {
 /** Runs a `crm` command to completion. */
 export async function runCrm(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CRM_BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(...nodeCommand([CRM_BIN, ...args]), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { WORKER_NAMES } from '../../shared/bus/operation.js';
 import { deleteRateLimitBucket } from '../../shared/rate-limit/rate-limit-bucket.js';
 import { connectDatabase, dropTestDatabase } from './database.js';
-import { CRM_BIN, NODE_FLAGS, ROOT } from './environment.js';
+import { CRM_BIN, NODE_FLAGS, nodeCommand, ROOT } from './environment.js';
 import { runCrm } from './process.js';
 import { operatorFor } from './operator.js';
 import { prepareEnvironment, startStack, waitUntilReady, type ServiceStack } from './stack.js';
@@ -83,7 +83,7 @@ export async function startSharedStack(): Promise<void> {
     const log = path.join(SHARED_STACK_DIR, `${label}.log`);
     const out = openSync(log, 'w');
     // Detached, with output in files: the processes outlive this script and its pipes.
-    const child = spawn(process.execPath, [...NODE_FLAGS, CRM_BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', out, out], detached: true });
+    const child = spawn(...nodeCommand([...NODE_FLAGS, CRM_BIN, ...args]), { cwd: ROOT, env, stdio: ['ignore', out, out], detached: true });
     closeSync(out);
     child.unref();
     if (child.pid === undefined) throw new Error(`could not start ${label}`);

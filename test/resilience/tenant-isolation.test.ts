@@ -333,7 +333,7 @@ const ACTIONS: Record<string, (me: Side, them: Side, p: Picks) => Planned> = {
       : { call: { via: 'rest', method: 'POST', path: '/v1/deals', body: { name: `Idem ${me.mark}`, contact_id: p.of(me.contacts) }, headers: { 'idempotency-key': key } }, expect: 'any' };
   },
   restOwnReads: (me, _them, p) => {
-    const paths = ['/v1/me', '/v1/contacts?limit=3', '/v1/deals?limit=3', '/v1/pipelines', '/v1/custom-fields?limit=2', '/v1/tokens?limit=2&include_revoked=true', `/v1/contacts/${p.of(me.contacts)}`, `/v1/deals/${p.of(me.deals)}`, '/v1/contacts?limit=2&status=active', `/v1/deals?limit=2&stage=${encodeURIComponent(p.of(me.stageNames))}`];
+    const paths = ['/v1/me', '/v1/contacts?limit=3', '/v1/deals?limit=3', '/v1/pipelines', '/v1/schema', '/v1/custom-fields?limit=2', '/v1/tokens?limit=2&include_revoked=true', `/v1/contacts/${p.of(me.contacts)}`, `/v1/deals/${p.of(me.deals)}`, '/v1/contacts?limit=2&status=active', `/v1/deals?limit=2&stage=${encodeURIComponent(p.of(me.stageNames))}`];
     return { call: { via: 'rest', method: 'GET', path: p.of(paths) }, expect: 'any' };
   },
   restOwnWrites: (me, _them, p) => {
@@ -353,6 +353,8 @@ const ACTIONS: Record<string, (me: Side, them: Side, p: Picks) => Planned> = {
   toolReadForeign: (_me, them, p) => {
     const calls: Planned[] = [
       { call: { via: 'tool', server: 'crm', name: 'get_contact', args: { id: p.of(them.contacts) } }, expect: 'reject' },
+      { call: { via: 'tool', server: 'crm', name: 'get_deal', args: { id: p.of(them.deals) } }, expect: 'reject' },
+      { call: { via: 'tool', server: 'studio', name: 'get_pipeline', args: { id: p.of(them.pipelines) } }, expect: 'reject' },
       { call: { via: 'tool', server: 'crm', name: 'find_deals', args: { contact_id: p.of(them.contacts) } }, expect: 'empty' },
       { call: { via: 'tool', server: 'crm', name: 'find_deals', args: { stage: p.of(them.stages) } }, expect: 'empty' },
       { call: { via: 'tool', server: 'crm', name: 'find_deals', args: { stage: p.of(them.stageNames) } }, expect: 'empty' },
@@ -406,6 +408,7 @@ const ACTIONS: Record<string, (me: Side, them: Side, p: Picks) => Planned> = {
       { via: 'tool', server: 'crm', name: 'find_deals', args: { limit: 2, stage: p.of(me.stageNames) } },
       { via: 'tool', server: 'crm', name: 'count_contacts', args: {} },
       { via: 'tool', server: 'studio', name: 'list_pipelines', args: {} },
+      { via: 'tool', server: 'studio', name: 'get_pipeline', args: { id: p.of(me.pipelines) } },
       { via: 'tool', server: 'studio', name: 'list_custom_fields', args: { include_archived: true } },
       { via: 'tool', server: 'crm', name: 'get_contact', args: { id: p.of(me.contacts) } },
     ];

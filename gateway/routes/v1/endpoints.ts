@@ -4,6 +4,7 @@ import { customFieldEndpoints } from './custom-fields/endpoints.js';
 import { dealEndpoints } from './deals/endpoints.js';
 import { getMeEndpoint } from './me/endpoints.js';
 import { pipelineEndpoints } from './pipelines/endpoints.js';
+import { describeSchemaEndpoint } from './schema/endpoints.js';
 import { tokenEndpoints } from './tokens/endpoints.js';
 
 /** Every REST endpoint: the gateway mounts exactly these, and the OpenAPI document lists them. */
@@ -13,5 +14,6 @@ export const V1_ENDPOINTS: readonly Endpoint[] = [
   ...dealEndpoints,
   ...pipelineEndpoints,
   ...customFieldEndpoints,
+  describeSchemaEndpoint,
   ...tokenEndpoints,
 ] as readonly Endpoint[];

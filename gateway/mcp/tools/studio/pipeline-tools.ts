@@ -5,6 +5,7 @@ import {
   createPipeline,
   CreateStageFields,
   createStage,
+  getPipeline,
   listPipelines,
   Pipeline,
   UpdateStageFields,
@@ -23,6 +24,15 @@ export const listPipelinesTool = defineTool({
   input: {},
   output: z.object({ pipelines: z.array(Pipeline) }),
   result: ({ data }) => ({ pipelines: data }),
+});
+
+export const getPipelineTool = defineTool({
+  name: 'get_pipeline',
+  title: 'Get a pipeline',
+  description: 'One pipeline by id (pipe_…) with its stages in order; archived stages come last.',
+  op: getPipeline,
+  input: { id: PipelineId },
+  output: Pipeline,
 });
 
 export const createPipelineTool = defineTool({

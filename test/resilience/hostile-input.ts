@@ -36,6 +36,9 @@ import {
  * strings. Never a 5xx, never a hang, never a stack trace; a 4xx (or a tool error)
  * changes nothing in the database.
  *
+ * Two test files run its halves side by side, each on a stack of its own:
+ * hostile-input-rest.test.ts and hostile-input-tools.test.ts.
+ *
  * Runs: REST_RUNS per endpoint, TOOL_RUNS per tool, RPC_RUNS raw JSON-RPC bodies
  * (scaled by FC_RUNS_FACTOR; FC_SEED and FC_PATH replay what fc.assert reports), within
  * the file's time budget: a slow machine runs fewer cases (each property says how many)
@@ -582,40 +585,6 @@ async function exercise(req: RawRequest): Promise<RawResponse> {
 }
 
 // ---------------------------------------------------------------- REST
-t.test('the fuzzed endpoints are exactly the documented ones', async (t) => {
-  t.same(operations.map((o) => o.operationId).sort(), V1_ENDPOINTS.map((e) => e.operationId).sort());
-});
-
-t.test('every REST endpoint under fuzzed paths, queries, bodies and headers', async (t) => {
-  for (const op of operations) {
-    await t.test(`${op.method} ${op.path}`, async (t) => {
-      await checkProperty(t, `${op.method} ${op.path}`, requestFor(op), async (req) => {
-        await exercise(req);
-      }, { numRuns: REST_RUNS, budget });
-      t.pass(`${op.operationId}: no 5xx, no hang, no leak; 4xx changed nothing`);
-    });
-  }
-});
-
-t.test('specific hostile inputs on every endpoint with a body', async (t) => {
-  const withBody = operations.filter((o) => o.body);
-  const pathOf = (op: Operation) => op.path.replace('{id}', op.path.startsWith('/v1/pipelines') ? (REAL.pipeline[1] ?? '') : (REAL.contact[0] ?? '')).replace('{stage_id}', REAL.stage[0] ?? '');
-  const json = { ...auth, 'content-type': 'application/json' };
-  for (const op of withBody) {
-    const huge = await exercise({ method: op.method, path: pathOf(op), headers: json, body: JSON.stringify({ name: 'x'.repeat(1_048_576), first_name: 'y' }) });
-    t.equal(huge.status, 413, `${op.operationId}: a 1 MB body is a 413`);
-    for (const depth of [1_000, 10_000, 40_000]) {
-      const deep = await exercise({ method: op.method, path: pathOf(op), headers: json, body: `{"custom_fields":${deepJson(depth, 'array')}}` });
-      t.equal(deep.status, 400, `${op.operationId}: nesting ${depth} deep is a 400`);
-    }
-    const bomb = await exercise({ method: op.method, path: pathOf(op), headers: { ...json, 'content-encoding': 'gzip' }, body: 'not gzip at all' });
-    t.ok(bomb.status >= 400 && bomb.status < 500, `${op.operationId}: a body that is not the gzip it claims is a ${bomb.status}`);
-  }
-  const longAuth = await exercise({ method: 'GET', path: '/v1/me', headers: { authorization: `Bearer sk_live_${'A'.repeat(600)}` } });
-  t.equal(longAuth.status, 401, 'an over-long bearer token is a 401');
-  const nulInPath = await exercise({ method: 'GET', path: '/v1/contacts/%00', headers: auth });
-  t.ok(nulInPath.status >= 400 && nulInPath.status < 500, `NUL in an id is a ${nulInPath.status}`);
-});
 
 /** Sends bytes the fetch API refuses to send (CR, LF and NUL in headers), and reads the status line. */
 function rawHttp(request: string): Promise<string> {
@@ -634,36 +603,6 @@ function rawHttp(request: string): Promise<string> {
     socket.end(request, 'latin1');
   });
 }
-
-t.test('header injection over a raw socket: malformed headers are refused, never reflected', async (t) => {
-  const host = new URL(stack.baseUrl).host;
-  const cases = [
-    `GET /v1/me HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${token}\r\nX-Test: a\rX-Injected: 1\r\nConnection: close\r\n\r\n`,
-    `GET /v1/me HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${token}\u0000X-Injected: 1\r\nConnection: close\r\n\r\n`,
-    `GET /v1/me HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${token}\r\n X-Injected: 1\r\nConnection: close\r\n\r\n`,
-    `GET /v1/me HTTP/1.1\r\nHost: ${host}\r\nIdempotency-Key: a\nX-Injected: 1\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`,
-    `GET /v1/contacts/a\r\nX-Injected: 1 HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
-    `POST /v1/contacts HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 5\r\nContent-Length: 50\r\nConnection: close\r\n\r\n{"a":1}`,
-    `POST /v1/contacts HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\nConnection: close\r\n\r\n0\r\n\r\n`,
-    `GET /v1/me HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${token}\r\n${'X-Pad: ' + 'a'.repeat(20_000)}\r\nConnection: close\r\n\r\n`,
-  ];
-  const before = await fingerprint(stack.db);
-  for (const request of cases) {
-    const reply = await rawHttp(request);
-    const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(reply)?.[1] ?? 0);
-    t.ok(status === 0 || status < 500, `${JSON.stringify(request.slice(0, 90))}… → ${status || 'connection closed'}`);
-    // Refused by the gateway or already by Node's HTTP parser: the same JSON error envelope.
-    if (status >= 400) t.match(reply, /\r\n\r\n\{"error":\{"type":"[a-z_]+","code":"[a-z_]+",.*"request_id":"[a-z]+_\w+"/s, 'the JSON error envelope');
-    t.notMatch(reply, /^X-Injected:/im, 'nothing injected into the response');
-    t.equal(leakIn(reply), null, 'no leak');
-  }
-  const longUrl = await send(stack.baseUrl, { method: 'GET', path: `/v1/contacts?q=${'a'.repeat(20_000)}`, headers: auth });
-  t.equal(longUrl.status, 431, 'a URL over 16 KB is a 431');
-  t.match(longUrl.json, { error: { code: 'validation_failed', message: /larger than 16 KB/ } });
-  t.equal(longUrl.headers.get('request-id'), (longUrl.json as { error: { request_id: string } }).error.request_id);
-  t.same(changedTables(before, await fingerprint(stack.db)), [], 'nothing changed');
-  lastFingerprint = undefined;
-});
 
 // ---------------------------------------------------------------- MCP tools
 const clients: Record<McpServerName, Client> = {
@@ -720,11 +659,6 @@ const toolLists = {
   studio: (await clients.studio.listTools()).tools,
 };
 
-t.test('the fuzzed tools are exactly those the servers declare', async (t) => {
-  t.same(toolLists.crm.map((x) => x.name).sort(), CRM_TOOLS.map((x) => x.name).sort());
-  t.same(toolLists.studio.map((x) => x.name).sort(), STUDIO_TOOLS.map((x) => x.name).sort());
-});
-
 function argsFor(tool: { name: string; inputSchema: { properties?: Record<string, object>; required?: string[] } }): fc.Arbitrary<Record<string, unknown>> {
   const props = (tool.inputSchema.properties ?? {}) as Record<string, JsonSchema>;
   const names = Object.keys(props);
@@ -750,76 +684,156 @@ function argsFor(tool: { name: string; inputSchema: { properties?: Record<string
   );
 }
 
-t.test('every tool of both servers under fuzzed arguments', async (t) => {
-  for (const server of ['crm', 'studio'] as const) {
-    for (const tool of toolLists[server]) {
-      await t.test(`${server}/${tool.name}`, async (t) => {
-        await checkProperty(t, `${server}/${tool.name}`, argsFor(tool), async (args) => {
-          await callTool({ server, name: tool.name, args });
-        }, { numRuns: TOOL_RUNS, budget });
-        t.pass(`${tool.name}: no internal error, no hang, no leak; refusals changed nothing`);
+// ---------------------------------------------------------------- the suites
+/** Every REST endpoint fuzzed, specific hostile bodies, malformed headers over a raw socket. */
+export function fuzzRest(): void {
+  t.test('the fuzzed endpoints are exactly the documented ones', async (t) => {
+    t.same(operations.map((o) => o.operationId).sort(), V1_ENDPOINTS.map((e) => e.operationId).sort());
+  });
+
+  t.test('every REST endpoint under fuzzed paths, queries, bodies and headers', async (t) => {
+    for (const op of operations) {
+      await t.test(`${op.method} ${op.path}`, async (t) => {
+        await checkProperty(t, `${op.method} ${op.path}`, requestFor(op), async (req) => {
+          await exercise(req);
+        }, { numRuns: REST_RUNS, budget });
+        t.pass(`${op.operationId}: no 5xx, no hang, no leak; 4xx changed nothing`);
       });
     }
-  }
-  await t.test('an unknown tool, a huge argument, arguments nested 40 000 deep', async (t) => {
-    await callTool({ server: 'crm', name: 'drop_tables', args: {} });
-    await callTool({ server: 'crm', name: '\u0000', args: {} });
-    await callTool({ server: 'crm', name: 'create_contact', args: { first_name: 'x'.repeat(1_048_576), phone: '+1 415 555 0100' } });
+  });
+
+  t.test('specific hostile inputs on every endpoint with a body', async (t) => {
+    const withBody = operations.filter((o) => o.body);
+    const pathOf = (op: Operation) => op.path.replace('{id}', op.path.startsWith('/v1/pipelines') ? (REAL.pipeline[1] ?? '') : (REAL.contact[0] ?? '')).replace('{stage_id}', REAL.stage[0] ?? '');
+    const json = { ...auth, 'content-type': 'application/json' };
+    for (const op of withBody) {
+      const huge = await exercise({ method: op.method, path: pathOf(op), headers: json, body: JSON.stringify({ name: 'x'.repeat(1_048_576), first_name: 'y' }) });
+      t.equal(huge.status, 413, `${op.operationId}: a 1 MB body is a 413`);
+      for (const depth of [1_000, 10_000, 40_000]) {
+        const deep = await exercise({ method: op.method, path: pathOf(op), headers: json, body: `{"custom_fields":${deepJson(depth, 'array')}}` });
+        t.equal(deep.status, 400, `${op.operationId}: nesting ${depth} deep is a 400`);
+      }
+      const bomb = await exercise({ method: op.method, path: pathOf(op), headers: { ...json, 'content-encoding': 'gzip' }, body: 'not gzip at all' });
+      t.ok(bomb.status >= 400 && bomb.status < 500, `${op.operationId}: a body that is not the gzip it claims is a ${bomb.status}`);
+    }
+    const longAuth = await exercise({ method: 'GET', path: '/v1/me', headers: { authorization: `Bearer sk_live_${'A'.repeat(600)}` } });
+    t.equal(longAuth.status, 401, 'an over-long bearer token is a 401');
+    const nulInPath = await exercise({ method: 'GET', path: '/v1/contacts/%00', headers: auth });
+    t.ok(nulInPath.status >= 400 && nulInPath.status < 500, `NUL in an id is a ${nulInPath.status}`);
+  });
+
+  t.test('header injection over a raw socket: malformed headers are refused, never reflected', async (t) => {
+    const host = new URL(stack.baseUrl).host;
+    const cases = [
+      `GET /v1/me HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${token}\r\nX-Test: a\rX-Injected: 1\r\nConnection: close\r\n\r\n`,
+      `GET /v1/me HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${token}\u0000X-Injected: 1\r\nConnection: close\r\n\r\n`,
+      `GET /v1/me HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${token}\r\n X-Injected: 1\r\nConnection: close\r\n\r\n`,
+      `GET /v1/me HTTP/1.1\r\nHost: ${host}\r\nIdempotency-Key: a\nX-Injected: 1\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`,
+      `GET /v1/contacts/a\r\nX-Injected: 1 HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+      `POST /v1/contacts HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 5\r\nContent-Length: 50\r\nConnection: close\r\n\r\n{"a":1}`,
+      `POST /v1/contacts HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\nConnection: close\r\n\r\n0\r\n\r\n`,
+      `GET /v1/me HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${token}\r\n${'X-Pad: ' + 'a'.repeat(20_000)}\r\nConnection: close\r\n\r\n`,
+    ];
+    const before = await fingerprint(stack.db);
+    for (const request of cases) {
+      const reply = await rawHttp(request);
+      const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(reply)?.[1] ?? 0);
+      t.ok(status === 0 || status < 500, `${JSON.stringify(request.slice(0, 90))}… → ${status || 'connection closed'}`);
+      // Refused by the gateway or already by Node's HTTP parser: the same JSON error envelope.
+      if (status >= 400) t.match(reply, /\r\n\r\n\{"error":\{"type":"[a-z_]+","code":"[a-z_]+",.*"request_id":"[a-z]+_\w+"/s, 'the JSON error envelope');
+      t.notMatch(reply, /^X-Injected:/im, 'nothing injected into the response');
+      t.equal(leakIn(reply), null, 'no leak');
+    }
+    const longUrl = await send(stack.baseUrl, { method: 'GET', path: `/v1/contacts?q=${'a'.repeat(20_000)}`, headers: auth });
+    t.equal(longUrl.status, 431, 'a URL over 16 KB is a 431');
+    t.match(longUrl.json, { error: { code: 'validation_failed', message: /larger than 16 KB/ } });
+    t.equal(longUrl.headers.get('request-id'), (longUrl.json as { error: { request_id: string } }).error.request_id);
+    t.same(changedTables(before, await fingerprint(stack.db)), [], 'nothing changed');
+    lastFingerprint = undefined;
+  });
+}
+
+/** Every tool of both servers fuzzed, and raw JSON-RPC bodies. */
+export function fuzzTools(): void {
+  t.test('the fuzzed tools are exactly those the servers declare', async (t) => {
+    t.same(toolLists.crm.map((x) => x.name).sort(), CRM_TOOLS.map((x) => x.name).sort());
+    t.same(toolLists.studio.map((x) => x.name).sort(), STUDIO_TOOLS.map((x) => x.name).sort());
+  });
+
+  t.test('every tool of both servers under fuzzed arguments', async (t) => {
     for (const server of ['crm', 'studio'] as const) {
-      for (const [key, depth] of [['first_name', 40_000], ['custom_fields', 40_000], ['x', 40_000], ['name', 10_000]] as const) {
-        const res = await exercise({
-          method: 'POST',
-          path: `/mcp/${server}`,
-          headers: { ...auth, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-          body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${server === 'crm' ? 'create_contact' : 'create_pipeline'}","arguments":{"${key}":${deepJson(depth, 'array')}}}}`,
+      for (const tool of toolLists[server]) {
+        await t.test(`${server}/${tool.name}`, async (t) => {
+          await checkProperty(t, `${server}/${tool.name}`, argsFor(tool), async (args) => {
+            await callTool({ server, name: tool.name, args });
+          }, { numRuns: TOOL_RUNS, budget });
+          t.pass(`${tool.name}: no internal error, no hang, no leak; refusals changed nothing`);
         });
-        t.ok(res.status < 500 && !/"code":-32603/.test(res.text), `${server}: ${key} nested ${depth} deep → ${res.status} ${brief(res.text, 160)}`);
       }
     }
+    await t.test('an unknown tool, a huge argument, arguments nested 40 000 deep', async (t) => {
+      await callTool({ server: 'crm', name: 'drop_tables', args: {} });
+      await callTool({ server: 'crm', name: '\u0000', args: {} });
+      await callTool({ server: 'crm', name: 'create_contact', args: { first_name: 'x'.repeat(1_048_576), phone: '+1 415 555 0100' } });
+      for (const server of ['crm', 'studio'] as const) {
+        for (const [key, depth] of [['first_name', 40_000], ['custom_fields', 40_000], ['x', 40_000], ['name', 10_000]] as const) {
+          const res = await exercise({
+            method: 'POST',
+            path: `/mcp/${server}`,
+            headers: { ...auth, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+            body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${server === 'crm' ? 'create_contact' : 'create_pipeline'}","arguments":{"${key}":${deepJson(depth, 'array')}}}}`,
+          });
+          t.ok(res.status < 500 && !/"code":-32603/.test(res.text), `${server}: ${key} nested ${depth} deep → ${res.status} ${brief(res.text, 160)}`);
+        }
+      }
+    });
   });
-});
 
-t.test('raw JSON-RPC bodies to both tool servers', async (t) => {
-  const rpcBody = fc.oneof(
-    fc.record({
-      jsonrpc: fc.oneof(fc.constant('2.0'), hostileValue),
-      id: fc.oneof(fc.integer(), hostileString, fc.constant(null), hostileValue),
-      method: fc.oneof(fc.constantFrom('tools/call', 'tools/list', 'initialize', 'ping', 'resources/list', 'notifications/initialized', 'logging/setLevel'), hostileString),
-      params: fc.oneof(
-        hostileValue,
-        fc.record({ name: fc.oneof(fc.constantFrom(...toolLists.crm.map((x) => x.name)), hostileString), arguments: hostileValue }),
-      ),
-    }, { requiredKeys: [] }).map((v) => JSON.stringify(v)),
-    fc.array(fc.record({ jsonrpc: fc.constant('2.0'), id: fc.nat(), method: fc.constant('tools/call'), params: fc.record({ name: fc.constant('whoami'), arguments: fc.constant({}) }) }), { maxLength: 3 }).map((v) => JSON.stringify(v)),
-    fc.jsonValue().map((v) => JSON.stringify(v)),
-    rawBody,
-    deepBody,
-  );
-  const rpc = fc.record({
-    server: fc.constantFrom('crm', 'studio'),
-    body: rpcBody,
-    accept: fc.constantFrom('application/json, text/event-stream', 'application/json', 'text/event-stream', '*/*', 'text/html'),
-    contentType: contentType,
-    authorization: fc.option(authorization, { nil: undefined, freq: 10 }),
-    protocol: sometimes(fc.constantFrom('2025-06-18', '2025-03-26', '1999-01-01', "' OR 1=1 --"), 30, undefined),
-    method: fc.oneof({ weight: 10, arbitrary: fc.constant('POST') }, { weight: 1, arbitrary: fc.constantFrom('GET', 'DELETE', 'PUT', 'OPTIONS') }),
+  t.test('raw JSON-RPC bodies to both tool servers', async (t) => {
+    const rpcBody = fc.oneof(
+      fc.record({
+        jsonrpc: fc.oneof(fc.constant('2.0'), hostileValue),
+        id: fc.oneof(fc.integer(), hostileString, fc.constant(null), hostileValue),
+        method: fc.oneof(fc.constantFrom('tools/call', 'tools/list', 'initialize', 'ping', 'resources/list', 'notifications/initialized', 'logging/setLevel'), hostileString),
+        params: fc.oneof(
+          hostileValue,
+          fc.record({ name: fc.oneof(fc.constantFrom(...toolLists.crm.map((x) => x.name)), hostileString), arguments: hostileValue }),
+        ),
+      }, { requiredKeys: [] }).map((v) => JSON.stringify(v)),
+      fc.array(fc.record({ jsonrpc: fc.constant('2.0'), id: fc.nat(), method: fc.constant('tools/call'), params: fc.record({ name: fc.constant('whoami'), arguments: fc.constant({}) }) }), { maxLength: 3 }).map((v) => JSON.stringify(v)),
+      fc.jsonValue().map((v) => JSON.stringify(v)),
+      rawBody,
+      deepBody,
+    );
+    const rpc = fc.record({
+      server: fc.constantFrom('crm', 'studio'),
+      body: rpcBody,
+      accept: fc.constantFrom('application/json, text/event-stream', 'application/json', 'text/event-stream', '*/*', 'text/html'),
+      contentType: contentType,
+      authorization: fc.option(authorization, { nil: undefined, freq: 10 }),
+      protocol: sometimes(fc.constantFrom('2025-06-18', '2025-03-26', '1999-01-01', "' OR 1=1 --"), 30, undefined),
+      method: fc.oneof({ weight: 10, arbitrary: fc.constant('POST') }, { weight: 1, arbitrary: fc.constantFrom('GET', 'DELETE', 'PUT', 'OPTIONS') }),
+    });
+    await checkProperty(t, 'raw JSON-RPC', rpc, async (r) => {
+      const headers: Record<string, string> = { accept: r.accept, 'content-type': r.contentType };
+      if (r.authorization) headers.authorization = r.authorization;
+      if (r.protocol) headers['mcp-protocol-version'] = r.protocol;
+      const res = await exercise({ method: r.method, path: `/mcp/${r.server}`, headers, body: r.method === 'GET' ? undefined : r.body });
+      if (/"code":-32603/.test(res.text)) throw new Error(`JSON-RPC internal error for ${brief(r)}: ${brief(res.text)}`);
+      if (/"isError":true/.test(res.text) && /internal(?: error)?:/i.test(res.text)) throw new Error(`internal tool error for ${brief(r)}: ${brief(res.text)}`);
+    }, { numRuns: RPC_RUNS, budget });
+    t.pass('no 5xx, no internal error, no leak');
   });
-  await checkProperty(t, 'raw JSON-RPC', rpc, async (r) => {
-    const headers: Record<string, string> = { accept: r.accept, 'content-type': r.contentType };
-    if (r.authorization) headers.authorization = r.authorization;
-    if (r.protocol) headers['mcp-protocol-version'] = r.protocol;
-    const res = await exercise({ method: r.method, path: `/mcp/${r.server}`, headers, body: r.method === 'GET' ? undefined : r.body });
-    if (/"code":-32603/.test(res.text)) throw new Error(`JSON-RPC internal error for ${brief(r)}: ${brief(res.text)}`);
-    if (/"isError":true/.test(res.text) && /internal(?: error)?:/i.test(res.text)) throw new Error(`internal tool error for ${brief(r)}: ${brief(res.text)}`);
-  }, { numRuns: RPC_RUNS, budget });
-  t.pass('no 5xx, no internal error, no leak');
-});
+}
 
-t.test('the service logged no unhandled error and no process died', async (t) => {
-  const output = stack.allOutput();
-  const errors = output.split('\n').filter((line) => /"level":(?:"error"|"fatal"|50|60)/.test(line));
-  t.same(errors.slice(0, 5), [], 'no error-level log line');
-  t.ok(stack.gateway.running && stack.workers.every((w) => w.running), 'every process still runs');
-  const statuses = [...tally.byStatus.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ');
-  t.comment(`${tally.requests} HTTP requests (${statuses}); ${tally.toolCalls} tool calls, ${tally.toolErrors} tool errors`);
-});
+/** After the fuzzing: no error logged, every process alive. */
+export function checkProcesses(): void {
+  t.test('the service logged no unhandled error and no process died', async (t) => {
+    const output = stack.allOutput();
+    const errors = output.split('\n').filter((line) => /"level":(?:"error"|"fatal"|50|60)/.test(line));
+    t.same(errors.slice(0, 5), [], 'no error-level log line');
+    t.ok(stack.gateway.running && stack.workers.every((w) => w.running), 'every process still runs');
+    const statuses = [...tally.byStatus.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ');
+    t.comment(`${tally.requests} HTTP requests (${statuses}); ${tally.toolCalls} tool calls, ${tally.toolErrors} tool errors`);
+  });
+}

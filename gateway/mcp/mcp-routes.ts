@@ -11,6 +11,7 @@ import type { AccessTokenVerifier } from '../oauth/access-token-verifier.js';
 import { allowedHosts } from './allowed-hosts.js';
 import { authenticateMcp } from './authenticate-mcp.js';
 import { buildMcpServer } from './build-mcp-server.js';
+import { invalidParamsIn } from './invalid-params.js';
 import { sendJsonRpcError } from './json-rpc-error.js';
 import { toolCall, type ToolDefinition } from './tool.js';
 import { CRM_TOOLS } from './tools/crm/index.js';
@@ -38,6 +39,11 @@ export function mcpRoutes(deps: GatewayDeps, tokens: ApiTokenAuthenticator, veri
     const auth = authenticateMcp(key, deps.publicUrl, tokens, verifier);
     router.post(def.path, hostCheck, auth, rateLimit, express.json({ limit: deps.config.bodyLimit }), parseError, async (req: Request, res: Response) => {
       if (!req.credential) return;
+      const invalid = invalidParamsIn(req.body);
+      if (invalid) {
+        res.json(invalid);
+        return;
+      }
       const server = buildMcpServer(def, CATALOGUES[key], toolCall(deps.bus, req.credential, req.requestId));
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on('close', () => {

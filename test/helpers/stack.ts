@@ -67,7 +67,7 @@ export async function prepareEnvironment(extra: Record<string, string> = {}, ser
     BUS_NAMESPACE: `t${randomBytes(5).toString('hex')}`,
     PORT: '0',
     LOG_LEVEL: 'info',
-    // Tests drive far more requests than a client would; test/rate-limits.test.ts sets its own.
+    // Tests drive far more requests than a client would; test/service/rate-limits.test.ts sets its own.
     RATE_LIMIT_TOKEN_PER_MINUTE: '1000000',
     RATE_LIMIT_GRANT_PER_MINUTE: '1000000',
     RATE_LIMIT_SIGN_IN_PER_MINUTE: '10000',

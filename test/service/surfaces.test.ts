@@ -1,23 +1,23 @@
 import express from 'express';
 import { createServer } from 'node:http';
 import t from 'tap';
-import { MCP_SERVERS } from '../shared/auth/mcp-servers.js';
-import { scopesOf, scopesOn } from '../shared/bus/operation.js';
-import { REST_SCOPES } from '../gateway/api/rest-scopes.js';
-import { ERROR_TYPE } from '../gateway/errors/error-type.js';
-import { HTTP_STATUS } from '../gateway/errors/http-status.js';
-import { serverScopes, type ToolDefinition } from '../gateway/mcp/tool.js';
-import { CRM_TOOLS } from '../gateway/mcp/tools/crm/index.js';
-import { STUDIO_TOOLS } from '../gateway/mcp/tools/studio/index.js';
-import { buildOpenApiDocument } from '../gateway/openapi/openapi-document.js';
-import { V1_ENDPOINTS } from '../gateway/routes/v1/endpoints.js';
-import { ERROR_CODES } from '../shared/errors.js';
-import { listen } from '../shared/listen.js';
-import type { ApiTokenAuthenticator } from '../gateway/auth/authenticate-api-token.js';
-import type { GatewayDeps } from '../gateway/deps.js';
-import { mcpRoutes } from '../gateway/mcp/mcp-routes.js';
-import { requestId } from '../gateway/middlewares/request-id.js';
-import type { AccessTokenVerifier } from '../gateway/oauth/access-token-verifier.js';
+import { MCP_SERVERS } from '../../shared/auth/mcp-servers.js';
+import { scopesOf, scopesOn } from '../../shared/bus/operation.js';
+import { REST_SCOPES } from '../../gateway/api/rest-scopes.js';
+import { ERROR_TYPE } from '../../gateway/errors/error-type.js';
+import { HTTP_STATUS } from '../../gateway/errors/http-status.js';
+import { serverScopes, type ToolDefinition } from '../../gateway/mcp/tool.js';
+import { CRM_TOOLS } from '../../gateway/mcp/tools/crm/index.js';
+import { STUDIO_TOOLS } from '../../gateway/mcp/tools/studio/index.js';
+import { buildOpenApiDocument } from '../../gateway/openapi/openapi-document.js';
+import { V1_ENDPOINTS } from '../../gateway/routes/v1/endpoints.js';
+import { ERROR_CODES } from '../../shared/errors.js';
+import { listen } from '../../shared/listen.js';
+import type { ApiTokenAuthenticator } from '../../gateway/auth/authenticate-api-token.js';
+import type { GatewayDeps } from '../../gateway/deps.js';
+import { mcpRoutes } from '../../gateway/mcp/mcp-routes.js';
+import { requestId } from '../../gateway/middlewares/request-id.js';
+import type { AccessTokenVerifier } from '../../gateway/oauth/access-token-verifier.js';
 
 /** Every surface says what its operation says: built in-process from the same tables the gateway serves. */
 interface DocumentedOperation {

@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { CrmProcess, runCrm } from './helpers/process.js';
-import { checkRestContract } from './helpers/rest-contract.js';
+import { CrmProcess, runCrm } from '../helpers/process.js';
+import { checkRestContract } from '../helpers/rest-contract.js';
 
 /**
  * `npm start` on a clean machine: no DATABASE_URL, no NATS_URL. One process runs the

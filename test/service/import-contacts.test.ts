@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import t from 'tap';
-import type { ImportSummary } from '../cli/commands/import.js';
-import { client } from './helpers/http.js';
-import { runCrm } from './helpers/process.js';
-import { useStack } from './helpers/shared-stack.js';
+import type { ImportSummary } from '../../cli/commands/import.js';
+import { client } from '../helpers/http.js';
+import { runCrm } from '../helpers/process.js';
+import { useStack } from '../helpers/shared-stack.js';
 
 /**
  * `crm import contacts` against the stack as production runs it: the command sends its

@@ -1,12 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import t from 'tap';
-import { launchBrowser } from './helpers/browser.js';
-import { check, signIn } from './helpers/console-pages.js';
-import { client } from './helpers/http.js';
-import { authorizeWithForms, pkce, registerClient, tokenRequest } from './helpers/oauth-forms.js';
-import { useStack } from './helpers/shared-stack.js';
-import { TEST_PASSWORD } from './helpers/stack.js';
+import { launchBrowser } from '../helpers/browser.js';
+import { check, signIn } from '../helpers/console-pages.js';
+import { client } from '../helpers/http.js';
+import { authorizeWithForms, pkce, registerClient, tokenRequest } from '../helpers/oauth-forms.js';
+import { useStack } from '../helpers/shared-stack.js';
+import { TEST_PASSWORD } from '../helpers/stack.js';
 
 /**
  * Who may do what in the console: a member without the Configuration permission, and

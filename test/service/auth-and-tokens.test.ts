@@ -1,8 +1,8 @@
 import { createHmac, hkdfSync } from 'node:crypto';
 import t from 'tap';
-import { client, request } from './helpers/http.js';
-import { useStack } from './helpers/shared-stack.js';
-import type { ErrorBody } from './helpers/api-types.js';
+import { client, request } from '../helpers/http.js';
+import { useStack } from '../helpers/shared-stack.js';
+import type { ErrorBody } from '../helpers/api-types.js';
 
 const stack = await useStack(t);
 

@@ -1,7 +1,7 @@
 import t from 'tap';
-import { client } from './helpers/http.js';
-import { useStack } from './helpers/shared-stack.js';
-import type { ListPage, Pipeline } from './helpers/api-types.js';
+import { client } from '../helpers/http.js';
+import { useStack } from '../helpers/shared-stack.js';
+import type { ListPage, Pipeline } from '../helpers/api-types.js';
 
 /**
  * Every filter of the contact and deal lists, paged through links.next at a small page

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { prepareEnvironment, TEST_PASSWORD } from './helpers/stack.js';
+import { prepareEnvironment, TEST_PASSWORD } from '../helpers/stack.js';
 
 /** The `crm` command line against a real database: no service process is running. */
 const stack = await prepareEnvironment();
@@ -101,7 +101,7 @@ t.test('users add, tokens create/list/revoke with --json', async (t) => {
 });
 
 t.test('crm gateway and crm worker explain that they need NATS_URL', async (t) => {
-  const { runCrm } = await import('./helpers/process.js');
+  const { runCrm } = await import('../helpers/process.js');
   const res = await runCrm(['gateway'], { PATH: process.env.PATH, PORT: '0' });
   t.equal(res.code, 1);
   t.match(res.stderr, /NATS_URL/);

@@ -1,10 +1,10 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import t from 'tap';
-import { V1_ENDPOINTS } from '../gateway/routes/v1/endpoints.js';
-import { launchBrowser } from './helpers/browser.js';
-import { client, request } from './helpers/http.js';
-import { checkResponseContract, ContractViolation } from './helpers/openapi-contract.js';
-import { useStack } from './helpers/shared-stack.js';
+import { V1_ENDPOINTS } from '../../gateway/routes/v1/endpoints.js';
+import { launchBrowser } from '../helpers/browser.js';
+import { client, request } from '../helpers/http.js';
+import { checkResponseContract, ContractViolation } from '../helpers/openapi-contract.js';
+import { useStack } from '../helpers/shared-stack.js';
 
 interface Operation {
   operationId: string;

@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap';
-import { client } from './helpers/http.js';
-import { useStack } from './helpers/shared-stack.js';
-import type { Contact, Deal, ErrorBody, ListPage } from './helpers/api-types.js';
+import { client } from '../helpers/http.js';
+import { useStack } from '../helpers/shared-stack.js';
+import type { Contact, Deal, ErrorBody, ListPage } from '../helpers/api-types.js';
 
 /** Contact and deal writes check custom_fields against the workspace's definitions. */
 

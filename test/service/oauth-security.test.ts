@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { generateKeyPair, SignJWT } from 'jose';
 import t from 'tap';
-import { openDatabase } from '../shared/db/orm.js';
-import { deriveSecrets } from '../shared/secrets.js';
-import { activeSigningKey } from '../workers/tokens/oauth/signing-keys.js';
-import { authorizeUrl, authorizeWithForms, field, FormBrowser, pkce, registerClient, tokenRequest } from './helpers/oauth-forms.js';
-import { useStack } from './helpers/shared-stack.js';
-import { TEST_PASSWORD } from './helpers/stack.js';
+import { openDatabase } from '../../shared/db/orm.js';
+import { deriveSecrets } from '../../shared/secrets.js';
+import { activeSigningKey } from '../../workers/tokens/oauth/signing-keys.js';
+import { authorizeUrl, authorizeWithForms, field, FormBrowser, pkce, registerClient, tokenRequest } from '../helpers/oauth-forms.js';
+import { useStack } from '../helpers/shared-stack.js';
+import { TEST_PASSWORD } from '../helpers/stack.js';
 
 /** The authorization server under attack: PKCE, redirects, codes, refresh tokens, JWTs, CSRF, sign-in. */
 const REDIRECT = 'http://127.0.0.1:9/cb';

@@ -1,7 +1,7 @@
 import t from 'tap';
-import { client } from './helpers/http.js';
-import { useStack } from './helpers/shared-stack.js';
-import type { Contact, ListPage } from './helpers/api-types.js';
+import { client } from '../helpers/http.js';
+import { useStack } from '../helpers/shared-stack.js';
+import type { Contact, ListPage } from '../helpers/api-types.js';
 
 const stack = await useStack(t);
 

@@ -2,11 +2,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import http from 'node:http';
 import t, { type Test } from 'tap';
-import { authorizeWithForms, pkce, registerClient, tokenRequest } from './helpers/oauth-forms.js';
-import { client as restClient } from './helpers/http.js';
-import type { ErrorBody } from './helpers/api-types.js';
-import { useStack } from './helpers/shared-stack.js';
-import { TEST_PASSWORD } from './helpers/stack.js';
+import { authorizeWithForms, pkce, registerClient, tokenRequest } from '../helpers/oauth-forms.js';
+import { client as restClient } from '../helpers/http.js';
+import type { ErrorBody } from '../helpers/api-types.js';
+import { useStack } from '../helpers/shared-stack.js';
+import { TEST_PASSWORD } from '../helpers/stack.js';
 
 /** The tool servers on real data, through the MCP SDK's own client. */
 const stack = await useStack(t);
@@ -212,6 +212,12 @@ t.test('addresses, methods, hosts and bodies', async (t) => {
   const parse = await post({}, '{"jsonrpc": "2.0", "id": 1, "method": ');
   t.equal(parse.status, 400);
   t.equal(((await parse.json()) as { error: { code: number } }).error.code, -32700, 'JSON-RPC parse error');
+  // The SDK would parse these before its handlers run and answer -32603 "internal error".
+  for (const request of [{ jsonrpc: '2.0', id: 'x', method: 'tools/call' }, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { arguments: {} } }, { jsonrpc: '2.0', id: 3, method: 'initialize' }]) {
+    const res = await post({}, JSON.stringify(request));
+    t.equal(res.status, 200);
+    t.match(await res.json(), { jsonrpc: '2.0', id: request.id, error: { code: -32602, message: new RegExp(`^Invalid params for ${request.method}: `) } }, `${request.method} ${JSON.stringify(request.params ?? null)}: invalid params`);
+  }
 });
 
 t.test('crm mcp-config prints the client configuration; a token is only referenced', async (t) => {

@@ -1,7 +1,7 @@
 import t from 'tap';
-import { authorizeWithForms, field, FormBrowser, pkce, registerClient, tokenRequest } from './helpers/oauth-forms.js';
-import { CrmProcess } from './helpers/process.js';
-import { startStack, TEST_PASSWORD } from './helpers/stack.js';
+import { authorizeWithForms, field, FormBrowser, pkce, registerClient, tokenRequest } from '../helpers/oauth-forms.js';
+import { CrmProcess } from '../helpers/process.js';
+import { startStack, TEST_PASSWORD } from '../helpers/stack.js';
 
 /**
  * Rate limits per API token, per OAuth grant and per IP for sign-in, counted in NATS

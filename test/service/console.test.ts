@@ -1,10 +1,10 @@
 import type { Page } from 'playwright-core';
 import t from 'tap';
-import { launchBrowser } from './helpers/browser.js';
-import { check, shownText, signIn } from './helpers/console-pages.js';
-import { client } from './helpers/http.js';
-import { useStack } from './helpers/shared-stack.js';
-import { TEST_PASSWORD } from './helpers/stack.js';
+import { launchBrowser } from '../helpers/browser.js';
+import { check, shownText, signIn } from '../helpers/console-pages.js';
+import { client } from '../helpers/http.js';
+import { useStack } from '../helpers/shared-stack.js';
+import { TEST_PASSWORD } from '../helpers/stack.js';
 
 /**
  * The admin console in real headless Chromium, under the pages' own CSP: an

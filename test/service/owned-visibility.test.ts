@@ -1,13 +1,13 @@
 import t from 'tap';
-import { BusClient } from '../shared/bus/bus-client.js';
-import { NatsTransport } from '../shared/bus/nats-transport.js';
-import type { Operation, OperationInput } from '../shared/bus/operation.js';
-import type { CallContext } from '../shared/contracts/call-context.js';
-import { archiveContact, countContacts, createContact, getContact, listContacts, updateContact } from '../shared/contracts/contacts.js';
-import { createDeal, deleteDeal, getDeal, listDeals, updateDeal } from '../shared/contracts/deals.js';
-import { createLogger } from '../shared/logger.js';
-import { client } from './helpers/http.js';
-import { useStack } from './helpers/shared-stack.js';
+import { BusClient } from '../../shared/bus/bus-client.js';
+import { NatsTransport } from '../../shared/bus/nats-transport.js';
+import type { Operation, OperationInput } from '../../shared/bus/operation.js';
+import type { CallContext } from '../../shared/contracts/call-context.js';
+import { archiveContact, countContacts, createContact, getContact, listContacts, updateContact } from '../../shared/contracts/contacts.js';
+import { createDeal, deleteDeal, getDeal, listDeals, updateDeal } from '../../shared/contracts/deals.js';
+import { createLogger } from '../../shared/logger.js';
+import { client } from '../helpers/http.js';
+import { useStack } from '../helpers/shared-stack.js';
 
 /**
  * A member whose visibility is `owned` (as an OAuth connection will carry it) sees only

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { checkRestContract } from './helpers/rest-contract.js';
-import { useStack } from './helpers/shared-stack.js';
+import { checkRestContract } from '../helpers/rest-contract.js';
+import { useStack } from '../helpers/shared-stack.js';
 
 /** The same contract as the embedded default, over NATS with separate processes. */
 const stack = await useStack(t);

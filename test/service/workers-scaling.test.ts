@@ -1,6 +1,6 @@
 import t from 'tap';
-import { client } from './helpers/http.js';
-import { startStack } from './helpers/stack.js';
+import { client } from '../helpers/http.js';
+import { startStack } from '../helpers/stack.js';
 
 const stack = await startStack({ workers: { contacts: 2 }, env: { BUS_TIMEOUT_MS: '1500' } });
 t.teardown(() => stack.stop());

@@ -1,7 +1,7 @@
 import t from 'tap';
-import { client } from './helpers/http.js';
-import { useStack } from './helpers/shared-stack.js';
-import type { Contact, Deal, ErrorBody, Pipeline, Stage } from './helpers/api-types.js';
+import { client } from '../helpers/http.js';
+import { useStack } from '../helpers/shared-stack.js';
+import type { Contact, Deal, ErrorBody, Pipeline, Stage } from '../helpers/api-types.js';
 
 /** CRUD round trips for every resource of the CRM model, and isolation between workspaces. */
 

@@ -1,8 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import t from 'tap';
-import { client } from './helpers/http.js';
-import { useStack } from './helpers/shared-stack.js';
+import { client } from '../helpers/http.js';
+import { useStack } from '../helpers/shared-stack.js';
 
 /** Endpoints and tools that were each added with one declaration: GET /v1/tokens/{id}, get_deal, GET /v1/schema and get_pipeline. */
 const stack = await useStack(t);

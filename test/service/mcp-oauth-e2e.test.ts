@@ -4,10 +4,10 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { BrowserContext, Page } from 'playwright-core';
 import t from 'tap';
-import { launchBrowser } from './helpers/browser.js';
-import { client as restClient } from './helpers/http.js';
-import { useStack } from './helpers/shared-stack.js';
-import { TEST_PASSWORD } from './helpers/stack.js';
+import { launchBrowser } from '../helpers/browser.js';
+import { client as restClient } from '../helpers/http.js';
+import { useStack } from '../helpers/shared-stack.js';
+import { TEST_PASSWORD } from '../helpers/stack.js';
 
 /**
  * The real flow an agent goes through: the MCP SDK's client discovers the server's

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import t from 'tap';
-import { nodeCommand, ROOT } from './helpers/environment.js';
-import { startHeaderProxy } from './helpers/header-proxy.js';
-import { useStack } from './helpers/shared-stack.js';
+import { nodeCommand, ROOT } from '../helpers/environment.js';
+import { startHeaderProxy } from '../helpers/header-proxy.js';
+import { useStack } from '../helpers/shared-stack.js';
 
 /**
  * The MCP conformance suite (@modelcontextprotocol/conformance) against both tool

@@ -18,8 +18,8 @@ import { Deployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Job } from 'kubernetes-models/batch/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
-import { WORKER_NAMES } from '../shared/bus/operation.js';
-import { CONFIG_VARIABLES, loadConfig } from '../shared/config.js';
+import { WORKER_NAMES } from '../../shared/bus/operation.js';
+import { CONFIG_VARIABLES, loadConfig } from '../../shared/config.js';
 import {
   COMPOSE_FILE,
   DEPLOY_DIR,
@@ -36,8 +36,8 @@ import {
   renderKubernetes,
   type Compose,
   type KubernetesObject,
-} from './helpers/deploy-manifests.js';
-import { renderKustomization } from './helpers/kustomize.js';
+} from '../helpers/deploy-manifests.js';
+import { renderKustomization } from '../helpers/kustomize.js';
 
 const SECRET_NAME = 'crm-secrets';
 const CONFIG_MAP_NAME = 'crm-config';

@@ -1,7 +1,7 @@
 import t from 'tap';
-import { client } from './helpers/http.js';
-import type { CrmProcess } from './helpers/process.js';
-import { startStack, TEST_PASSWORD } from './helpers/stack.js';
+import { client } from '../helpers/http.js';
+import type { CrmProcess } from '../helpers/process.js';
+import { startStack, TEST_PASSWORD } from '../helpers/stack.js';
 
 /**
  * Logs and metrics as an operator sees them: one request id through the gateway's and

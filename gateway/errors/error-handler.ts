@@ -1,12 +1,13 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { CrmError, InternalError, InvalidJsonError, PayloadTooLargeError, RouteNotFoundError, UnsupportedMediaTypeError, ValidationError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
+import { RESERVED_KEY_MESSAGE } from '../middlewares/json-body.js';
 import { HTTP_STATUS } from './http-status.js';
 import { restErrorBody } from './rest-error-body.js';
 
 /** body-parser reports its failures with a `type`; these are the client's mistakes. */
-const BODY_PARSER_ERRORS: Record<string, () => CrmError> = {
-  'entity.parse.failed': () => new InvalidJsonError(),
+const BODY_PARSER_ERRORS: Record<string, (error: Error) => CrmError> = {
+  'entity.parse.failed': (error) => new InvalidJsonError(error.message === RESERVED_KEY_MESSAGE ? RESERVED_KEY_MESSAGE : undefined),
   'entity.too.large': () => new PayloadTooLargeError(),
   'encoding.unsupported': () => new UnsupportedMediaTypeError('The request body must be UTF-8 JSON.'),
   'charset.unsupported': () => new UnsupportedMediaTypeError('The request body must be UTF-8 JSON.'),
@@ -14,7 +15,7 @@ const BODY_PARSER_ERRORS: Record<string, () => CrmError> = {
 
 function fromBodyParser(error: unknown): CrmError | null {
   const type = (error as { type?: unknown }).type;
-  if (typeof type === 'string' && Object.hasOwn(BODY_PARSER_ERRORS, type)) return (BODY_PARSER_ERRORS[type] as () => CrmError)();
+  if (typeof type === 'string' && Object.hasOwn(BODY_PARSER_ERRORS, type)) return (BODY_PARSER_ERRORS[type] as (error: Error) => CrmError)(error as Error);
   // zlib's own error (gzip, deflate, br), which body-parser passes on as a 400: the body is not what its Content-Encoding says.
   const { errno, status } = error as { errno?: unknown; status?: unknown };
   if (typeof errno === 'number' && status === 400) return new InvalidJsonError('The request body does not decompress as its Content-Encoding says.');

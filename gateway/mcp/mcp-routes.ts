@@ -8,10 +8,11 @@ import type { GatewayDeps } from '../deps.js';
 import { HTTP_STATUS } from '../errors/http-status.js';
 import { restErrorBody } from '../errors/rest-error-body.js';
 import type { AccessTokenVerifier } from '../oauth/access-token-verifier.js';
+import { refuseProtoKey } from '../middlewares/json-body.js';
 import { allowedHosts } from './allowed-hosts.js';
 import { authenticateMcp } from './authenticate-mcp.js';
 import { buildMcpServer } from './build-mcp-server.js';
-import { invalidParamsIn } from './invalid-params.js';
+import { checkJsonRpc } from './check-json-rpc.js';
 import { sendJsonRpcError } from './json-rpc-error.js';
 import { toolCall, type ToolDefinition } from './tool.js';
 import { CRM_TOOLS } from './tools/crm/index.js';
@@ -37,11 +38,11 @@ export function mcpRoutes(deps: GatewayDeps, tokens: ApiTokenAuthenticator, veri
   for (const key of Object.keys(MCP_SERVERS) as McpServerKey[]) {
     const def = MCP_SERVERS[key];
     const auth = authenticateMcp(key, deps.publicUrl, tokens, verifier);
-    router.post(def.path, hostCheck, auth, rateLimit, express.json({ limit: deps.config.bodyLimit }), parseError, async (req: Request, res: Response) => {
+    router.post(def.path, hostCheck, auth, rateLimit, express.json({ limit: deps.config.bodyLimit, reviver: refuseProtoKey }), parseError, async (req: Request, res: Response) => {
       if (!req.credential) return;
-      const invalid = invalidParamsIn(req.body);
-      if (invalid) {
-        res.json(invalid);
+      const refusal = checkJsonRpc(req.body);
+      if (refusal) {
+        res.status(refusal.status).json(refusal.body);
         return;
       }
       const server = buildMcpServer(def, CATALOGUES[key], toolCall(deps.bus, req.credential, req.requestId));

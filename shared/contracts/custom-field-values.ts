@@ -1,11 +1,15 @@
 import { z } from 'zod';
 
 /** Custom field keys: lower snake case, as in `lead_source`. */
+/** Names that every JavaScript object already has: as keys they would read the object's internals. */
+const RESERVED_KEYS = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
+
 export const CustomFieldKey = z
   .string()
   .min(1)
   .max(64)
-  .regex(/^[a-z][a-z0-9_]*$/, 'must be lower snake case, starting with a letter (e.g. lead_source)');
+  .regex(/^[a-z][a-z0-9_]*$/, 'must be lower snake case, starting with a letter (e.g. lead_source)')
+  .refine((key) => !RESERVED_KEYS.has(key), { message: 'is reserved (constructor and prototype name object internals); choose another key' });
 
 /**
  * A stored custom field value. Its type is checked against the field's definition

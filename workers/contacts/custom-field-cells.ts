@@ -3,7 +3,7 @@ import type { FieldDefinition } from '../schema/custom-field-definitions.js';
 
 /** What JSON would accept as a number, written in a cell (no hex, no thousands separators). */
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
-const BOOLEAN: Record<string, boolean> = { true: true, false: false };
+const BOOLEAN = new Map([['true', true], ['false', false]]);
 
 /**
  * Reads the custom field cells of an import file by each field's type: `42` becomes the
@@ -20,7 +20,7 @@ export function customFieldCellReader(fields: FieldDefinition[]): (cells: Record
       if (text === '') continue;
       const type = types.get(key);
       if (type === 'number' && NUMBER.test(text)) values[key] = Number(text);
-      else if (type === 'boolean' && text.toLowerCase() in BOOLEAN) values[key] = BOOLEAN[text.toLowerCase()] as boolean;
+      else if (type === 'boolean' && BOOLEAN.has(text.toLowerCase())) values[key] = BOOLEAN.get(text.toLowerCase()) as boolean;
       else values[key] = text;
     }
     return values;

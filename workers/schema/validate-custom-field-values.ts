@@ -6,7 +6,8 @@ import type { FieldDefinition } from './custom-field-definitions.js';
 /** Every active field appears on a record, null where it has no value. */
 export function presentCustomFields(stored: CustomFieldValues, keys: string[]): CustomFieldValues {
   const out: CustomFieldValues = {};
-  for (const key of keys) out[key] = stored[key] ?? null;
+  // Own values only: a key must never reach what every object inherits.
+  for (const key of keys) out[key] = Object.hasOwn(stored, key) ? (stored[key] ?? null) : null;
   return out;
 }
 

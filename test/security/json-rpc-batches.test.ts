@@ -1,0 +1,38 @@
+import t from 'tap';
+import { useStack } from '../helpers/shared-stack.js';
+
+/**
+ * One POST with many `tools/call` in a JSON-RPC batch used to run them all while the
+ * rate limit counted one request. Batches are refused (the 2025-06-18 protocol removed
+ * them), and nothing in the batch runs.
+ */
+const stack = await useStack(t);
+const ws = await stack.bootstrap({ defaultCountry: 'US' });
+const token = await stack.token(ws.workspace.id, ['contacts:write']);
+
+const post = (body: unknown) =>
+  fetch(`${stack.baseUrl}/mcp/crm`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify(body),
+  });
+
+t.test('a batch of 100 tool calls is refused and runs none of them', async (t) => {
+  const batch = Array.from({ length: 100 }, (_, i) => ({
+    jsonrpc: '2.0',
+    id: i,
+    method: 'tools/call',
+    params: { name: 'create_contact', arguments: { first_name: `Batch ${i}`, phone: `+1 415 555 ${String(1000 + i).padStart(4, '0')}` } },
+  }));
+  const res = await post(batch);
+  t.equal(res.status, 400);
+  t.match(await res.json(), { jsonrpc: '2.0', id: null, error: { code: -32600, message: /Batches are not supported/ } });
+  const count = await stack.db.query<{ n: string }>('select count(*) n from contacts where workspace_id = $1', [ws.workspace.id]);
+  t.equal(Number(count[0]?.n), 0, 'no contact was created');
+});
+
+t.test('one call per request still works', async (t) => {
+  const res = await post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_contact', arguments: { first_name: 'Single', phone: '+1 415 555 2000' } } });
+  t.equal(res.status, 200);
+  t.match(await res.json(), { id: 1, result: { structuredContent: { first_name: 'Single' } } });
+});

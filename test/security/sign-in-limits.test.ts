@@ -1,0 +1,61 @@
+import t from 'tap';
+import { BusClient } from '../../shared/bus/bus-client.js';
+import { NatsTransport } from '../../shared/bus/nats-transport.js';
+import { signIn } from '../../shared/contracts/sessions.js';
+import { CrmError } from '../../shared/errors.js';
+import { createLogger } from '../../shared/logger.js';
+import { useStack } from '../helpers/shared-stack.js';
+import { TEST_PASSWORD } from '../helpers/stack.js';
+import { SIGN_IN_LIMITS } from '../../workers/tokens/sessions/sign-in.js';
+
+/**
+ * Password guessing against the tokens worker's sign-in, over real NATS, with client
+ * addresses from TEST-NET (203.0.113.0/24) as a gateway would pass them on.
+ */
+const stack = await useStack(t);
+const transport = await NatsTransport.connect(stack.env.NATS_URL ?? '', 'sign-in limits test', createLogger({ level: 'silent', component: 'test' }));
+t.teardown(() => transport.close());
+const bus = new BusClient(transport, stack.env.BUS_NAMESPACE ?? '', 15_000);
+
+/** The outcome of one sign-in: ok, or the error code (wrong_password means the password was checked). */
+async function attempt(email: string, password: string, ip: string): Promise<string> {
+  try {
+    await bus.call(signIn, { email, password, ip }, { context: null, requestId: 'req_sign_in_limits' });
+    return 'ok';
+  } catch (error) {
+    if (error instanceof CrmError) return error.code;
+    throw error;
+  }
+}
+
+const tally = (outcomes: string[]) => outcomes.reduce<Record<string, number>>((n, o) => ({ ...n, [o]: (n[o] ?? 0) + 1 }), {});
+
+t.test('40 parallel wrong guesses for one address: at most 5 password checks', async (t) => {
+  // Before, the check counted failures and the failure was recorded only after the
+  // password check, so every one of 40 parallel guesses passed the check.
+  const { user } = await stack.bootstrap({ email: 'race@limits.test' });
+  const outcomes = await Promise.all(Array.from({ length: 40 }, (_, i) => attempt(user.email, `wrong guess ${i}`, '203.0.113.10')));
+  t.same(tally(outcomes), { wrong_password: SIGN_IN_LIMITS.perEmailAndIp, rate_limited: 40 - SIGN_IN_LIMITS.perEmailAndIp });
+  t.equal(await attempt(user.email, TEST_PASSWORD, '203.0.113.10'), 'rate_limited', 'the right password waits too, from that address');
+});
+
+t.test('failures from one address do not lock out the user elsewhere; many addresses hit a slower backstop', async (t) => {
+  // Before, five failures from anywhere locked the account for everyone for 15 minutes.
+  const { user } = await stack.bootstrap({ email: 'lockout@limits.test' });
+  for (let i = 0; i < SIGN_IN_LIMITS.perEmailAndIp; i++) t.equal(await attempt(user.email, `wrong ${i}`, '203.0.113.20'), 'wrong_password');
+  t.equal(await attempt(user.email, TEST_PASSWORD, '203.0.113.20'), 'rate_limited', 'the guessing address is stopped');
+  t.equal(await attempt(user.email, TEST_PASSWORD, '203.0.113.21'), 'ok', 'the user signs in from elsewhere');
+
+  // Spread over many addresses, the failures per address stay low until the per-address backstop.
+  const addresses = Math.ceil(SIGN_IN_LIMITS.perEmail / SIGN_IN_LIMITS.perEmailAndIp);
+  const spread = await Promise.all(
+    Array.from({ length: addresses }, async (_, a) => {
+      const outcomes: string[] = [];
+      for (let i = 0; i < SIGN_IN_LIMITS.perEmailAndIp; i++) outcomes.push(await attempt(user.email, `spread ${i}`, `198.51.100.${a + 1}`));
+      return outcomes;
+    }),
+  );
+  const checked = spread.flat().filter((o) => o === 'wrong_password').length;
+  t.ok(checked <= SIGN_IN_LIMITS.perEmail - SIGN_IN_LIMITS.perEmailAndIp, `${checked} password checks from ${addresses} addresses, within the backstop`);
+  t.equal(await attempt(user.email, TEST_PASSWORD, '203.0.113.22'), 'rate_limited', 'past the backstop, the address waits everywhere');
+});

@@ -36,8 +36,7 @@ import {
  * strings. Never a 5xx, never a hang, never a stack trace; a 4xx (or a tool error)
  * changes nothing in the database.
  *
- * Two test files run its halves side by side, each on a stack of its own:
- * hostile-input-rest.test.ts and hostile-input-tools.test.ts.
+ * hostile-input.test.ts runs it; the suites are functions so that a part can be run alone.
  *
  * Runs: REST_RUNS per endpoint, TOOL_RUNS per tool, RPC_RUNS raw JSON-RPC bodies
  * (scaled by FC_RUNS_FACTOR; FC_SEED and FC_PATH replay what fc.assert reports), within

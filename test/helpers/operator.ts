@@ -5,10 +5,11 @@
  * process. test/service/cli.test.ts tests the commands themselves.
  */
 import { randomBytes } from 'node:crypto';
+import type { z } from 'zod';
 import { openLocalServices, type LocalServices } from '../../cli/local-services.js';
 import { loadConfig } from '../../shared/config.js';
 import type { Permission, Visibility } from '../../shared/auth/permissions.js';
-import { addUser, bootstrapWorkspace } from '../../shared/contracts/identity.js';
+import { addUser, bootstrapWorkspace, type BootstrapResult as BootstrapResultSchema } from '../../shared/contracts/identity.js';
 import { createToken } from '../../shared/contracts/tokens.js';
 import { createLogger } from '../../shared/logger.js';
 import type { Scope } from '../../shared/auth/scopes.js';
@@ -22,11 +23,8 @@ export interface BootstrapOptions {
   defaultCountry?: string;
 }
 
-export interface BootstrapResult {
-  organization: { id: string; name: string };
-  workspace: { id: string; name: string };
-  user: { id: string; email: string };
-}
+/** What `crm bootstrap --json` prints: the contract's own type. */
+export type BootstrapResult = z.infer<typeof BootstrapResultSchema>;
 
 export interface Operator {
   /** An organization (new or existing), a workspace and its administrator, like `crm bootstrap`. */

@@ -14,6 +14,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv
   tokens: { summary: 'tokens create|list|revoke: manage API tokens', load: () => import('./commands/tokens.js') },
   'mcp-config': { summary: 'print the mcpServers client configuration for both tool servers', load: () => import('./commands/mcp-config.js') },
   keys: { summary: 'keys rotate: start signing OAuth access tokens with a new key', load: () => import('./commands/keys.js') },
+  nats: { summary: 'nats config|keys: NATS permissions and identities for each process role', load: () => import('./commands/nats.js') },
   import: { summary: 'import contacts FILE.csv: bulk-import contacts from CSV (re-runnable)', load: () => import('./commands/import.js') },
 };
 

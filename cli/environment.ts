@@ -3,6 +3,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { BusClient, type BusObserver } from '../shared/bus/bus-client.js';
 import { InProcessTransport } from '../shared/bus/in-process-transport.js';
+import { natsConnectionOptions } from '../shared/bus/nats-identity.js';
+import type { NatsRole } from '../shared/bus/nats-permissions.js';
 import { NatsTransport } from '../shared/bus/nats-transport.js';
 import type { BusTransport } from '../shared/bus/transport.js';
 import { ConfigError, type Config } from '../shared/config.js';
@@ -42,10 +44,16 @@ export async function resolveSecret(config: Config): Promise<string> {
   }
 }
 
-export async function connectTransport(config: Config, log: Logger, name: string): Promise<BusTransport> {
-  if (config.natsUrl) return NatsTransport.connect(config.natsUrl, name, log);
+/**
+ * The bus: NATS with this process's credentials when NATS_URL is set, else in-process.
+ * `role` names the permissions the process needs (shared/bus/nats-permissions.ts) and so
+ * the reply inbox it reads.
+ */
+export async function connectTransport(config: Config, log: Logger, name: string, role: NatsRole): Promise<BusTransport> {
+  if (config.natsUrl) return NatsTransport.connect(config.natsUrl, name, log, natsConnectionOptions(config, role));
   return new InProcessTransport();
 }
+
 
 export function requireNats(config: Config, command: string): string {
   if (!config.natsUrl) {
@@ -56,6 +64,7 @@ export function requireNats(config: Config, command: string): string {
   return config.natsUrl;
 }
 
-export function busClient(transport: BusTransport, config: Config, observer?: BusObserver): BusClient {
-  return new BusClient(transport, config.busNamespace, config.busTimeoutMs, observer);
+/** `operatorCallKey`: the command line's, to sign its operator calls; gateways have none. */
+export function busClient(transport: BusTransport, config: Config, options: { observer?: BusObserver; operatorCallKey?: Buffer } = {}): BusClient {
+  return new BusClient(transport, config.busNamespace, config.busTimeoutMs, options.observer, options.operatorCallKey);
 }

@@ -1,9 +1,9 @@
-import { SCOPES } from '../shared/auth/scopes.js';
 import type { BusClient } from '../shared/bus/bus-client.js';
 import { InProcessTransport } from '../shared/bus/in-process-transport.js';
+import { natsConnectionOptions } from '../shared/bus/nats-identity.js';
 import { NatsTransport } from '../shared/bus/nats-transport.js';
 import type { BusTransport } from '../shared/bus/transport.js';
-import type { CallContext } from '../shared/contracts/call-context.js';
+import { operatorContext, type CallContext } from '../shared/contracts/call-context.js';
 import { resolveWorkspace } from '../shared/contracts/identity.js';
 import { ConfigError, type Config } from '../shared/config.js';
 import { migrateDatabase } from '../shared/db/migrate.js';
@@ -50,14 +50,14 @@ export async function openLocalServices(config: Config, log: Logger): Promise<Lo
     let events: BusTransport = transport;
     let natsBus: BusClient | null = null;
     if (config.natsUrl) {
-      const nats = await NatsTransport.connect(config.natsUrl, 'crm command', log);
+      const nats = await NatsTransport.connect(config.natsUrl, 'crm command', log, natsConnectionOptions(config, 'cli'));
       cleanups.push(() => nats.close());
       events = nats;
-      natsBus = busClient(nats, config);
+      natsBus = busClient(nats, config, { operatorCallKey: secrets.operatorCallKey });
     }
     const workers = startWorkers(Object.values(WORKERS), { orm, secrets, bus: transport, busNamespace: config.busNamespace, events }, log, 8);
     cleanups.push(() => workers.drain());
-    const bus = busClient(transport, config);
+    const bus = busClient(transport, config, { operatorCallKey: secrets.operatorCallKey });
     const requestId = newId('request');
 
     return {
@@ -68,7 +68,7 @@ export async function openLocalServices(config: Config, log: Logger): Promise<Lo
         const { result } = await bus.call(resolveWorkspace, { ref }, { context: null, requestId });
         return {
           workspace: { id: result.id, name: result.name },
-          context: { workspace_id: result.id, principal: { type: 'operator', scopes: [...SCOPES] }, visibility: 'all' },
+          context: operatorContext(result.id),
         };
       },
       close,

@@ -5,6 +5,8 @@ import type { BusSubscription } from '../shared/bus/transport.js';
 import { GRANT_CHANGED_EVENT, SIGNING_KEYS_CHANGED_EVENT, TOKEN_REVOKED_EVENT } from '../shared/contracts/events.js';
 import { ApiTokenAuthenticator } from './auth/authenticate-api-token.js';
 import { CredentialCache } from './auth/credential-cache.js';
+import { FailedAuthLimit } from './auth/failed-auth-limit.js';
+import { RefusedTokenCache } from './auth/refused-token-cache.js';
 import type { GatewayDeps } from './deps.js';
 import { consoleRoutes } from './console/console-routes.js';
 import { errorHandler, notFoundHandler } from './errors/error-handler.js';
@@ -13,6 +15,7 @@ import { httpMetrics } from './metrics/http-metrics.js';
 import { mcpRoutes } from './mcp/mcp-routes.js';
 import { requestId } from './middlewares/request-id.js';
 import { requestLog } from './middlewares/request-log.js';
+import { strictTransportSecurity } from './middlewares/strict-transport-security.js';
 import { AccessTokenVerifier } from './oauth/access-token-verifier.js';
 import { BusOAuthProvider } from './oauth/bus-oauth-provider.js';
 import { consentRoutes } from './oauth/consent-routes.js';
@@ -52,7 +55,8 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   if (deps.config.trustProxy) app.set('trust proxy', /^\d+$/.test(deps.config.trustProxy) ? Number(deps.config.trustProxy) : deps.config.trustProxy);
 
   const tokenCache = new CredentialCache<ResolvedCredential>(deps.config.authCacheTtlMs);
-  const tokens = new ApiTokenAuthenticator(deps.bus, tokenCache);
+  const failedAuth = deps.rateLimits.failedAuth ? new FailedAuthLimit(deps.rateLimits.failedAuth) : null;
+  const tokens = new ApiTokenAuthenticator(deps.bus, tokenCache, new RefusedTokenCache(deps.config.authNegativeCacheTtlMs), failedAuth);
   const verifier = new AccessTokenVerifier(deps.bus, deps.publicUrl, deps.config.grantCacheTtlMs);
   const provider = new BusOAuthProvider(deps.bus, deps.publicUrl, verifier);
   const subscriptions = [
@@ -63,6 +67,7 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
 
   app.use(requestId);
   app.use(requestLog(deps.log));
+  app.use(strictTransportSecurity(deps.publicUrl));
   app.use(httpMetrics(deps.metrics));
   app.use(healthRoutes(deps));
   app.use(openApiRoutes(deps, V1_ENDPOINTS));

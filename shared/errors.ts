@@ -151,13 +151,17 @@ export class MethodNotAllowedError extends CrmError {
 }
 
 export class PhoneTakenError extends CrmError {
-  /** `existingId` is left out when the caller may not see that contact. */
+  /**
+   * `existingId` is left out when the caller may not see that contact (an `owned` member):
+   * then the message claims no contact and repeats no number, only that this one cannot be
+   * used and whom to ask. The refusal itself cannot be hidden (phones are unique per workspace).
+   */
   constructor(phone: string, existingId?: string) {
     super(
       'phone_taken',
       existingId
         ? `A contact with phone ${phone} already exists in this workspace: ${existingId}.`
-        : `A contact with phone ${phone} already exists in this workspace.`,
+        : 'This phone number cannot be used for a contact of yours. A member who sees all contacts (an administrator) can tell you why.',
       existingId ? { param: 'phone', existing_id: existingId } : { param: 'phone' },
     );
   }

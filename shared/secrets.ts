@@ -13,6 +13,8 @@ export interface Secrets {
   opaqueHashKey: Buffer;
   /** AES-256-GCM key for the private halves of the OAuth signing keys at rest. */
   keyEncryptionKey: Buffer;
+  /** HMAC key that signs operator calls on the bus (the CLI signs, workers check; gateways never hold it). */
+  operatorCallKey: Buffer;
 }
 
 function derive(secret: string, purpose: string): Buffer {
@@ -25,6 +27,7 @@ export function deriveSecrets(secret: string): Secrets {
     cursorKey: derive(secret, 'pagination-cursor'),
     opaqueHashKey: derive(secret, 'opaque-secret-hash'),
     keyEncryptionKey: derive(secret, 'signing-key-encryption'),
+    operatorCallKey: derive(secret, 'operator-call-signature'),
   };
 }
 

@@ -18,9 +18,9 @@ export async function run(argv: string[]): Promise<void> {
   const config = loadConfig();
   requireNats(config, 'gateway');
   const log = createLogger({ level: config.logLevel, component: 'gateway' });
-  const transport = await connectTransport(config, log, 'crm gateway');
+  const transport = await connectTransport(config, log, 'crm gateway', 'gateway');
   const metrics = createMetricsRegistry('gateway');
-  const gateway = await startGateway(busClient(transport, config, new BusCallMetrics(metrics)), config, log, metrics);
+  const gateway = await startGateway(busClient(transport, config, { observer: new BusCallMetrics(metrics) }), config, log, metrics);
   const admin = await serveAdminPort(config, metrics, log, { transport });
   onShutdown(log, async () => {
     await gateway.close();

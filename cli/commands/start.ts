@@ -33,12 +33,12 @@ export async function run(argv: string[]): Promise<void> {
   const applied = await migrateDatabase(orm, db.url);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
 
-  const transport = await connectTransport(config, log, 'crm start');
+  const transport = await connectTransport(config, log, 'crm start', 'gateway');
   const metrics = createMetricsRegistry('crm');
   registerPoolMetrics(metrics, orm);
   const services = { orm, secrets, bus: transport, busNamespace: config.busNamespace, events: transport, metrics: new WorkerMessageMetrics(metrics) };
   const workers = startWorkers(Object.values(WORKERS), services, log, config.workerConcurrency);
-  const gateway = await startGateway(busClient(transport, config, new BusCallMetrics(metrics)), config, log, metrics);
+  const gateway = await startGateway(busClient(transport, config, { observer: new BusCallMetrics(metrics) }), config, log, metrics);
   // The database only: this process's gateway answers /readyz for the bus and every worker.
   const admin = await serveAdminPort(config, metrics, log, { orm });
 

@@ -1,4 +1,5 @@
 import { WORKER_NAMES, type WorkerName } from '../../shared/bus/operation.js';
+import { workerRole } from '../../shared/bus/nats-permissions.js';
 import { loadConfig } from '../../shared/config.js';
 import { openDatabase } from '../../shared/db/orm.js';
 import { createLogger } from '../../shared/logger.js';
@@ -33,7 +34,7 @@ export async function run(argv: string[]): Promise<void> {
   const secrets = deriveSecrets(await resolveSecret(config));
   const db = await resolveDatabase(config, log, 'command');
   const orm = await openDatabase({ url: db.url, poolMax: config.dbPoolMax, applicationName: `crm worker ${names.join(' ')}` });
-  const transport = await connectTransport(config, log, `crm worker ${names.join(' ')}`);
+  const transport = await connectTransport(config, log, `crm worker ${names.join(' ')}`, workerRole(names[0] as WorkerName));
   const metrics = createMetricsRegistry(`worker:${names.join('+')}`);
   registerPoolMetrics(metrics, orm);
   const workers = startWorkers(

@@ -7,6 +7,7 @@ import {
   type ImportedContactRow,
   type RowProblem,
 } from '../../shared/contracts/contact-import.js';
+import { nullPrototypeRecord } from '../../shared/null-prototype.js';
 import { UsageError } from '../usage-error.js';
 
 /** The workspace's contact custom fields, by key. */
@@ -69,7 +70,7 @@ export function importColumns(file: string, header: string[]): ImportColumns {
           return { problem: { line, reason: `${name}: longer than ${IMPORT_CELL_MAX_CHARS} characters.`, param } };
         }
         if ('field' in column) row[column.field] = value;
-        else (row.custom_fields ??= {})[column.customKey] = value;
+        else (row.custom_fields ??= nullPrototypeRecord<string>())[column.customKey] = value;
         bytes += value.length + 24;
       }
       return { row, bytes };

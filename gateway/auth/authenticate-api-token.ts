@@ -1,25 +1,50 @@
 import type { RequestHandler } from 'express';
+import { looksLikeApiToken } from '../../shared/auth/api-token-shape.js';
 import type { BusClient } from '../../shared/bus/bus-client.js';
 import { authenticateToken } from '../../shared/contracts/tokens.js';
 import { CrmError, UnauthenticatedError } from '../../shared/errors.js';
 import type { ResolvedCredential } from '../request-state.js';
 import { bearerCredential } from './bearer.js';
 import { CredentialCache } from './credential-cache.js';
+import type { FailedAuthLimit } from './failed-auth-limit.js';
+import type { RefusedTokenCache } from './refused-token-cache.js';
 
-/** Resolves a token by asking the tokens worker; answers for the same token are reused for a few seconds. */
+/** Who presents the token: the request's id for the bus call, its client address for the limit. */
+export interface TokenPresenter {
+  requestId: string;
+  ip?: string | undefined;
+}
+
+const MALFORMED = 'The bearer token is not a valid API token.';
+
+/**
+ * Resolves a token by asking the tokens worker; answers for the same token are reused for a
+ * few seconds, refusals too, and an address that keeps presenting bad tokens is stopped
+ * before it costs a bus call.
+ */
 export class ApiTokenAuthenticator {
   constructor(
     private readonly bus: BusClient,
     readonly cache: CredentialCache<ResolvedCredential>,
+    private readonly refused: RefusedTokenCache,
+    private readonly failures: FailedAuthLimit | null,
   ) {}
 
-  async resolve(token: string, requestId: string): Promise<ResolvedCredential> {
+  async resolve(token: string, presenter: TokenPresenter): Promise<ResolvedCredential> {
     const key = CredentialCache.keyOf(token);
     const cached = this.cache.get(key);
     if (cached) return cached;
-    const { result } = await this.bus.call(authenticateToken, { token }, { context: null, requestId }).catch((error: unknown) => {
-      // Not even the shape of a token (e.g. far too long): no token of ours, so a 401 like any other.
-      if (error instanceof CrmError && error.code === 'validation_failed') throw new UnauthenticatedError('The bearer token is not a valid API token.');
+    const ip = presenter.ip ?? 'unknown';
+    this.failures?.check(ip);
+    const refusal = this.refused.get(key) ?? (looksLikeApiToken(token) ? undefined : MALFORMED);
+    if (refusal !== undefined) return this.refuse(ip, refusal);
+
+    const { result } = await this.bus.call(authenticateToken, { token }, { context: null, requestId: presenter.requestId }).catch(async (error: unknown) => {
+      // Unknown, revoked or expired: remembered, and counted against the address.
+      if (error instanceof CrmError && error.code === 'unauthenticated') {
+        this.refused.set(key, error.message);
+        return this.refuse(ip, error.message);
+      }
       throw error;
     });
     const credential: ResolvedCredential = {
@@ -38,6 +63,12 @@ export class ApiTokenAuthenticator {
     return credential;
   }
 
+  /** Counts the refusal against the address (a 429 past the limit), then refuses. */
+  private async refuse(ip: string, reason: string): Promise<never> {
+    await this.failures?.record(ip);
+    throw new UnauthenticatedError(reason);
+  }
+
   /** Express middleware for the REST API: a valid API token is required. */
   middleware(): RequestHandler {
     return async (req, res, next) => {
@@ -47,7 +78,7 @@ export class ApiTokenAuthenticator {
         throw new UnauthenticatedError('Send an API token as "Authorization: Bearer sk_live_…".');
       }
       try {
-        req.credential = await this.resolve(token, req.requestId);
+        req.credential = await this.resolve(token, req);
       } catch (error) {
         if (error instanceof UnauthenticatedError) res.set('WWW-Authenticate', 'Bearer realm="crm", error="invalid_token"');
         throw error;

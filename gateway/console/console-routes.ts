@@ -1,6 +1,7 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { NotFoundError } from '../../shared/errors.js';
 import type { GatewayDeps } from '../deps.js';
+import { cookiePolicy } from '../pages/cookies.js';
 import { verifyCsrf } from '../pages/csrf.js';
 import { staticAsset } from '../pages/static-asset.js';
 import { NAV } from './console-layout.js';
@@ -20,10 +21,12 @@ import { workspaceUrl } from './workspace-url.js';
 /** Every console form is urlencoded and carries the CSRF token; checked before any route sees it. */
 const parseForm = express.urlencoded({ extended: false, limit: '20kb', parameterLimit: 100 });
 
-function checkCsrf(req: Request, _res: Response, next: NextFunction): void {
-  // A mismatch throws a 403, which express 5 hands to the console's error handler.
-  verifyCsrf(req);
-  next();
+function checkCsrf(deps: GatewayDeps) {
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    // A mismatch throws a 403, which express 5 hands to the console's error handler.
+    verifyCsrf(req, cookiePolicy(deps.publicUrl()));
+    next();
+  };
 }
 
 /**
@@ -37,7 +40,7 @@ export function consoleRoutes(deps: GatewayDeps): Router {
 
   const pages = Router();
   pages.use(consoleSession(deps));
-  pages.post('/{*path}', parseForm, checkCsrf);
+  pages.post('/{*path}', parseForm, checkCsrf(deps));
 
   pages.get('/', (req, res) => res.redirect(303, consoleHome(sessionOf(req))));
   // The workspace switcher is a GET form, so it works without script.

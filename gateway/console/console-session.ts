@@ -4,9 +4,9 @@ import type { Scope } from '../../shared/auth/scopes.js';
 import { sessionMemberships, type SessionMembership } from '../../shared/contracts/sessions.js';
 import { CrmError, NotFoundError } from '../../shared/errors.js';
 import type { GatewayDeps } from '../deps.js';
-import { readCookie, SESSION_COOKIE } from '../pages/cookies.js';
+import { cookiePolicy, readCookie } from '../pages/cookies.js';
 import { csrfToken } from '../pages/csrf.js';
-import { isSecure, signInUrl } from '../pages/session-routes.js';
+import { signInUrl } from '../pages/session-routes.js';
 import { workspaceUrl } from './workspace-url.js';
 
 /** Who is using the console, and in which workspace: resolved afresh on every request. */
@@ -55,7 +55,8 @@ export function sessionOf(req: Request): ConsoleSession {
 export function consoleSession(deps: GatewayDeps): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     const backHere = req.method === 'GET' ? req.originalUrl : '/console';
-    const token = readCookie(req, SESSION_COOKIE);
+    const cookies = cookiePolicy(deps.publicUrl());
+    const token = readCookie(req, cookies.session);
     if (!token) return res.redirect(303, signInUrl(backHere));
     let view;
     try {
@@ -76,7 +77,7 @@ export function consoleSession(deps: GatewayDeps): RequestHandler {
       scopes,
       isAdministrator: membership?.permissions.includes('configuration') ?? false,
       passwordChangeRequired: view.password_change_required,
-      csrf: csrfToken(req, res, isSecure(deps.publicUrl())),
+      csrf: csrfToken(req, res, cookies),
     };
     // An invited user chooses their own password before anything else.
     if (view.password_change_required && !/^\/account(\/|$)/.test(req.path)) return res.redirect(303, '/console/account');

@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { nullPrototypeRecord } from '../../shared/null-prototype.js';
 
 /** Console forms are urlencoded: a field is a string, several checkboxes of one name are an array. */
 type FormBody = Record<string, string | string[] | undefined>;
@@ -20,7 +21,7 @@ export function listField(req: Request, name: string): string[] {
 
 /** A query string without its empty fields: an empty search box means no filter. */
 export function filledQuery(query: Request['query']): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out = nullPrototypeRecord<string>();
   for (const [key, value] of Object.entries(query)) if (typeof value === 'string' && value.trim() !== '') out[key] = value;
   return out;
 }

@@ -57,7 +57,7 @@ export function authenticateMcp(
     let clientId = 'api-token';
     try {
       if (credentialText.startsWith('sk_')) {
-        credential = await tokens.resolve(credentialText, req.requestId);
+        credential = await tokens.resolve(credentialText, req);
       } else {
         const claims = await verifier.verify(credentialText, resource);
         expiresAt = claims.expiresAt;

@@ -7,12 +7,13 @@ import type { z } from 'zod/v4';
  * without params, say) would come back as -32603 "internal error". These are checked
  * first and refused as -32602 "invalid params", as JSON-RPC expects.
  */
-const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
-  initialize: InitializeRequestSchema,
-  ping: PingRequestSchema,
-  'tools/list': ListToolsRequestSchema,
-  'tools/call': CallToolRequestSchema,
-};
+// A Map, not an object: the method is the client's text, and `constructor` must find nothing.
+const REQUEST_SCHEMAS: ReadonlyMap<string, z.ZodType> = new Map<string, z.ZodType>([
+  ['initialize', InitializeRequestSchema],
+  ['ping', PingRequestSchema],
+  ['tools/list', ListToolsRequestSchema],
+  ['tools/call', CallToolRequestSchema],
+]);
 
 export interface JsonRpcRefusal {
   status: 200 | 400;
@@ -30,7 +31,7 @@ export function checkJsonRpc(body: unknown): JsonRpcRefusal | null {
     return { status: 400, body: { jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message } } };
   }
   if (typeof body !== 'object' || body === null || !('method' in body) || !('id' in body)) return null;
-  const parsed = REQUEST_SCHEMAS[String(body.method)]?.safeParse(body);
+  const parsed = REQUEST_SCHEMAS.get(String(body.method))?.safeParse(body);
   if (!parsed || parsed.success) return null;
   const issue = parsed.error.issues[0];
   const where = issue?.path.length ? issue.path.join('.') : 'params';

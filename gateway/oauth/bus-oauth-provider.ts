@@ -10,7 +10,7 @@ import { codeChallenge, exchangeCode, getOAuthClient, refreshTokens, registerOAu
 import { newId } from '../../shared/ids.js';
 import { MCP_SERVERS } from '../../shared/auth/mcp-servers.js';
 import type { McpServerKey } from '../../shared/contracts/oauth.js';
-import { SESSION_COOKIE, readCookie } from '../pages/cookies.js';
+import { cookiePolicy, readCookie } from '../pages/cookies.js';
 import type { AccessTokenVerifier } from './access-token-verifier.js';
 import { oauthErrorFrom } from './oauth-errors.js';
 
@@ -47,6 +47,12 @@ export class BusOAuthProvider implements OAuthServerProvider {
     };
   }
 
+  /** A registered client and whether a user has approved it yet; undefined when unknown. */
+  async findClient(clientId: string): Promise<{ client: OAuthClientInformationFull; consented: boolean } | undefined> {
+    const { client, consented } = await this.call(getOAuthClient, { client_id: clientId });
+    return client ? { client: client as OAuthClientInformationFull, consented } : undefined;
+  }
+
   /** Which server a resource indicator (RFC 8707) names; every authorization is for exactly one. */
   serverOf(resource: URL | undefined): McpServerKey {
     const wanted = resource?.href.replace(/\/+$/, '');
@@ -70,7 +76,7 @@ export class BusOAuthProvider implements OAuthServerProvider {
     });
     // Signed in already: straight to consent (which checks the session, and sends the browser to sign in if it has ended).
     const consent = `/oauth/consent?request=${encodeURIComponent(request_id)}`;
-    const signedIn = res.req && readCookie(res.req, SESSION_COOKIE) !== undefined;
+    const signedIn = res.req && readCookie(res.req, cookiePolicy(this.publicUrl()).session) !== undefined;
     res.redirect(302, signedIn ? consent : `/sign-in?next=${encodeURIComponent(consent)}`);
   }
 

@@ -3,28 +3,37 @@ import { decideAuthorization, viewConsent } from '../../shared/contracts/oauth.j
 import { CrmError, ValidationError } from '../../shared/errors.js';
 import type { GatewayDeps } from '../deps.js';
 import { consentPage } from '../pages/consent-page.js';
-import { readCookie, SESSION_COOKIE } from '../pages/cookies.js';
+import { cookiePolicy, readCookie } from '../pages/cookies.js';
 import { csrfToken, verifyCsrf } from '../pages/csrf.js';
 import { crmErrorIn } from '../pages/form-error.js';
 import { messagePage } from '../pages/message-page.js';
-import { isSecure, sendPage, signInUrl } from '../pages/session-routes.js';
+import { withIssuer } from './authorization-response.js';
+import { sendPage, signInUrl } from '../pages/session-routes.js';
 
 /** GET shows the consent page for a pending authorization; POST records the decision and sends the browser back to the client. */
 export function consentRoutes(deps: GatewayDeps): Router {
   const router = Router();
   const form = express.urlencoded({ extended: false, limit: '10kb' });
+  const cookies = () => cookiePolicy(deps.publicUrl());
 
   const expired = () =>
     messagePage('This request has expired', 'The authorization request expired or was already answered. Start again from your client.');
   const toSignIn = (requestId: string) => signInUrl(`/oauth/consent?request=${requestId}`);
+  // The worker refuses the decision too; this page says what to do instead of a consent form.
+  const passwordFirst = () =>
+    messagePage('Choose your own password first', 'You still have the temporary password you were given. Change it in the console, then start again from your client.', {
+      href: '/console/account',
+      text: 'Change your password',
+    });
 
   router.get('/oauth/consent', async (req, res) => {
     const requestId = typeof req.query.request === 'string' ? req.query.request.slice(0, 100) : '';
-    const session = readCookie(req, SESSION_COOKIE);
+    const session = readCookie(req, cookies().session);
     if (!session) return res.redirect(303, toSignIn(requestId));
     try {
       const { result } = await deps.bus.call(viewConsent, { request_id: requestId, session_token: session }, { context: null, requestId: req.requestId });
-      sendPage(res, consentPage(result, csrfToken(req, res, isSecure(deps.publicUrl()))));
+      if (result.password_change_required) return sendPage(res, passwordFirst(), 403);
+      sendPage(res, consentPage(result, csrfToken(req, res, cookies())));
     } catch (error) {
       if (error instanceof CrmError && error.code === 'unauthenticated') return res.redirect(303, toSignIn(requestId));
       if (error instanceof CrmError && error.code === 'not_found') return sendPage(res, expired(), 404);
@@ -33,9 +42,9 @@ export function consentRoutes(deps: GatewayDeps): Router {
   });
 
   router.post('/oauth/consent', form, async (req, res) => {
-    verifyCsrf(req);
+    verifyCsrf(req, cookies());
     const requestId = typeof req.body?.request === 'string' ? req.body.request.slice(0, 100) : '';
-    const session = readCookie(req, SESSION_COOKIE);
+    const session = readCookie(req, cookies().session);
     if (!session) return res.redirect(303, toSignIn(requestId));
     const decision = req.body?.decision;
     if (decision !== 'approve' && decision !== 'deny') throw new ValidationError('Choose Approve or Deny.', 'decision');
@@ -48,13 +57,14 @@ export function consentRoutes(deps: GatewayDeps): Router {
           ? { decision, request_id: requestId, session_token: session, workspace_id: workspaceId, allow_changes: checked.includes(workspaceId) }
           : { decision, request_id: requestId, session_token: session };
       const { result } = await deps.bus.call(decideAuthorization, input, { context: null, requestId: req.requestId });
-      res.redirect(303, result.redirect_to);
+      res.redirect(303, withIssuer(result.redirect_to, deps.publicUrl()));
     } catch (error) {
       if (error instanceof CrmError && error.code === 'unauthenticated') return res.redirect(303, toSignIn(requestId));
       if (error instanceof CrmError && error.code === 'not_found') return sendPage(res, expired(), 404);
       if (crmErrorIn(error, ['forbidden', 'validation_failed'])) {
         const { result } = await deps.bus.call(viewConsent, { request_id: requestId, session_token: session }, { context: null, requestId: req.requestId });
-        return sendPage(res, consentPage(result, csrfToken(req, res, isSecure(deps.publicUrl())), error.message), 400);
+        if (result.password_change_required) return sendPage(res, passwordFirst(), 403);
+        return sendPage(res, consentPage(result, csrfToken(req, res, cookies()), error.message), 400);
       }
       throw error;
     }

@@ -1,5 +1,4 @@
 import { Router, type RequestHandler } from 'express';
-import { authorizationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/authorize.js';
 import { metadataHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/metadata.js';
 import { clientRegistrationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/register.js';
 import { revocationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/revoke.js';
@@ -9,10 +8,11 @@ import { MCP_SERVERS } from '../../shared/auth/mcp-servers.js';
 import type { McpServerKey } from '../../shared/contracts/oauth.js';
 import type { GatewayDeps } from '../deps.js';
 import type { AccessTokenVerifier } from './access-token-verifier.js';
+import { authorizeRoute } from './authorize-route.js';
 import type { BusOAuthProvider } from './bus-oauth-provider.js';
 
-/** RFC 8414 metadata of the authorization server that the gateway is. */
-export function authorizationServerMetadata(issuer: string): OAuthMetadata {
+/** RFC 8414 metadata of the authorization server that the gateway is; `iss` in every authorization response (RFC 9207). */
+export function authorizationServerMetadata(issuer: string): OAuthMetadata & { authorization_response_iss_parameter_supported: boolean } {
   const scopes = [...new Set(Object.values(MCP_SERVERS).flatMap((s) => [...s.readScopes, ...s.writeScopes]))];
   return {
     issuer,
@@ -27,6 +27,7 @@ export function authorizationServerMetadata(issuer: string): OAuthMetadata {
     token_endpoint_auth_methods_supported: ['none'],
     revocation_endpoint_auth_methods_supported: ['none'],
     scopes_supported: scopes,
+    authorization_response_iss_parameter_supported: true,
   };
 }
 
@@ -59,7 +60,7 @@ export function oauthRoutes(deps: GatewayDeps, provider: BusOAuthProvider, verif
   const router = Router();
   const issuer = () => deps.publicUrl();
 
-  router.use('/oauth/authorize', authorizationHandler({ provider }));
+  router.use('/oauth/authorize', authorizeRoute(provider, issuer));
   router.use('/oauth/token', tokenHandler({ provider }));
   router.use(
     '/oauth/register',

@@ -1,9 +1,9 @@
 import express, { Router, type Response } from 'express';
-import { signIn, signOut } from '../../shared/contracts/sessions.js';
+import { SESSION_LIFETIME, signIn, signOut } from '../../shared/contracts/sessions.js';
 import { CrmError } from '../../shared/errors.js';
 import type { GatewayDeps } from '../deps.js';
 import { CONSENT_SCRIPT } from './consent-page.js';
-import { clearCookie, readCookie, SESSION_COOKIE, setCookie } from './cookies.js';
+import { clearCookie, cookiePolicy, readCookie, setCookie } from './cookies.js';
 import { csrfToken, verifyCsrf } from './csrf.js';
 import { PAGE_SECURITY_HEADERS } from './layout.js';
 import { messagePage } from './message-page.js';
@@ -13,14 +13,14 @@ import { staticAsset } from './static-asset.js';
 import { STYLESHEET } from './stylesheet.js';
 import type { Html } from './html.js';
 
-const SESSION_MAX_AGE_SECONDS = 14 * 86_400;
-
 export function sendPage(res: Response, page: Html, status = 200): void {
   res.status(status).set(PAGE_SECURITY_HEADERS).type('html').send(page.value);
 }
 
-export function isSecure(publicUrl: string): boolean {
-  return publicUrl.startsWith('https:');
+/** The browser keeps the cookie no longer than the session can live; the tokens worker enforces both limits. */
+export function setSessionCookie(res: Response, publicUrl: string, sessionToken: string): void {
+  const cookies = cookiePolicy(publicUrl);
+  setCookie(res, cookies.session, sessionToken, { secure: cookies.secure, sameSite: 'Lax', maxAgeSeconds: SESSION_LIFETIME.absoluteDays * 86_400 });
 }
 
 /** The sign-in page, coming back to `next` (a path on this site) once signed in. */
@@ -31,7 +31,7 @@ export function signInUrl(next: string): string {
 /** Sign-in and sign-out pages, shared by the OAuth flow and the console, and their assets. */
 export function sessionRoutes(deps: GatewayDeps): Router {
   const router = Router();
-  const secure = () => isSecure(deps.publicUrl());
+  const cookies = () => cookiePolicy(deps.publicUrl());
   const form = express.urlencoded({ extended: false, limit: '10kb' });
 
   router.get('/assets/crm.css', staticAsset('text/css', STYLESHEET));
@@ -40,22 +40,22 @@ export function sessionRoutes(deps: GatewayDeps): Router {
   router.get('/sign-in', (req, res) => {
     const next = safeNext(req.query.next);
     const purpose = next.startsWith('/oauth/') ? 'to connect an agent to Workspace CRM' : undefined;
-    sendPage(res, signInPage({ csrf: csrfToken(req, res, secure()), next, purpose }));
+    sendPage(res, signInPage({ csrf: csrfToken(req, res, cookies()), next, purpose }));
   });
 
   router.post('/sign-in', form, async (req, res) => {
     const next = safeNext(req.body?.next);
     const email = typeof req.body?.email === 'string' ? req.body.email.slice(0, 254) : '';
-    const again = (error: string, status: number) => sendPage(res, signInPage({ csrf: csrfToken(req, res, secure()), next, email, error }), status);
+    const again = (error: string, status: number) => sendPage(res, signInPage({ csrf: csrfToken(req, res, cookies()), next, email, error }), status);
     try {
-      verifyCsrf(req);
+      verifyCsrf(req, cookies());
       const password = typeof req.body?.password === 'string' ? req.body.password.slice(0, 200) : '';
       const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
       const { result } = await deps.bus.call(signIn, { email, password, ip }, { context: null, requestId: req.requestId });
       // Rotate: whatever session this browser had ends, and a new one begins.
-      const previous = readCookie(req, SESSION_COOKIE);
+      const previous = readCookie(req, cookies().session);
       if (previous) await deps.bus.call(signOut, { session_token: previous }, { context: null, requestId: req.requestId }).catch(() => undefined);
-      setCookie(res, SESSION_COOKIE, result.session_token, { secure: secure(), sameSite: 'Lax', maxAgeSeconds: SESSION_MAX_AGE_SECONDS });
+      setSessionCookie(res, deps.publicUrl(), result.session_token);
       res.redirect(303, next);
     } catch (error) {
       if (!(error instanceof CrmError)) throw error;
@@ -70,10 +70,10 @@ export function sessionRoutes(deps: GatewayDeps): Router {
   });
 
   router.post('/sign-out', form, async (req, res) => {
-    verifyCsrf(req);
-    const token = readCookie(req, SESSION_COOKIE);
+    verifyCsrf(req, cookies());
+    const token = readCookie(req, cookies().session);
     if (token) await deps.bus.call(signOut, { session_token: token }, { context: null, requestId: req.requestId });
-    clearCookie(res, SESSION_COOKIE, secure());
+    clearCookie(res, cookies().session, cookies().secure);
     sendPage(res, messagePage('Signed out', 'You have signed out of Workspace CRM.', { href: '/sign-in', text: 'Sign in again' }));
   });
   return router;

@@ -7,6 +7,8 @@ export interface GatewayRateLimits {
   token: RateLimiter | null;
   grant: RateLimiter | null;
   signIn: RateLimiter | null;
+  /** Refused API tokens per client IP (gateway/auth/failed-auth-limit.ts). */
+  failedAuth: RateLimiter | null;
 }
 
 /** Limits an authenticated request by its API token or its OAuth grant (console sessions are not limited). */

@@ -1,10 +1,16 @@
 import type { Logger } from '../../shared/logger.js';
+import { MemoryRateLimitStore } from '../../shared/rate-limit/memory-rate-limit-store.js';
 import type { RateLimitStore } from '../../shared/rate-limit/rate-limit-store.js';
+import type { StoreFailureHandling } from './store-failure.js';
 
 /** The length of a window; RateLimit-Policy announces it. */
 export const WINDOW_MS = 60_000;
 /** Leases of at least this many counts (limits of 151 a minute and more) are renewed ahead. */
 const PREFETCH_MIN_LEASE = 4;
+/** After the store fails, requests are decided without it this long before it is tried again, so they do not each wait on it. */
+export const STORE_RETRY_MS = 5_000;
+/** At most one warning a minute while the store stays unreachable. */
+const WARN_EVERY_MS = 60_000;
 
 export interface RateLimitVerdict {
   allowed: boolean;
@@ -34,23 +40,28 @@ interface KeyState {
 export class RateLimiter {
   private readonly keys = new Map<string, KeyState>();
   private readonly leaseSize: number;
-  private lastWarning = 0;
+  private lastWarning = -Infinity;
   private sweptWindow = -1;
+  private storeDownUntil = 0;
+  /** This gateway's own count, for RATE_LIMIT_STORE_FAILURE=local. */
+  private local: RateLimiter | null = null;
 
   constructor(
     readonly kind: string,
     readonly limit: number,
     private readonly store: RateLimitStore,
     private readonly log: Logger,
+    private readonly onStoreFailure: StoreFailureHandling = { policy: 'local', decided: null },
   ) {
     this.leaseSize = Math.max(1, Math.min(100, Math.ceil(limit / 50)));
   }
 
-  /** Counts one request for `id`; null when the store cannot be reached (the request goes on). */
+  /** Counts one request for `id`; null when no limit applies (the store is unreachable and the policy is `open`). */
   async take(id: string): Promise<RateLimitVerdict | null> {
     const now = Date.now();
     const window = Math.floor(now / WINDOW_MS);
     const resetSeconds = Math.max(1, Math.ceil(((window + 1) * WINDOW_MS - now) / 1000));
+    if (now < this.storeDownUntil) return this.withoutStore(id, resetSeconds);
     const state = this.stateOf(id, window);
 
     while (state.available === 0 && !state.exhausted) {
@@ -59,8 +70,8 @@ export class RateLimiter {
       try {
         await state.pending;
       } catch (error) {
-        this.warn(error);
-        return null;
+        this.storeFailed(error);
+        return this.withoutStore(id, resetSeconds);
       }
     }
     if (state.available === 0) return { allowed: false, limit: this.limit, remaining: 0, resetSeconds };
@@ -89,7 +100,7 @@ export class RateLimiter {
   private prefetch(id: string, state: KeyState): void {
     if (this.leaseSize < PREFETCH_MIN_LEASE || state.exhausted || state.pending || state.available > this.leaseSize / 4) return;
     state.pending = this.refill(id, state)
-      .catch((error: unknown) => this.warn(error))
+      .catch((error: unknown) => this.storeFailed(error))
       .finally(() => (state.pending = null));
   }
 
@@ -105,11 +116,32 @@ export class RateLimiter {
     for (const [id, state] of this.keys) if (state.window < window) this.keys.delete(id);
   }
 
+  /**
+   * The shared store failed: by default each gateway counts alone against the same limit
+   * (N gateways then allow up to N times it, never unlimited); `open` lets requests
+   * through, `closed` refuses them until the store answers again.
+   */
+  private withoutStore(id: string, resetSeconds: number): Promise<RateLimitVerdict | null> {
+    const { policy, decided } = this.onStoreFailure;
+    decided?.inc({ limiter: this.kind, policy });
+    if (policy === 'open') return Promise.resolve(null);
+    if (policy === 'closed') return Promise.resolve({ allowed: false, limit: this.limit, remaining: 0, resetSeconds: Math.min(resetSeconds, STORE_RETRY_MS / 1000) });
+    this.local ??= new RateLimiter(this.kind, this.limit, new MemoryRateLimitStore(), this.log);
+    return this.local.take(id);
+  }
+
+  private storeFailed(error: unknown): void {
+    this.storeDownUntil = Date.now() + STORE_RETRY_MS;
+    this.warn(error);
+  }
+
   private warn(error: unknown): void {
-    // Fail open, loudly but not once per request: the bus being down fails the request anyway.
-    if (Date.now() - this.lastWarning < 10_000) return;
+    // Loudly, but once a minute, not once per request; the metric counts every request.
+    if (Date.now() - this.lastWarning < WARN_EVERY_MS) return;
     this.lastWarning = Date.now();
-    this.log.warn({ err: error, limiter: this.kind }, 'rate limit store unreachable; letting requests through');
+    const policy = this.onStoreFailure.policy;
+    const what = { local: "counting this gateway's requests alone", open: 'letting requests through', closed: 'refusing requests' }[policy];
+    this.log.warn({ err: error, limiter: this.kind, policy }, `rate limit store unreachable; ${what}`);
   }
 }
 

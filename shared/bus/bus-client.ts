@@ -3,6 +3,7 @@ import { CrmError, InternalError, UnavailableError, validationErrorFrom } from '
 import { decode, encode } from './codec.js';
 import { ReplyEnvelope, type RequestEnvelope } from './envelope.js';
 import { HEADER } from './headers.js';
+import { signOperatorCall } from './operator-signature.js';
 import { subjectOf, type Operation, type OperationInput, type OperationOutput } from './operation.js';
 import { BusDisconnectedError, BusTimeoutError, NoRespondersError, type BusHeaders, type BusTransport } from './transport.js';
 
@@ -45,6 +46,8 @@ export class BusClient {
     readonly namespace: string,
     readonly defaultTimeoutMs: number,
     private readonly observer?: BusObserver,
+    /** Only the command line holds it (from CRM_SECRET): without it, calls as the operator are refused here. */
+    private readonly operatorCallKey?: Buffer,
   ) {}
 
   /**
@@ -61,6 +64,10 @@ export class BusClient {
     const headers: BusHeaders = { [HEADER.requestId]: options.requestId, [HEADER.deadline]: String(deadline) };
     if (options.idempotencyKey !== undefined) headers[HEADER.idempotencyKey] = options.idempotencyKey;
     const data = encode({ context: options.context, input: parsed.data } satisfies RequestEnvelope);
+    if (op.operatorOnly || options.context?.principal.type === 'operator') {
+      if (!this.operatorCallKey) throw new InternalError('Only the command line may call as the operator.');
+      headers[HEADER.operatorSignature] = signOperatorCall(this.operatorCallKey, subject, deadline, data);
+    }
     const safe = options.retry !== false && (op.readOnly || (op.idempotent && options.idempotencyKey !== undefined));
 
     for (let attempt = 0; ; attempt++) {

@@ -1,4 +1,4 @@
-import { connect, headers as natsHeaders, ErrorCode, type KV, type NatsConnection, type Msg, type MsgHdrs } from 'nats';
+import { connect, headers as natsHeaders, ErrorCode, type ConnectionOptions, type KV, type NatsConnection, type Msg, type MsgHdrs } from 'nats';
 import type { Logger } from '../logger.js';
 import { BusDisconnectedError, BusTimeoutError, NoRespondersError } from './transport.js';
 import type { BusHandler, BusHeaders, BusMessage, BusSubscription, BusTransport } from './transport.js';
@@ -18,6 +18,9 @@ function fromHeaders(h: BusHeaders): MsgHdrs | undefined {
   return out;
 }
 
+/** Errors of a server not (yet) there, as opposed to one that refuses us. */
+const UNREACHABLE = new Set<string>([ErrorCode.ConnectionRefused, ErrorCode.ConnectionTimeout, 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+
 function errorCode(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
 }
@@ -33,19 +36,35 @@ export class NatsTransport implements BusTransport {
     void this.watchStatus();
   }
 
-  static async connect(url: string, name: string, log: Logger): Promise<NatsTransport> {
-    const nc = await connect({
+  /**
+   * `identity`: credentials, TLS and inbox (shared/bus/nats-identity.ts); none for an open
+   * server. Waits for a server that is not up yet (processes may start before NATS), but
+   * stops at once when a server refuses this process (credentials, TLS): retrying cannot help.
+   */
+  static async connect(url: string, name: string, log: Logger, identity: Partial<ConnectionOptions> = {}): Promise<NatsTransport> {
+    const options: ConnectionOptions = {
+      ...identity,
       servers: url.split(',').map((s) => s.trim()),
       name,
       // Reconnect forever: a NATS restart must never take a process down.
       maxReconnectAttempts: -1,
       reconnectTimeWait: 250,
-      waitOnFirstConnect: true,
       pingInterval: 5_000,
       maxPingOut: 2,
-    });
-    log.info({ server: nc.getServer() }, 'connected to NATS');
-    return new NatsTransport(nc, log);
+    };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const nc = await connect(options);
+        log.info({ server: nc.getServer() }, 'connected to NATS');
+        return new NatsTransport(nc, log);
+      } catch (error) {
+        if (!UNREACHABLE.has(errorCode(error) ?? '')) {
+          throw new Error(`NATS at ${url} refused this process: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+        }
+        if (attempt % 20 === 1) log.warn({ url }, 'NATS not reachable yet; waiting');
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    }
   }
 
   private async watchStatus(): Promise<void> {

@@ -26,6 +26,12 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   /** Needs a workspace context (false only for e.g. authentication itself). */
   readonly scoped: boolean;
   /**
+   * Only the command line may call it (bootstrap, key rotation, finding a workspace by
+   * name): the call is signed like an operator call (shared/bus/operator-signature.ts), so
+   * no other process on the bus can make it, even without a workspace context.
+   */
+  readonly operatorOnly: boolean;
+  /**
    * Scopes that allow the operation (any one of them), checked by the gateway and again
    * by the worker. Several when two surfaces reach it, e.g. schema:write (REST) and
    * studio:write (the Studio tool server).
@@ -54,6 +60,7 @@ export function defineOperation<I extends z.ZodType, O extends z.ZodType>(def: {
   resource: string;
   verb: string;
   scoped?: boolean;
+  operatorOnly?: boolean;
   scope?: Scope | readonly Scope[] | null;
   idempotent?: boolean;
   readOnly?: boolean;
@@ -62,7 +69,7 @@ export function defineOperation<I extends z.ZodType, O extends z.ZodType>(def: {
   output: O;
 }): Operation<I, O> {
   const name = `${subjectPart('resource', def.resource)}.${subjectPart('verb', def.verb)}`;
-  return { scoped: true, scope: null, idempotent: false, readOnly: false, destructive: false, ...def, name };
+  return { scoped: true, operatorOnly: false, scope: null, idempotent: false, readOnly: false, destructive: false, ...def, name };
 }
 
 export function subjectOf(namespace: string, op: Pick<Operation, 'worker' | 'resource' | 'verb'>): string {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Scope } from '../auth/scopes.js';
+import { Scope, SCOPES } from '../auth/scopes.js';
 import { Visibility } from '../auth/permissions.js';
 
 /**
@@ -23,6 +23,11 @@ export const CallContext = z.object({
   visibility: Visibility,
 });
 export type CallContext = z.infer<typeof CallContext>;
+
+/** The command line's context in a workspace: every scope, every record (its calls are signed). */
+export function operatorContext(workspaceId: string): CallContext {
+  return { workspace_id: workspaceId, principal: { type: 'operator', scopes: [...SCOPES] }, visibility: 'all' };
+}
 
 /** The id recorded as `created_by` for things this principal creates. */
 export function actorId(principal: Principal): string | null {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../bus/operation.js';
-import { cleanText, Cursor, PageLimit, pageOf, Timestamp, TimestampQuery } from './common.js';
+import { cleanText, Cursor, PageLimit, pageOf, Timestamp, TimestampQuery, userWritten } from './common.js';
 import { CustomFieldValues } from './custom-field-values.js';
 
 export const ContactStatus = z.enum(['active', 'archived']);
@@ -9,12 +9,12 @@ export const Contact = z
   .object({
     object: z.literal('contact'),
     id: z.string().describe('con_ followed by an opaque identifier'),
-    first_name: z.string(),
-    last_name: z.string().nullable(),
-    email: z.string().nullable(),
+    first_name: z.string().describe(userWritten('First name')),
+    last_name: z.string().nullable().describe(userWritten('Last name')),
+    email: z.string().nullable().describe(userWritten('E-mail address')),
     phone: z.string().describe('E.164, e.g. +14155550100'),
     status: ContactStatus,
-    custom_fields: CustomFieldValues.describe('Every active contact custom field of the workspace, null where unset'),
+    custom_fields: CustomFieldValues.describe(userWritten('Every active contact custom field of the workspace, null where unset')),
     owner_id: z.string().nullable().describe('The workspace member who owns the contact'),
     created_at: Timestamp,
     updated_at: Timestamp,

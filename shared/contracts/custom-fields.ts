@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../bus/operation.js';
-import { cleanText, Cursor, PageLimit, pageOf, Timestamp } from './common.js';
+import { cleanText, Cursor, PageLimit, pageOf, Timestamp, userWritten } from './common.js';
 import { CustomFieldKey } from './custom-field-values.js';
 
 export const CustomFieldObjectType = z.enum(['contact', 'deal']);
@@ -12,9 +12,9 @@ export const CustomField = z
     id: z.string(),
     object_type: CustomFieldObjectType,
     key: z.string().describe('The name used in custom_fields of contacts or deals'),
-    label: z.string(),
+    label: z.string().describe(userWritten('The name shown for the field')),
     type: CustomFieldType,
-    options: z.array(z.string()).nullable().describe('The allowed values of a select field; null for other types'),
+    options: z.array(z.string()).nullable().describe(userWritten('The allowed values of a select field; null for other types')),
     required: z.boolean(),
     archived: z.boolean().describe('Archived fields are hidden from records; their stored values are kept'),
     created_at: Timestamp,

@@ -1,20 +1,20 @@
 import { z } from 'zod';
 import { defineOperation } from '../bus/operation.js';
-import { cleanText, Cursor, isoInstant, PageLimit, pageOf, Timestamp, TimestampQuery } from './common.js';
+import { cleanText, Cursor, isoInstant, PageLimit, pageOf, Timestamp, TimestampQuery, userWritten } from './common.js';
 import { CustomFieldValues } from './custom-field-values.js';
 
 export const Deal = z
   .object({
     object: z.literal('deal'),
     id: z.string(),
-    name: z.string(),
+    name: z.string().describe(userWritten("The deal's name")),
     pipeline_id: z.string(),
     stage_id: z.string(),
     amount: z.number().int().nullable().describe('Integer minor units, e.g. cents'),
     currency: z.string().nullable().describe('ISO 4217, e.g. USD'),
     contact_id: z.string().nullable(),
     owner_id: z.string().nullable(),
-    custom_fields: CustomFieldValues.describe('Every active deal custom field of the workspace, null where unset'),
+    custom_fields: CustomFieldValues.describe(userWritten('Every active deal custom field of the workspace, null where unset')),
     closed_at: Timestamp.nullable(),
     created_at: Timestamp,
     updated_at: Timestamp,

@@ -18,3 +18,6 @@ export const GRANT_CHANGED_EVENT = defineEvent({ worker: 'tokens', resource: 'oa
 
 /** The signing keys changed: gateways fetch the key set again. Carries `{ kid }`. */
 export const SIGNING_KEYS_CHANGED_EVENT = defineEvent({ worker: 'tokens', resource: 'oauth', event: 'signing-keys-changed' });
+
+/** All of them: NATS permissions (shared/bus/nats-permissions.ts) are derived from this list. */
+export const BUS_EVENTS = [TOKEN_REVOKED_EVENT, GRANT_CHANGED_EVENT, SIGNING_KEYS_CHANGED_EVENT] as const;

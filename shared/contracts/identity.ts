@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isCommonPassword } from '../auth/common-passwords.js';
 import { Permission, Visibility } from '../auth/permissions.js';
 import { defineOperation } from '../bus/operation.js';
 import { cleanText } from './common.js';
@@ -18,7 +19,12 @@ export const UserEmail = z
   .pipe(z.email({ message: 'must be an e-mail address' }))
   .transform((s) => s.toLowerCase());
 
-export const Password = z.string().min(10, 'must be at least 10 characters').max(200);
+/** A password a user chooses: long enough, and not one of the common ones guessed first. */
+export const Password = z
+  .string()
+  .min(10, 'must be at least 10 characters')
+  .max(200)
+  .refine((password) => !isCommonPassword(password), 'is one of the most commonly used passwords; choose another');
 
 const Named = z.object({ id: z.string(), name: z.string() });
 
@@ -41,6 +47,7 @@ export const bootstrapWorkspace = defineOperation({
   resource: 'workspaces',
   verb: 'bootstrap',
   scoped: false,
+  operatorOnly: true,
   input: BootstrapInput,
   output: BootstrapResult,
 });
@@ -59,6 +66,7 @@ export const resolveWorkspace = defineOperation({
   verb: 'resolve',
   readOnly: true,
   scoped: false,
+  operatorOnly: true,
   input: z.strictObject({ ref: z.string().min(1).max(100) }),
   output: ResolvedWorkspace,
 });

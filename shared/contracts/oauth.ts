@@ -30,7 +30,8 @@ export const getOAuthClient = defineOperation({
   readOnly: true,
   scoped: false,
   input: z.object({ client_id: z.string().max(200) }),
-  output: z.object({ client: ClientMetadata.nullable() }),
+  /** `consented`: a user approved this client at least once, so errors may be redirected to it (RFC 9700 §4.11.2). */
+  output: z.object({ client: ClientMetadata.nullable(), consented: z.boolean() }),
 });
 
 export const startAuthorization = defineOperation({
@@ -55,6 +56,8 @@ export const ConsentView = z.object({
   request: z.object({ id: z.string(), server: McpServerKey }),
   client: z.object({ id: z.string(), name: z.string().nullable(), redirect_host: z.string() }),
   user: z.object({ id: z.string(), email: z.string() }),
+  /** The user still has an invitation's temporary password: no consent until they choose their own. */
+  password_change_required: z.boolean(),
   workspaces: z.array(
     z.object({
       id: z.string(),
@@ -178,6 +181,7 @@ export const rotateSigningKey = defineOperation({
   resource: 'oauth',
   verb: 'rotate-signing-key',
   scoped: false,
+  operatorOnly: true,
   input: z.object({}),
   output: z.object({ kid: z.string(), retired: z.array(z.string()) }),
 });

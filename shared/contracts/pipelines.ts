@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { defineOperation } from '../bus/operation.js';
-import { cleanText, Timestamp } from './common.js';
+import { cleanText, Timestamp, userWritten } from './common.js';
 
 export const Stage = z
   .object({
     object: z.literal('stage'),
     id: z.string(),
     pipeline_id: z.string(),
-    name: z.string(),
+    name: z.string().describe(userWritten("The stage's name")),
     position: z.number().int().describe('Order among the active stages of the pipeline, from 0; null when archived').nullable(),
     archived: z.boolean(),
     created_at: Timestamp,
@@ -20,7 +20,7 @@ export const Pipeline = z
   .object({
     object: z.literal('pipeline'),
     id: z.string(),
-    name: z.string(),
+    name: z.string().describe(userWritten("The pipeline's name")),
     is_default: z.boolean().describe('New deals go here when no pipeline is named'),
     stages: z.array(Stage).describe('Active stages in order, then archived ones'),
     created_at: Timestamp,

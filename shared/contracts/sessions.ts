@@ -3,6 +3,12 @@ import { Permission, Visibility } from '../auth/permissions.js';
 import { defineOperation } from '../bus/operation.js';
 import { Password } from './identity.js';
 
+/**
+ * How long a browser session lives: it ends after a day without a page seen (sliding), and
+ * in any case a week after sign-in (absolute), so a stolen cookie kept warm still dies.
+ */
+export const SESSION_LIFETIME = { idleHours: 24, absoluteDays: 7 } as const;
+
 /** Browser sessions for the sign-in, consent and console pages (tokens worker). */
 const SessionUser = z.object({ session_id: z.string(), user: z.object({ id: z.string(), email: z.string() }) });
 
@@ -62,7 +68,8 @@ export const sessionMemberships = defineOperation({
 
 /**
  * A signed-in user replaces their password. Every other session of theirs ends, so a
- * temporary or leaked password stops being useful the moment it is changed.
+ * temporary or leaked password stops being useful the moment it is changed, and the
+ * current one is replaced by a new session (its token goes into the cookie).
  */
 export const changePassword = defineOperation({
   worker: 'tokens',
@@ -70,5 +77,5 @@ export const changePassword = defineOperation({
   verb: 'change-password',
   scoped: false,
   input: z.object({ session_token: z.string().max(512), current_password: z.string().max(200), new_password: Password }),
-  output: z.object({ changed: z.literal(true), sessions_ended: z.number().int() }),
+  output: z.object({ changed: z.literal(true), sessions_ended: z.number().int(), session_token: z.string() }),
 });

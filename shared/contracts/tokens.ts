@@ -12,6 +12,10 @@ export const ApiToken = z
     scopes: z.array(Scope),
     display_hint: z.string().describe('sk_live_… and the last four characters'),
     created_by: z.string().nullable().describe('usr_… or tok_… that created it; null when created with the crm command line'),
+    parent_id: z
+      .string()
+      .nullable()
+      .describe('The token (tok_…) that created this one, which it never outlives; null when a person or the crm command line created it'),
     created_at: Timestamp,
     last_used_at: Timestamp.nullable(),
     expires_at: Timestamp.nullable(),
@@ -28,7 +32,10 @@ export const CreatedApiToken = ApiToken.extend({
 export const CreateTokenInput = z.strictObject({
   name: cleanText(100).pipe(z.string().min(1, 'is required')),
   scopes: z.array(Scope).min(1, 'at least one scope is required').max(20),
-  expires_at: isoInstant('must be an ISO 8601 timestamp').nullable().optional(),
+  expires_at: isoInstant('must be an ISO 8601 timestamp')
+    .nullable()
+    .optional()
+    .describe('Omitted or null: no expiry, or, for a token created by a token, the creating token\'s expiry; never later than it'),
 });
 export type CreateTokenInput = z.infer<typeof CreateTokenInput>;
 
@@ -103,12 +110,13 @@ export const getToken = defineOperation({
   output: ApiToken,
 });
 
+/** Revokes a token, and with `revoke_children` every token it created, theirs too, in one transaction. */
 export const revokeToken = defineOperation({
   worker: 'tokens',
   resource: 'api-tokens',
   verb: 'revoke',
   destructive: true,
   scope: 'tokens:write',
-  input: z.strictObject({ id: z.string().max(64) }),
+  input: z.strictObject({ id: z.string().max(64), revoke_children: z.boolean().optional() }),
   output: ApiToken,
 });

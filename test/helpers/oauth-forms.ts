@@ -46,6 +46,14 @@ export class FormBrowser {
   hasCookie(name: string): boolean {
     return this.cookies.has(name);
   }
+
+  cookie(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+
+  setCookie(name: string, value: string): void {
+    this.cookies.set(name, value);
+  }
 }
 
 export function field(htmlText: string, name: string): string {
@@ -82,7 +90,7 @@ export function authorizeUrl(o: Pick<AuthorizeOptions, 'baseUrl' | 'clientId' | 
 }
 
 /** Authorize → sign in (unless the browser has a session) → consent → the code from the redirect. */
-export async function authorizeWithForms(o: AuthorizeOptions): Promise<{ code: string; browser: FormBrowser; consentHtml: string }> {
+export async function authorizeWithForms(o: AuthorizeOptions): Promise<{ code: string; browser: FormBrowser; consentHtml: string; redirect: URL }> {
   const browser = o.browser ?? new FormBrowser();
   let res = await browser.request(authorizeUrl(o));
   let location = res.headers.get('location') ?? '';
@@ -104,7 +112,7 @@ export async function authorizeWithForms(o: AuthorizeOptions): Promise<{ code: s
   const redirect = new URL(decision.headers.get('location') ?? '');
   const code = redirect.searchParams.get('code');
   if (!code) throw new Error(`consent did not redirect with a code: ${decision.status} ${redirect.href} ${await decision.text()}`);
-  return { code, browser, consentHtml };
+  return { code, browser, consentHtml, redirect };
 }
 
 export async function tokenRequest(baseUrl: string, fields: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {

@@ -1,18 +1,20 @@
 /**
  * Setting up workspaces, members and tokens for a test: the operations `crm bootstrap`,
- * `crm users add` and `crm tokens create` run, through the same contracts and the same in-process workers
- * (cli/local-services.ts), but loaded once per test file instead of once per `crm`
- * process. test/service/cli.test.ts tests the commands themselves.
+ * `crm users add` and `crm tokens create` run, through the same contracts, sent over the
+ * stack's NATS to its tokens worker as the command line sends operator calls (its `cli`
+ * identity, signed with the key from CRM_SECRET). The test process loads neither the ORM
+ * nor the workers. test/service/cli.test.ts tests the commands themselves.
  */
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
-import { openLocalServices, type LocalServices } from '../../cli/local-services.js';
-import { loadConfig } from '../../shared/config.js';
+import type { BusClient } from '../../shared/bus/bus-client.js';
+import { operatorContext, type CallContext } from '../../shared/contracts/call-context.js';
 import type { Permission, Visibility } from '../../shared/auth/permissions.js';
-import { addUser, bootstrapWorkspace, type BootstrapResult as BootstrapResultSchema } from '../../shared/contracts/identity.js';
+import { addUser, bootstrapWorkspace, resolveWorkspace, type BootstrapResult as BootstrapResultSchema } from '../../shared/contracts/identity.js';
 import { createToken } from '../../shared/contracts/tokens.js';
-import { createLogger } from '../../shared/logger.js';
 import type { Scope } from '../../shared/auth/scopes.js';
+import { deriveSecrets } from '../../shared/secrets.js';
+import { connectBus } from './bus-as.js';
 
 export const TEST_PASSWORD = 'a long enough test password';
 
@@ -36,10 +38,18 @@ export interface Operator {
   close(): Promise<void>;
 }
 
+/** Password hashing queues in the tokens worker (two at a time), so setup gets a generous deadline. */
+const SETUP_TIMEOUT_MS = 30_000;
+
 export function operatorFor(env: NodeJS.ProcessEnv): Operator {
-  let opened: Promise<LocalServices> | undefined;
-  const services = () =>
-    (opened ??= openLocalServices(loadConfig(env), createLogger({ level: 'warn', component: 'test operator', fd: 2 })));
+  let opened: Promise<BusClient> | undefined;
+  const requestId = `req_test_operator_${randomBytes(4).toString('hex')}`;
+  const bus = () => (opened ??= connectBus(env, 'cli', { timeoutMs: SETUP_TIMEOUT_MS, operatorCallKey: deriveSecrets(env.CRM_SECRET ?? '').operatorCallKey }));
+  /** The operator's context in a workspace, as `crm` commands resolve `--workspace`. */
+  const inWorkspace = async (ref: string): Promise<CallContext> => {
+    const { result } = await (await bus()).call(resolveWorkspace, { ref }, { context: null, requestId });
+    return operatorContext(result.id);
+  };
   return {
     bootstrap: async (o = {}) => {
       const suffix = randomBytes(3).toString('hex');
@@ -50,23 +60,18 @@ export function operatorFor(env: NodeJS.ProcessEnv): Operator {
         password: TEST_PASSWORD,
         default_country: o.defaultCountry ?? null,
       };
-      const { bus, requestId } = await services();
-      return (await bus.call(bootstrapWorkspace, input, { context: null, requestId })).result;
+      return (await (await bus()).call(bootstrapWorkspace, input, { context: null, requestId })).result;
     },
     addMember: async (workspaceId, email, permissions, visibility) => {
-      const { bus, requestId, inWorkspace } = await services();
-      const { context } = await inWorkspace(workspaceId);
       const input = { email, password: TEST_PASSWORD, permissions, visibility };
-      return (await bus.call(addUser, input, { context, requestId })).result.user_id;
+      return (await (await bus()).call(addUser, input, { context: await inWorkspace(workspaceId), requestId })).result.user_id;
     },
     token: async (workspaceId, scopes, options = {}) => {
-      const { bus, requestId, inWorkspace } = await services();
-      const { context } = await inWorkspace(workspaceId);
       const input = { name: options.name ?? 'crm command line', scopes: scopes as Scope[], expires_at: options.expiresAt ?? null };
-      return (await bus.call(createToken, input, { context, requestId })).result.token;
+      return (await (await bus()).call(createToken, input, { context: await inWorkspace(workspaceId), requestId })).result.token;
     },
     close: async () => {
-      if (opened) await (await opened).close();
+      if (opened) await (await opened).transport.close();
     },
   };
 }

@@ -1,12 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { useEmbeddedPostgres, type EmbeddedDatabase } from '../../shared/db/embedded-postgres.js';
-import { freePort } from '../../shared/free-port.js';
 import { createLogger } from '../../shared/logger.js';
+import { NATS_SERVER, planNatsServer, type NatsServerPlan } from './nats-server.js';
 
 /**
  * A NATS server and a Postgres cluster that belong to one test, so that the test may
@@ -14,12 +13,12 @@ import { createLogger } from '../../shared/logger.js';
  */
 export interface PrivateNats {
   url: string;
+  /** Its users and namespace: the authorization configuration the service ships, keys made for this test. */
+  plan: NatsServerPlan;
   /** Stops the server (SIGKILL when `hard`) and starts it again on the same port and store. */
   restart(options?: { downMs?: number; hard?: boolean }): Promise<void>;
   stop(): Promise<void>;
 }
-
-const NATS_SERVER = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'].find((p) => existsSync(p)) ?? 'nats-server';
 
 async function waitForPort(port: number, timeoutMs = 15_000): Promise<void> {
   const until = Date.now() + timeoutMs;
@@ -38,14 +37,13 @@ async function waitForPort(port: number, timeoutMs = 15_000): Promise<void> {
   }
 }
 
-export async function startPrivateNats(): Promise<PrivateNats> {
-  const port = await freePort();
-  const storeDir = await mkdtemp(path.join(os.tmpdir(), 'crm-nats-'));
+export async function startPrivateNats(options: Parameters<typeof planNatsServer>[0] = {}): Promise<PrivateNats> {
+  const plan = await planNatsServer(options);
   let child: ChildProcess | null = null;
 
   const start = async (): Promise<void> => {
-    child = spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], { stdio: 'ignore' });
-    await waitForPort(port);
+    child = spawn(NATS_SERVER, plan.args, { stdio: 'ignore' });
+    await waitForPort(plan.port);
   };
   const halt = async (signal: NodeJS.Signals): Promise<void> => {
     const running = child;
@@ -57,7 +55,8 @@ export async function startPrivateNats(): Promise<PrivateNats> {
 
   await start();
   return {
-    url: `nats://127.0.0.1:${port}`,
+    url: plan.url,
+    plan,
     restart: async ({ downMs = 1000, hard = false } = {}) => {
       await halt(hard ? 'SIGKILL' : 'SIGTERM');
       await new Promise((r) => setTimeout(r, downMs));
@@ -65,7 +64,7 @@ export async function startPrivateNats(): Promise<PrivateNats> {
     },
     stop: async () => {
       await halt('SIGTERM');
-      await rm(storeDir, { recursive: true, force: true });
+      await rm(plan.dir, { recursive: true, force: true });
     },
   };
 }

@@ -10,12 +10,13 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { WORKER_NAMES } from '../../shared/bus/operation.js';
-import { deleteRateLimitBucket } from '../../shared/rate-limit/rate-limit-bucket.js';
+import { NATS_ROLES, workerRole, type NatsRole } from '../../shared/bus/nats-permissions.js';
 import { connectDatabase, dropTestDatabase } from './database.js';
 import { CRM_BIN, NODE_FLAGS, nodeCommand, ROOT } from './environment.js';
 import { runCrm } from './process.js';
+import { NATS_SERVER, planNatsServer } from './nats-server.js';
 import { operatorFor } from './operator.js';
-import { prepareEnvironment, startStack, waitUntilReady, type ServiceStack } from './stack.js';
+import { prepareEnvironment, startStack, waitUntilReady, type NatsWatcher, type ServiceStack } from './stack.js';
 
 const SHARED_STACK_DIR = path.join(ROOT, '.tap', 'shared-stack');
 const STATE_FILE = path.join(SHARED_STACK_DIR, 'stack.json');
@@ -23,8 +24,13 @@ const STATE_FILE = path.join(SHARED_STACK_DIR, 'stack.json');
 interface SharedStackState {
   baseUrl: string;
   databaseName: string;
-  env: Record<string, string>;
+  /** Each process role's environment (`cli`'s is the operator's, for `crm` commands). */
+  envs: Record<NatsRole, Record<string, string>>;
+  /** The service's processes; the NATS server apart, stopped after them. */
   pids: number[];
+  natsPid?: number;
+  natsDir: string;
+  natsWatcher: NatsWatcher;
   logs: string[];
 }
 
@@ -49,7 +55,8 @@ async function attachSharedStack(): Promise<(ServiceStack & { close(): Promise<v
   if (!state || !state.pids.every(isAlive)) return undefined;
   const ready = await waitUntilReady(state.baseUrl, 0).then(() => true, () => false);
   if (!ready) return undefined;
-  const env: NodeJS.ProcessEnv = { ...state.env, PATH: process.env.PATH };
+  const envFor = (role: NatsRole): NodeJS.ProcessEnv => ({ ...state.envs[role], PATH: process.env.PATH });
+  const env = envFor('cli');
   const db = connectDatabase(env.DATABASE_URL ?? '');
   const operator = operatorFor(env);
   return {
@@ -61,6 +68,8 @@ async function attachSharedStack(): Promise<(ServiceStack & { close(): Promise<v
     addMember: operator.addMember,
     token: operator.token,
     allOutput: () => state.logs.map((log) => readFileSync(log, 'utf8')).join(''),
+    envFor,
+    natsWatcher: state.natsWatcher,
     close: async () => {
       await operator.close();
       await db.close();
@@ -72,47 +81,66 @@ async function attachSharedStack(): Promise<(ServiceStack & { close(): Promise<v
 export async function startSharedStack(): Promise<void> {
   await stopSharedStack();
   mkdirSync(SHARED_STACK_DIR, { recursive: true });
-  const { db, env } = await prepareEnvironment();
+  const plan = await planNatsServer();
+  const { db, envFor, natsWatcher } = await prepareEnvironment({}, { nats: { url: plan.url, plan, restart: notOwned, stop: notOwned } });
   await db.close();
-  const state: SharedStackState = { baseUrl: '', databaseName: db.name, env: definedOnly(env), pids: [], logs: [] };
+  const envs = Object.fromEntries(NATS_ROLES.map((role) => [role, definedOnly(envFor(role))])) as SharedStackState['envs'];
+  const state: SharedStackState = { baseUrl: '', databaseName: db.name, envs, pids: [], natsDir: plan.dir, natsWatcher, logs: [] };
   // Written before anything starts, so that `after` cleans up even if starting fails.
   const save = () => writeFileSync(STATE_FILE, JSON.stringify(state, null, 2), { mode: 0o600 });
   save();
 
-  const launch = (label: string, args: string[]) => {
+  const launch = (label: string, command: [string, string[]], env: NodeJS.ProcessEnv) => {
     const log = path.join(SHARED_STACK_DIR, `${label}.log`);
     const out = openSync(log, 'w');
     // Detached, with output in files: the processes outlive this script and its pipes.
-    const child = spawn(...nodeCommand([...NODE_FLAGS, CRM_BIN, ...args]), { cwd: ROOT, env, stdio: ['ignore', out, out], detached: true });
+    const child = spawn(...command, { cwd: ROOT, env, stdio: ['ignore', out, out], detached: true });
     closeSync(out);
     child.unref();
     if (child.pid === undefined) throw new Error(`could not start ${label}`);
-    state.pids.push(child.pid);
     state.logs.push(log);
-    save();
     return { label, log, pid: child.pid };
   };
+  const launchCrm = (label: string, args: string[], role: NatsRole) => {
+    const proc = launch(label, nodeCommand([...NODE_FLAGS, CRM_BIN, ...args]), envFor(role));
+    state.pids.push(proc.pid);
+    save();
+    return proc;
+  };
 
-  const workers = WORKER_NAMES.map((name) => launch(`worker-${name}`, ['worker', name]));
+  const nats = launch('nats-server', [NATS_SERVER, plan.args], {});
+  state.natsPid = nats.pid;
+  save();
+  await waitForLine(nats, /Server is ready/);
+  const workers = WORKER_NAMES.map((name) => launchCrm(`worker-${name}`, ['worker', name], workerRole(name)));
   await Promise.all(workers.map((w) => waitForLine(w, /"msg":"worker ready"/)));
-  const gateway = launch('gateway', ['gateway']);
+  const gateway = launchCrm('gateway', ['gateway'], 'gateway');
   const [, port] = await waitForLine(gateway, /"port":(\d+)/);
   state.baseUrl = `http://127.0.0.1:${port}`;
   await waitUntilReady(state.baseUrl);
   save();
 }
 
+async function notOwned(): Promise<void> {
+  throw new Error('the shared NATS server is stopped by stopSharedStack');
+}
+
 /** Stops the shared stack and drops its database (tap's `after`); nothing to do if none runs. */
 export async function stopSharedStack(): Promise<void> {
   const state = readState();
   if (!state) return;
-  for (const pid of state.pids) signal(pid, 'SIGTERM');
-  const until = Date.now() + 15_000;
-  while (state.pids.some(isAlive) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
-  for (const pid of state.pids.filter(isAlive)) signal(pid, 'SIGKILL');
+  await stopAll(state.pids);
+  if (state.natsPid) await stopAll([state.natsPid]);
   await dropTestDatabase(state.databaseName);
-  await deleteRateLimitBucket(state.env.NATS_URL ?? '', state.env.BUS_NAMESPACE ?? '').catch(() => undefined);
+  rmSync(state.natsDir, { recursive: true, force: true });
   rmSync(SHARED_STACK_DIR, { recursive: true, force: true });
+}
+
+async function stopAll(pids: number[]): Promise<void> {
+  for (const pid of pids) signal(pid, 'SIGTERM');
+  const until = Date.now() + 15_000;
+  while (pids.some(isAlive) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+  for (const pid of pids.filter(isAlive)) signal(pid, 'SIGKILL');
 }
 
 function readState(): SharedStackState | undefined {

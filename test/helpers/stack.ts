@@ -1,22 +1,25 @@
 import { randomBytes } from 'node:crypto';
-import { deleteRateLimitBucket } from '../../shared/rate-limit/rate-limit-bucket.js';
+import { workerRole, type NatsRole } from '../../shared/bus/nats-permissions.js';
 import type { WorkerName } from '../../shared/bus/operation.js';
 import { createTestDatabase, type DatabaseAccess, type TestDatabase } from './database.js';
-import { NATS_URL } from './environment.js';
+import { natsEnvOf } from './nats-server.js';
 import { operatorFor, type Operator } from './operator.js';
+import { startPrivateNats, type PrivateNats } from './private-services.js';
 import { CrmProcess, runCrm } from './process.js';
 
 export interface StackOptions {
   /** How many copies of each worker to run (default one of each). */
   workers?: Partial<Record<WorkerName, number>>;
   env?: Record<string, string>;
-  /** Postgres and NATS of the test's own (test/helpers/private-services.ts), instead of the machine's. */
-  services?: PrivateServiceUrls;
+  /** A Postgres and a NATS server that the test controls (test/helpers/private-services.ts). */
+  services?: PrivateServices;
 }
 
-export interface PrivateServiceUrls {
-  adminDatabaseUrl: string;
-  natsUrl: string;
+export interface PrivateServices {
+  /** Else the machine's Postgres. */
+  adminDatabaseUrl?: string;
+  /** Else one started for the stack. */
+  nats?: PrivateNats;
 }
 
 /** What a test needs of a running service: its address, its database and the `crm` CLI bound to it. */
@@ -30,6 +33,15 @@ export interface ServiceStack {
   token: Operator['token'];
   /** Everything every process of the stack printed. */
   allOutput(): string;
+  /** The environment of a process in `role` (its NATS identity; a gateway gets no CRM_SECRET or DATABASE_URL). */
+  envFor(role: NatsRole): NodeJS.ProcessEnv;
+  /** A NATS identity no service process has, that may watch any subject: for tests that count bus traffic. */
+  natsWatcher: NatsWatcher;
+}
+
+export interface NatsWatcher {
+  url: string;
+  seed: string;
 }
 
 /**
@@ -52,37 +64,62 @@ export { TEST_PASSWORD, type BootstrapResult } from './operator.js';
 /** A database and the environment the service and `crm` run with; no processes yet. */
 export interface TestEnvironment {
   db: TestDatabase;
+  /** The operator's: what `crm` commands run with. */
   env: NodeJS.ProcessEnv;
+  envFor(role: NatsRole): NodeJS.ProcessEnv;
+  natsWatcher: NatsWatcher;
   crm(args: string[]): Promise<CrmResult>;
   stop(): Promise<void>;
 }
 
-export async function prepareEnvironment(extra: Record<string, string> = {}, services?: PrivateServiceUrls): Promise<TestEnvironment> {
-  const db = await createTestDatabase(services?.adminDatabaseUrl);
-  const env: NodeJS.ProcessEnv = {
+/**
+ * NATS with the shipped authorization (every process connects with its own role's key,
+ * as in production) in a server of the stack's own, unless the test brings one.
+ */
+export async function prepareEnvironment(extra: Record<string, string> = {}, services: PrivateServices = {}): Promise<TestEnvironment> {
+  const nats = services.nats ?? (await startPrivateNats());
+  const db = await createTestDatabase(services.adminDatabaseUrl).catch(async (error: unknown) => {
+    if (!services.nats) await nats.stop();
+    throw error;
+  });
+  const base: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     DATABASE_URL: db.url,
-    NATS_URL: services?.natsUrl ?? NATS_URL,
     CRM_SECRET: randomBytes(32).toString('hex'),
-    BUS_NAMESPACE: `t${randomBytes(5).toString('hex')}`,
     PORT: '0',
     LOG_LEVEL: 'info',
     // Tests drive far more requests than a client would; test/service/rate-limits.test.ts sets its own.
     RATE_LIMIT_TOKEN_PER_MINUTE: '1000000',
     RATE_LIMIT_GRANT_PER_MINUTE: '1000000',
     RATE_LIMIT_SIGN_IN_PER_MINUTE: '10000',
+    RATE_LIMIT_FAILED_AUTH_PER_MINUTE: '10000',
     OAUTH_REGISTRATIONS_PER_HOUR: '100000',
-    ...extra,
+    // Four test files share two cores, and every bootstrap and sign-in queues for a password
+    // hash on the tokens worker: a call can wait past the 5 s default there. The tests of
+    // deadlines start their own stacks with their own value.
+    BUS_TIMEOUT_MS: '15000',
   };
+  const envFor = (role: NatsRole): NodeJS.ProcessEnv => processEnv(base, natsEnvOf(nats.plan, role), role, extra);
+  const env = envFor('cli');
   const stop = async () => {
     await db.drop();
-    await deleteRateLimitBucket(env.NATS_URL as string, env.BUS_NAMESPACE as string).catch(() => undefined);
+    if (!services.nats) await nats.stop();
   };
-  return { db, env, crm: (args) => runCrm(args, env), stop };
+  return { db, env, envFor, natsWatcher: { url: nats.url, seed: nats.plan.admin.seed }, crm: (args) => runCrm(args, env), stop };
+}
+
+/** A gateway holds neither the database nor CRM_SECRET (it could sign operator calls with it). */
+function processEnv(base: NodeJS.ProcessEnv, nats: Record<string, string>, role: NatsRole, extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env = { ...base, ...nats, ...extra };
+  if (role === 'gateway') {
+    delete env.CRM_SECRET;
+    delete env.DATABASE_URL;
+  }
+  return env;
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
-  const { db, env, crm, stop: dropEnvironment } = await prepareEnvironment(options.env, options.services);
+  const { db, env, envFor, natsWatcher, crm, stop: dropEnvironment } = await prepareEnvironment(options.env, options.services);
   const processes: CrmProcess[] = [];
   const workers: CrmProcess[] = [];
   const operator = operatorFor(env);
@@ -93,7 +130,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   };
 
   const startWorker = async (name: WorkerName): Promise<CrmProcess> => {
-    const proc = new CrmProcess(`worker ${name}`, ['worker', name], env);
+    const proc = new CrmProcess(`worker ${name}`, ['worker', name], envFor(workerRole(name)));
     processes.push(proc);
     workers.push(proc);
     await proc.waitFor(/"msg":"worker ready"/);
@@ -105,7 +142,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   for (const [name, count] of Object.entries(counts) as [WorkerName, number][]) {
     for (let i = 0; i < count; i++) starting.push(startWorker(name));
   }
-  const gateway = new CrmProcess('gateway', ['gateway'], env);
+  const gateway = new CrmProcess('gateway', ['gateway'], envFor('gateway'));
   processes.push(gateway);
   let baseUrl: string;
   try {
@@ -131,6 +168,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     addMember: operator.addMember,
     token: operator.token,
     allOutput: () => processes.map((p) => p.text()).join(''),
+    envFor,
+    natsWatcher,
     stop,
   };
 }

@@ -20,7 +20,7 @@ const nats = await startPrivateNats();
 const postgres = await startPrivatePostgres();
 const stack = await startStack({
   workers: { contacts: 2 },
-  services: { natsUrl: nats.url, adminDatabaseUrl: postgres.adminUrl },
+  services: { nats, adminDatabaseUrl: postgres.adminUrl },
   env: { BUS_TIMEOUT_MS: String(BUS_TIMEOUT_MS) },
 });
 t.teardown(async () => {

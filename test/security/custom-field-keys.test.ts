@@ -48,3 +48,23 @@ t.test('__proto__ as a key refuses the body, and records read as before', async 
   t.equal(made.status, 201);
   t.same(made.body.custom_fields, { tier: null }, 'every field present, null where unset, nothing inherited');
 });
+
+t.test('a required field keyed `constructor` stored before the rule is still required (null-prototype maps)', async (t) => {
+  // Before, the values of a new record were a plain object: `set.constructor` read
+  // Object.prototype.constructor, so the required check passed with no value given.
+  const own = await stack.bootstrap({ defaultCountry: 'US', email: 'legacy-key@keys.test' });
+  const legacyApi = client(stack.baseUrl, await stack.token(own.workspace.id, ['contacts:write']));
+  await stack.db.query(
+    `insert into custom_fields (id, workspace_id, object_type, key, label, type, options, required, archived_at, created_at, updated_at)
+     values ('fld_legacyconstructor', $1, 'contact', 'constructor', 'Legacy', 'text', null, true, null, now(), now())`,
+    [own.workspace.id],
+  );
+  const res = await legacyApi.post<ErrorBody>('/v1/contacts', { first_name: 'Bypass', phone: '+1 415 555 0197' });
+  t.equal(res.status, 400, 'the required value is missing');
+  t.equal(res.body.error.param, 'custom_fields.constructor');
+  const [row] = await stack.db.query<{ n: string }>('select count(*) n from contacts where workspace_id = $1', [own.workspace.id]);
+  t.equal(Number(row?.n), 0, 'nothing was created');
+  const ok = await legacyApi.post<{ custom_fields: Record<string, unknown> }>('/v1/contacts', { first_name: 'Given', phone: '+1 415 555 0196', custom_fields: { constructor: 'set' } });
+  t.equal(ok.status, 201);
+  t.equal(ok.body.custom_fields.constructor, 'set', 'and the key reads as any other');
+});

@@ -36,3 +36,13 @@ t.test('one call per request still works', async (t) => {
   t.equal(res.status, 200);
   t.match(await res.json(), { id: 1, result: { structuredContent: { first_name: 'Single' } } });
 });
+
+t.test('a method named after an object property is an unknown method, not a server error', async (t) => {
+  // Found by the fuzzer: `{"id":null,"method":"constructor"}` answered 500, because the
+  // method was looked up in a plain object and found Object's own constructor.
+  for (const method of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+    const res = await post({ jsonrpc: '2.0', id: 7, method });
+    t.ok(res.status < 500, `${method}: ${res.status}`);
+    t.match(await res.json(), { jsonrpc: '2.0', error: { code: -32601 } }, `${method}: method not found`);
+  }
+});

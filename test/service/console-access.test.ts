@@ -180,12 +180,15 @@ async function adminGrantId(clientName: string): Promise<string> {
 }
 
 t.test('changing a member’s permissions in the console applies to their agents within seconds', async (t) => {
+  // "Allow changes" is offered to an agent connected before (test/security/consent-allow-changes.test.ts).
+  await connectAgent('Rep Writer', 'rep@initech.test', false);
   const agent = await connectAgent('Rep Writer', 'rep@initech.test', true);
   t.ok((await callTool(agent.access, 'create_contact', { first_name: 'Written', phone: '+1 415 555 0177' })).ok, 'the agent may write');
   const adminView = await browser.newContext();
   const listing = await adminView.newPage();
   await signIn(listing, base, 'ada@initech.test', TEST_PASSWORD, `${ws}/agents`);
-  t.match(await listing.locator('tr', { hasText: 'Rep Writer' }).innerText(), /Reads and changes[\s\S]*contacts:write/, 'listed as allowed to change things');
+  const writerRow = listing.locator('tr', { hasText: 'Rep Writer' }).filter({ hasText: 'Reads and changes' });
+  t.match(await writerRow.innerText(), /Reads and changes[\s\S]*contacts:write/, 'listed as allowed to change things');
   await adminView.close();
 
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });

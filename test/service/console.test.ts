@@ -331,7 +331,7 @@ t.test('every page: security headers, CSRF fields on every form, no inline scrip
 });
 
 t.test('signing out ends the session; signing in again starts a new one', async (t) => {
-  const before = (await context.cookies(base)).find((c) => c.name === 'crm_session')?.value ?? '';
+  const before = (await context.cookies(base)).find((c) => c.name === '__Host-crm_session')?.value ?? '';
   t.ok(before);
   await page.goto(`${base}${ws}`);
   await page.getByRole('button', { name: 'Sign out' }).click();
@@ -340,7 +340,7 @@ t.test('signing out ends the session; signing in again starts a new one', async 
   await page.goto(`${base}${ws}/tokens`);
   t.equal(new URL(page.url()).pathname, '/sign-in', 'the console asks to sign in again');
   await check(t, page, 'console-sign-in');
-  const replay = await fetch(`${base}${ws}/tokens`, { headers: { cookie: `crm_session=${before}` }, redirect: 'manual' });
+  const replay = await fetch(`${base}${ws}/tokens`, { headers: { cookie: `__Host-crm_session=${before}` }, redirect: 'manual' });
   t.equal(replay.status, 303, 'the old session cookie no longer works');
   t.match(replay.headers.get('location') ?? '', /^\/sign-in\?next=/);
 
@@ -348,6 +348,6 @@ t.test('signing out ends the session; signing in again starts a new one', async 
   await page.getByLabel('Password').fill(TEST_PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(`${base}${ws}/tokens`);
-  const after = (await context.cookies(base)).find((c) => c.name === 'crm_session')?.value ?? '';
+  const after = (await context.cookies(base)).find((c) => c.name === '__Host-crm_session')?.value ?? '';
   t.ok(after && after !== before, 'a new session, and back where they were going');
 });

@@ -7,28 +7,38 @@
  * No Docker engine and no cluster are needed.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { parseAllDocuments } from 'yaml';
-import type { IContainer, IPodTemplateSpec, IProbe } from 'kubernetes-models/v1';
-import { ConfigMap, Namespace, Secret, Service } from 'kubernetes-models/v1';
+import type { IContainer, IPodSpec, IPodTemplateSpec, IProbe } from 'kubernetes-models/v1';
+import { ConfigMap, Namespace, Pod, Secret, Service } from 'kubernetes-models/v1';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Job } from 'kubernetes-models/batch/v1';
+import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
+import type { INetworkPolicyPeer, INetworkPolicyPort } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
-import { WORKER_NAMES } from '../../shared/bus/operation.js';
+import { publicKeyVariableOf } from '../../shared/bus/nats-authorization.js';
+import { newRoleKeyPairs } from '../../shared/bus/nats-keys.js';
+import { NATS_ROLES, workerRole, type NatsRole } from '../../shared/bus/nats-permissions.js';
+import { WORKER_NAMES, type WorkerName } from '../../shared/bus/operation.js';
 import { CONFIG_VARIABLES, loadConfig } from '../../shared/config.js';
 import {
   COMPOSE_FILE,
   DEPLOY_DIR,
+  HELM_VALUES_FILE,
   KUBERNETES_DIR,
+  KUBERNETES_NATS_DIR,
   KUSTOMIZATION_FILE,
+  NATS_AUTHORIZATION_FILE,
+  NATS_CONFIG_FILE,
   composeErrors,
   composeValidator,
   interpolate,
   isRecord,
+  kubernetesFileObjects,
   kubernetesManifestFiles,
   kubernetesObject,
   readCompose,
@@ -38,6 +48,8 @@ import {
   type KubernetesObject,
 } from '../helpers/deploy-manifests.js';
 import { renderKustomization } from '../helpers/kustomize.js';
+import { NATS_SERVER } from '../helpers/nats-server.js';
+import { makeTestCertificates } from '../helpers/test-certificates.js';
 
 const SECRET_NAME = 'crm-secrets';
 const CONFIG_MAP_NAME = 'crm-config';
@@ -45,6 +57,22 @@ const CONFIG_MAP_NAME = 'crm-config';
 const SECRET_KEYS = ['DATABASE_URL', 'CRM_SECRET'] as const;
 const HTTP_PORT = 3000;
 const ADMIN_PORT = 9464;
+/** Each process's NATS seed (key = its role) and the servers' CA (key ca.crt). */
+const NATS_SECRET_NAME = 'crm-nats';
+const NATS_CA_KEY = 'ca.crt';
+const NATS_CLIENT_PORT = 4222;
+const NATS_ROUTE_PORT = 6222;
+const POSTGRES_PORT = 5432;
+/** The NATS Helm release (deploy/kubernetes/nats/values.yaml): its namespace and its pods' labels. */
+const NATS_NAMESPACE = 'nats';
+const NATS_POD_LABELS = { 'app.kubernetes.io/name': 'nats', 'app.kubernetes.io/instance': 'nats', 'app.kubernetes.io/component': 'nats' };
+/** The public keys authorization.conf names, which the NATS servers' environment must hold. */
+const AUTHORIZATION_VARIABLES = [...new Set([...readFileSync(NATS_AUTHORIZATION_FILE, 'utf8').matchAll(/\$(CRM_NKEY_[A-Z0-9_]+)/g)].map((m) => m[1] ?? ''))].sort();
+
+/** The compose variable (deploy/.env) holding a role's seed: CRM_NKEY_SEED_GATEWAY, CRM_NKEY_SEED_WORKER_TOKENS, … */
+function seedVariableOf(role: NatsRole): string {
+  return publicKeyVariableOf(role).replace(/^CRM_NKEY_/, 'CRM_NKEY_SEED_');
+}
 
 function clone<T>(value: T): T {
   return structuredClone(value);
@@ -135,8 +163,8 @@ function composeNatsProblems(compose: Compose): string[] {
     const listen = flagValue(args, '--cluster');
     if (!listen) problems.push(`${name}: no --cluster listen address`);
     else clusterPort.set(name, new URL(listen).port);
-    if (!args.includes('-js') && !args.includes('--jetstream')) problems.push(`${name}: JetStream not enabled (-js)`);
-    if (!flagValue(args, '--store_dir', '-sd')) problems.push(`${name}: no JetStream --store_dir`);
+    const shipped = flagValue(args, '--config', '-c') !== undefined && confBlock(parseNatsConf(readFileSync(NATS_CONFIG_FILE, 'utf8'), NATS_CONFIG_FILE), 'jetstream') !== undefined;
+    if (!shipped && !args.includes('-js') && !args.includes('--jetstream')) problems.push(`${name}: JetStream not enabled (-js, or in the config)`);
     if (!service.healthcheck?.test) problems.push(`${name}: no healthcheck`);
   }
   if (clusterNames.size !== 1 || clusterNames.has(undefined)) problems.push(`NATS nodes must share one --cluster_name, found ${[...clusterNames].join(', ')}`);
@@ -233,7 +261,156 @@ function composeSecurityProblems(compose: Compose): string[] {
 }
 
 /** What `docker compose --env-file deploy/.env` would see, as deploy/README.md has it created. */
-const SAMPLE_ENV = { POSTGRES_PASSWORD: 'a'.repeat(48), CRM_SECRET: 'b'.repeat(64) };
+const SAMPLE_KEYS = newRoleKeyPairs();
+const SAMPLE_ENV: Record<string, string> = {
+  POSTGRES_PASSWORD: 'a'.repeat(48),
+  CRM_SECRET: 'b'.repeat(64),
+  ...Object.fromEntries(NATS_ROLES.flatMap((role) => [[seedVariableOf(role), SAMPLE_KEYS[role].seed], [publicKeyVariableOf(role), SAMPLE_KEYS[role].publicKey]])),
+};
+
+/** The NATS identity a compose service needs: by its command, or `cli` for the command line's service. */
+function composeNatsRole(service: ComposeService): NatsRole | 'none' | 'several' {
+  const role = roleOf(commandOf(service));
+  if (role.role === 'gateway') return 'gateway';
+  if (role.role === 'worker') return role.kinds.length === 1 ? workerRole(role.kinds[0] as WorkerName) : 'several';
+  if (role.role === 'other' && environmentOf(service).NATS_URL) return 'cli';
+  return 'none';
+}
+
+/** The host path a container path comes from, through the service's bind mounts (and whether read-only). */
+function hostPathOf(service: ComposeService, containerPath: string): { host: string; readOnly: boolean } | undefined {
+  for (const volume of service.volumes ?? []) {
+    const [source = '', target = '', mode = ''] = typeof volume === 'string' ? volume.split(':') : [volume.source ?? '', volume.target ?? '', volume.read_only ? 'ro' : ''];
+    if (!source.startsWith('.') && !source.startsWith('/')) continue;
+    if (containerPath !== target && !containerPath.startsWith(`${target}/`)) continue;
+    return { host: path.join(path.resolve(DEPLOY_DIR, source), containerPath.slice(target.length)), readOnly: mode.split(',').includes('ro') };
+  }
+  return undefined;
+}
+
+/** The `${NAME…}` a value is, or undefined when it is anything else (a literal, or text around it). */
+function variableOf(raw: string | undefined): string | undefined {
+  return /^\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?[-?][^}]*)?\}$/.exec(raw ?? '')?.[1];
+}
+
+function composeNatsClientProblems(compose: Compose): string[] {
+  const problems: string[] = [];
+  for (const [name, service] of servicesOf(compose)) {
+    const raw = environmentOf(service);
+    const role = composeNatsRole(service);
+    if (role === 'none') {
+      if ('NATS_NKEY_SEED' in raw) problems.push(`${name}: does not use NATS, and must not hold a NATS seed`);
+      continue;
+    }
+    if (role === 'several') {
+      problems.push(`${name}: one worker kind per service, so that it can connect as that kind's NATS user`);
+      continue;
+    }
+    const variable = variableOf(raw.NATS_NKEY_SEED);
+    if (variable !== seedVariableOf(role)) problems.push(`${name}: NATS_NKEY_SEED must be \${${seedVariableOf(role)}} (its own role, ${role}, from deploy/.env), is ${raw.NATS_NKEY_SEED ?? 'unset'}`);
+    for (const key of ['NATS_USER', 'NATS_PASSWORD', 'NATS_CREDS']) if (key in raw) problems.push(`${name}: ${key} besides its nkey seed`);
+    const ca = raw.NATS_TLS_CA;
+    if (!ca) {
+      problems.push(`${name}: NATS_TLS_CA unset (the bus carries passwords and tokens: TLS only)`);
+      continue;
+    }
+    const mount = hostPathOf(service, ca);
+    if (mount?.host !== path.join(DEPLOY_DIR, 'nats', 'tls', 'ca.crt') || !mount.readOnly) problems.push(`${name}: NATS_TLS_CA ${ca} must be deploy/nats/tls/ca.crt, mounted read-only`);
+  }
+  return problems;
+}
+
+/** nats-server's configuration file, as much of it as deploy/nats/nats-server.conf uses: blocks, `key: value`, `include`. */
+type NatsConf = { [key: string]: string | NatsConf | string[] };
+
+function parseNatsConf(text: string, where: string): NatsConf {
+  const root: NatsConf = {};
+  const stack: NatsConf[] = [root];
+  const includes: string[] = [];
+  for (const [i, full] of text.split('\n').entries()) {
+    const line = full.replace(/(^|\s)(#|\/\/).*$/, '').trim();
+    const top = stack.at(-1) ?? root;
+    let m: RegExpExecArray | null;
+    if (!line) continue;
+    if (line === '}') {
+      if (stack.length === 1) throw new Error(`${where}:${i + 1}: unbalanced }`);
+      stack.pop();
+    } else if ((m = /^include\s+["']?([^"'\s;]+)["']?;?$/.exec(line))) {
+      if (stack.length === 1) includes.push(m[1] ?? '');
+      else throw new Error(`${where}:${i + 1}: include inside a block`);
+    } else if ((m = /^([A-Za-z_][\w]*)\s*[:=]?\s*\{$/.exec(line))) {
+      const block: NatsConf = {};
+      top[m[1] ?? ''] = block;
+      stack.push(block);
+    } else if ((m = /^([A-Za-z_][\w]*)\s*[:=\s]\s*(.+?);?$/.exec(line))) {
+      top[m[1] ?? ''] = (m[2] ?? '').replace(/^["'](.*)["']$/, '$1');
+    } else {
+      throw new Error(`${where}:${i + 1}: not understood by this test's reader: ${line}`);
+    }
+  }
+  if (stack.length !== 1) throw new Error(`${where}: unclosed block`);
+  root.include = includes;
+  return root;
+}
+
+function confBlock(conf: NatsConf | undefined, key: string): NatsConf | undefined {
+  const value = conf?.[key];
+  return value !== undefined && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
+}
+
+function confString(conf: NatsConf | undefined, key: string): string | undefined {
+  const value = conf?.[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** Every NATS node runs deploy/nats/nats-server.conf, which includes the users and requires TLS, and gets the users' public keys. */
+function composeNatsConfigProblems(compose: Compose): string[] {
+  const problems: string[] = [];
+  const conf = parseNatsConf(readFileSync(NATS_CONFIG_FILE, 'utf8'), NATS_CONFIG_FILE);
+  const includes = Array.isArray(conf.include) ? conf.include : [];
+  if (!includes.some((f) => path.resolve(path.dirname(NATS_CONFIG_FILE), f) === NATS_AUTHORIZATION_FILE)) problems.push('nats-server.conf: no `include authorization.conf` (the users of `crm nats config`)');
+  if (confString(conf, 'port') !== String(NATS_CLIENT_PORT)) problems.push(`nats-server.conf: clients on port ${NATS_CLIENT_PORT}`);
+  const tlsFiles = (where: string, tls: NatsConf | undefined): string[] => {
+    if (!tls) {
+      problems.push(`nats-server.conf: no TLS for ${where}`);
+      return [];
+    }
+    const files = ['cert_file', 'key_file', 'ca_file'].map((k) => confString(tls, k));
+    if (files.some((f) => !f)) problems.push(`nats-server.conf: ${where} TLS needs cert_file, key_file and ca_file`);
+    return files.filter((f) => f !== undefined);
+  };
+  const clientFiles = tlsFiles('clients', confBlock(conf, 'tls'));
+  const routeFiles = tlsFiles('routes', confBlock(confBlock(conf, 'cluster'), 'tls'));
+  const storeDir = confString(confBlock(conf, 'jetstream'), 'store_dir');
+  for (const [name, service] of natsServices(compose)) {
+    const args = commandOf(service);
+    const file = flagValue(args, '--config', '-c');
+    const mounted = file ? hostPathOf(service, file) : undefined;
+    if (!file || mounted?.host !== NATS_CONFIG_FILE || !mounted.readOnly) {
+      problems.push(`${name}: must run the shipped config (--config, deploy/nats/nats-server.conf mounted read-only), runs ${args.join(' ')}`);
+      continue;
+    }
+    for (const include of includes) {
+      const host = hostPathOf(service, path.posix.resolve(path.posix.dirname(file), include));
+      if (host?.host !== path.resolve(path.dirname(NATS_CONFIG_FILE), include)) problems.push(`${name}: ${include} is not mounted next to the config`);
+    }
+    for (const tlsFile of [...clientFiles, ...routeFiles]) {
+      const host = hostPathOf(service, tlsFile);
+      if (!host?.readOnly || path.dirname(host.host) !== path.join(DEPLOY_DIR, 'nats', 'tls')) problems.push(`${name}: ${tlsFile} is not deploy/nats/tls/${path.basename(tlsFile)}, read-only`);
+    }
+    if (!storeDir && !flagValue(args, '--store_dir', '-sd')) problems.push(`${name}: no JetStream store_dir`);
+    const store = storeDir ?? flagValue(args, '--store_dir', '-sd');
+    if (!(service.volumes ?? []).some((v) => (typeof v === 'string' ? v.split(':')[1] : v.target) === store && !(typeof v === 'string' ? v : v.source ?? '').startsWith('.'))) {
+      problems.push(`${name}: the JetStream store ${String(store)} is not on a volume of its own`);
+    }
+    if (flagValue(args, '--user', '--pass', '--auth')) problems.push(`${name}: authentication belongs to authorization.conf, not the command line`);
+    const env = environmentOf(service);
+    for (const variable of AUTHORIZATION_VARIABLES) {
+      if (variableOf(env[variable]) !== variable) problems.push(`${name}: ${variable} (named by authorization.conf) must come from deploy/.env as \${${variable}}`);
+    }
+  }
+  return problems;
+}
 
 function composeEnvironmentProblems(compose: Compose, known: Set<string>): string[] {
   const problems: string[] = [];
@@ -301,6 +478,8 @@ function composeProblems(compose: Compose, known: Set<string>): string[] {
     ...composeReplicaProblems(compose),
     ...composeSecurityProblems(compose),
     ...composeEnvironmentProblems(compose, known),
+    ...composeNatsClientProblems(compose),
+    ...composeNatsConfigProblems(compose),
   ];
 }
 
@@ -322,12 +501,15 @@ function readKustomization(): Kustomization {
 
 type LabelSelector = { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] };
 
-/** Whether a label selector selects these labels (an empty selector selects nothing here). */
-function selects(selector: LabelSelector | undefined, labels: Record<string, string> | undefined): boolean {
+/**
+ * Whether a label selector selects these labels. An empty selector selects nothing here,
+ * except where Kubernetes reads it as "everything" (NetworkPolicies): `emptySelectsAll`.
+ */
+function selects(selector: LabelSelector | undefined, labels: Record<string, string> | undefined, emptySelectsAll = false): boolean {
   const l = labels ?? {};
   const matchLabels = Object.entries(selector?.matchLabels ?? {});
   const expressions = selector?.matchExpressions ?? [];
-  if (matchLabels.length === 0 && expressions.length === 0) return false;
+  if (matchLabels.length === 0 && expressions.length === 0) return emptySelectsAll;
   return matchLabels.every(([k, v]) => l[k] === v) && expressions.every((e) => {
     const has = e.key in l;
     const value = l[e.key] ?? '';
@@ -442,7 +624,7 @@ function scrapeProblems(where: string, template: IPodTemplateSpec | undefined): 
   return problems;
 }
 
-function kubernetesProblems(objects: KubernetesObject[], kustomization: Kustomization, known: Set<string>): string[] {
+function kubernetesProblems(objects: KubernetesObject[], kustomization: Kustomization, known: Set<string>, natsObjects: KubernetesObject[] = natsSide.objects): string[] {
   const problems: string[] = [];
   const deployments = objects.filter((o): o is Deployment => o instanceof Deployment);
   const jobs = objects.filter((o): o is Job => o instanceof Job);
@@ -590,6 +772,218 @@ function kubernetesProblems(objects: KubernetesObject[], kustomization: Kustomiz
     if (covered.length !== 1) problems.push(`${nameOf(p)}: selects ${covered.length} Deployments' pods, expected 1`);
     if (p.spec?.maxUnavailable === undefined && p.spec?.minAvailable === undefined) problems.push(`${nameOf(p)}: sets neither maxUnavailable nor minAvailable`);
   }
+
+  problems.push(...kubernetesBusProblems(objects, natsObjects, String(namespace), data));
+  return problems;
+}
+
+// --- Kubernetes: NATS identities, TLS and network policies ----------------------------------
+
+/** A pod of the service (a Deployment's, the Job's, the command line's), with what it may use. */
+interface Workload {
+  where: string;
+  role: NatsRole | 'migrate';
+  labels: Record<string, string>;
+  spec: IPodSpec | undefined;
+}
+
+function workloadsOf(objects: KubernetesObject[]): Workload[] {
+  const workloads: Workload[] = [];
+  for (const o of objects) {
+    if (o instanceof Deployment) {
+      const role = deploymentRole(o);
+      const natsRole = role.role === 'gateway' ? 'gateway' : role.role === 'worker' && role.kinds.length === 1 ? workerRole(role.kinds[0] as WorkerName) : undefined;
+      if (natsRole) workloads.push({ where: nameOf(o), role: natsRole, labels: o.spec?.template.metadata?.labels ?? {}, spec: o.spec?.template.spec });
+    } else if (o instanceof Job && roleOf(argsOf(mainContainer(o.spec?.template) ?? { name: '' })).role === 'migrate') {
+      workloads.push({ where: nameOf(o), role: 'migrate', labels: o.spec?.template.metadata?.labels ?? {}, spec: o.spec?.template.spec });
+    } else if (o instanceof Pod && o.metadata?.labels?.['app.kubernetes.io/component'] === 'cli') {
+      workloads.push({ where: nameOf(o), role: 'cli', labels: o.metadata.labels, spec: o.spec });
+    }
+  }
+  return workloads;
+}
+
+/** Every `secretKeyRef` to the crm-nats Secret in a pod: its seeds go to the one process they belong to. */
+function natsSecretRefs(spec: IPodSpec | undefined): { container: string; variable: string; key: string }[] {
+  return [...(spec?.initContainers ?? []), ...(spec?.containers ?? [])].flatMap((c) =>
+    (c.env ?? []).flatMap((e) => (e.valueFrom?.secretKeyRef?.name === NATS_SECRET_NAME ? [{ container: c.name, variable: e.name, key: e.valueFrom.secretKeyRef.key }] : [])));
+}
+
+/** A pod's NATS identity and TLS: its role's seed as NATS_NKEY_SEED, nothing else of crm-nats but the CA, mounted where NATS_TLS_CA says. */
+function natsClientProblems(w: Workload, configData: Record<string, string>): string[] {
+  const problems: string[] = [];
+  const main = w.spec?.containers[0];
+  const refs = natsSecretRefs(w.spec);
+  if (w.role === 'migrate') {
+    if (refs.length > 0 || [...(w.spec?.containers ?? []), ...(w.spec?.initContainers ?? [])].some((c) => (c.env ?? []).some((e) => e.name === 'NATS_NKEY_SEED'))) {
+      problems.push(`${w.where}: the migration does not use NATS and must not hold a NATS seed`);
+    }
+  } else {
+    const seed = refs.filter((r) => r.container === main?.name && r.variable === 'NATS_NKEY_SEED');
+    if (seed.length !== 1 || seed[0]?.key !== w.role) problems.push(`${w.where}: NATS_NKEY_SEED must come from key ${w.role} of the ${NATS_SECRET_NAME} Secret (its own role), has ${seed.map((r) => r.key).join(', ') || 'none'}`);
+  }
+  for (const r of refs) {
+    if (r.variable !== 'NATS_NKEY_SEED' || r.key !== w.role || r.container !== main?.name) problems.push(`${w.where} container ${r.container}: ${r.variable} from key ${r.key} of ${NATS_SECRET_NAME}: a seed belongs to its role's process only`);
+  }
+  for (const volume of w.spec?.volumes ?? []) {
+    const items = volume.secret?.secretName === NATS_SECRET_NAME ? volume.secret.items : undefined;
+    if (volume.secret?.secretName === NATS_SECRET_NAME && (!items || items.some((i) => i.key !== NATS_CA_KEY))) problems.push(`${w.where}: volume ${volume.name} must mount only ${NATS_CA_KEY} of ${NATS_SECRET_NAME}, never the seeds`);
+  }
+  if (w.role === 'migrate' || !main) return problems;
+  const fromConfig = (main.envFrom ?? []).some((e) => e.configMapRef?.name === CONFIG_MAP_NAME) ? configData.NATS_TLS_CA : undefined;
+  const ca = (main.env ?? []).find((e) => e.name === 'NATS_TLS_CA')?.value ?? fromConfig;
+  if (!ca) return [...problems, `${w.where}: NATS_TLS_CA unset (the bus carries passwords and tokens: TLS only)`];
+  const mount = (main.volumeMounts ?? []).find((m) => ca.startsWith(`${m.mountPath}/`) || (m.mountPath === ca && m.subPath));
+  const volume = (w.spec?.volumes ?? []).find((v) => v.name === mount?.name);
+  const file = mount?.subPath ?? (mount ? ca.slice(mount.mountPath.length + 1) : '');
+  const source = volume?.secret ? { name: volume.secret.secretName, items: volume.secret.items } : volume?.configMap ? { name: volume.configMap.name, items: volume.configMap.items } : undefined;
+  const key = source?.items ? source.items.find((i) => i.path === file)?.key : file;
+  if (!source || !key || mount?.readOnly !== true) problems.push(`${w.where}: NATS_TLS_CA ${ca} is not a CA certificate mounted read-only from a Secret or ConfigMap`);
+  return problems;
+}
+
+type Direction = 'Ingress' | 'Egress';
+interface Rule {
+  policy: string;
+  ports: INetworkPolicyPort[];
+  peers: INetworkPolicyPeer[];
+}
+
+function policyTypesOf(p: NetworkPolicy): string[] {
+  return p.spec?.policyTypes ?? ['Ingress', ...(p.spec?.egress ? ['Egress'] : [])];
+}
+
+/** The rules that apply to a pod in one direction; `isolated` once any policy selects it for that direction. */
+function rulesFor(policies: NetworkPolicy[], namespace: string, labels: Record<string, string>, direction: Direction): { isolated: boolean; rules: Rule[] } {
+  const selecting = policies.filter((p) => p.metadata?.namespace === namespace && selects(p.spec?.podSelector, labels, true) && policyTypesOf(p).includes(direction));
+  const rules = selecting.flatMap((p) => ((direction === 'Ingress' ? p.spec?.ingress : p.spec?.egress) ?? []).map((r) => ({
+    policy: nameOf(p),
+    ports: r.ports ?? [],
+    peers: ('from' in r ? r.from : 'to' in r ? r.to : undefined) ?? [],
+  })));
+  return { isolated: selecting.length > 0, rules };
+}
+
+/** Whether a rule opens a port (a named port is looked up in the pod's containers). */
+function opens(rule: Rule, port: number, protocol = 'TCP', spec?: IPodSpec): boolean {
+  if (rule.ports.length === 0) return true;
+  return rule.ports.some((p) => {
+    if ((p.protocol ?? 'TCP') !== protocol) return false;
+    const number = typeof p.port === 'string' ? spec?.containers.flatMap((c) => c.ports ?? []).find((c) => c.name === p.port)?.containerPort : p.port;
+    return p.port === undefined || number === port || (number !== undefined && p.endPort !== undefined && port >= number && port <= p.endPort);
+  });
+}
+
+/** Whether a peer admits a pod with these labels in this namespace (a pod peer without namespaceSelector is the policy's own namespace). */
+function peerSelects(peer: INetworkPolicyPeer, policyNamespace: string, namespace: string, labels: Record<string, string>): boolean {
+  if (peer.ipBlock) return false;
+  const inNamespace = peer.namespaceSelector ? selects(peer.namespaceSelector, { 'kubernetes.io/metadata.name': namespace }, true) : namespace === policyNamespace;
+  return inNamespace && (peer.podSelector ? selects(peer.podSelector, labels, true) : true);
+}
+
+const NATS_CLIENT_ROLES: readonly string[] = NATS_ROLES;
+const POSTGRES_ROLES: readonly string[] = [...WORKER_NAMES.map(workerRole), 'migrate', 'cli'];
+
+/** The network policies of the crm namespace, for one pod: what it may reach and what may reach it. */
+function workloadNetworkProblems(w: Workload, policies: NetworkPolicy[], namespace: string): string[] {
+  const problems: string[] = [];
+  const egress = rulesFor(policies, namespace, w.labels, 'Egress');
+  const ingress = rulesFor(policies, namespace, w.labels, 'Ingress');
+  if (!egress.isolated || !ingress.isolated) return [`${w.where}: no NetworkPolicy isolates it (a default deny of ingress and egress)`];
+  const reaches = (port: number, protocol = 'TCP') => egress.rules.filter((r) => opens(r, port, protocol));
+  if (reaches(53, 'UDP').length === 0) problems.push(`${w.where}: cannot reach DNS (UDP 53)`);
+  const nats = reaches(NATS_CLIENT_PORT);
+  if (NATS_CLIENT_ROLES.includes(w.role) && nats.length === 0) problems.push(`${w.where}: cannot reach NATS (${NATS_CLIENT_PORT})`);
+  if (!NATS_CLIENT_ROLES.includes(w.role) && nats.length > 0) problems.push(`${w.where}: may reach NATS (${NATS_CLIENT_PORT}) but does not use it (${nats.map((r) => r.policy).join(', ')})`);
+  for (const rule of nats) {
+    if (rule.peers.length === 0 || !rule.peers.every((p) => p.namespaceSelector && peerSelects(p, namespace, NATS_NAMESPACE, NATS_POD_LABELS) && !peerSelects(p, namespace, NATS_NAMESPACE, {}))) {
+      problems.push(`${w.where}: ${rule.policy} opens ${NATS_CLIENT_PORT} to more than the NATS pods of namespace ${NATS_NAMESPACE}`);
+    }
+  }
+  const postgres = reaches(POSTGRES_PORT);
+  if (POSTGRES_ROLES.includes(w.role) && postgres.length === 0) problems.push(`${w.where}: cannot reach Postgres (${POSTGRES_PORT})`);
+  if (!POSTGRES_ROLES.includes(w.role) && postgres.length > 0) problems.push(`${w.where}: may reach Postgres (${POSTGRES_PORT}), which only workers, the migration and the command line may (${postgres.map((r) => r.policy).join(', ')})`);
+  for (const rule of postgres) if (rule.peers.length === 0) problems.push(`${w.where}: ${rule.policy} opens ${POSTGRES_PORT} to every address, not Postgres'`);
+  const allowedOut = new Set([53, ...(NATS_CLIENT_ROLES.includes(w.role) ? [NATS_CLIENT_PORT] : []), ...(POSTGRES_ROLES.includes(w.role) ? [POSTGRES_PORT] : [])]);
+  for (const rule of egress.rules) {
+    const ports = rule.ports.map((p) => p.port);
+    if (ports.length === 0 || ports.some((p) => typeof p !== 'number' || !allowedOut.has(p))) problems.push(`${w.where}: ${rule.policy} lets it reach ${ports.length === 0 ? 'every port' : ports.join(', ')}`);
+  }
+  const allowedIn = new Set(w.role === 'gateway' ? [HTTP_PORT, ADMIN_PORT] : w.role.startsWith('worker-') ? [ADMIN_PORT] : []);
+  for (const rule of ingress.rules) {
+    const ports = rule.ports.map((p) => (typeof p.port === 'string' ? portNumber(w.spec?.containers[0] ?? { name: '' }, p.port) : p.port));
+    if (ports.length === 0 || ports.some((p) => p === undefined || !allowedIn.has(p))) problems.push(`${w.where}: ${rule.policy} admits traffic on ${ports.length === 0 ? 'every port' : ports.join(', ')}`);
+  }
+  if (w.role === 'gateway' && !ingress.rules.some((r) => opens(r, HTTP_PORT, 'TCP', w.spec))) problems.push(`${w.where}: its HTTP port ${HTTP_PORT} admits nobody`);
+  return problems;
+}
+
+/** deploy/kubernetes/nats: the NATS pods admit clients only from the service's NATS clients, routes only from each other. */
+function natsNetworkProblems(natsObjects: KubernetesObject[], workloads: Workload[], crmNamespace: string): string[] {
+  const problems: string[] = [];
+  const policies = natsObjects.filter((o): o is NetworkPolicy => o instanceof NetworkPolicy);
+  const ingress = rulesFor(policies, NATS_NAMESPACE, NATS_POD_LABELS, 'Ingress');
+  if (!ingress.isolated) return [`no NetworkPolicy in namespace ${NATS_NAMESPACE} selects the NATS pods (${JSON.stringify(NATS_POD_LABELS)}): anyone may connect`];
+  const admits = (port: number, namespace: string, labels: Record<string, string>) =>
+    ingress.rules.some((r) => opens(r, port) && (r.peers.length === 0 || r.peers.some((p) => peerSelects(p, NATS_NAMESPACE, namespace, labels))));
+  for (const w of workloads) {
+    const admitted = admits(NATS_CLIENT_PORT, crmNamespace, w.labels);
+    if (NATS_CLIENT_ROLES.includes(w.role) && !admitted) problems.push(`NATS does not admit ${w.where} on ${NATS_CLIENT_PORT}`);
+    if (!NATS_CLIENT_ROLES.includes(w.role) && admitted) problems.push(`NATS admits ${w.where} on ${NATS_CLIENT_PORT}, which does not use it`);
+  }
+  if (admits(NATS_CLIENT_PORT, crmNamespace, { 'app.kubernetes.io/name': 'something-else' })) problems.push(`NATS admits pods of ${crmNamespace} that are not the service's on ${NATS_CLIENT_PORT}`);
+  if (admits(NATS_CLIENT_PORT, 'default', workloads[0]?.labels ?? {})) problems.push(`NATS admits pods of other namespaces on ${NATS_CLIENT_PORT}`);
+  if (!admits(NATS_ROUTE_PORT, NATS_NAMESPACE, NATS_POD_LABELS)) problems.push(`NATS pods cannot route to each other (${NATS_ROUTE_PORT})`);
+  if (admits(NATS_ROUTE_PORT, crmNamespace, workloads[0]?.labels ?? {}) || admits(NATS_ROUTE_PORT, NATS_NAMESPACE, {})) problems.push(`the route port ${NATS_ROUTE_PORT} admits more than the NATS pods`);
+  for (const rule of ingress.rules) if (rule.ports.length === 0) problems.push(`${rule.policy}: a rule for every port`);
+  return problems;
+}
+
+/** What the service's pods do on the bus and the network: identities, TLS, policies, on both sides. */
+function kubernetesBusProblems(objects: KubernetesObject[], natsObjects: KubernetesObject[], namespace: string, configData: Record<string, string>): string[] {
+  const problems: string[] = [];
+  const workloads = workloadsOf(objects);
+  for (const role of [...NATS_ROLES, 'migrate']) if (!workloads.some((w) => w.role === role)) problems.push(`no pod runs as ${role} (an example for cli)`);
+  const natsSecret = objects.find((o): o is Secret => o instanceof Secret && o.metadata?.name === NATS_SECRET_NAME);
+  if (!natsSecret) problems.push(`no example of the ${NATS_SECRET_NAME} Secret`);
+  for (const key of [...NATS_ROLES, NATS_CA_KEY]) {
+    if (natsSecret && natsSecret.stringData?.[key] === undefined && natsSecret.data?.[key] === undefined) problems.push(`Secret ${NATS_SECRET_NAME} has no ${key}`);
+  }
+  for (const w of workloads) {
+    problems.push(...natsClientProblems(w, configData));
+    if (w.role === 'gateway') {
+      for (const container of [...(w.spec?.initContainers ?? []), ...(w.spec?.containers ?? [])]) {
+        for (const key of SECRET_KEYS) if (settingSource(container, key).from !== 'none') problems.push(`${w.where}: the gateway never opens Postgres; it must not get ${key}`);
+      }
+    }
+    if (w.role === 'cli') problems.push(...podProblems(w.where, { metadata: { labels: w.labels }, spec: w.spec }, String(w.spec?.containers[0]?.image), SECRET_KEYS), ...secretProblems(w.where, w.spec?.containers[0], SECRET_KEYS));
+  }
+  const natsUrl = new URL(configData.NATS_URL ?? 'nats://?');
+  if (natsUrl.hostname !== `${NATS_POD_LABELS['app.kubernetes.io/instance']}.${NATS_NAMESPACE}.svc.cluster.local`) problems.push(`NATS_URL ${natsUrl.href} is not the Service of the NATS release`);
+  const policies = objects.filter((o): o is NetworkPolicy => o instanceof NetworkPolicy);
+  for (const w of workloads) problems.push(...workloadNetworkProblems(w, policies, namespace));
+  problems.push(...natsNetworkProblems(natsObjects, workloads, namespace));
+  return problems;
+}
+
+/** deploy/kubernetes/nats/values.yaml: the chart's TLS (clients and routes), our users, their public keys from a Secret. */
+function helmValuesProblems(values: unknown): string[] {
+  const problems: string[] = [];
+  const get = (...keys: string[]): unknown => keys.reduce<unknown>((node, key) => (isRecord(node) ? node[key] : undefined), values);
+  for (const [where, tls] of [['config.nats.tls', ['config', 'nats', 'tls']], ['config.cluster.tls', ['config', 'cluster', 'tls']]] as const) {
+    if (get(...tls, 'enabled') !== true || typeof get(...tls, 'secretName') !== 'string') problems.push(`${where}: TLS must be enabled, from a Secret (secretName)`);
+  }
+  if (get('config', 'cluster', 'enabled') !== true || get('config', 'cluster', 'replicas') !== 3) problems.push('config.cluster: 3 nodes');
+  if (get('config', 'jetstream', 'enabled') !== true) problems.push('config.jetstream: must be enabled (the shared rate limits)');
+  if (get('tlsCA', 'enabled') !== true || !(get('tlsCA', 'secretName') ?? get('tlsCA', 'configMapName'))) problems.push('tlsCA: the CA verifying route peers must be set');
+  const merge = get('config', 'merge');
+  const includes = isRecord(merge) ? Object.entries(merge).filter(([k]) => k.endsWith('$include')).map(([, v]) => String(v)) : [];
+  if (!includes.some((i) => path.posix.normalize(i) === 'authorization.conf')) problems.push('config.merge: no $include of ./authorization.conf (the users)');
+  for (const variable of AUTHORIZATION_VARIABLES) {
+    const ref = get('container', 'env', variable, 'valueFrom', 'secretKeyRef');
+    if (!isRecord(ref) || ref.key !== variable || typeof ref.name !== 'string') problems.push(`container.env.${variable}: must come from a Secret (authorization.conf names it)`);
+  }
+  if (get('config', 'nats', 'port') !== undefined && get('config', 'nats', 'port') !== NATS_CLIENT_PORT) problems.push(`config.nats.port must stay ${NATS_CLIENT_PORT}`);
   return problems;
 }
 
@@ -633,6 +1027,26 @@ t.test('compose: Postgres, a NATS cluster, a one-shot migration, 2 gateways and 
   t.same(composeReplicaProblems(compose), [], 'replicas');
   t.same(composeSecurityProblems(compose), [], 'non-root, read-only');
   t.same(composeEnvironmentProblems(compose, known), [], 'environment');
+  t.same(composeNatsClientProblems(compose), [], "each process: its own role's NATS seed, and TLS");
+  t.same(composeNatsConfigProblems(compose), [], 'NATS: the shipped config, its users, TLS');
+});
+
+t.test('deploy/nats/nats-server.conf: nats-server accepts it, with the users and TLS', { skip: existsSync(NATS_SERVER) ? false : `no nats-server here (${NATS_SERVER})` }, async (t) => {
+  // As a node runs it, with the container's /etc/nats and /data made temporary directories.
+  const dir = mkdtempSync(path.join(tmpdir(), 'nats-conf-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  mkdirSync(path.join(dir, 'tls'));
+  makeTestCertificates(path.join(dir, 'tls'));
+  copyFileSync(NATS_AUTHORIZATION_FILE, path.join(dir, 'authorization.conf'));
+  const conf = readFileSync(NATS_CONFIG_FILE, 'utf8').replaceAll('/etc/nats/', `${dir}/`).replace(/store_dir: \/data$/m, `store_dir: ${dir}/data`);
+  writeFileSync(path.join(dir, 'nats-server.conf'), conf);
+  const keys = Object.fromEntries(NATS_ROLES.map((role) => [publicKeyVariableOf(role), SAMPLE_KEYS[role].publicKey]));
+  const check = (env: Record<string, string>) => spawnSync(NATS_SERVER, ['-c', path.join(dir, 'nats-server.conf'), '-t'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env }, timeout: 30_000 });
+  const ok = check(keys);
+  t.equal(ok.status, 0, `${ok.stdout}${ok.stderr}`);
+  t.same(Object.keys(keys).sort(), AUTHORIZATION_VARIABLES, 'authorization.conf names exactly the public keys of the roles');
+  const { CRM_NKEY_GATEWAY: _gateway, ...withoutGateway } = keys;
+  t.not(check(withoutGateway).status, 0, 'refused without a public key: the users are included, and no user is left keyless');
 });
 
 t.test('the image: multi-stage, npm ci --ignore-scripts, non-root, a tight build context', async (t) => {
@@ -691,19 +1105,64 @@ t.test('compose checks catch broken copies', async (t) => {
     const s = service(c, (a) => a[0] === 'gateway');
     s.environment = { ...environmentOf(s), CRM_SECRET: '${CRM_SECRET}' };
   }), /must not get CRM_SECRET/, 'the secret on a gateway');
+  t.match(broken((c) => {
+    const s = service(c, (a) => a[0] === 'gateway');
+    s.environment = { ...environmentOf(s), DATABASE_URL: 'postgres://crm:${POSTGRES_PASSWORD}@postgres:5432/crm' };
+  }), /must not get DATABASE_URL/, 'the database on a gateway');
+  t.match(broken((c) => {
+    const s = service(c, (a) => a[0] === 'gateway');
+    s.environment = { ...environmentOf(s), NATS_NKEY_SEED: '${CRM_NKEY_SEED_WORKER_TOKENS:?}' };
+  }), /gateway-1: NATS_NKEY_SEED must be \$\{CRM_NKEY_SEED_GATEWAY\}/, "a gateway with the tokens worker's seed");
+  t.match(broken((c) => {
+    const s = service(c, (a) => a.join(' ') === 'worker deals');
+    s.environment = { ...environmentOf(s), NATS_NKEY_SEED: 'SU' + 'A'.repeat(56) };
+  }), /worker-deals: NATS_NKEY_SEED must be/, 'a seed written into the file');
+  t.match(broken((c) => {
+    const s = service(c, (a) => a.join(' ') === 'worker schema');
+    const { NATS_TLS_CA: _ca, ...rest } = environmentOf(s);
+    s.environment = rest;
+  }), /worker-schema: NATS_TLS_CA unset/, 'a worker without TLS');
+  t.match(broken((c) => {
+    const s = service(c, (a) => a.join(' ') === 'worker contacts');
+    s.volumes = [];
+  }), /worker-contacts: NATS_TLS_CA \S+ must be deploy\/nats\/tls\/ca.crt/, 'a CA that is not mounted');
+  t.match(broken((c) => {
+    const s = service(c, (a) => a[0] === 'migrate');
+    s.environment = { ...environmentOf(s), NATS_NKEY_SEED: '${CRM_NKEY_SEED_CLI}' };
+  }), /migrate: does not use NATS/, 'a seed where NATS is not used');
+  t.match(broken((c) => {
+    const nats = natsServices(c)[1]?.[1];
+    if (nats) nats.command = commandOf(nats).filter((a, i, all) => a !== '--config' && all[i - 1] !== '--config');
+  }), /nats-2: must run the shipped config/, 'a NATS node without the config');
+  t.match(broken((c) => {
+    const nats = natsServices(c)[0]?.[1];
+    if (nats) nats.volumes = (nats.volumes ?? []).map((v) => (typeof v === 'string' ? v.replace(/:ro$/, '') : v));
+  }), /nats-1: must run the shipped config/, 'the config mounted writable');
+  t.match(broken((c) => {
+    const nats = natsServices(c)[2]?.[1];
+    if (nats) {
+      const { CRM_NKEY_CLI: _cli, ...rest } = environmentOf(nats);
+      nats.environment = rest;
+    }
+  }), /nats-3: CRM_NKEY_CLI \(named by authorization.conf\)/, 'a NATS node without a public key');
 });
 
 const rendered = renderKubernetes();
+/** Applied on its own, to the NATS release's namespace. */
+const natsSide = renderKubernetes(KUBERNETES_NATS_DIR);
 const kustomization = readKustomization();
-/** The Secret is created by hand; its example, never applied, shows the keys the pods read. */
+/** The Secrets are created by hand; their examples, never applied, show the keys the pods read. */
 const secretExample = kubernetesObject(readYaml(path.join(KUBERNETES_DIR, 'base/secret.example.yaml')), 'base/secret.example.yaml');
-const objects = [...rendered.objects, secretExample];
+/** Examples too: the command line's pod exists only while an operator works. */
+const examples = ['base/nats-secret.example.yaml', 'base/cli-pod.example.yaml'].flatMap((f) => kubernetesFileObjects(path.join(KUBERNETES_DIR, f)));
+const objects = [...rendered.objects, secretExample, ...examples];
 
 t.test('the kustomization renders every manifest, each valid for its kubernetes-models class', async (t) => {
   t.ok(rendered.objects.length >= 18, `${rendered.objects.length} objects: ${rendered.objects.map(nameOf).join(', ')}`);
-  const unread = kubernetesManifestFiles().filter((f) => !f.endsWith('.example.yaml') && !rendered.files.has(path.join(KUBERNETES_DIR, f)));
+  const unread = kubernetesManifestFiles().filter((f) => !f.endsWith('.example.yaml') && !rendered.files.has(path.join(KUBERNETES_DIR, f)) && !natsSide.files.has(path.join(KUBERNETES_DIR, f)));
   t.same(unread, [], 'no manifest is left out of the kustomizations');
-  t.notOk(rendered.objects.some((o) => o instanceof Secret), 'no Secret is applied: its values never enter the repository');
+  t.notOk([...rendered.objects, ...natsSide.objects].some((o) => o instanceof Secret), 'no Secret is applied: its values never enter the repository');
+  t.ok(natsSide.objects.length > 0 && natsSide.objects.every((o) => o.metadata?.namespace === NATS_NAMESPACE), `deploy/kubernetes/nats: ${natsSide.objects.map(nameOf).join(', ')} in namespace ${NATS_NAMESPACE}`);
 });
 
 /** `kind/namespace/name` → object, for comparing renderings whatever their order. */
@@ -754,6 +1213,11 @@ t.test('Kubernetes: Deployments, probes, secrets, the migration Job, Services, a
   t.same(kubernetesProblems(objects, kustomization, known), []);
 });
 
+t.test('Kubernetes: NATS seeds per role, TLS, network policies on both sides, the Helm values', async (t) => {
+  t.same(kubernetesBusProblems(objects, natsSide.objects, String(kustomization.namespace), objects.find((o): o is ConfigMap => o instanceof ConfigMap)?.data ?? {}), []);
+  t.same(helmValuesProblems(readYaml(HELM_VALUES_FILE)), [], 'deploy/kubernetes/nats/values.yaml');
+});
+
 t.test('Kubernetes checks catch broken copies', async (t) => {
   /** The problems found after editing the plain JSON of the objects `pick` chooses. */
   const broken = (pick: (o: KubernetesObject) => boolean, edit: (json: Record<string, unknown>) => void): string => {
@@ -775,7 +1239,11 @@ t.test('Kubernetes checks catch broken copies', async (t) => {
     return r.role === role && (kind === undefined || (r.role === 'worker' && r.kinds.includes(kind)));
   };
   type Json = Record<string, never>;
-  const podSpec = (json: Record<string, unknown>): Json => (json as { spec: { template: { spec: Json } } }).spec.template.spec;
+  /** A workload's pod spec, or a Pod's own. */
+  const podSpec = (json: Record<string, unknown>): Json => {
+    const spec = (json as { spec: { template?: { spec: Json } } }).spec;
+    return spec.template?.spec ?? (spec as Json);
+  };
   const main = (json: Record<string, unknown>): Json => (podSpec(json) as unknown as { containers: Json[] }).containers[0] ?? {};
 
   t.match(broken(isRole('gateway'), (j) => Object.assign(main(j), { readinessProbe: { httpGet: { path: '/healthz', port: 'http' } } })), /readiness probe GETs \/healthz/, 'gateway readiness on /healthz');
@@ -791,4 +1259,52 @@ t.test('Kubernetes checks catch broken copies', async (t) => {
   t.match(broken((o) => o instanceof ConfigMap, (j) => Object.assign(j, { data: { ...(j.data as object), ADMIN_PORT: 'nine' } })), /ADMIN_PORT/, 'a setting that does not parse');
   t.match(broken(isRole('worker', 'contacts'), (j) => Object.assign(main(j), { image: 'workspace-crm:latest' })), /like every other/, 'two image versions');
   t.match(kubernetesProblems(objects, { ...kustomization, images: [] }, known).join('\n'), /images must name/, 'no image tag in kustomization.yaml');
+
+  // The bus: identities, TLS, network policies.
+  const env = (j: Record<string, unknown>): { name: string; valueFrom?: { secretKeyRef?: { key: string } } }[] => (main(j) as { env?: [] }).env ?? [];
+  const seedOf = (j: Record<string, unknown>) => env(j).find((e) => e.name === 'NATS_NKEY_SEED')?.valueFrom?.secretKeyRef ?? { key: '' };
+  t.match(broken(isRole('worker', 'deals'), (j) => Object.assign(seedOf(j), { key: 'worker-tokens' })), /crm-worker-deals: NATS_NKEY_SEED must come from key worker-deals/, "a worker with another kind's seed");
+  t.match(broken(isRole('gateway'), (j) => Object.assign(main(j), { env: [...env(j), { name: 'NATS_USER', valueFrom: { secretKeyRef: { name: NATS_SECRET_NAME, key: 'cli' } } }] })), /a seed belongs to its role's process only/, "the command line's seed on a gateway");
+  t.match(broken((o) => o instanceof Pod, (j) => Object.assign(seedOf(j), { key: 'worker-tokens' })), /Pod\/crm-cli: NATS_NKEY_SEED must come from key cli/, "the command line with a worker's seed");
+  t.match(broken((o) => o instanceof Job, (j) => Object.assign(main(j), { env: [...env(j), { name: 'NATS_NKEY_SEED', valueFrom: { secretKeyRef: { name: NATS_SECRET_NAME, key: 'cli' } } }] })), /the migration does not use NATS/, 'a seed in the migration');
+  t.match(broken(isRole('gateway'), (j) => Object.assign(main(j), { volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }] })), /crm-gateway: NATS_TLS_CA \S+ is not a CA certificate mounted/, 'a gateway without the CA');
+  t.match(broken(isRole('worker', 'schema'), (j) => {
+    const volume = (podSpec(j) as unknown as { volumes: { name: string; secret?: { items?: unknown } }[] }).volumes.find((v) => v.name === 'nats-ca');
+    if (volume?.secret) delete volume.secret.items;
+  }), /must mount only ca.crt of crm-nats, never the seeds/, 'every seed mounted as files');
+  t.match(broken((o) => o instanceof ConfigMap, (j) => {
+    const { NATS_TLS_CA: _ca, ...data } = j.data as Record<string, string>;
+    Object.assign(j, { data });
+  }), /NATS_TLS_CA unset/, 'no TLS to NATS');
+  t.match(broken((o) => o instanceof Secret && o.metadata?.name === NATS_SECRET_NAME, (j) => {
+    const { 'worker-schema': _seed, ...stringData } = j.stringData as Record<string, string>;
+    Object.assign(j, { stringData });
+  }), /Secret crm-nats has no worker-schema/, 'a role missing from the Secret');
+  t.match(broken(isRole('gateway'), (j) => Object.assign(main(j), { env: [...env(j), { name: 'CRM_SECRET', valueFrom: { secretKeyRef: { name: SECRET_NAME, key: 'CRM_SECRET' } } }] })), /the gateway never opens Postgres; it must not get CRM_SECRET/, 'CRM_SECRET on a gateway');
+  const policy = (name: string) => (o: KubernetesObject): boolean => o instanceof NetworkPolicy && o.metadata?.name === name;
+  const spec = (j: Record<string, unknown>) => j.spec as Record<string, unknown>;
+  t.match(broken(policy('crm-default-deny'), (j) => Object.assign(spec(j), { podSelector: { matchLabels: { nothing: 'here' } } })), /Job\/crm-migrate: no NetworkPolicy isolates it/, 'no default deny');
+  t.match(broken(policy('crm-postgres-clients'), (j) => Object.assign(spec(j), { podSelector: { matchLabels: { 'app.kubernetes.io/part-of': 'workspace-crm' } } })), /crm-gateway: may reach Postgres/, 'the gateway let through to Postgres');
+  t.match(broken(policy('crm-postgres-clients'), (j) => Object.assign(spec(j), { egress: [{ ports: [{ protocol: 'TCP', port: POSTGRES_PORT }] }] })), /opens 5432 to every address/, 'Postgres as every address');
+  t.match(broken(policy('crm-nats-clients'), (j) => Object.assign(spec(j), { podSelector: { matchLabels: { 'app.kubernetes.io/part-of': 'workspace-crm' } } })), /Job\/crm-migrate: may reach NATS/, 'the migration let through to NATS');
+  t.match(broken(policy('crm-nats-clients'), (j) => Object.assign(spec(j), { egress: [{ to: [{ namespaceSelector: {} }], ports: [{ protocol: 'TCP', port: NATS_CLIENT_PORT }] }] })), /opens 4222 to more than the NATS pods/, 'NATS as any pod anywhere');
+  t.match(broken(policy('crm-gateway-http'), (j) => Object.assign(spec(j), { ingress: [{}] })), /crm-gateway: crm-gateway-http admits traffic on every port|NetworkPolicy\/crm-gateway-http admits traffic on every port/, 'a gateway open on every port');
+  t.match(broken(policy('crm-dns'), (j) => Object.assign(spec(j), { egress: [{ ports: [{ protocol: 'UDP', port: 53 }, { protocol: 'TCP', port: 443 }] }] })), /lets it reach 53, 443/, 'egress to the internet');
+  const natsBroken = (edit: (json: Record<string, unknown>) => void): string => {
+    const copy = natsSide.objects.map((o) => {
+      const json: unknown = clone(o.toJSON());
+      if (!isRecord(json)) throw new Error('not a mapping');
+      if (o instanceof NetworkPolicy) edit(json);
+      return kubernetesObject(json);
+    });
+    return kubernetesProblems(objects, kustomization, known, copy).join('\n');
+  };
+  t.match(natsBroken((j) => Object.assign(spec(j), { ingress: [{ ports: [{ protocol: 'TCP', port: NATS_CLIENT_PORT }] }] })), /NATS admits Job\/crm-migrate on 4222/, 'NATS open to everyone');
+  t.match(natsBroken((j) => Object.assign(spec(j), { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'nats-box' } } })), /no NetworkPolicy in namespace nats selects the NATS pods/, 'a policy selecting other pods');
+  t.match(natsBroken((j) => Object.assign(spec(j), { ingress: (spec(j).ingress as unknown[]).slice(0, 1) })), /NATS pods cannot route to each other/, 'routes refused');
+  t.match(helmValuesProblems({ ...(readYaml(HELM_VALUES_FILE) as object), tlsCA: { enabled: false } }).join('\n'), /tlsCA/, 'Helm values without the CA');
+  const values = readYaml(HELM_VALUES_FILE) as { config: { nats: { tls: object }; merge: object }; container: { env: Record<string, unknown> } };
+  t.match(helmValuesProblems({ ...values, config: { ...values.config, nats: { tls: { enabled: false } } } }).join('\n'), /config.nats.tls: TLS must be enabled/, 'Helm values without client TLS');
+  t.match(helmValuesProblems({ ...values, config: { ...values.config, merge: {} } }).join('\n'), /no \$include of .\/authorization.conf/, 'Helm values without our users');
+  t.match(helmValuesProblems({ ...values, container: { env: { ...values.container.env, CRM_NKEY_WORKER_TOKENS: 'UA' } } }).join('\n'), /container.env.CRM_NKEY_WORKER_TOKENS/, 'a public key written into the values');
 });

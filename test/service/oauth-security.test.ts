@@ -85,7 +85,8 @@ t.test('registration: public clients only, redirect URIs checked', async (t) => 
 });
 
 t.test('PKCE is required, and only S256', async (t) => {
-  const clientId = await registerClient(base, REDIRECT);
+  // A client a user approved once: only such a client hears errors at its redirect URI (test/security/oauth-open-redirect.test.ts).
+  const { clientId } = await fullGrant();
   const { challenge } = pkce();
   const o = { baseUrl: base, clientId, redirectUri: REDIRECT, server: 'crm' as const, challenge };
   for (const [label, extra] of [
@@ -119,7 +120,7 @@ t.test('an unregistered redirect_uri is an error at the server, never a redirect
 });
 
 t.test('the resource indicator names one server; others are refused', async (t) => {
-  const clientId = await registerClient(base, REDIRECT);
+  const { clientId } = await fullGrant();
   for (const resource of ['https://elsewhere.example/mcp/crm', `${base}/mcp/billing`]) {
     const res = await fetch(authorizeUrl({ baseUrl: base, clientId, redirectUri: REDIRECT, server: 'crm', challenge: pkce().challenge }, { resource }), { redirect: 'manual' });
     t.equal(new URL(res.headers.get('location') ?? '').searchParams.get('error'), 'invalid_target', resource);
@@ -261,10 +262,11 @@ t.test('sign-in: errors name the problem, are rate-limited per address, and sess
 
   const ok = await attempt('sec@example.test', TEST_PASSWORD);
   t.equal(ok.res.status, 303);
-  const cookie = ok.res.headers.getSetCookie().find((c) => c.startsWith('crm_session='));
+  const cookie = ok.res.headers.getSetCookie().find((c) => c.startsWith('__Host-crm_session='));
   t.match(cookie, /HttpOnly/);
   t.match(cookie, /SameSite=Lax/);
-  t.notMatch(cookie, /Secure/, 'not Secure over plain http (it is behind https)');
+  t.match(cookie, /; Secure/, 'Secure, as the __Host- prefix requires (loopback is a secure context for browsers)');
+  t.notMatch(cookie, /Domain=/);
   const stored = await stack.db.query<{ token_hash: string }>('select token_hash from user_sessions');
   const value = decodeURIComponent((cookie ?? '').split(';')[0]?.split('=')[1] ?? '');
   t.notOk(stored.some((s) => s.token_hash === value), 'only a hash of the session is stored');

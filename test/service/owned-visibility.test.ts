@@ -1,12 +1,10 @@
 import t from 'tap';
-import { BusClient } from '../../shared/bus/bus-client.js';
-import { NatsTransport } from '../../shared/bus/nats-transport.js';
 import type { Operation, OperationInput } from '../../shared/bus/operation.js';
 import type { CallContext } from '../../shared/contracts/call-context.js';
 import { archiveContact, countContacts, createContact, getContact, listContacts, updateContact } from '../../shared/contracts/contacts.js';
 import { createDeal, deleteDeal, getDeal, listDeals, updateDeal } from '../../shared/contracts/deals.js';
-import { createLogger } from '../../shared/logger.js';
 import { client } from '../helpers/http.js';
+import { busAs } from '../helpers/bus-as.js';
 import { useStack } from '../helpers/shared-stack.js';
 
 /**
@@ -19,9 +17,7 @@ const ws = await stack.bootstrap({ defaultCountry: 'US' });
 const rep = await stack.addMember(ws.workspace.id, 'rep@example.test', ['contacts.write', 'deals.write'], 'owned');
 const admin = ws.user.id;
 
-const transport = await NatsTransport.connect(stack.env.NATS_URL ?? '', 'visibility test', createLogger({ level: 'silent', component: 'test' }));
-t.teardown(() => transport.close());
-const bus = new BusClient(transport, stack.env.BUS_NAMESPACE ?? '', 5000);
+const bus = await busAs(t, stack, 'gateway');
 
 const asUser = (id: string, visibility: 'all' | 'owned'): CallContext => ({
   workspace_id: ws.workspace.id,

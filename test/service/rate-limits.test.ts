@@ -22,7 +22,7 @@ const stack = await startStack({
   },
 });
 // Replicas behind one load balancer share one public URL (tokens name it as their audience).
-const second = new CrmProcess('gateway 2', ['gateway'], { ...stack.env, PUBLIC_URL: stack.baseUrl });
+const second = new CrmProcess('gateway 2', ['gateway'], { ...stack.envFor('gateway'), PUBLIC_URL: stack.baseUrl });
 t.teardown(async () => {
   await second.stop();
   await stack.stop();

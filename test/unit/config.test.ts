@@ -34,7 +34,8 @@ t.test('defaults: embedded Postgres, in-process bus, loopback, port 3000', async
   t.equal(config.logLevel, 'info');
   t.equal(config.adminPort, undefined);
   t.same(config.allowedHosts, []);
-  t.same(config.rateLimits, { tokenPerMinute: 6000, grantPerMinute: 1200, signInPerMinute: 20 });
+  t.equal(config.adminHost, '127.0.0.1', 'the admin port stays on loopback unless ADMIN_HOST says otherwise');
+  t.same(config.rateLimits, { tokenPerMinute: 6000, grantPerMinute: 1200, signInPerMinute: 20, storeFailure: 'local', failedAuthPerMinute: 60 });
   t.equal(config.natsKvReplicas, 1);
 });
 
@@ -55,6 +56,11 @@ t.test('values are parsed and reshaped for the code that reads them', async (t) 
   t.equal(config.rateLimits.signInPerMinute, 0);
   t.equal(config.adminPort, 9464);
   t.notOk('UNRELATED' in config);
+});
+
+t.test('RATE_LIMIT_STORE_FAILURE is local, open or closed', async (t) => {
+  t.equal(loadConfig({ RATE_LIMIT_STORE_FAILURE: 'closed' }).rateLimits.storeFailure, 'closed');
+  t.throws(() => loadConfig({ RATE_LIMIT_STORE_FAILURE: 'none' }), /RATE_LIMIT_STORE_FAILURE/);
 });
 
 t.test('an empty value counts as unset', async (t) => {

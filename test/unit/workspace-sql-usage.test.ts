@@ -16,6 +16,7 @@ const CROSS_WORKSPACE_FILES: Record<string, string> = {
   'view-consent.ts': "consent lists the user's memberships and grants in every workspace",
   'session-memberships.ts': "the console's workspace switcher lists the user's memberships",
   'idempotency.ts': 'maintenance purges expired keys of every workspace',
+  'purge-expired.ts': 'maintenance purges clients that no workspace holds a grant for',
 };
 
 const root = join(import.meta.dirname, '..', '..');

@@ -1,4 +1,5 @@
-import type { CustomFieldValues } from '../../shared/contracts/custom-field-values.js';
+import type { CustomFieldValue, CustomFieldValues } from '../../shared/contracts/custom-field-values.js';
+import { nullPrototypeRecord } from '../../shared/null-prototype.js';
 import type { FieldDefinition } from '../schema/custom-field-definitions.js';
 
 /** What JSON would accept as a number, written in a cell (no hex, no thousands separators). */
@@ -14,7 +15,7 @@ const BOOLEAN = new Map([['true', true], ['false', false]]);
 export function customFieldCellReader(fields: FieldDefinition[]): (cells: Record<string, string>) => CustomFieldValues {
   const types = new Map(fields.map((f) => [f.key, f.type]));
   return (cells) => {
-    const values: CustomFieldValues = {};
+    const values = nullPrototypeRecord<CustomFieldValue>();
     for (const [key, cell] of Object.entries(cells)) {
       const text = cell.trim();
       if (text === '') continue;

@@ -3,11 +3,12 @@ import { missingScope } from '../../shared/auth/scopes.js';
 import { decode, encode } from '../../shared/bus/codec.js';
 import { RequestEnvelope, type ReplyEnvelope } from '../../shared/bus/envelope.js';
 import { HEADER } from '../../shared/bus/headers.js';
+import { operatorCallProblem } from '../../shared/bus/operator-signature.js';
 import { queueOf, scopesOf, subjectOf } from '../../shared/bus/operation.js';
 import type { BusMessage, BusSubscription } from '../../shared/bus/transport.js';
 import { workspaceEm } from '../../shared/db/orm.js';
 import { workspaceSql } from '../../shared/db/workspace-sql.js';
-import { CrmError, InternalError, MissingScopeError, UnavailableError, validationErrorFrom } from '../../shared/errors.js';
+import { CrmError, ForbiddenError, InternalError, MissingScopeError, UnavailableError, validationErrorFrom } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import type { Semaphore } from './concurrency.js';
 import { fingerprintOf, runIdempotent } from './idempotency.js';
@@ -47,6 +48,13 @@ export function serveOperation(
       requireStorableText(input.data);
       const context = envelope.data.context;
       if (op.scoped && !context) throw new InternalError(`${subject} needs a workspace context`);
+      if (op.operatorOnly || context?.principal.type === 'operator') {
+        const problem = operatorCallProblem(services.secrets.operatorCallKey, subject, message.headers, message.data);
+        if (problem) {
+          reqLog.warn({ problem }, 'operator call refused');
+          throw new ForbiddenError('Operator calls must be signed by the command line.');
+        }
+      }
       const missing = context ? missingScope(context.principal.scopes, scopesOf(op)) : null;
       if (missing) throw new MissingScopeError(missing);
 

@@ -1,11 +1,12 @@
 import type { CustomFieldValue, CustomFieldValues } from '../../shared/contracts/custom-field-values.js';
 import type { CustomFieldObject } from '../../shared/db/entities/custom-field.js';
 import { ValidationError } from '../../shared/errors.js';
+import { nullPrototypeRecord } from '../../shared/null-prototype.js';
 import type { FieldDefinition } from './custom-field-definitions.js';
 
 /** Every active field appears on a record, null where it has no value. */
 export function presentCustomFields(stored: CustomFieldValues, keys: string[]): CustomFieldValues {
-  const out: CustomFieldValues = {};
+  const out = nullPrototypeRecord<CustomFieldValue>();
   // Own values only: a key must never reach what every object inherits.
   for (const key of keys) out[key] = Object.hasOwn(stored, key) ? (stored[key] ?? null) : null;
   return out;
@@ -45,7 +46,7 @@ export interface CustomFieldChange {
  */
 export function customFieldChange(fields: FieldDefinition[], objectType: CustomFieldObject, change: CustomFieldValues): CustomFieldChange {
   const byKey = new Map(fields.map((f) => [f.key, f]));
-  const set: CustomFieldValues = {};
+  const set = nullPrototypeRecord<CustomFieldValue>();
   const clear: string[] = [];
   for (const [key, value] of Object.entries(change)) {
     const param = `custom_fields.${key}`;

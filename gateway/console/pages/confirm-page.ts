@@ -8,6 +8,8 @@ export function confirmPage(options: {
   section: ConsoleSection;
   title: string;
   details: Html;
+  /** Choices that go with the action, inside its form (e.g. "also revoke its children"). */
+  fields?: Html;
   action: string;
   button: string;
   cancel: string;
@@ -20,6 +22,7 @@ export function confirmPage(options: {
       ${options.details}
       <form method="post" action="${options.action}">
         <input type="hidden" name="csrf_token" value="${options.session.csrf}">
+        ${options.fields ?? ''}
         <div class="actions">
           <button class="danger" type="submit">${options.button}</button>
           <a class="button-link" href="${options.cancel}">Cancel</a>

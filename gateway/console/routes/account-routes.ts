@@ -4,7 +4,7 @@ import { ValidationError } from '../../../shared/errors.js';
 import type { GatewayDeps } from '../../deps.js';
 import { HTTP_STATUS } from '../../errors/http-status.js';
 import { crmErrorIn } from '../../pages/form-error.js';
-import { sendPage } from '../../pages/session-routes.js';
+import { sendPage, setSessionCookie } from '../../pages/session-routes.js';
 import { consoleHome, sessionOf } from '../console-session.js';
 import { textField } from '../form-fields.js';
 import { noticeFrom } from '../notice.js';
@@ -32,7 +32,9 @@ export function accountRoutes(deps: GatewayDeps): Router {
     try {
       if (input.new_password !== textField(req, 'repeat_password', 300)) throw new ValidationError('The two new passwords differ.');
       // The bus client validates the input (a too-short password is a validation_failed like any other).
-      await deps.bus.call(changePassword, input, { context: null, requestId: req.requestId });
+      const { result } = await deps.bus.call(changePassword, input, { context: null, requestId: req.requestId });
+      // The session was replaced: the browser carries on with the new one.
+      setSessionCookie(res, deps.publicUrl(), result.session_token);
     } catch (error) {
       if (crmErrorIn(error, ['validation_failed', 'wrong_password'])) {
         const message = error.message.replace(/^new_password: /, 'New password: ');

@@ -13,7 +13,7 @@ export interface RevokeRoutes<T extends { id: string }> {
   list: string;
   load: (req: Request, id: string) => Promise<T>;
   /** What the confirmation page says about the item. */
-  confirm: (item: T) => { title: string; details: Html; button: string };
+  confirm: (item: T) => { title: string; details: Html; fields?: Html; button: string };
   revoke: (req: Request, id: string) => Promise<unknown>;
 }
 

@@ -76,9 +76,11 @@ export function tokensRoutes(deps: GatewayDeps): Router {
         ? html`<p>This token was already revoked ${when(token.revoked_at)}.</p>`
         : html`<p>Programs using <code>${token.display_hint}</code> will get a 401 on their next call. This cannot be undone.</p>
               <p class="muted">Last used: ${when(token.last_used_at, 'never')}.</p>`,
+      fields: html`<p><label class="inline"><input type="checkbox" name="revoke_children" value="yes">
+        Also revoke the tokens this token created, and theirs</label></p>`,
       button: 'Revoke token',
     }),
-    revoke: (req, id) => callWorker(deps.bus, req, revokeToken, { id }),
+    revoke: (req, id) => callWorker(deps.bus, req, revokeToken, { id, revoke_children: textField(req, 'revoke_children', 10) === 'yes' }),
   });
 
   return router;

@@ -14,6 +14,8 @@ export const ApiTokenSchema = defineEntity({
     displayHint: p.string(),
     scopes: p.array<Scope>(),
     createdBy: p.string().nullable(),
+    /** The token that created this one (migration 0005); it expires no later than its parent. */
+    parentId: p.string().nullable(),
     createdAt: p.datetime(3),
     lastUsedAt: p.datetime(3).nullable(),
     expiresAt: p.datetime(3).nullable(),

@@ -15,6 +15,8 @@ export const OAuthClientSchema = defineEntity({
     /** The registered metadata, as the SDK's registration handler produced it (never a secret: clients are public). */
     metadata: p.json<Record<string, unknown>>(),
     createdAt: p.datetime(3),
+    /** When a user first approved it (migration 0005); until then errors are not redirected to it. */
+    firstConsentedAt: p.datetime(3).nullable(),
   },
 });
 export class OAuthClient extends OAuthClientSchema.class {}

@@ -1,10 +1,11 @@
+import { looksLikeApiToken } from '../../../shared/auth/api-token-shape.js';
 import type { authenticateToken } from '../../../shared/contracts/tokens.js';
 import { crossWorkspaceSql } from '../../../shared/db/cross-workspace-sql.js';
 import { isoTimestampOrNull, pgTimestamp } from '../../../shared/db/sql.js';
 import { workspaceSql } from '../../../shared/db/workspace-sql.js';
 import { UnauthenticatedError } from '../../../shared/errors.js';
 import type { UnscopedHandler } from '../../runtime/worker-call.js';
-import { hashApiToken, looksLikeApiToken } from './token-secret.js';
+import { hashApiToken } from './token-secret.js';
 
 /** `last_used_at` is written at most this often per token, not on every request. */
 const LAST_USED_RESOLUTION_MS = 60_000;

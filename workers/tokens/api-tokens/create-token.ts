@@ -4,6 +4,7 @@ import { ForbiddenError, ValidationError } from '../../../shared/errors.js';
 import { newId } from '../../../shared/ids.js';
 import type { OperationHandler } from '../../runtime/worker-call.js';
 import { requireAdministrator, scopesCallerMayGrant } from '../members/grantable-scopes.js';
+import { childTokenLineage } from './child-token-expiry.js';
 import { toTokenResource } from './token-resource.js';
 import { displayHint, generateApiToken, hashApiToken } from './token-secret.js';
 
@@ -17,6 +18,7 @@ export const createTokenHandler: OperationHandler<typeof createToken> = async ({
   }
   const expiresAt = input.expires_at ? new Date(input.expires_at) : null;
   if (expiresAt && expiresAt.getTime() <= Date.now()) throw new ValidationError('expires_at: must be in the future.', 'expires_at');
+  const lineage = await childTokenLineage(db, context, expiresAt);
 
   const plaintext = generateApiToken();
   const row = await db
@@ -29,9 +31,10 @@ export const createTokenHandler: OperationHandler<typeof createToken> = async ({
       display_hint: displayHint(plaintext),
       scopes: [...new Set(input.scopes)],
       created_by: actorId(context.principal),
+      parent_id: lineage.parentId,
       created_at: new Date(),
       last_used_at: null,
-      expires_at: expiresAt,
+      expires_at: lineage.expiresAt,
       revoked_at: null,
     })
     .returningAll()

@@ -14,6 +14,7 @@ export function toTokenResource(t: TokenRow): ApiTokenResource {
     scopes: t.scopes,
     display_hint: t.display_hint,
     created_by: t.created_by,
+    parent_id: t.parent_id,
     created_at: isoTimestamp(t.created_at),
     last_used_at: isoTimestampOrNull(t.last_used_at),
     expires_at: isoTimestampOrNull(t.expires_at),

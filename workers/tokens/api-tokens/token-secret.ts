@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { API_TOKEN_SECRET_LENGTH as SECRET_LENGTH, LIVE_TOKEN_PREFIX } from '../../../shared/auth/api-token-shape.js';
 import { hmacHex } from '../../../shared/secrets.js';
 
-export const LIVE_TOKEN_PREFIX = 'sk_live_';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-/** 43 base62 characters carry 256 bits. */
-const SECRET_LENGTH = 43;
 
 /** A new token: `sk_live_` and 43 random base62 characters (rejection-sampled, so unbiased). */
 export function generateApiToken(): string {
@@ -24,8 +22,4 @@ export function hashApiToken(key: Buffer, token: string): string {
 
 export function displayHint(token: string): string {
   return `${LIVE_TOKEN_PREFIX}…${token.slice(-4)}`;
-}
-
-export function looksLikeApiToken(value: string): boolean {
-  return value.startsWith(LIVE_TOKEN_PREFIX) && value.length === LIVE_TOKEN_PREFIX.length + SECRET_LENGTH && /^[A-Za-z0-9_]+$/.test(value);
 }

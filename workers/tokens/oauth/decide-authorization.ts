@@ -11,6 +11,8 @@ import { sessionUser } from '../sessions/session-user.js';
 import { pendingRequest } from './pending-request.js';
 import { workspacesWithPriorGrant } from './view-consent.js';
 
+export const PASSWORD_CHANGE_FIRST = 'Choose your own password in the console before connecting an agent: yours is still the temporary one you were given.';
+
 /** An authorization code is good for this long, and once. */
 const CODE_TTL_MS = 120_000;
 
@@ -21,7 +23,9 @@ const CODE_TTL_MS = 120_000;
  */
 export const decideAuthorizationHandler: UnscopedHandler<typeof decideAuthorization> = async ({ input, em, services }) =>
   em.transactional(async (tx) => {
-    const { user } = await sessionUser(tx, services.secrets.opaqueHashKey, input.session_token);
+    const { user, password_change_required } = await sessionUser(tx, services.secrets.opaqueHashKey, input.session_token);
+    // A temporary password was seen by whoever invited the user: it may not hand an agent access.
+    if (password_change_required) throw new ForbiddenError(PASSWORD_CHANGE_FIRST);
     const request = await pendingRequest(tx, input.request_id, true);
     const now = new Date();
     await sqlOf(tx).updateTable('oauth_authorization_requests').set({ completed_at: now }).where('id', '=', request.id).execute();
@@ -43,7 +47,7 @@ export const decideAuthorizationHandler: UnscopedHandler<typeof decideAuthorizat
       .executeTakeFirst();
     if (!member) throw new ForbiddenError('You are not a member of that workspace.');
     const allowed = serverScopesFor(request.server, member.permissions as Permission[]);
-    const offersChanges = (await workspacesWithPriorGrant(tx, user.id, request.server)).has(input.workspace_id);
+    const offersChanges = (await workspacesWithPriorGrant(tx, user.id, request.server, request.client_id)).has(input.workspace_id);
     const scopes = [...allowed.read, ...(input.allow_changes && offersChanges ? allowed.write : [])];
     if (scopes.length === 0) throw new ValidationError('Your permissions in that workspace allow nothing on this server.', 'workspace_id');
 
@@ -63,6 +67,12 @@ export const decideAuthorizationHandler: UnscopedHandler<typeof decideAuthorizat
         revoked_at: null,
         revoked_reason: null,
       })
+      .execute();
+    // From now on the authorization endpoint may redirect its errors to this client.
+    await sqlOf(tx)
+      .updateTable('oauth_clients')
+      .set((eb) => ({ first_consented_at: eb.fn.coalesce('first_consented_at', eb.val(now)) }))
+      .where('id', '=', request.client_id)
       .execute();
     const code = newOpaqueSecret('code');
     await sqlOf(tx)

@@ -19,7 +19,7 @@ export const exchangeCodeHandler: UnscopedHandler<typeof exchangeCode> = async (
     const code = await crossWorkspaceSql(tx, 'a code is found by its hash; its grant tells the workspace')
       .selectFrom('oauth_codes as c')
       .innerJoin('oauth_grants as g', 'g.id', 'c.grant_id')
-      .select(['c.code_hash', 'c.client_id', 'c.redirect_uri', 'c.resource', 'c.expires_at', 'c.used_at', 'g.id', 'g.user_id', 'g.workspace_id', 'g.server', 'g.scopes', 'g.revoked_at'])
+      .select(['c.code_hash', 'c.client_id', 'c.redirect_uri', 'c.resource', 'c.expires_at', 'c.used_at', 'g.id', 'g.user_id', 'g.workspace_id', 'g.server', 'g.scopes', 'g.revoked_at', 'g.created_at'])
       .where('c.code_hash', '=', hashOpaqueSecret(services.secrets.opaqueHashKey, input.code))
       .forUpdate('c')
       .executeTakeFirst();

@@ -5,7 +5,7 @@ import type { Permission } from '../../../shared/auth/permissions.js';
 import type { Scope } from '../../../shared/auth/scopes.js';
 import type { McpServerKey } from '../../../shared/contracts/oauth.js';
 import type { EntityManager } from '../../../shared/db/orm.js';
-import { sqlOf } from '../../../shared/db/sql.js';
+import { pgTimestamp, sqlOf } from '../../../shared/db/sql.js';
 import { workspaceSql } from '../../../shared/db/workspace-sql.js';
 import { InvalidGrantError } from '../../../shared/errors.js';
 import type { Secrets } from '../../../shared/secrets.js';
@@ -15,6 +15,22 @@ import { activeSigningKey, SIGNING_ALGORITHM } from './signing-keys.js';
 /** Access tokens are short-lived: revocation is also checked, but expiry bounds any cache. */
 export const ACCESS_TOKEN_TTL_SECONDS = 600;
 const REFRESH_TOKEN_TTL_DAYS = 30;
+/**
+ * However often its refresh tokens rotate, a grant issues none past this many days after the
+ * user approved it: a stolen refresh token that keeps rotating does not live forever, and
+ * the user confirms the connection again.
+ */
+export const GRANT_MAX_LIFETIME_DAYS = 90;
+const DAY_MS = 86_400_000;
+
+/** When the grant's last refresh token must expire, whatever rotation happened. */
+function grantEnd(grantCreatedAt: string): Date {
+  return new Date(pgTimestamp(grantCreatedAt).getTime() + GRANT_MAX_LIFETIME_DAYS * DAY_MS);
+}
+
+export function grantLifetimeEnded(grantCreatedAt: string, now = new Date()): boolean {
+  return grantEnd(grantCreatedAt) <= now;
+}
 
 export interface GrantToIssue {
   id: string;
@@ -23,6 +39,8 @@ export interface GrantToIssue {
   client_id: string;
   server: McpServerKey;
   scopes: Scope[];
+  /** When the user approved it: the absolute lifetime counts from here. */
+  created_at: string;
 }
 
 /** The audience of a server's access tokens: its URL on the issuer. */
@@ -47,6 +65,7 @@ export async function issueTokens(tx: EntityManager, secrets: Secrets, grant: Gr
   if (scopes.length === 0) throw new InvalidGrantError('The grant no longer allows anything.');
 
   const now = new Date();
+  if (grantLifetimeEnded(grant.created_at, now)) throw new InvalidGrantError('The grant has reached its maximum lifetime; authorize again.');
   const refreshToken = newOpaqueSecret('rt');
   await sqlOf(tx)
     .insertInto('oauth_refresh_tokens')
@@ -54,7 +73,7 @@ export async function issueTokens(tx: EntityManager, secrets: Secrets, grant: Gr
       token_hash: hashOpaqueSecret(secrets.opaqueHashKey, refreshToken),
       grant_id: grant.id,
       created_at: now,
-      expires_at: new Date(now.getTime() + REFRESH_TOKEN_TTL_DAYS * 86_400_000),
+      expires_at: new Date(Math.min(now.getTime() + REFRESH_TOKEN_TTL_DAYS * DAY_MS, grantEnd(grant.created_at).getTime())),
       rotated_at: null,
     })
     .execute();

@@ -6,7 +6,7 @@ import { workspaceSql } from '../../../shared/db/workspace-sql.js';
 import { InvalidGrantError } from '../../../shared/errors.js';
 import type { UnscopedHandler } from '../../runtime/worker-call.js';
 import { hashOpaqueSecret } from '../credentials/opaque-secret.js';
-import { issueTokens, resourceUrl } from './issue-tokens.js';
+import { grantLifetimeEnded, issueTokens, resourceUrl } from './issue-tokens.js';
 import { revokeGrant } from './revoke-grant.js';
 
 /**
@@ -18,14 +18,16 @@ export const refreshTokensHandler: UnscopedHandler<typeof refreshTokens> = async
     const row = await crossWorkspaceSql(tx, 'a refresh token is found by its hash; its grant tells the workspace')
       .selectFrom('oauth_refresh_tokens as r')
       .innerJoin('oauth_grants as g', 'g.id', 'r.grant_id')
-      .select(['r.token_hash', 'r.expires_at', 'r.rotated_at', 'g.id', 'g.user_id', 'g.workspace_id', 'g.client_id', 'g.server', 'g.scopes', 'g.revoked_at'])
+      .select(['r.token_hash', 'r.expires_at', 'r.rotated_at', 'g.id', 'g.user_id', 'g.workspace_id', 'g.client_id', 'g.server', 'g.scopes', 'g.revoked_at', 'g.created_at'])
       .where('r.token_hash', '=', hashOpaqueSecret(services.secrets.opaqueHashKey, input.refresh_token))
       .forUpdate('r')
       .executeTakeFirst();
     if (!row || row.client_id !== input.client_id) throw new InvalidGrantError('The refresh token is not valid.');
     if (row.rotated_at) return { kind: 'reuse' as const, grantId: row.id, workspaceId: row.workspace_id };
     if (row.revoked_at) throw new InvalidGrantError('The grant has been revoked.');
-    if (pgTimestamp(row.expires_at) < new Date()) throw new InvalidGrantError('The refresh token has expired.');
+    if (pgTimestamp(row.expires_at) < new Date()) {
+      throw new InvalidGrantError(grantLifetimeEnded(row.created_at) ? 'The grant has reached its maximum lifetime; authorize again.' : 'The refresh token has expired.');
+    }
     if (input.resource !== undefined && input.resource.replace(/\/+$/, '') !== resourceUrl(input.issuer, row.server)) {
       throw new InvalidGrantError('resource does not match the grant.');
     }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { serverScopesFor } from '../../../shared/auth/mcp-servers.js';
 import type { Permission } from '../../../shared/auth/permissions.js';
 import type { viewConsent } from '../../../shared/contracts/oauth.js';
@@ -8,16 +9,36 @@ import { sessionUser } from '../sessions/session-user.js';
 import { pendingRequest } from './pending-request.js';
 
 /**
- * "Allow changes" is offered only to a user who already granted this server in this
- * workspace: the first connection is read-only, writes need a deliberate second one.
+ * "Allow changes" is offered only when the user already granted this server in this
+ * workspace to this client: the first connection is read-only, writes need a deliberate
+ * second one. Removing and re-adding a server registers the client again, so "this client"
+ * is the same client id, or a registration with the same name and the same redirect URIs
+ * (what the consent page shows the user); a grant to any other client does not count.
  */
-export async function workspacesWithPriorGrant(em: EntityManager, userId: string, server: string): Promise<Set<string>> {
-  const rows = await crossWorkspaceSql(em, "a user's grants in every workspace decide what consent offers").selectFrom('oauth_grants').select('workspace_id').distinct().where('user_id', '=', userId).where('server', '=', server as 'crm').execute();
+export async function workspacesWithPriorGrant(em: EntityManager, userId: string, server: string, clientId: string): Promise<Set<string>> {
+  const rows = await crossWorkspaceSql(em, "a user's grants in every workspace decide what consent offers")
+    .selectFrom('oauth_grants as g')
+    .innerJoin('oauth_clients as granted', 'granted.id', 'g.client_id')
+    .innerJoin('oauth_clients as asking', (join) => join.on('asking.id', '=', clientId))
+    .select('g.workspace_id')
+    .distinct()
+    .where('g.user_id', '=', userId)
+    .where('g.server', '=', server as 'crm')
+    .where((eb) =>
+      eb.or([
+        eb('g.client_id', '=', clientId),
+        eb.and([
+          sql<boolean>`granted.client_name is not distinct from asking.client_name`,
+          sql<boolean>`granted.redirect_uris @> asking.redirect_uris and granted.redirect_uris <@ asking.redirect_uris`,
+        ]),
+      ]),
+    )
+    .execute();
   return new Set(rows.map((r) => r.workspace_id));
 }
 
 export const viewConsentHandler: UnscopedHandler<typeof viewConsent> = async ({ input, em, services }) => {
-  const { user } = await sessionUser(em, services.secrets.opaqueHashKey, input.session_token);
+  const { user, password_change_required } = await sessionUser(em, services.secrets.opaqueHashKey, input.session_token);
   const request = await pendingRequest(em, input.request_id);
   const memberships = await crossWorkspaceSql(em, 'consent lists every workspace the user may connect')
     .selectFrom('memberships as m')
@@ -28,11 +49,12 @@ export const viewConsentHandler: UnscopedHandler<typeof viewConsent> = async ({ 
     .orderBy('o.name')
     .orderBy('w.name')
     .execute();
-  const prior = await workspacesWithPriorGrant(em, user.id, request.server);
+  const prior = await workspacesWithPriorGrant(em, user.id, request.server, request.client_id);
   return {
     request: { id: request.id, server: request.server },
     client: { id: request.client_id, name: request.client_name, redirect_host: new URL(request.redirect_uri).host },
     user,
+    password_change_required,
     workspaces: memberships.map((m) => {
       const scopes = serverScopesFor(request.server, m.permissions as Permission[]);
       return { id: m.id, name: m.name, organization: m.organization, read_scopes: scopes.read, write_scopes: prior.has(m.id) ? scopes.write : [] };

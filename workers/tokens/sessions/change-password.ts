@@ -4,8 +4,13 @@ import { ValidationError, WrongPasswordError } from '../../../shared/errors.js';
 import type { UnscopedHandler } from '../../runtime/worker-call.js';
 import { hashPassword, verifyPassword } from '../credentials/passwords.js';
 import { sessionUser } from './session-user.js';
+import { startSession } from './start-session.js';
 
-/** Checks the current password, stores the new one, and ends every other session of the user. */
+/**
+ * Checks the current password, stores the new one, ends every other session of the user,
+ * and replaces the current session with a new one: a session token seen before the change
+ * (by whoever knew the old password) is worthless after it.
+ */
 export const changePasswordHandler: UnscopedHandler<typeof changePassword> = async ({ input, em, services }) => {
   const session = await sessionUser(em, services.secrets.opaqueHashKey, input.session_token);
   const user = await sqlOf(em).selectFrom('users').select('password_hash').where('id', '=', session.user.id).executeTakeFirstOrThrow();
@@ -26,6 +31,8 @@ export const changePasswordHandler: UnscopedHandler<typeof changePassword> = asy
       .where('id', '<>', session.session_id)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
-    return { changed: true as const, sessions_ended: Number(ended.numUpdatedRows) };
+    await sqlOf(tx).updateTable('user_sessions').set({ revoked_at: now }).where('id', '=', session.session_id).execute();
+    const rotated = await startSession(tx, services.secrets.opaqueHashKey, session.user.id);
+    return { changed: true as const, sessions_ended: Number(ended.numUpdatedRows), session_token: rotated.session_token };
   });
 };

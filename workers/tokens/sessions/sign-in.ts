@@ -3,11 +3,9 @@ import type { EntityManager } from '../../../shared/db/orm.js';
 import { sql } from 'kysely';
 import { sqlOf } from '../../../shared/db/sql.js';
 import { RateLimitedError, UnknownEmailError, WrongPasswordError } from '../../../shared/errors.js';
-import { newId } from '../../../shared/ids.js';
 import type { UnscopedHandler } from '../../runtime/worker-call.js';
-import { hashOpaqueSecret, newOpaqueSecret } from '../credentials/opaque-secret.js';
-import { verifyPassword } from '../credentials/passwords.js';
-import { SESSION_IDLE_DAYS } from './session-user.js';
+import { hashPassword, needsRehash, verifyPassword } from '../credentials/passwords.js';
+import { startSession } from './start-session.js';
 
 /**
  * Failed attempts allowed in the window: for one address from one IP, from one IP, and
@@ -61,22 +59,13 @@ export const signInHandler: UnscopedHandler<typeof signIn> = async ({ input, em,
     throw new WrongPasswordError(`That is not the password of ${email}.`, 'password');
   }
   await sqlOf(em).updateTable('sign_in_attempts').set({ succeeded: true }).where('id', '=', attemptId).execute();
+  if (needsRehash(user.password_hash)) {
+    // Only now is the password in hand: an older, cheaper hash is replaced, unless it changed meanwhile.
+    const upgraded = await hashPassword(input.password);
+    await sqlOf(em).updateTable('users').set({ password_hash: upgraded }).where('id', '=', user.id).where('password_hash', '=', user.password_hash).execute();
+  }
 
   // A new session on every sign-in: a session id fixed before signing in is never reused.
-  const token = newOpaqueSecret('ses');
-  const now = new Date();
-  const sessionId = newId('session');
-  await sqlOf(em)
-    .insertInto('user_sessions')
-    .values({
-      id: sessionId,
-      token_hash: hashOpaqueSecret(services.secrets.opaqueHashKey, token),
-      user_id: user.id,
-      created_at: now,
-      last_seen_at: now,
-      expires_at: new Date(now.getTime() + SESSION_IDLE_DAYS * 86_400_000),
-      revoked_at: null,
-    })
-    .execute();
-  return { session_id: sessionId, session_token: token, user: { id: user.id, email: user.email } };
+  const session = await startSession(em, services.secrets.opaqueHashKey, user.id);
+  return { ...session, user: { id: user.id, email: user.email } };
 };

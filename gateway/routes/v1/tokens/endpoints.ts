@@ -1,7 +1,7 @@
 import { ApiToken, createToken, getToken, listTokens, revokeToken } from '../../../../shared/contracts/tokens.js';
 import { defineEndpoint } from '../../../api/endpoint.js';
 import { listOf } from '../../../api/list-envelope.js';
-import { CreateTokenBody, ListTokensQuery, TokenIdParams } from './validators.js';
+import { CreateTokenBody, ListTokensQuery, RevokeTokenQuery, TokenIdParams } from './validators.js';
 
 const tag = 'Tokens';
 
@@ -25,7 +25,7 @@ export const createTokenEndpoint = defineEndpoint({
   operationId: 'createToken',
   summary: 'Create an API token',
   description:
-    'The secret is in this response only, and only its hash is stored. A token can grant only scopes it holds itself. No Idempotency-Key: the response holds a secret that is never stored.',
+    'The secret is in this response only, and only its hash is stored. A token can grant only scopes it holds itself, and a token created by a token expires no later than it (without expires_at it takes the parent\'s expiry; a later one is a 400). No Idempotency-Key: the response holds a secret that is never stored.',
   tag,
   op: createToken,
   body: CreateTokenBody,
@@ -40,10 +40,12 @@ export const revokeTokenEndpoint = defineEndpoint({
   path: '/v1/tokens/{id}',
   operationId: 'revokeToken',
   summary: 'Revoke an API token',
-  description: 'Gateways refuse it within seconds. Revoking again keeps the first revocation time.',
+  description:
+    'Gateways refuse it within seconds. Revoking again keeps the first revocation time. With revoke_children=true, the tokens it created (parent_id), and theirs, are revoked with it.',
   tag,
   op: revokeToken,
   params: TokenIdParams,
+  query: RevokeTokenQuery,
   status: 200,
   errors: ['not_found', 'forbidden'],
 });

@@ -11,3 +11,7 @@ export const ListTokensQuery = z.strictObject({
 });
 
 export const CreateTokenBody = CreateTokenInput;
+
+export const RevokeTokenQuery = z.strictObject({
+  revoke_children: BooleanQuery.optional().describe('Also revoke every token this token created, and theirs, in the same transaction'),
+});

@@ -1,0 +1,38 @@
+import { RateLimitedError } from '../../shared/errors.js';
+import { WINDOW_MS, type RateLimiter } from '../rate-limit/rate-limiter.js';
+
+/**
+ * Refused API tokens per client IP, counted in the limiter every gateway shares. Once an
+ * address is over the limit, this gateway refuses its unknown tokens with a 429 until the
+ * window ends, before any bus call or lookup: guessing or flooding costs the service nothing.
+ */
+export class FailedAuthLimit {
+  /** Addresses over the limit, and when their window ends. */
+  private readonly blockedUntil = new Map<string, number>();
+
+  constructor(private readonly limiter: RateLimiter) {}
+
+  /** Throws a 429 while `ip` is over the limit. */
+  check(ip: string, now = Date.now()): void {
+    const until = this.blockedUntil.get(ip);
+    if (until === undefined) return;
+    if (until <= now) {
+      this.blockedUntil.delete(ip);
+      return;
+    }
+    throw new RateLimitedError(Math.max(1, Math.ceil((until - now) / 1000)));
+  }
+
+  /** Counts one refused token from `ip`; throws a 429 when that is one too many. */
+  async record(ip: string): Promise<void> {
+    const verdict = await this.limiter.take(ip);
+    if (!verdict || verdict.allowed) return;
+    if (this.blockedUntil.size >= 10_000) this.forgetExpired();
+    this.blockedUntil.set(ip, (Math.floor(Date.now() / WINDOW_MS) + 1) * WINDOW_MS);
+    throw new RateLimitedError(verdict.resetSeconds);
+  }
+
+  private forgetExpired(now = Date.now()): void {
+    for (const [ip, until] of this.blockedUntil) if (until <= now) this.blockedUntil.delete(ip);
+  }
+}

@@ -1,0 +1,111 @@
+import express, { Router, type Request, type Response } from 'express';
+import { rateLimit } from 'express-rate-limit';
+import { redirectUriMatches } from '@modelcontextprotocol/sdk/server/auth/handlers/authorize.js';
+import { InvalidClientError, InvalidRequestError, OAuthError, ServerError, TemporarilyUnavailableError, TooManyRequestsError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { z } from 'zod';
+import { messagePage } from '../pages/message-page.js';
+import { sendPage } from '../pages/session-routes.js';
+import { errorRedirect } from './authorization-response.js';
+import type { BusOAuthProvider } from './bus-oauth-provider.js';
+
+const ClientParams = z.object({
+  client_id: z.string().max(200),
+  redirect_uri: z.string().max(2000).refine((v) => URL.canParse(v), 'redirect_uri must be a valid URL').optional(),
+});
+
+/** What a valid authorization request carries besides its client (OAuth 2.1: PKCE with S256 only). */
+const RequestParams = z.object({
+  response_type: z.literal('code'),
+  code_challenge: z.string().min(1).max(200),
+  code_challenge_method: z.literal('S256'),
+  scope: z.string().max(1000).optional(),
+  state: z.string().max(1000).optional(),
+  resource: z.url().optional(),
+});
+
+function statusOf(error: OAuthError): number {
+  if (error instanceof ServerError) return 500;
+  if (error instanceof TemporarilyUnavailableError) return 503;
+  return 400;
+}
+
+/** The error on our own page: for requests whose redirect URI is not (yet) trusted with it. */
+function showError(res: Response, error: OAuthError, status = statusOf(error)): void {
+  sendPage(res, messagePage('This sign-in request cannot go on', `${error.message} (${error.errorCode}). Start again from your client.`), status);
+}
+
+/** The registered redirect URI this request names, or the only one when it names none. */
+function redirectUriOf(client: OAuthClientInformationFull, requested: string | undefined): string {
+  if (requested !== undefined) {
+    if (!client.redirect_uris.some((registered) => redirectUriMatches(requested, registered))) throw new InvalidRequestError('Unregistered redirect_uri');
+    return requested;
+  }
+  if (client.redirect_uris.length === 1) return client.redirect_uris[0] as string;
+  throw new InvalidRequestError('redirect_uri must be specified when client has multiple registered URIs');
+}
+
+/**
+ * `/oauth/authorize`. Errors about the client or its redirect URI are shown here, never
+ * redirected. Other errors go back to the client only if a user has approved it before:
+ * anyone can register any https redirect URI, and redirecting errors to a fresh one before
+ * anyone signs in would make this server an open redirector (RFC 9700 §4.11.2). Every
+ * redirect carries `iss` (RFC 9207).
+ */
+export function authorizeRoute(provider: BusOAuthProvider, issuer: () => string): Router {
+  const router = Router();
+  router.use(express.urlencoded({ extended: false, limit: '10kb' }));
+  router.use(
+    rateLimit({
+      windowMs: 15 * 60_000,
+      limit: 100,
+      standardHeaders: true,
+      legacyHeaders: false,
+      handler: (_req, res) => showError(res, new TooManyRequestsError('Too many authorization requests from this address'), 429),
+    }),
+  );
+  router.all('/', async (req: Request, res: Response) => {
+    if (req.method !== 'GET' && req.method !== 'POST') {
+      res.set('Allow', 'GET, POST');
+      return showError(res, new InvalidRequestError(`The method ${req.method} is not allowed`), 405);
+    }
+    res.set('Cache-Control', 'no-store');
+    const params: unknown = req.method === 'POST' ? req.body : req.query;
+
+    let client: OAuthClientInformationFull;
+    let consented: boolean;
+    let redirectUri: string;
+    try {
+      const parsed = ClientParams.safeParse(params);
+      if (!parsed.success) throw new InvalidRequestError(parsed.error.issues[0]?.message ?? 'client_id is required');
+      const found = await provider.findClient(parsed.data.client_id);
+      if (!found) throw new InvalidClientError('Invalid client_id');
+      ({ client, consented } = found);
+      redirectUri = redirectUriOf(client, parsed.data.redirect_uri);
+    } catch (error) {
+      return showError(res, error instanceof OAuthError ? error : new ServerError('Internal Server Error'));
+    }
+
+    let state: string | undefined;
+    try {
+      const parsed = RequestParams.safeParse(params);
+      if (parsed.success) state = parsed.data.state;
+      else {
+        const raw = (params as Record<string, unknown> | undefined)?.state;
+        state = typeof raw === 'string' ? raw.slice(0, 1000) : undefined;
+        throw new InvalidRequestError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+      }
+      const { scope, code_challenge, resource } = parsed.data;
+      await provider.authorize(
+        client,
+        { state, scopes: scope === undefined ? [] : scope.split(' '), redirectUri, codeChallenge: code_challenge, resource: resource ? new URL(resource) : undefined },
+        res,
+      );
+    } catch (error) {
+      const oauthError = error instanceof OAuthError ? error : new ServerError('Internal Server Error');
+      if (!consented) return showError(res, oauthError);
+      res.redirect(302, errorRedirect(redirectUri, oauthError, state, issuer()));
+    }
+  });
+  return router;
+}

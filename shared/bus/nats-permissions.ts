@@ -1,0 +1,81 @@
+import { BUS_EVENTS } from '../contracts/events.js';
+import { rateLimitBucketOf } from '../rate-limit/rate-limit-bucket.js';
+import { eventSubjectOf } from './bus-event.js';
+import { queueOf, WORKER_NAMES, type WorkerName } from './operation.js';
+
+/**
+ * Who may do what on NATS, derived from the workers and broadcasts the code declares, so
+ * the server's authorization configuration (`crm nats config`) cannot drift from it.
+ *
+ * - A gateway publishes requests to worker subjects and reads only its own reply inboxes,
+ *   the broadcasts it caches by, and its rate-limit bucket. It cannot subscribe to a
+ *   worker subject, so it can neither read requests (passwords, codes) nor answer them.
+ * - A worker of kind K subscribes to `<ns>.K.>` only in K's queue group, and publishes
+ *   only replies to the requests it received (and, for tokens, the broadcasts).
+ * - The `crm` command line (the operator) publishes requests and broadcasts and reads its
+ *   own inboxes. Its operator calls are also signed (shared/bus/operator-signature.ts).
+ */
+export const NATS_ROLES = ['gateway', 'cli', ...WORKER_NAMES.map((w) => `worker-${w}` as const)] as const;
+export type NatsRole = (typeof NATS_ROLES)[number];
+
+export interface NatsPermissions {
+  /** Absent: nothing but responses (with `allowResponses`). */
+  publish?: { allow: string[]; deny?: string[] };
+  subscribe: { allow: string[] };
+  /** Replies to the requests this role received, and nothing else by reply. */
+  allowResponses: boolean;
+}
+
+/** The role of a worker process serving one kind. */
+export function workerRole(worker: WorkerName): NatsRole {
+  return `worker-${worker}`;
+}
+
+/** Where a role's replies arrive: requests made with other inboxes get no answer it can read. */
+export function inboxPrefixOf(namespace: string, role: NatsRole): string {
+  return `_INBOX.${namespace}.${role}`;
+}
+
+/** Subjects of a JetStream key-value bucket: stream info/create, reads, writes. */
+function keyValueSubjects(bucket: string): string[] {
+  const stream = `KV_${bucket}`;
+  return [
+    '$JS.API.INFO',
+    `$JS.API.STREAM.INFO.${stream}`,
+    `$JS.API.STREAM.CREATE.${stream}`,
+    `$JS.API.STREAM.MSG.GET.${stream}`,
+    `$JS.API.DIRECT.GET.${stream}.>`,
+    `$KV.${bucket}.>`,
+  ];
+}
+
+export function natsPermissionsOf(namespace: string, role: NatsRole): NatsPermissions {
+  const requests = WORKER_NAMES.map((w) => `${namespace}.${w}.>`);
+  const broadcasts = BUS_EVENTS.map((e) => eventSubjectOf(namespace, e));
+  switch (role) {
+    case 'gateway':
+      return {
+        // Broadcasts share the tokens worker's prefix: only workers and the CLI send them.
+        publish: { allow: [...requests, ...keyValueSubjects(rateLimitBucketOf(namespace))], deny: broadcasts },
+        subscribe: { allow: [`${inboxPrefixOf(namespace, role)}.>`, ...broadcasts] },
+        allowResponses: false,
+      };
+    case 'cli':
+      // Its in-process workers announce what they change (e.g. a revocation), as a worker would.
+      return {
+        publish: { allow: requests },
+        subscribe: { allow: [`${inboxPrefixOf(namespace, role)}.>`] },
+        allowResponses: false,
+      };
+    default: {
+      const worker = role.slice('worker-'.length) as WorkerName;
+      const announces = BUS_EVENTS.filter((e) => e.worker === worker).map((e) => eventSubjectOf(namespace, e));
+      return {
+        ...(announces.length > 0 ? { publish: { allow: announces } } : {}),
+        // "subject queue": only as a member of the kind's queue group, never as a listener beside it.
+        subscribe: { allow: [`${namespace}.${worker}.> ${queueOf(namespace, worker)}`] },
+        allowResponses: true,
+      };
+    }
+  }
+}

@@ -1,0 +1,173 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { connect, headers as natsHeaders, nkeyAuthenticator, type ConnectionOptions, type NatsConnection } from 'nats';
+import t from 'tap';
+import { decode, encode } from '../../shared/bus/codec.js';
+import type { ReplyEnvelope } from '../../shared/bus/envelope.js';
+import { HEADER } from '../../shared/bus/headers.js';
+import { inboxPrefixOf, workerRole, type NatsRole } from '../../shared/bus/nats-permissions.js';
+import { signOperatorCall } from '../../shared/bus/operator-signature.js';
+import { queueOf, subjectOf } from '../../shared/bus/operation.js';
+import type { CallContext } from '../../shared/contracts/call-context.js';
+import { healthOf } from '../../shared/contracts/health.js';
+import { bootstrapWorkspace } from '../../shared/contracts/identity.js';
+import { signIn } from '../../shared/contracts/sessions.js';
+import { createToken } from '../../shared/contracts/tokens.js';
+import { deriveSecrets } from '../../shared/secrets.js';
+import { busAs } from '../helpers/bus-as.js';
+import { startPrivateNats, type PrivateNats } from '../helpers/private-services.js';
+import { CrmProcess, runCrm } from '../helpers/process.js';
+import { prepareEnvironment, TEST_PASSWORD } from '../helpers/stack.js';
+import { makeTestCertificates } from '../helpers/test-certificates.js';
+
+/**
+ * The bus as an attacker on the network sees it. NATS runs with the authorization block
+ * the service ships (`crm nats config`, keys made for this test); a tokens worker serves
+ * on it. Before, NATS had no users: anyone who reached it could read sign-in passwords
+ * from the tokens worker's subjects, join its queue group to answer `authenticate`, and
+ * call any worker as the all-powerful `operator`.
+ */
+const nats = await startPrivateNats();
+const env = await prepareEnvironment({}, { nats });
+const worker = new CrmProcess('worker tokens', ['worker', 'tokens'], env.envFor(workerRole('tokens')));
+t.teardown(async () => {
+  await worker.stop();
+  await env.stop();
+  await nats.stop();
+});
+await worker.waitFor(/"msg":"worker ready"/);
+
+const { plan } = nats;
+const ns = plan.namespace;
+const signInSubject = subjectOf(ns, signIn);
+
+async function connectAs(who: NatsRole | 'test-admin' | 'nobody', extra: Partial<ConnectionOptions> = {}, server: PrivateNats = nats): Promise<NatsConnection> {
+  const seed = who === 'nobody' ? undefined : who === 'test-admin' ? server.plan.admin.seed : server.plan.keys[who].seed;
+  const nc = await connect({
+    servers: server.url,
+    reconnect: false,
+    ...(seed ? { authenticator: nkeyAuthenticator(new TextEncoder().encode(seed)) } : {}),
+    ...(who === 'gateway' || who === 'cli' ? { inboxPrefix: inboxPrefixOf(server.plan.namespace, who) } : {}),
+    ...extra,
+  });
+  t.teardown(() => nc.close());
+  return nc;
+}
+
+/** Subscribes and reports whether the server refused (a permissions violation) or let a message through. */
+async function trySubscribe(nc: NatsConnection, subject: string, queue?: string): Promise<'refused' | 'received' | 'nothing'> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve('nothing'), 1500);
+    nc.subscribe(subject, {
+      queue,
+      callback: (err) => {
+        clearTimeout(timer);
+        resolve(err ? 'refused' : 'received');
+      },
+    });
+    // A sign-in on the bus, as a gateway sends one: the message the attacker wants to see.
+    void connectAs('gateway').then((gw) => gw.request(signInSubject, encode({ context: null, input: { email: 'ada@example.test', password: 'a secret', ip: '203.0.113.1' } }), { timeout: 1000 }).catch(() => undefined));
+  });
+}
+
+t.test('no identity, no connection', async (t) => {
+  await t.rejects(connectAs('nobody'), /Authorization/i, 'an anonymous client is turned away');
+  const { NATS_NKEY_SEED: _seed, ...withoutIdentity } = env.envFor(workerRole('tokens'));
+  const run = await runCrm(['worker', 'tokens'], withoutIdentity);
+  t.not(run.code, 0, 'a worker without its key exits instead of waiting forever');
+  t.match(run.stderr, /refused this process/, 'and says why');
+});
+
+t.test('what an open bus gave away, an unrestricted identity still sees (the attack)', async (t) => {
+  // test-admin stands for NATS without users, as compose and Kubernetes ran it before.
+  const admin = await connectAs('test-admin');
+  t.equal(await trySubscribe(admin, `${ns}.>`), 'received', 'a listener on <ns>.> reads sign-in requests, passwords included');
+});
+
+t.test("a gateway's identity cannot read or answer worker requests", async (t) => {
+  const gw = await connectAs('gateway');
+  t.equal(await trySubscribe(gw, `${ns}.>`), 'refused', 'not <ns>.>');
+  t.equal(await trySubscribe(await connectAs('gateway'), signInSubject), 'refused', 'not a worker subject');
+  t.equal(await trySubscribe(await connectAs('gateway'), signInSubject, queueOf(ns, 'tokens')), 'refused', "not the tokens worker's queue group");
+  t.equal(await trySubscribe(await connectAs('gateway'), '_INBOX.>'), 'refused', "not other processes' reply inboxes");
+  t.equal(await trySubscribe(await connectAs('gateway'), `${inboxPrefixOf(ns, 'cli')}.>`), 'refused', "not the command line's replies");
+});
+
+t.test('a worker reads only its own kind, only in its queue group', async (t) => {
+  t.equal(await trySubscribe(await connectAs('worker-contacts'), signInSubject, queueOf(ns, 'tokens')), 'refused', "contacts cannot take the tokens worker's requests");
+  t.equal(await trySubscribe(await connectAs('worker-tokens'), signInSubject), 'refused', 'not as a listener beside its queue group');
+  t.equal(await trySubscribe(await connectAs('worker-tokens'), `${ns}.>`, queueOf(ns, 'tokens')), 'refused', 'not beyond its subjects');
+  // And a worker cannot send requests of its own.
+  const contacts = await connectAs('worker-contacts');
+  const outcome = await contacts.request(signInSubject, encode({ context: null, input: {} }), { timeout: 1000 }).then(
+    () => 'answered',
+    (error: Error) => error.message,
+  );
+  t.match(outcome, /permission|timeout|TIMEOUT/i, 'its request goes nowhere');
+});
+
+t.test('a gateway still does its job: requests out, replies back', async (t) => {
+  const bus = await busAs(t, env, 'gateway');
+  t.same((await bus.call(healthOf('tokens'), {}, { context: null, requestId: 'req_bus_test' })).result, { worker: 'tokens', database: 'ok' });
+});
+
+t.test('operator calls: only the command line, signed, can make them', async (t) => {
+  const ws = await env.crm(['bootstrap', '--org', 'Bus Org', '--workspace', 'Bus WS', '--email', 'admin@bus.test', '--password', TEST_PASSWORD, '--json']);
+  const workspaceId = (JSON.parse(ws.stdout) as { workspace: { id: string } }).workspace.id;
+  const operator: CallContext = { workspace_id: workspaceId, principal: { type: 'operator', scopes: ['tokens:write'] }, visibility: 'all' };
+  const subject = subjectOf(ns, createToken);
+  const key = deriveSecrets(env.env.CRM_SECRET ?? '').operatorCallKey;
+  const gw = await connectAs('gateway');
+
+  const send = async (input: unknown, sign?: { key?: Buffer; deadline?: number; signedInput?: unknown }) => {
+    const deadline = sign?.deadline ?? Date.now() + 5000;
+    const data = encode({ context: operator, input });
+    const h = natsHeaders();
+    h.set(HEADER.requestId, 'req_forged');
+    h.set(HEADER.deadline, String(deadline));
+    if (sign) {
+      const signedData = sign.signedInput === undefined ? data : encode({ context: operator, input: sign.signedInput });
+      h.set(HEADER.operatorSignature, signOperatorCall(sign.key ?? key, subject, deadline, signedData));
+    }
+    return decode(((await gw.request(subject, data, { timeout: 5000, headers: h })) as { data: Uint8Array }).data) as ReplyEnvelope;
+  };
+  const want = { name: 'backdoor', scopes: ['contacts:write' as const] };
+  const code = (reply: ReplyEnvelope) => (reply.ok ? 'created' : reply.error.code);
+
+  t.equal(code(await send(want)), 'forbidden', 'unsigned: refused (before, this minted a token in any workspace)');
+  t.equal(code(await send(want, { key: Buffer.alloc(32, 7) })), 'forbidden', 'signed with another key: refused');
+  t.equal(code(await send(want, { deadline: Date.now() + 10 * 60_000 })), 'forbidden', 'a deadline far ahead (a long-lived signature): refused');
+  t.equal(code(await send(want, { signedInput: { name: 'harmless', scopes: ['contacts:read'] } })), 'forbidden', 'a signature for other input: refused');
+  t.equal(code(await send(want, { deadline: Date.now() - 1 })), 'unavailable', 'a stale call is dropped as expired');
+  t.equal(code(await send(want, {})), 'created', 'signed with the key derived from CRM_SECRET: done');
+
+  const gatewayClient = await busAs(t, env, 'gateway');
+  await t.rejects(gatewayClient.call(createToken, want, { context: operator, requestId: 'req_gw' }), /Only the command line/, 'a bus client without the key never sends the operator principal');
+  // Command-line operations without a workspace (bootstrap, key rotation) are signed too.
+  const bootstrap = { organization: 'Forged Org', workspace: 'Forged WS', email: 'forged@bus.test', password: TEST_PASSWORD, default_country: null };
+  const forged = decode((await gw.request(subjectOf(ns, bootstrapWorkspace), encode({ context: null, input: bootstrap }), { timeout: 5000 })).data) as ReplyEnvelope;
+  t.equal(code(forged), 'forbidden', 'an unsigned bootstrap is refused (before, it created an organization and its administrator)');
+  t.same(await env.db.query("select id from users where email = 'forged@bus.test'"), [], 'no user was created');
+  const stored = await env.db.query<{ name: string }>('select name from api_tokens where workspace_id = $1 order by name', [workspaceId]);
+  t.same(stored.map((r) => r.name), ['backdoor'], 'one token, from the one signed call');
+});
+
+t.test('TLS: clients verify the server, and nothing crosses in clear', async (t) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'crm-tls-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const certs = makeTestCertificates(dir);
+  const tlsNats = await startPrivateNats({ tls: { cert: certs.cert, key: certs.key } });
+  t.teardown(() => tlsNats.stop());
+  await t.rejects(connectAs('gateway', {}, tlsNats), 'a client without TLS is refused');
+  const tlsEnv = await prepareEnvironment({ NATS_TLS_CA: certs.ca }, { nats: tlsNats });
+  const tlsWorker = new CrmProcess('worker tokens (tls)', ['worker', 'tokens'], tlsEnv.envFor(workerRole('tokens')));
+  t.teardown(async () => {
+    await tlsWorker.stop();
+    await tlsEnv.stop();
+  });
+  await tlsWorker.waitFor(/"msg":"worker ready"/);
+  const gw = await connectAs('gateway', { tls: { caFile: certs.ca } }, tlsNats);
+  const reply = decode((await gw.request(subjectOf(tlsNats.plan.namespace, healthOf('tokens')), encode({ context: null, input: {} }), { timeout: 5000 })).data);
+  t.same(reply, { ok: true, result: { worker: 'tokens', database: 'ok' } }, 'a worker with NATS_TLS_CA answers over TLS');
+});

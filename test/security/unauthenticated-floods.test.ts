@@ -1,0 +1,114 @@
+import { randomBytes } from 'node:crypto';
+import { connect, nkeyAuthenticator } from 'nats';
+import t from 'tap';
+import { subjectOf } from '../../shared/bus/operation.js';
+import { authenticateToken } from '../../shared/contracts/tokens.js';
+import type { ErrorBody } from '../helpers/api-types.js';
+import { request } from '../helpers/http.js';
+import { startStack } from '../helpers/stack.js';
+
+/**
+ * Well-formed but unknown `sk_live_` tokens, sent from chosen client addresses (TRUST_PROXY
+ * lets X-Forwarded-For name them). Before, each one cost a bus call and a query, with no
+ * limit. The test watches the authenticate subject on the real NATS with a plain
+ * subscription, which sees every request the gateway sends to the tokens workers.
+ */
+const FAILED_AUTH_LIMIT = 8;
+const stack = await startStack({ env: { RATE_LIMIT_FAILED_AUTH_PER_MINUTE: String(FAILED_AUTH_LIMIT), TRUST_PROXY: '1' } });
+t.teardown(() => stack.stop());
+const { workspace } = await stack.bootstrap();
+
+const nc = await connect({ servers: stack.natsWatcher.url, authenticator: nkeyAuthenticator(new TextEncoder().encode(stack.natsWatcher.seed)) });
+t.teardown(() => nc.close());
+let lookups = 0;
+const watching = nc.subscribe(subjectOf(stack.env.BUS_NAMESPACE ?? '', authenticateToken));
+void (async () => {
+  for await (const _ of watching) lookups++;
+})();
+await nc.flush();
+
+/** Tokens looked up by the workers while `fn` ran. */
+async function lookupsDuring(fn: () => Promise<void>): Promise<number> {
+  const before = lookups;
+  await fn();
+  await nc.flush();
+  await new Promise((r) => setTimeout(r, 100));
+  return lookups - before;
+}
+
+const unknownToken = () => `sk_live_${randomBytes(40).toString('base64url').replace(/[-_]/g, 'x').slice(0, 43)}`;
+const from = (ip: string, token: string, path = '/v1/me') => request<ErrorBody>(`${stack.baseUrl}${path}`, { token, headers: { 'x-forwarded-for': ip } });
+
+/** Limits count per clock minute: start a scenario early in one, so that it ends in the same one. */
+async function freshWindow(): Promise<void> {
+  const into = Date.now() % 60_000;
+  if (into > 40_000) await new Promise((r) => setTimeout(r, 60_000 - into + 200));
+}
+
+t.test('an unknown or revoked token is looked up once, then refused from a cache keyed by its hash', async (t) => {
+  const unknown = unknownToken();
+  const repeated = await lookupsDuring(async () => {
+    for (let i = 0; i < 5; i++) {
+      const res = await from(`198.51.100.${i + 1}`, unknown);
+      t.equal(res.status, 401);
+      t.equal(res.body.error.code, 'unauthenticated');
+      t.match(res.headers.get('www-authenticate'), /error="invalid_token"/);
+    }
+  });
+  t.equal(repeated, 1, 'five tries, one lookup (before: five)');
+
+  const token = await stack.token(workspace.id, ['contacts:read']);
+  t.equal((await from('198.51.100.10', token)).status, 200);
+  const id = (await stack.db.query<{ id: string }>('select id from api_tokens where workspace_id = $1', [workspace.id]))[0]?.id;
+  await stack.crm(['tokens', 'revoke', '--workspace', workspace.id, id ?? '']);
+  const revokedLookups = await lookupsDuring(async () => {
+    for (let i = 0; i < 4; i++) t.match((await from('198.51.100.10', token)).body.error.message, /revoked/);
+  });
+  t.equal(revokedLookups, 1, 'the revocation is looked up once, then remembered');
+  t.notMatch(stack.allOutput(), unknown, 'the unknown token is in no log');
+});
+
+t.test('an address presenting bad tokens gets 429 with Retry-After and costs no more lookups', async (t) => {
+  await freshWindow();
+  const flooder = '203.0.113.50';
+  const refusedFirst = await lookupsDuring(async () => {
+    for (let i = 0; i < FAILED_AUTH_LIMIT; i++) t.equal((await from(flooder, unknownToken())).status, 401, `bad token ${i + 1} is a 401`);
+  });
+  t.equal(refusedFirst, FAILED_AUTH_LIMIT, 'up to the limit, each is looked up');
+
+  const limited = await from(flooder, unknownToken());
+  t.equal(limited.status, 429, 'one more is a 429');
+  t.equal(limited.body.error.code, 'rate_limited');
+  t.ok(Number(limited.headers.get('retry-after')) >= 1, 'with Retry-After');
+
+  const flood = await lookupsDuring(async () => {
+    const answers = await Promise.all(Array.from({ length: 50 }, () => from(flooder, unknownToken())));
+    t.same([...new Set(answers.map((a) => a.status))], [429], 'the flood is all 429s');
+    t.equal((await from(flooder, 'sk_live_short')).status, 429, 'malformed ones too');
+  });
+  t.equal(flood, 0, 'and the flood cost no lookup at all (before: 50)');
+
+  const token = await stack.token(workspace.id, ['contacts:read']);
+  t.equal((await from('203.0.113.51', token)).status, 200, 'another address is not affected');
+  t.equal((await from('203.0.113.51', unknownToken())).status, 401, 'and still gets plain 401s');
+});
+
+t.test('the tool servers count refused tokens too, with their bearer challenge until the limit', async (t) => {
+  await freshWindow();
+  const agent = '203.0.113.60';
+  const mcp = (token: string) =>
+    fetch(`${stack.baseUrl}/mcp/crm`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': agent, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+  for (let i = 0; i < FAILED_AUTH_LIMIT; i++) {
+    const res = await mcp(unknownToken());
+    t.equal(res.status, 401);
+    t.match(res.headers.get('www-authenticate'), /^Bearer error="invalid_token"/);
+  }
+  const limited = await mcp(unknownToken());
+  t.equal(limited.status, 429);
+  t.ok(Number(limited.headers.get('retry-after')) >= 1, 'with Retry-After');
+  t.equal(((await limited.json()) as ErrorBody).error.code, 'rate_limited');
+});

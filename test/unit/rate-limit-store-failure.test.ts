@@ -1,0 +1,80 @@
+import { Registry } from 'prom-client';
+import t from 'tap';
+import { RateLimiter, STORE_RETRY_MS } from '../../gateway/rate-limit/rate-limiter.js';
+import { storeUnavailableCounter, type StoreFailurePolicy } from '../../gateway/rate-limit/store-failure.js';
+import { createLogger } from '../../shared/logger.js';
+import { MemoryRateLimitStore } from '../../shared/rate-limit/memory-rate-limit-store.js';
+import type { RateLimitStore } from '../../shared/rate-limit/rate-limit-store.js';
+
+/** A shared store that can be made unreachable, and counts how often it was asked. */
+class FlakyStore implements RateLimitStore {
+  down = false;
+  asked = 0;
+  private readonly inner = new MemoryRateLimitStore();
+
+  lease(key: string, want: number, limit: number) {
+    this.asked++;
+    return this.down ? Promise.reject(new Error('JetStream not enabled')) : this.inner.lease(key, want, limit);
+  }
+}
+
+function limiterWith(policy: StoreFailurePolicy, limit = 5) {
+  const lines: string[] = [];
+  const log = createLogger({ level: 'warn', component: 'test', destination: { write: (line: string) => void lines.push(line) } });
+  const registry = new Registry();
+  const store = new FlakyStore();
+  const limiter = new RateLimiter('sign-in', limit, store, log, { policy, decided: storeUnavailableCounter(registry) });
+  return { limiter, store, lines, registry };
+}
+
+async function outcomes(limiter: RateLimiter, n: number, id = '203.0.113.9'): Promise<string[]> {
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const verdict = await limiter.take(id);
+    out.push(verdict === null ? 'unlimited' : verdict.allowed ? 'allowed' : 'refused');
+  }
+  return out;
+}
+
+t.test('local (the default): an unreachable store falls back to a limit counted in this gateway, not to none', async (t) => {
+  // Before, every request went through unlimited while the store was unreachable.
+  const { limiter, store, lines, registry } = limiterWith('local');
+  store.down = true;
+  t.same(await outcomes(limiter, 7), [...Array<string>(5).fill('allowed'), 'refused', 'refused']);
+  t.same(await outcomes(limiter, 1, '203.0.113.10'), ['allowed'], 'per key, as before');
+  t.equal(store.asked, 1, 'the store is not asked again for every request while it is down');
+  t.equal(lines.length, 1, 'one warning, not one per request');
+  t.match(lines[0], /rate limit store unreachable; counting this gateway's requests alone/);
+  const metric = await registry.getSingleMetricAsString('crm_rate_limit_store_unavailable_total');
+  t.match(metric, /crm_rate_limit_store_unavailable_total\{limiter="sign-in",policy="local"\} 8/);
+});
+
+t.test('open lets requests through, closed refuses them, each counted and logged once', async (t) => {
+  const open = limiterWith('open');
+  open.store.down = true;
+  t.same(await outcomes(open.limiter, 7), Array<string>(7).fill('unlimited'));
+  t.equal(open.lines.length, 1);
+  t.match(open.lines[0], /letting requests through/);
+
+  const closed = limiterWith('closed');
+  closed.store.down = true;
+  const verdict = await closed.limiter.take('203.0.113.11');
+  t.equal(verdict?.allowed, false);
+  t.ok((verdict?.resetSeconds ?? 0) <= STORE_RETRY_MS / 1000, 'retry when the store is tried again');
+  t.same(await outcomes(closed.limiter, 3), ['refused', 'refused', 'refused']);
+  t.equal(closed.lines.length, 1);
+  t.match(closed.lines[0], /refusing requests/);
+  t.match(await closed.registry.getSingleMetricAsString('crm_rate_limit_store_unavailable_total'), /policy="closed"\} 4/);
+});
+
+t.test('the shared store is used again once it answers', async (t) => {
+  const { limiter, store } = limiterWith('closed');
+  store.down = true;
+  t.same(await outcomes(limiter, 1), ['refused']);
+  store.down = false;
+  const realNow = Date.now;
+  Date.now = () => realNow() + STORE_RETRY_MS + 1;
+  t.teardown(() => (Date.now = realNow));
+  t.same(await outcomes(limiter, 2), ['allowed', 'allowed'], 'past the retry delay, the store decides again');
+  t.ok(store.asked >= 2);
+});

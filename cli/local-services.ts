@@ -46,16 +46,16 @@ export async function openLocalServices(config: Config, log: Logger): Promise<Lo
     }
 
     const transport = new InProcessTransport();
-    // Events such as a token revocation must reach running gateways, so they go to NATS when there is one.
-    let events: BusTransport = transport;
+    // Broadcasts such as a token revocation must reach running gateways, so they go to NATS when there is one.
+    let broadcasts: BusTransport = transport;
     let natsBus: BusClient | null = null;
     if (config.natsUrl) {
       const nats = await NatsTransport.connect(config.natsUrl, 'crm command', log, natsConnectionOptions(config, 'cli'));
       cleanups.push(() => nats.close());
-      events = nats;
+      broadcasts = nats;
       natsBus = busClient(nats, config, { operatorCallKey: secrets.operatorCallKey });
     }
-    const workers = startWorkers(Object.values(WORKERS), { orm, secrets, bus: transport, busNamespace: config.busNamespace, events }, log, 8);
+    const workers = startWorkers(Object.values(WORKERS), { orm, secrets, bus: transport, busNamespace: config.busNamespace, broadcasts }, log, 8);
     cleanups.push(() => workers.drain());
     const bus = busClient(transport, config, { operatorCallKey: secrets.operatorCallKey });
     const requestId = newId('request');

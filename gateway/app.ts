@@ -2,7 +2,7 @@ import express, { type Express } from 'express';
 import { eventSubjectOf, type BusEvent } from '../shared/bus/bus-event.js';
 import { decode } from '../shared/bus/codec.js';
 import type { BusSubscription } from '../shared/bus/transport.js';
-import { GRANT_CHANGED_EVENT, SIGNING_KEYS_CHANGED_EVENT, TOKEN_REVOKED_EVENT } from '../shared/contracts/events.js';
+import { GRANT_CHANGED_EVENT, SIGNING_KEYS_CHANGED_EVENT, TOKEN_REVOKED_EVENT } from '../shared/contracts/broadcasts.js';
 import { ApiTokenAuthenticator } from './auth/authenticate-api-token.js';
 import { CredentialCache } from './auth/credential-cache.js';
 import { FailedAuthLimit } from './auth/failed-auth-limit.js';

@@ -18,6 +18,9 @@ export const ID_PREFIXES = {
   request: 'req',
   session: 'ses',
   authorizationRequest: 'areq',
+  event: 'evt',
+  webhookEndpoint: 'we',
+  webhookMessage: 'msg',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -3,6 +3,7 @@ import { contactsWorker } from './contacts/index.js';
 import { dealsWorker } from './deals/index.js';
 import { schemaWorker } from './schema/index.js';
 import { tokensWorker } from './tokens/index.js';
+import { webhooksWorker } from './webhooks/index.js';
 import type { WorkerDefinition } from './runtime/worker-call.js';
 
 export const WORKERS: Record<WorkerName, WorkerDefinition> = {
@@ -10,4 +11,5 @@ export const WORKERS: Record<WorkerName, WorkerDefinition> = {
   deals: dealsWorker,
   schema: schemaWorker,
   tokens: tokensWorker,
+  webhooks: webhooksWorker,
 };

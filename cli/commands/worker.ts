@@ -39,7 +39,7 @@ export async function run(argv: string[]): Promise<void> {
   registerPoolMetrics(metrics, orm);
   const workers = startWorkers(
     names.map((n) => WORKERS[n]),
-    { orm, secrets, bus: transport, busNamespace: config.busNamespace, events: transport, metrics: new WorkerMessageMetrics(metrics) },
+    { orm, secrets, bus: transport, busNamespace: config.busNamespace, broadcasts: transport, metrics: new WorkerMessageMetrics(metrics) },
     log,
     config.workerConcurrency,
   );

@@ -127,6 +127,7 @@ export function buildOpenApiDocument(endpoints: readonly Endpoint[], serverUrl: 
       { name: 'Pipelines', description: 'Pipelines and their ordered stages.' },
       { name: 'Custom fields', description: 'Typed fields on contacts and deals.' },
       { name: 'Tokens', description: 'API tokens of the workspace.' },
+      { name: 'Events', description: 'The change history: who changed what, through which token or agent.' },
     ],
     components: {
       securitySchemes: {

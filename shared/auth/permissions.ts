@@ -25,12 +25,12 @@ export type Visibility = z.infer<typeof Visibility>;
 
 /** Scopes each permission lets its holder grant to a token or an agent. */
 const SCOPES_BY_PERMISSION: Record<Permission, readonly Scope[]> = {
-  'contacts.read': ['contacts:read'],
-  'contacts.write': ['contacts:read', 'contacts:write'],
-  'deals.read': ['deals:read'],
-  'deals.write': ['deals:read', 'deals:write'],
-  // Administrators design the workspace and manage its credentials.
-  configuration: ['schema:read', 'schema:write', 'studio:read', 'studio:write', 'tokens:write'],
+  'contacts.read': ['contacts:read', 'events:read'],
+  'contacts.write': ['contacts:read', 'contacts:write', 'events:read'],
+  'deals.read': ['deals:read', 'events:read'],
+  'deals.write': ['deals:read', 'deals:write', 'events:read'],
+  // Administrators design the workspace and manage its credentials and integrations.
+  configuration: ['schema:read', 'schema:write', 'studio:read', 'studio:write', 'tokens:write', 'events:read', 'webhooks:write'],
 };
 
 /**

@@ -12,6 +12,8 @@ export const SCOPES = [
   'studio:read',
   'studio:write',
   'tokens:write',
+  'events:read',
+  'webhooks:write',
 ] as const;
 
 export const Scope = z.enum(SCOPES);
@@ -27,6 +29,8 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'studio:read': 'Use the Studio tool server to read the workspace design',
   'studio:write': 'Use the Studio tool server to change the workspace design',
   'tokens:write': 'Create, list and revoke API tokens',
+  'events:read': 'Read the change history (only of the records the credential may read)',
+  'webhooks:write': 'Create, change and delete webhook endpoints, and see their deliveries',
 };
 
 /** A `:write` scope implies its `:read`. */

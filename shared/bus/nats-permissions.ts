@@ -1,4 +1,4 @@
-import { BUS_EVENTS } from '../contracts/events.js';
+import { BUS_EVENTS } from '../contracts/broadcasts.js';
 import { rateLimitBucketOf } from '../rate-limit/rate-limit-bucket.js';
 import { eventSubjectOf } from './bus-event.js';
 import { queueOf, WORKER_NAMES, type WorkerName } from './operation.js';

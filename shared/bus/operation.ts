@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Scope } from '../auth/scopes.js';
 import { subjectPart } from './subject-part.js';
 
-export const WORKER_NAMES = ['contacts', 'deals', 'schema', 'tokens'] as const;
+export const WORKER_NAMES = ['contacts', 'deals', 'schema', 'tokens', 'webhooks'] as const;
 export type WorkerName = (typeof WORKER_NAMES)[number];
 
 /**
@@ -13,7 +13,7 @@ export type WorkerName = (typeof WORKER_NAMES)[number];
  * `crm.contacts.contacts.create`, `crm.schema.stages.archive`,
  * `crm.tokens.oauth.exchange-code`, `crm.tokens.sessions.sign-in`: who serves it, what it
  * acts on, what it does. Broadcast events use the same shape with the event in place of
- * the verb (../contracts/events.ts lists them all).
+ * the verb (../contracts/broadcasts.ts lists them all).
  */
 export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
   readonly worker: WorkerName;

@@ -1,23 +1,134 @@
-import { defineEvent } from '../bus/bus-event.js';
+import { z } from 'zod';
+import type { Scope } from '../auth/scopes.js';
+import { defineOperation } from '../bus/operation.js';
+import { Cursor, PageLimit, pageOf, Timestamp, TimestampQuery } from './common.js';
 
 /**
- * Every broadcast on the bus, in one place. The tokens worker publishes them; each gateway
- * listens, so a change made through one gateway reaches the caches of all of them at once.
- * Subjects follow the operations' scheme with an event in place of the verb, e.g.
- * `crm.tokens.api-tokens.revoked`.
+ * The change history: one event for every successful write, stored in the write's own
+ * transaction (an outbox), published to JetStream, read over REST and by agents, and
+ * delivered to webhook endpoints. The shape follows Stripe's: `data.object` is the record
+ * after the change, `data.previous_attributes` the old values of the fields that changed.
  */
 
-/** An API token was revoked: gateways drop it from their cache. Carries `{ token_id }`. */
-export const TOKEN_REVOKED_EVENT = defineEvent({ worker: 'tokens', resource: 'api-tokens', event: 'revoked' });
+/** What an event can be about, and who may read such events. */
+export const EVENT_OBJECTS = {
+  contact: { scope: 'contacts:read', owned: true },
+  deal: { scope: 'deals:read', owned: true },
+  custom_field: { scope: 'schema:read', owned: false },
+  pipeline: { scope: 'schema:read', owned: false },
+  stage: { scope: 'schema:read', owned: false },
+  token: { scope: 'tokens:write', owned: false },
+  member: { scope: 'tokens:write', owned: false },
+  agent: { scope: 'tokens:write', owned: false },
+  webhook_endpoint: { scope: 'webhooks:write', owned: false },
+} as const satisfies Record<string, { scope: Scope; owned: boolean }>;
+export type EventObjectType = keyof typeof EVENT_OBJECTS;
 
-/**
- * A grant was revoked, or its member's permissions changed or ended: gateways drop its
- * cached status and apply the change at once. Carries `{ grant_id }`.
- */
-export const GRANT_CHANGED_EVENT = defineEvent({ worker: 'tokens', resource: 'oauth', event: 'grant-changed' });
+/** Every event type, `<object>.<what happened>`. */
+export const EVENT_TYPES = [
+  'contact.created',
+  'contact.updated',
+  'contact.archived',
+  'deal.created',
+  'deal.updated',
+  'deal.stage_changed',
+  'deal.deleted',
+  'custom_field.created',
+  'custom_field.updated',
+  'custom_field.archived',
+  'pipeline.created',
+  'pipeline.updated',
+  'stage.created',
+  'stage.updated',
+  'stage.archived',
+  'token.created',
+  'token.revoked',
+  'member.added',
+  'member.updated',
+  'member.removed',
+  'agent.connected',
+  'agent.revoked',
+  'webhook_endpoint.created',
+  'webhook_endpoint.updated',
+  'webhook_endpoint.deleted',
+  'webhook_endpoint.disabled',
+] as const satisfies readonly `${EventObjectType}.${string}`[];
+export const EventType = z.enum(EVENT_TYPES);
+export type EventType = z.infer<typeof EventType>;
 
-/** The signing keys changed: gateways fetch the key set again. Carries `{ kid }`. */
-export const SIGNING_KEYS_CHANGED_EVENT = defineEvent({ worker: 'tokens', resource: 'oauth', event: 'signing-keys-changed' });
+export function objectTypeOf(type: EventType): EventObjectType {
+  return type.slice(0, type.indexOf('.')) as EventObjectType;
+}
 
-/** All of them: NATS permissions (shared/bus/nats-permissions.ts) are derived from this list. */
-export const BUS_EVENTS = [TOKEN_REVOKED_EVENT, GRANT_CHANGED_EVENT, SIGNING_KEYS_CHANGED_EVENT] as const;
+export const ACTOR_KINDS = ['api_token', 'oauth_agent', 'console_user', 'cli', 'import', 'system'] as const;
+export const ActorKind = z.enum(ACTOR_KINDS);
+export type ActorKind = z.infer<typeof ActorKind>;
+
+/** Who made the change: the token, the connected agent (and the user it acts for), the console user, the command line. */
+export const Actor = z
+  .object({
+    kind: ActorKind.describe('api_token, oauth_agent (a connected AI agent), console_user, cli, import (crm import), or system (the service itself)'),
+    id: z.string().nullable().describe('tok_…, the grant (gnt_…) of an agent, usr_… of a console user; null for the command line and the service'),
+    name: z.string().describe("The token's name, the agent's client name, the user's e-mail, or the command line"),
+    user: z.object({ id: z.string(), email: z.string() }).nullable().describe('For an agent: the user it acts for'),
+  })
+  .meta({ id: 'EventActor' });
+export type Actor = z.infer<typeof Actor>;
+
+export const Event = z
+  .object({
+    object: z.literal('event'),
+    id: z.string().describe('evt_ followed by an opaque identifier; ordered by creation'),
+    type: EventType,
+    workspace_id: z.string(),
+    created_at: Timestamp,
+    request_id: z.string().nullable().describe('The request that made the change (the X-Request-Id of a REST call)'),
+    actor: Actor,
+    data: z.object({
+      object: z.record(z.string(), z.unknown()).describe('The record after the change (before it, for a deletion)'),
+      previous_attributes: z
+        .record(z.string(), z.unknown())
+        .nullable()
+        .describe('For updates: the old values of the fields that changed (custom_fields: only the keys that changed)'),
+    }),
+  })
+  .meta({ id: 'Event' });
+export type Event = z.infer<typeof Event>;
+
+const EventTypeFilter = z
+  .string()
+  .trim()
+  .max(64)
+  .refine((s) => (EVENT_TYPES as readonly string[]).includes(s) || (s.endsWith('.') && EVENT_TYPES.some((t) => t.startsWith(s))), {
+    message: `must be an event type (e.g. deal.stage_changed) or a prefix ending in a dot (e.g. contact.)`,
+  });
+
+export const EventFilters = z.object({
+  type: EventTypeFilter.optional().describe('An event type, or a prefix ending in a dot: contact. matches every contact event'),
+  object_id: z.string().trim().min(1).max(64).optional().describe('Only events about this record (con_…, deal_…, …)'),
+  actor_kind: ActorKind.optional().describe('Only changes made by this kind of actor'),
+  created_after: TimestampQuery.optional().describe('Only events strictly after this instant'),
+  created_before: TimestampQuery.optional().describe('Only events strictly before this instant'),
+});
+export type EventFilters = z.infer<typeof EventFilters>;
+
+/** Newest first: a feed is read from the latest change backwards. */
+export const listEvents = defineOperation({
+  worker: 'webhooks',
+  resource: 'events',
+  verb: 'list',
+  readOnly: true,
+  scope: 'events:read',
+  input: z.strictObject({ limit: PageLimit, cursor: Cursor.optional(), ...EventFilters.shape }),
+  output: pageOf(Event),
+});
+
+export const getEvent = defineOperation({
+  worker: 'webhooks',
+  resource: 'events',
+  verb: 'get',
+  readOnly: true,
+  scope: 'events:read',
+  input: z.strictObject({ id: z.string().max(64) }),
+  output: Event,
+});

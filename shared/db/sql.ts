@@ -20,6 +20,7 @@ import type {
   StageSchema,
   UserSchema,
   WorkspaceSchema,
+  EventSchema,
 } from './entities/index.js';
 import type { EntityManager } from './orm.js';
 
@@ -43,6 +44,7 @@ type EntityTables = InferKyselyDB<
   | typeof OAuthRefreshTokenSchema
   | typeof OAuthSigningKeySchema
   | typeof SignInAttemptSchema
+  | typeof EventSchema
 >;
 
 /**

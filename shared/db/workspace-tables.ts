@@ -9,6 +9,7 @@ export const WORKSPACE_TABLES = [
   'contacts',
   'custom_fields',
   'deals',
+  'events',
   'idempotency_keys',
   'memberships',
   'oauth_grants',

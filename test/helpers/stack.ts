@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { workerRole, type NatsRole } from '../../shared/bus/nats-permissions.js';
-import type { WorkerName } from '../../shared/bus/operation.js';
+import { WORKER_NAMES, type WorkerName } from '../../shared/bus/operation.js';
 import { createTestDatabase, type DatabaseAccess, type TestDatabase } from './database.js';
 import { natsEnvOf } from './nats-server.js';
 import { operatorFor, type Operator } from './operator.js';
@@ -137,7 +137,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     return proc;
   };
 
-  const counts = { contacts: 1, deals: 1, schema: 1, tokens: 1, ...options.workers };
+  const counts: Record<WorkerName, number> = { ...(Object.fromEntries(WORKER_NAMES.map((name) => [name, 1])) as Record<WorkerName, number>), ...options.workers };
   const starting: Promise<CrmProcess>[] = [];
   for (const [name, count] of Object.entries(counts) as [WorkerName, number][]) {
     for (let i = 0; i < count; i++) starting.push(startWorker(name));

@@ -7,7 +7,7 @@ import { defineEvent, eventSubjectOf } from '../../shared/bus/bus-event.js';
 import { InProcessTransport } from '../../shared/bus/in-process-transport.js';
 import { defineOperation, queueOf, subjectOf, WORKER_NAMES, type Operation } from '../../shared/bus/operation.js';
 import type { BusHandler, BusSubscription } from '../../shared/bus/transport.js';
-import { GRANT_CHANGED_EVENT, SIGNING_KEYS_CHANGED_EVENT, TOKEN_REVOKED_EVENT } from '../../shared/contracts/events.js';
+import { GRANT_CHANGED_EVENT, SIGNING_KEYS_CHANGED_EVENT, TOKEN_REVOKED_EVENT } from '../../shared/contracts/broadcasts.js';
 import { healthOf } from '../../shared/contracts/health.js';
 import type { Orm } from '../../shared/db/orm.js';
 import { createLogger } from '../../shared/logger.js';
@@ -46,7 +46,7 @@ async function contractOperations(): Promise<Operation[]> {
 async function subscriptionsOf(worker: keyof typeof WORKERS): Promise<{ subject: string; queue: string }[]> {
   const bus = new RecordingTransport();
   // The services are only reached by handlers and upkeep, neither of which runs here.
-  const services = { orm: {} as Orm, secrets: {} as Secrets, bus, busNamespace: NS, events: bus };
+  const services = { orm: {} as Orm, secrets: {} as Secrets, bus, busNamespace: NS, broadcasts: bus };
   const running = startWorkers([WORKERS[worker]], services, createLogger({ level: 'silent', component: 'test' }), 1);
   await running.drain();
   return bus.subscribed;

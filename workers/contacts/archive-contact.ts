@@ -7,8 +7,16 @@ import type { OperationHandler } from '../runtime/worker-call.js';
 import { toContactResource } from './contact-resource.js';
 
 /** DELETE /v1/contacts/{id}: the contact is archived, not removed, and stays readable. Archiving again changes nothing. */
-export const archiveContactHandler: OperationHandler<typeof archiveContact> = async ({ input, context, db }) => {
+export const archiveContactHandler: OperationHandler<typeof archiveContact> = async ({ input, context, db, events }) => {
   const owner = ownerRestriction(context);
+  const before = await db
+    .selectFrom('contacts')
+    .select('status')
+    .where('id', '=', input.id)
+    .$if(owner !== null, (q) => q.where('owner_id', '=', owner))
+    .forUpdate()
+    .executeTakeFirst();
+  if (!before) throw new NotFoundError('contact', input.id, 'id');
   const row = await db
     .updateTable('contacts')
     .set({ status: 'archived', updated_at: sql<string>`case when status = 'archived' then updated_at else now() end` })
@@ -18,5 +26,7 @@ export const archiveContactHandler: OperationHandler<typeof archiveContact> = as
     .returning(activeFieldKeysSql(db, 'contact').as('field_keys'))
     .executeTakeFirst();
   if (!row) throw new NotFoundError('contact', input.id, 'id');
-  return toContactResource(row, row.field_keys);
+  const archived = toContactResource(row, row.field_keys);
+  if (before.status !== 'archived') await events.record({ type: 'contact.archived', object: archived, previous: { ...archived, status: before.status } });
+  return archived;
 };

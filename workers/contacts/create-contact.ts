@@ -15,7 +15,7 @@ import { loadContactSetup } from './load-contact-setup.js';
 
 export const PHONE_UNIQUE_CONSTRAINT = 'contacts_workspace_phone_key';
 
-export const createContactHandler: OperationHandler<typeof createContact> = async ({ input, context, em, db }) => {
+export const createContactHandler: OperationHandler<typeof createContact> = async ({ input, context, em, db, events }) => {
   const setup = await loadContactSetup(db);
   const contact = newContact(input, setup);
   const ownerId = await resolveOwner(db, context, input.owner_id);
@@ -28,7 +28,9 @@ export const createContactHandler: OperationHandler<typeof createContact> = asyn
       .returningAll()
       .executeTakeFirstOrThrow(),
   );
-  return toContactResource(row, activeKeys(setup.fields));
+  const created = toContactResource(row, activeKeys(setup.fields));
+  await events.record({ type: 'contact.created', object: created });
+  return created;
 };
 
 /**

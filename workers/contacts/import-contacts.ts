@@ -7,6 +7,8 @@ import type { OperationHandler } from '../runtime/worker-call.js';
 import { importedRowChecker, rowProblem } from './check-imported-row.js';
 import { contactRow, type NewContact } from './contact-row.js';
 import { loadContactSetup } from './load-contact-setup.js';
+import { toContactResource, type ContactRow } from './contact-resource.js';
+import { activeKeys } from '../schema/custom-field-definitions.js';
 
 interface RowToWrite {
   line: number;
@@ -19,8 +21,9 @@ interface RowToWrite {
  * constraint decides what already exists, also against concurrent imports of the same
  * file; the workspace comes from the call context only.
  */
-export const importContactsHandler: OperationHandler<typeof importContacts> = async ({ input, context, db }) => {
-  const checked = input.rows.map(importedRowChecker(await loadContactSetup(db)));
+export const importContactsHandler: OperationHandler<typeof importContacts> = async ({ input, context, db, events }) => {
+  const setup = await loadContactSetup(db);
+  const checked = input.rows.map(importedRowChecker(setup));
   const ownerOf = await ownerResolver(
     db,
     context,
@@ -53,25 +56,27 @@ export const importContactsHandler: OperationHandler<typeof importContacts> = as
     toWrite.push({ line: row.line, contact: { ...row.contact, owner_id: ownerId } });
   }
 
-  const written = await insertNewContacts(db, toWrite);
+  const inserted = await insertNewContacts(db, toWrite);
+  const keys = activeKeys(setup.fields);
+  await events.asImport().record(...inserted.map((row) => ({ type: 'contact.created' as const, object: toContactResource(row, keys) })));
+  const written = new Set(inserted.map((row) => row.phone));
   const created: RowPhone[] = [];
   for (const { line, contact } of toWrite) (written.has(contact.phone) ? created : skipped).push({ line, phone: contact.phone });
   skipped.sort((a, b) => a.line - b.line);
   return { created, skipped, invalid };
 };
 
-/** Inserts the rows whose phone is new to the workspace; returns the phones written. */
-async function insertNewContacts(db: WorkspaceSql, rows: RowToWrite[]): Promise<Set<string>> {
-  if (rows.length === 0) return new Set();
+/** Inserts the rows whose phone is new to the workspace; returns the rows written. */
+async function insertNewContacts(db: WorkspaceSql, rows: RowToWrite[]): Promise<ContactRow[]> {
+  if (rows.length === 0) return [];
   const now = new Date();
   // One instant for the batch; ids sorted so that the list order (created_at, id) follows the file.
   const ids = rows.map(() => newId('contact', now.getTime())).sort();
   const workspaceId = db.workspaceId;
-  const inserted = await db
+  return db
     .insertInto('contacts')
     .values(rows.map(({ contact }, i) => contactRow(contact, { id: ids[i] as string, workspaceId, now })))
     .onConflict((oc) => oc.columns(['workspace_id', 'phone']).doNothing())
-    .returning('phone')
+    .returningAll()
     .execute();
-  return new Set(inserted.map((row) => row.phone));
 }

@@ -12,13 +12,22 @@ import { loadContactSetup } from './load-contact-setup.js';
 import { normalizePhone } from './normalize-phone.js';
 
 /** Changes the fields given. Custom fields merge in the UPDATE itself, so concurrent changes to different keys both stay. */
-export const updateContactHandler: OperationHandler<typeof updateContact> = async ({ input, context, em, db }) => {
+export const updateContactHandler: OperationHandler<typeof updateContact> = async ({ input, context, em, db, events }) => {
   const { id, custom_fields: customFields, ...fields } = input;
   const setup = await loadContactSetup(db);
   const phone = fields.phone === undefined ? undefined : normalizePhone(fields.phone, setup.default_country);
   const change = customFields === undefined ? null : customFieldChange(setup.fields, 'contact', customFields);
   const ownerId = fields.owner_id === undefined ? undefined : await resolveOwner(db, context, fields.owner_id);
   const owner = ownerRestriction(context);
+  // The contact as it was, locked until the change commits: its event names what changed.
+  const before = await db
+    .selectFrom('contacts')
+    .selectAll()
+    .where('id', '=', id)
+    .$if(owner !== null, (q) => q.where('owner_id', '=', owner))
+    .forUpdate()
+    .executeTakeFirst();
+  if (!before) throw new NotFoundError('contact', id, 'id');
 
   const row = await writeOrPhoneTaken(em, db, context, phone ?? '', (txDb) =>
     txDb
@@ -39,5 +48,8 @@ export const updateContactHandler: OperationHandler<typeof updateContact> = asyn
       .executeTakeFirst(),
   );
   if (!row) throw new NotFoundError('contact', id, 'id');
-  return toContactResource(row, activeKeys(setup.fields));
+  const keys = activeKeys(setup.fields);
+  const updated = toContactResource(row, keys);
+  await events.record({ type: 'contact.updated', object: updated, previous: toContactResource(before, keys) });
+  return updated;
 };

@@ -9,3 +9,9 @@ export function afterPosition(position: KeysetPosition, table?: string): RawBuil
   const column = (name: string) => sql.ref(table ? `${table}.${name}` : name);
   return sql<boolean>`(${column('created_at')} >= ${position.createdAt} and (${column('created_at')} > ${position.createdAt} or ${column('id')} > ${position.id}))`;
 }
+
+/** "Rows before this position": the next page of a list read newest first. */
+export function beforePosition(position: KeysetPosition, table?: string): RawBuilder<boolean> {
+  const column = (name: string) => sql.ref(table ? `${table}.${name}` : name);
+  return sql<boolean>`(${column('created_at')} <= ${position.createdAt} and (${column('created_at')} < ${position.createdAt} or ${column('id')} < ${position.id}))`;
+}

@@ -6,11 +6,12 @@ import { HEADER } from '../../shared/bus/headers.js';
 import { operatorCallProblem } from '../../shared/bus/operator-signature.js';
 import { queueOf, scopesOf, subjectOf } from '../../shared/bus/operation.js';
 import type { BusMessage, BusSubscription } from '../../shared/bus/transport.js';
-import { workspaceEm } from '../../shared/db/orm.js';
+import { workspaceEm, type EntityManager } from '../../shared/db/orm.js';
 import { workspaceSql } from '../../shared/db/workspace-sql.js';
 import { CrmError, ForbiddenError, InternalError, MissingScopeError, UnavailableError, validationErrorFrom } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import type { Semaphore } from './concurrency.js';
+import { EventRecorder } from './events/event-recorder.js';
 import { fingerprintOf, runIdempotent } from './idempotency.js';
 import { requireStorableText } from './storable-text.js';
 import type { HandlerBinding, WorkerServices } from './worker-call.js';
@@ -60,21 +61,29 @@ export function serveOperation(
 
       const em = context ? workspaceEm(services.orm, context.workspace_id) : services.orm.em.fork();
       const idempotencyKey = message.headers[HEADER.idempotencyKey];
+      const effects: (() => void)[] = [];
       // The workspace of both the entity filter and the typed SQL is the one the credential resolved.
-      const db = context ? workspaceSql(em, context.workspace_id) : null;
-      const call = { input: input.data, context, em, db, requestId, log: reqLog, services };
+      const callOn = (on: EntityManager) => {
+        const db = context ? workspaceSql(on, context.workspace_id) : null;
+        const events = context && db ? new EventRecorder(db, context, requestId) : null;
+        return { input: input.data, context, em: on, db, events, requestId, log: reqLog, services, afterCommit: (effect: () => void) => effects.push(effect) };
+      };
 
       let reply: ReplyEnvelope;
       if (op.idempotent && idempotencyKey && context) {
         const { result, replayed } = await runIdempotent(
           em,
           { workspaceId: context.workspace_id, key: idempotencyKey, fingerprint: fingerprintOf(subject, input.data) },
-          (tx) => handler({ ...call, em: tx, db: workspaceSql(tx, context.workspace_id) }),
+          (tx) => handler(callOn(tx)),
         );
         reply = { ok: true, result, replayed };
+      } else if (context && !op.readOnly) {
+        // A write and its events commit together, or neither does.
+        reply = { ok: true, result: await em.transactional((tx) => handler(callOn(tx))) };
       } else {
-        reply = { ok: true, result: await handler(call) };
+        reply = { ok: true, result: await handler(callOn(em)) };
       }
+      for (const effect of effects) effect();
       reqLog.info({ ms: Math.round(performance.now() - started), replayed: reply.replayed }, 'handled');
       return reply;
     } catch (error) {

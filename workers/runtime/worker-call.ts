@@ -6,6 +6,7 @@ import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
 import type { Logger } from '../../shared/logger.js';
 import type { WorkerMessageMetrics } from '../../shared/metrics/worker-metrics.js';
 import type { Secrets } from '../../shared/secrets.js';
+import type { EventRecorder } from './events/event-recorder.js';
 
 /** What every worker process provides to its handlers. */
 export interface WorkerServices {
@@ -14,8 +15,8 @@ export interface WorkerServices {
   /** The transport the worker serves on. */
   bus: BusTransport;
   busNamespace: string;
-  /** Where broadcast events go (NATS whenever it is configured, even for the command line). */
-  events: Pick<BusTransport, 'publish'>;
+  /** Where broadcasts to the gateways go (NATS whenever it is configured, even for the command line). */
+  broadcasts: Pick<BusTransport, 'publish'>;
   /** Counts and times messages (service processes; not the command line). */
   metrics?: WorkerMessageMetrics;
 }
@@ -32,12 +33,20 @@ export interface WorkerCall<Op extends Operation> {
   requestId: string;
   log: Logger;
   services: WorkerServices;
+  /**
+   * Stores the change's events in the write's transaction (writes with a workspace run in
+   * one); null for reads and for calls without a workspace.
+   */
+  events: EventRecorder | null;
+  /** Runs once the write has committed (broadcasts that must not announce an uncommitted change). */
+  afterCommit(effect: () => void): void;
 }
 
 /** A workspace-scoped call: the runtime guarantees `context`. */
 export interface ScopedCall<Op extends Operation> extends WorkerCall<Op> {
   context: CallContext;
   db: WorkspaceSql;
+  events: EventRecorder;
 }
 
 export type OperationHandler<Op extends Operation> = (call: ScopedCall<Op>) => Promise<OperationOutput<Op>>;

@@ -2,6 +2,7 @@ import type { Endpoint } from '../../api/endpoint.js';
 import { contactEndpoints } from './contacts/endpoints.js';
 import { customFieldEndpoints } from './custom-fields/endpoints.js';
 import { dealEndpoints } from './deals/endpoints.js';
+import { eventEndpoints } from './events/endpoints.js';
 import { getMeEndpoint } from './me/endpoints.js';
 import { pipelineEndpoints } from './pipelines/endpoints.js';
 import { describeSchemaEndpoint } from './schema/endpoints.js';
@@ -16,4 +17,5 @@ export const V1_ENDPOINTS: readonly Endpoint[] = [
   ...customFieldEndpoints,
   describeSchemaEndpoint,
   ...tokenEndpoints,
+  ...eventEndpoints,
 ] as readonly Endpoint[];

@@ -17,6 +17,7 @@ export { OAuthCode, OAuthCodeSchema } from './oauth-code.js';
 export { OAuthRefreshToken, OAuthRefreshTokenSchema } from './oauth-refresh-token.js';
 export { OAuthSigningKey, OAuthSigningKeySchema } from './oauth-signing-key.js';
 export { SignInAttempt, SignInAttemptSchema } from './sign-in-attempt.js';
+export { Event, EventSchema } from './event.js';
 
 import { ApiToken } from './api-token.js';
 import { Contact } from './contact.js';
@@ -37,6 +38,7 @@ import { OAuthRefreshToken } from './oauth-refresh-token.js';
 import { OAuthSigningKey } from './oauth-signing-key.js';
 import { SignInAttempt } from './sign-in-attempt.js';
 import { UserSession } from './user-session.js';
+import { Event } from './event.js';
 
 export const ALL_ENTITIES = [
   Organization,
@@ -58,7 +60,8 @@ export const ALL_ENTITIES = [
   OAuthRefreshToken,
   OAuthSigningKey,
   SignInAttempt,
+  Event,
 ];
 
 /** Entities that belong to one workspace: the `workspace` filter scopes every query on them. */
-export const WORKSPACE_ENTITIES = ['Membership', 'ApiToken', 'Contact', 'CustomField', 'Pipeline', 'Stage', 'Deal', 'IdempotencyKey'];
+export const WORKSPACE_ENTITIES = ['Membership', 'ApiToken', 'Contact', 'CustomField', 'Pipeline', 'Stage', 'Deal', 'IdempotencyKey', 'Event'];

@@ -3,6 +3,7 @@ import { Migration0002FiltersAndStageOrder } from './0002-filters-and-stage-orde
 import { Migration0003OauthAndSessions } from './0003-oauth-and-sessions.js';
 import { Migration0004TemporaryPasswords } from './0004-temporary-passwords.js';
 import { Migration0005TokenLineageAndOauth } from './0005-token-lineage-and-oauth.js';
+import { Migration0006Events } from './0006-events.js';
 
 /** Every migration, in order. Listed explicitly so the compiled service needs no file discovery. */
-export const MIGRATIONS = [Migration0001InitialSchema, Migration0002FiltersAndStageOrder, Migration0003OauthAndSessions, Migration0004TemporaryPasswords, Migration0005TokenLineageAndOauth];
+export const MIGRATIONS = [Migration0001InitialSchema, Migration0002FiltersAndStageOrder, Migration0003OauthAndSessions, Migration0004TemporaryPasswords, Migration0005TokenLineageAndOauth, Migration0006Events];

@@ -1,6 +1,6 @@
 import { encode } from '../../../shared/bus/codec.js';
 import { eventSubjectOf } from '../../../shared/bus/bus-event.js';
-import { TOKEN_REVOKED_EVENT } from '../../../shared/contracts/events.js';
+import { TOKEN_REVOKED_EVENT } from '../../../shared/contracts/broadcasts.js';
 import type { revokeToken } from '../../../shared/contracts/tokens.js';
 import type { WorkspaceSql } from '../../../shared/db/workspace-sql.js';
 import { NotFoundError } from '../../../shared/errors.js';
@@ -45,7 +45,7 @@ export const revokeTokenHandler: OperationHandler<typeof revokeToken> = async ({
   });
   // Gateways drop the tokens from their caches at once; their short TTL covers a lost message.
   for (const tokenId of [row.id, ...children]) {
-    services.events.publish(eventSubjectOf(services.busNamespace, TOKEN_REVOKED_EVENT), encode({ token_id: tokenId }));
+    services.broadcasts.publish(eventSubjectOf(services.busNamespace, TOKEN_REVOKED_EVENT), encode({ token_id: tokenId }));
   }
   return toTokenResource(row);
 };

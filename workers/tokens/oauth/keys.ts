@@ -1,6 +1,6 @@
 import { encode } from '../../../shared/bus/codec.js';
 import { eventSubjectOf } from '../../../shared/bus/bus-event.js';
-import { SIGNING_KEYS_CHANGED_EVENT } from '../../../shared/contracts/events.js';
+import { SIGNING_KEYS_CHANGED_EVENT } from '../../../shared/contracts/broadcasts.js';
 import type { jwks, rotateSigningKey } from '../../../shared/contracts/oauth.js';
 import type { UnscopedHandler } from '../../runtime/worker-call.js';
 import { activeSigningKey, publishedKeys, rotateSigningKey as rotate } from './signing-keys.js';
@@ -22,6 +22,6 @@ export const jwksHandler: UnscopedHandler<typeof jwks> = async ({ em, services }
 /** Gateways drop their cached key set when told, so tokens signed with the new key verify at once. */
 export const rotateSigningKeyHandler: UnscopedHandler<typeof rotateSigningKey> = async ({ em, services }) => {
   const result = await rotate(em, services.secrets.keyEncryptionKey);
-  services.events.publish(eventSubjectOf(services.busNamespace, SIGNING_KEYS_CHANGED_EVENT), encode({ kid: result.kid }));
+  services.broadcasts.publish(eventSubjectOf(services.busNamespace, SIGNING_KEYS_CHANGED_EVENT), encode({ kid: result.kid }));
   return result;
 };

@@ -1,12 +1,12 @@
 import { encode } from '../../../shared/bus/codec.js';
 import { eventSubjectOf } from '../../../shared/bus/bus-event.js';
-import { GRANT_CHANGED_EVENT } from '../../../shared/contracts/events.js';
+import { GRANT_CHANGED_EVENT } from '../../../shared/contracts/broadcasts.js';
 import type { WorkspaceSql } from '../../../shared/db/workspace-sql.js';
 import type { WorkerServices } from '../../runtime/worker-call.js';
 
 /** Tells the gateways that a grant changed, so they drop its cached status; send it after the change commits. */
 export function announceGrantChanged(services: WorkerServices, grantId: string): void {
-  services.events.publish(eventSubjectOf(services.busNamespace, GRANT_CHANGED_EVENT), encode({ grant_id: grantId }));
+  services.broadcasts.publish(eventSubjectOf(services.busNamespace, GRANT_CHANGED_EVENT), encode({ grant_id: grantId }));
 }
 
 /**

@@ -1,0 +1,11 @@
+import { z } from 'zod';
+import { Cursor, PageLimitQuery } from '../../../../shared/contracts/common.js';
+import { EventFilters } from '../../../../shared/contracts/events.js';
+
+export const EventIdParams = z.strictObject({ id: z.string().max(64).describe('evt_…') });
+
+export const ListEventsQuery = z.strictObject({
+  limit: PageLimitQuery,
+  cursor: Cursor.optional().describe('Taken from links.next'),
+  ...EventFilters.shape,
+});

@@ -1,0 +1,52 @@
+import t from 'tap';
+import { client } from '../helpers/http.js';
+import { useStack } from '../helpers/shared-stack.js';
+
+/** Every contact write over REST stores one event with its actor and what changed; refused writes store none. */
+const stack = await useStack(t);
+const ws = await stack.bootstrap({ defaultCountry: 'US' });
+const tokenName = 'events writer';
+const api = client(stack.baseUrl, await stack.token(ws.workspace.id, ['contacts:write', 'events:read'], { name: tokenName }));
+
+interface EventBody {
+  id: string;
+  type: string;
+  request_id: string | null;
+  actor: { kind: string; id: string | null; name: string };
+  data: { object: Record<string, unknown>; previous_attributes: Record<string, unknown> | null };
+}
+const eventsOf = async (objectId: string) => (await api.get<{ data: EventBody[] }>(`/v1/events?object_id=${objectId}`)).body.data;
+
+t.test('create, update, archive: one event each, newest first, with the token as actor', async (t) => {
+  const created = await api.post<{ id: string }>('/v1/contacts', { first_name: 'Ada', phone: '+1 415 555 0100' });
+  t.equal(created.status, 201);
+  const id = created.body.id;
+  const updated = await api.send('PATCH', `/v1/contacts/${id}`, { body: { first_name: 'Ada B.', custom_fields: {} } });
+  t.equal(updated.status, 200);
+  t.equal((await api.send('DELETE', `/v1/contacts/${id}`)).status, 200);
+  t.equal((await api.send('DELETE', `/v1/contacts/${id}`)).status, 200, 'archived again: nothing changes');
+
+  const events = await eventsOf(id);
+  t.same(events.map((e) => e.type), ['contact.archived', 'contact.updated', 'contact.created']);
+  const [archived, update, create] = events as [EventBody, EventBody, EventBody];
+  t.match(create.actor, { kind: 'api_token', name: tokenName });
+  t.match(create.id, /^evt_/);
+  t.equal(create.data.object.first_name, 'Ada');
+  t.equal(create.data.previous_attributes, null);
+  t.same(update.data.previous_attributes, { first_name: 'Ada' }, 'only what changed, with its old value');
+  t.equal(update.data.object.first_name, 'Ada B.');
+  t.equal(update.request_id, updated.headers.get('request-id'), 'the request that made it');
+  t.same(archived.data.previous_attributes, { status: 'active' });
+
+  const one = await api.get<EventBody>(`/v1/events/${update.id}`);
+  t.equal(one.status, 200);
+  t.same(one.body, update);
+});
+
+t.test('refused writes store nothing', async (t) => {
+  const before = (await api.get<{ data: EventBody[] }>('/v1/events?limit=100')).body.data.length;
+  t.equal((await api.post('/v1/contacts', { first_name: '', phone: '+1 415 555 0101' })).status, 400);
+  t.equal((await api.post('/v1/contacts', { first_name: 'Dup', phone: '+1 415 555 0100' })).status, 409);
+  t.equal((await api.send('PATCH', '/v1/contacts/con_nope', { body: { first_name: 'X' } })).status, 404);
+  t.equal((await api.get<{ data: EventBody[] }>('/v1/events?limit=100')).body.data.length, before);
+});

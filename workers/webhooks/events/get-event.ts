@@ -1,0 +1,12 @@
+import type { getEvent } from '../../../shared/contracts/events.js';
+import { NotFoundError } from '../../../shared/errors.js';
+import type { OperationHandler } from '../../runtime/worker-call.js';
+import { toEventResource } from './event-resource.js';
+import { visibleEventsSql } from './event-visibility.js';
+
+/** One event; an event about a record the caller may not read is a 404, like the record. */
+export const getEventHandler: OperationHandler<typeof getEvent> = async ({ input, context, db }) => {
+  const row = await db.selectFrom('events').selectAll().where('id', '=', input.id).where(visibleEventsSql(context)).executeTakeFirst();
+  if (!row) throw new NotFoundError('event', input.id, 'id');
+  return toEventResource(row);
+};

@@ -11,7 +11,7 @@ import { toDealResource } from './deal-resource.js';
 import { loadDealFields } from './load-deal-fields.js';
 import { requireCurrencyWithAmount } from './money.js';
 
-export const createDealHandler: OperationHandler<typeof createDeal> = async ({ input, context, db }) => {
+export const createDealHandler: OperationHandler<typeof createDeal> = async ({ input, context, db, events }) => {
   requireCurrencyWithAmount(input.amount, input.currency);
   const fields = await loadDealFields(db);
   const customFields = customFieldsForCreate(fields, 'deal', input.custom_fields ?? {});
@@ -38,5 +38,7 @@ export const createDealHandler: OperationHandler<typeof createDeal> = async ({ i
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  return toDealResource(row, activeKeys(fields));
+  const created = toDealResource(row, activeKeys(fields));
+  await events.record({ type: 'deal.created', object: created });
+  return created;
 };

@@ -1,16 +1,12 @@
 import type { deleteDeal } from '../../shared/contracts/deals.js';
-import { NotFoundError } from '../../shared/errors.js';
-import { ownerRestriction } from '../runtime/visibility.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
+import { toDealResource } from './deal-resource.js';
+import { findVisibleDeal } from './get-deal.js';
 
-export const deleteDealHandler: OperationHandler<typeof deleteDeal> = async ({ input, context, db }) => {
-  const owner = ownerRestriction(context);
-  const row = await db
-    .deleteFrom('deals')
-    .where('id', '=', input.id)
-    .$if(owner !== null, (q) => q.where('owner_id', '=', owner))
-    .returning('id')
-    .executeTakeFirst();
-  if (!row) throw new NotFoundError('deal', input.id, 'id');
-  return { object: 'deal' as const, id: row.id, deleted: true as const };
+/** Removes a deal; its event keeps the deal as it was. */
+export const deleteDealHandler: OperationHandler<typeof deleteDeal> = async ({ input, context, db, events }) => {
+  const deal = await findVisibleDeal(db, context, input.id, { lock: true });
+  await db.deleteFrom('deals').where('id', '=', deal.id).execute();
+  await events.record({ type: 'deal.deleted', object: toDealResource(deal, deal.field_keys) });
+  return { object: 'deal' as const, id: deal.id, deleted: true as const };
 };

@@ -7,8 +7,11 @@ import { ownerRestriction } from '../runtime/visibility.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { toDealResource, type DealRow } from './deal-resource.js';
 
-/** A deal the caller may see, with the workspace's active deal field keys; otherwise 404. */
-export async function findVisibleDeal(db: WorkspaceSql, context: CallContext, id: string): Promise<DealRow & { field_keys: string[] }> {
+/**
+ * A deal the caller may see, with the workspace's active deal field keys; otherwise 404.
+ * `lock`: held until the write commits, so its event's previous values are the real ones.
+ */
+export async function findVisibleDeal(db: WorkspaceSql, context: CallContext, id: string, options: { lock?: boolean } = {}): Promise<DealRow & { field_keys: string[] }> {
   const owner = ownerRestriction(context);
   const row = await db
     .selectFrom('deals')
@@ -16,6 +19,7 @@ export async function findVisibleDeal(db: WorkspaceSql, context: CallContext, id
     .select(activeFieldKeysSql(db, 'deal').as('field_keys'))
     .where('id', '=', id)
     .$if(owner !== null, (q) => q.where('owner_id', '=', owner))
+    .$if(options.lock === true, (q) => q.forUpdate())
     .executeTakeFirst();
   if (!row) throw new NotFoundError('deal', id, 'id');
   return row;

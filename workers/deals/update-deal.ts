@@ -14,9 +14,9 @@ import { loadDealFields } from './load-deal-fields.js';
 import { requireCurrencyWithAmount } from './money.js';
 
 /** Changes the fields given; moves between stages stay inside the deal's pipeline unless pipeline_id moves it. */
-export const updateDealHandler: OperationHandler<typeof updateDeal> = async ({ input, context, db }) => {
+export const updateDealHandler: OperationHandler<typeof updateDeal> = async ({ input, context, db, events }) => {
   const { id, custom_fields: customFields, pipeline_id: pipelineId, stage_id: stageId, ...fields } = input;
-  const current = await findVisibleDeal(db, context, id);
+  const current = await findVisibleDeal(db, context, id, { lock: true });
   requireCurrencyWithAmount(
     fields.amount === undefined ? (current.amount === null ? null : Number(current.amount)) : fields.amount,
     fields.currency === undefined ? current.currency : fields.currency,
@@ -50,5 +50,10 @@ export const updateDealHandler: OperationHandler<typeof updateDeal> = async ({ i
     .returningAll()
     .executeTakeFirst();
   if (!row) throw new NotFoundError('deal', id, 'id');
-  return toDealResource(row, activeKeys(dealFields));
+  const keys = activeKeys(dealFields);
+  const updated = toDealResource(row, keys);
+  // A move between stages is the change integrations watch for: it has its own type.
+  const type = row.stage_id === current.stage_id ? 'deal.updated' : 'deal.stage_changed';
+  await events.record({ type, object: updated, previous: toDealResource(current, keys) });
+  return updated;
 };

@@ -1,17 +1,20 @@
-import type { archiveStage } from '../../shared/contracts/pipelines.js';
+import type { archiveStage, Pipeline } from '../../shared/contracts/pipelines.js';
 import { ConflictError } from '../../shared/errors.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { loadPipeline, lockPipeline } from './pipeline-resource.js';
+import { recordStageChange } from './stage-events.js';
 import { activeStages, removeStageAt, shiftStages, stageNotFound } from './stage-order.js';
 
 /**
  * Archives a stage: it leaves the order, deals in it stay, and no deal can move into it.
  * A pipeline keeps at least one active stage, so deals always have somewhere to go.
  */
-export const archiveStageHandler: OperationHandler<typeof archiveStage> = async ({ input, em, db }) => {
+export const archiveStageHandler: OperationHandler<typeof archiveStage> = async ({ input, em, db, events }) => {
+  let before: Pipeline | undefined;
   await em.transactional(async (tx) => {
     const txDb = db.within(tx);
     await lockPipeline(txDb, input.pipeline_id);
+    before = await loadPipeline(txDb, input.pipeline_id);
     const exists = await txDb
       .selectFrom('stages')
       .select(['id', 'archived_at'])
@@ -27,5 +30,7 @@ export const archiveStageHandler: OperationHandler<typeof archiveStage> = async 
     await txDb.updateTable('stages').set({ archived_at: new Date(), position: null, updated_at: new Date() }).where('id', '=', stage.id).execute();
     await shiftStages(txDb, input.pipeline_id, removeStageAt(stage.position, stages.length));
   });
-  return loadPipeline(db, input.pipeline_id);
+  const pipeline = await loadPipeline(db, input.pipeline_id);
+  if (before) await recordStageChange(events, 'stage.archived', input.stage_id, before, pipeline);
+  return pipeline;
 };

@@ -13,7 +13,7 @@ export function checkOptions(type: string, options: string[] | undefined | null)
   if (type !== 'select' && options) throw new ValidationError(`options: only select fields have options, not ${type} fields.`, 'options');
 }
 
-export const createCustomFieldHandler: OperationHandler<typeof createCustomField> = async ({ input, db }) => {
+export const createCustomFieldHandler: OperationHandler<typeof createCustomField> = async ({ input, db, events }) => {
   checkOptions(input.type, input.options);
   const now = new Date();
   try {
@@ -34,7 +34,9 @@ export const createCustomFieldHandler: OperationHandler<typeof createCustomField
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    return toCustomFieldResource(row);
+    const created = toCustomFieldResource(row);
+    await events.record({ type: 'custom_field.created', object: created });
+    return created;
   } catch (error) {
     if (uniqueViolation(error) === KEY_CONSTRAINT) {
       throw new ConflictError(`A ${input.object_type} custom field with the key "${input.key}" already exists (archived fields keep their key).`, 'key');

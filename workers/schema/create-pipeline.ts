@@ -11,7 +11,7 @@ export async function clearDefaultPipeline(tx: WorkspaceSql): Promise<void> {
   await tx.updateTable('pipelines').set({ is_default: false, updated_at: new Date() }).where('is_default', '=', true).execute();
 }
 
-export const createPipelineHandler: OperationHandler<typeof createPipeline> = async ({ input, em, db }) => {
+export const createPipelineHandler: OperationHandler<typeof createPipeline> = async ({ input, em, db, events }) => {
   const id = newId('pipeline');
   try {
     await em.transactional(async (tx) => {
@@ -42,5 +42,7 @@ export const createPipelineHandler: OperationHandler<typeof createPipeline> = as
   } catch (error) {
     throw nameConflict(error, input.name);
   }
-  return loadPipeline(db, id);
+  const created = await loadPipeline(db, id);
+  await events.record({ type: 'pipeline.created', object: created });
+  return created;
 };

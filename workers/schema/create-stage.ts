@@ -6,7 +6,8 @@ import { loadPipeline, lockPipeline } from './pipeline-resource.js';
 import { activeStages, insertStageAt, shiftStages } from './stage-order.js';
 
 /** Inserts a stage at `position` (default last); the stages from there on move down one. */
-export const createStageHandler: OperationHandler<typeof createStage> = async ({ input, em, db }) => {
+export const createStageHandler: OperationHandler<typeof createStage> = async ({ input, em, db, events }) => {
+  const id = newId('stage');
   try {
     await em.transactional(async (tx) => {
       const txDb = db.within(tx);
@@ -17,11 +18,14 @@ export const createStageHandler: OperationHandler<typeof createStage> = async ({
       const now = new Date();
       await txDb
         .insertInto('stages')
-        .values({ id: newId('stage'), workspace_id: db.workspaceId, pipeline_id: input.pipeline_id, name: input.name, position, archived_at: null, created_at: now, updated_at: now })
+        .values({ id, workspace_id: db.workspaceId, pipeline_id: input.pipeline_id, name: input.name, position, archived_at: null, created_at: now, updated_at: now })
         .execute();
     });
   } catch (error) {
     throw nameConflict(error, input.name);
   }
-  return loadPipeline(db, input.pipeline_id);
+  const pipeline = await loadPipeline(db, input.pipeline_id);
+  const stage = pipeline.stages.find((s) => s.id === id);
+  if (stage) await events.record({ type: 'stage.created', object: stage });
+  return pipeline;
 };

@@ -4,6 +4,7 @@ import type { CustomField, updateCustomField } from '../../shared/contracts/cust
 import { jsonb } from '../../shared/db/sql.js';
 import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
 import { NotFoundError } from '../../shared/errors.js';
+import type { EventRecorder } from '../runtime/events/event-recorder.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { checkOptions } from './create-custom-field.js';
 import { toCustomFieldResource } from './custom-field-resource.js';
@@ -15,8 +16,9 @@ type FieldChange = Omit<ParsedInput<typeof updateCustomField>, 'id'>;
  * Label, options, required, archived; key and type never change (stored values keep
  * their meaning). Archiving keeps the first archive time.
  */
-export async function changeCustomField(db: WorkspaceSql, id: string, change: FieldChange): Promise<CustomField> {
-  if (change.options !== undefined) checkOptions((await findCustomField(db, id)).type, change.options);
+export async function changeCustomField(db: WorkspaceSql, events: EventRecorder, id: string, change: FieldChange): Promise<CustomField> {
+  const before = await findCustomField(db, id, { lock: true });
+  if (change.options !== undefined) checkOptions(before.type, change.options);
   const row = await db
     .updateTable('custom_fields')
     .set({
@@ -30,7 +32,11 @@ export async function changeCustomField(db: WorkspaceSql, id: string, change: Fi
     .returningAll()
     .executeTakeFirst();
   if (!row) throw new NotFoundError('custom field', id, 'id');
-  return toCustomFieldResource(row);
+  const changed = toCustomFieldResource(row);
+  const archived = before.archived_at === null && row.archived_at !== null;
+  await events.record({ type: archived ? 'custom_field.archived' : 'custom_field.updated', object: changed, previous: toCustomFieldResource(before) });
+  return changed;
 }
 
-export const updateCustomFieldHandler: OperationHandler<typeof updateCustomField> = async ({ input: { id, ...change }, db }) => changeCustomField(db, id, change);
+export const updateCustomFieldHandler: OperationHandler<typeof updateCustomField> = async ({ input: { id, ...change }, db, events }) =>
+  changeCustomField(db, events, id, change);

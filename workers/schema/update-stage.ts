@@ -1,15 +1,18 @@
-import type { updateStage } from '../../shared/contracts/pipelines.js';
+import type { Pipeline, updateStage } from '../../shared/contracts/pipelines.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { nameConflict } from './name-conflicts.js';
+import { recordStageChange } from './stage-events.js';
 import { loadPipeline, lockPipeline } from './pipeline-resource.js';
 import { activeStages, moveStageTo, shiftStages, stageNotFound } from './stage-order.js';
 
 /** Renames a stage and/or moves it to `position`; the stages in between shift by one. */
-export const updateStageHandler: OperationHandler<typeof updateStage> = async ({ input, em, db }) => {
+export const updateStageHandler: OperationHandler<typeof updateStage> = async ({ input, em, db, events }) => {
+  let before: Pipeline | undefined;
   try {
     await em.transactional(async (tx) => {
       const txDb = db.within(tx);
       await lockPipeline(txDb, input.pipeline_id);
+      before = await loadPipeline(txDb, input.pipeline_id);
       const stages = await activeStages(txDb, input.pipeline_id);
       const stage = stages.find((s) => s.id === input.stage_id);
       if (!stage || stage.position === null) throw stageNotFound(input.stage_id);
@@ -24,5 +27,7 @@ export const updateStageHandler: OperationHandler<typeof updateStage> = async ({
   } catch (error) {
     throw nameConflict(error, input.name ?? '');
   }
-  return loadPipeline(db, input.pipeline_id);
+  const pipeline = await loadPipeline(db, input.pipeline_id);
+  if (before) await recordStageChange(events, 'stage.updated', input.stage_id, before, pipeline);
+  return pipeline;
 };

@@ -1,0 +1,99 @@
+import t from 'tap';
+import { listEvents, type Event } from '../../shared/contracts/events.js';
+import type { CallContext } from '../../shared/contracts/call-context.js';
+import { busAs } from '../helpers/bus-as.js';
+import { client } from '../helpers/http.js';
+import { useStack } from '../helpers/shared-stack.js';
+
+/** Deal and schema writes store their events; reads of the feed follow the caller's scopes and visibility; a write and its event commit together. */
+const stack = await useStack(t);
+const ws = await stack.bootstrap({ defaultCountry: 'US' });
+const admin = client(stack.baseUrl, await stack.token(ws.workspace.id, ['contacts:write', 'deals:write', 'schema:write', 'events:read'], { name: 'admin token' }));
+const feed = async (api: typeof admin, query = '') => (await api.get<{ data: Event[] }>(`/v1/events?limit=100${query}`)).body.data;
+
+t.test('deals: created, updated, stage_changed, deleted', async (t) => {
+  const pipeline = (await admin.post<{ id: string; stages: { id: string }[] }>('/v1/pipelines', { name: 'Enterprise', stages: ['New', 'Won'] })).body;
+  const [first, second] = pipeline.stages as [{ id: string }, { id: string }];
+  const deal = (await admin.post<{ id: string }>('/v1/deals', { name: 'Big one', pipeline_id: pipeline.id, amount: 1000, currency: 'EUR' })).body;
+  t.equal((await admin.send('PATCH', `/v1/deals/${deal.id}`, { body: { amount: 2000 } })).status, 200);
+  t.equal((await admin.send('PATCH', `/v1/deals/${deal.id}`, { body: { stage_id: second.id } })).status, 200);
+  t.equal((await admin.send('DELETE', `/v1/deals/${deal.id}`)).status, 200);
+  const events = await feed(admin, `&object_id=${deal.id}`);
+  t.same(
+    events.map((e) => e.type),
+    ['deal.deleted', 'deal.stage_changed', 'deal.updated', 'deal.created'],
+  );
+  const [deleted, moved, updated] = events as [Event, Event, Event];
+  t.same(updated.data.previous_attributes, { amount: 1000 });
+  t.same(moved.data.previous_attributes, { stage_id: first.id });
+  t.equal(moved.data.object.stage_id, second.id);
+  t.equal(deleted.data.object.name, 'Big one', 'a deleted deal is kept in its event as it was');
+  t.same((await feed(admin, '&type=deal.stage_changed')).map((e) => e.id), [moved.id], 'filter by type');
+});
+
+t.test('schema: custom fields, pipelines, stages', async (t) => {
+  const field = (await admin.post<{ id: string }>('/v1/custom-fields', { object_type: 'contact', key: 'tier', label: 'Tier', type: 'text' })).body;
+  t.equal((await admin.send('PATCH', `/v1/custom-fields/${field.id}`, { body: { label: 'Level' } })).status, 200);
+  t.equal((await admin.send('DELETE', `/v1/custom-fields/${field.id}`)).status, 200);
+  t.equal((await admin.send('DELETE', `/v1/custom-fields/${field.id}`)).status, 200, 'archived again');
+  t.same((await feed(admin, `&object_id=${field.id}`)).map((e) => [e.type, e.data.previous_attributes]), [
+    ['custom_field.archived', { archived: false }],
+    ['custom_field.updated', { label: 'Tier' }],
+    ['custom_field.created', null],
+  ]);
+
+  const pipeline = (await admin.post<{ id: string }>('/v1/pipelines', { name: 'Hiring', stages: ['Applied', 'Hired'] })).body;
+  t.equal((await admin.send('PATCH', `/v1/pipelines/${pipeline.id}`, { body: { name: 'Recruiting' } })).status, 200);
+  const added = await admin.post<{ stages: { id: string; name: string }[] }>(`/v1/pipelines/${pipeline.id}/stages`, { name: 'Interview', position: 1 });
+  const stage = added.body.stages.find((s) => s.name === 'Interview');
+  t.ok(stage);
+  t.equal((await admin.send('PATCH', `/v1/pipelines/${pipeline.id}/stages/${stage?.id}`, { body: { name: 'Interviews' } })).status, 200);
+  t.equal((await admin.send('DELETE', `/v1/pipelines/${pipeline.id}/stages/${stage?.id}`)).status, 200);
+  t.same((await feed(admin, `&object_id=${pipeline.id}`)).map((e) => [e.type, e.data.previous_attributes]), [
+    ['pipeline.updated', { name: 'Hiring' }],
+    ['pipeline.created', null],
+  ]);
+  t.same((await feed(admin, `&object_id=${stage?.id}`)).map((e) => [e.type, e.data.previous_attributes]), [
+    ['stage.archived', { position: 1, archived: false }],
+    ['stage.updated', { name: 'Interview' }],
+    ['stage.created', null],
+  ]);
+  t.equal((await feed(admin, '&type=stage.')).length, 3, 'a type prefix');
+});
+
+t.test('the feed shows only what the caller may read', async (t) => {
+  const contactsOnly = client(stack.baseUrl, await stack.token(ws.workspace.id, ['contacts:read', 'events:read']));
+  const eventsOnly = client(stack.baseUrl, await stack.token(ws.workspace.id, ['events:read']));
+  await admin.post('/v1/contacts', { first_name: 'Visible', phone: '+1 415 555 0300' });
+  const seen = new Set((await feed(contactsOnly)).map((e) => e.type.split('.')[0]));
+  t.same([...seen], ['contact'], 'contacts:read sees contact events only');
+  t.same(await feed(eventsOnly), [], 'events:read alone sees nothing');
+  const dealEvent = (await feed(admin, '&type=deal.')).at(0);
+  t.equal((await contactsOnly.get(`/v1/events/${dealEvent?.id}`)).status, 404, 'a deal event is a 404 without deals:read');
+  t.equal((await client(stack.baseUrl, await stack.token(ws.workspace.id, ['contacts:read'])).get('/v1/events')).status, 403, 'events:read is needed');
+
+  // An `owned` member sees the events of their own records only.
+  const rep = await stack.addMember(ws.workspace.id, `rep-${Date.now()}@example.test`, ['contacts.write', 'deals.write'], 'owned');
+  await admin.post('/v1/contacts', { first_name: 'Theirs', phone: '+1 415 555 0301', owner_id: rep });
+  const bus = await busAs(t, stack, 'gateway');
+  const repContext: CallContext = { workspace_id: ws.workspace.id, principal: { type: 'user', id: rep, scopes: ['contacts:write', 'deals:write', 'events:read'] }, visibility: 'owned' };
+  const { result } = await bus.call(listEvents, { limit: 100 }, { context: repContext, requestId: 'req_owned_feed' });
+  t.same(
+    result.data.map((e) => e.data.object.first_name),
+    ['Theirs'],
+    'only the contact they own',
+  );
+});
+
+t.test('a write and its event commit together: a failure before commit leaves neither', async (t) => {
+  // A fault between the data write and the commit: storing this workspace's event fails.
+  await stack.db.query(`create or replace function fail_event() returns trigger language plpgsql as $$ begin raise exception 'injected fault'; end $$`);
+  await stack.db.query(`create trigger fail_event before insert on events for each row when (new.workspace_id = '${ws.workspace.id}') execute function fail_event()`);
+  t.teardown(() => stack.db.query('drop trigger if exists fail_event on events'));
+  const refused = await admin.post('/v1/contacts', { first_name: 'Ghost', phone: '+1 415 555 0399' });
+  t.equal(refused.status, 500);
+  const rows = await stack.db.query<{ n: string }>(`select count(*) as n from contacts where workspace_id = $1 and phone = '+14155550399'`, [ws.workspace.id]);
+  t.equal(Number(rows[0]?.n), 0, 'no contact without its event');
+  await stack.db.query('drop trigger fail_event on events');
+  t.equal((await admin.post('/v1/contacts', { first_name: 'Ghost', phone: '+1 415 555 0399' })).status, 201, 'and the same write succeeds once the fault is gone');
+});

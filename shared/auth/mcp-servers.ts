@@ -19,8 +19,8 @@ export const MCP_SERVERS: Record<McpServerKey, McpServerDefinition> = {
     key: 'crm',
     path: '/mcp/crm',
     title: 'Workspace CRM',
-    description: 'Contacts, deals and the workspace schema',
-    readScopes: ['contacts:read', 'deals:read', 'schema:read'],
+    description: 'Contacts, deals, the workspace schema and its change history',
+    readScopes: ['contacts:read', 'deals:read', 'schema:read', 'events:read'],
     writeScopes: ['contacts:write', 'deals:write'],
   },
   studio: {

@@ -7,6 +7,7 @@ import { findContactsTool } from './find-contacts.js';
 import { findDealsTool } from './find-deals.js';
 import { getContactTool } from './get-contact.js';
 import { getDealTool } from './get-deal.js';
+import { recentChangesTool } from './recent-changes.js';
 import { createContactTool, createDealTool, updateContactTool, updateDealTool } from './write-tools.js';
 
 /** The CRM server's catalogue. */
@@ -18,6 +19,7 @@ export const CRM_TOOLS = toolCatalogue(MCP_SERVERS.crm, [
   getContactTool,
   findDealsTool,
   getDealTool,
+  recentChangesTool,
   createContactTool,
   updateContactTool,
   createDealTool,

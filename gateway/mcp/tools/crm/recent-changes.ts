@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { DEFAULT_PAGE_SIZE, TimestampQuery } from '../../../../shared/contracts/common.js';
+import { Actor, EVENT_OBJECTS, EventType, listEvents, type Event, type EventObjectType } from '../../../../shared/contracts/events.js';
+import { ValidationError } from '../../../../shared/errors.js';
+import { defineTool } from '../../tool.js';
+import { PageInfo, PagingInput } from '../list-page.js';
+
+const ObjectType = z.enum(Object.keys(EVENT_OBJECTS) as [EventObjectType, ...EventObjectType[]]);
+
+const Change = z.object({
+  id: z.string().describe('evt_…'),
+  type: EventType,
+  at: z.string().describe('When (ISO 8601 UTC)'),
+  by: Actor,
+  object_id: z.string(),
+  changed: z
+    .record(z.string(), z.object({ from: z.unknown(), to: z.unknown() }))
+    .nullable()
+    .describe('For updates: each changed field, from its old value to its new one'),
+  record: z.record(z.string(), z.unknown()).describe('The record after the change (as it was, for a deletion)'),
+});
+
+/** Each changed field as {from, to}: what an agent reports when asked what changed. */
+function changedFields(event: Event): z.infer<typeof Change>['changed'] {
+  const previous = event.data.previous_attributes;
+  if (!previous) return null;
+  const now = event.data.object;
+  const out: Record<string, { from: unknown; to: unknown }> = {};
+  for (const [field, from] of Object.entries(previous)) {
+    const to = now[field];
+    out[field] =
+      field === 'custom_fields' && typeof from === 'object' && from !== null && typeof to === 'object' && to !== null
+        ? { from, to: Object.fromEntries(Object.keys(from).map((k) => [k, (to as Record<string, unknown>)[k] ?? null])) }
+        : { from, to: to ?? null };
+  }
+  return out;
+}
+
+export const recentChangesTool = defineTool({
+  name: 'recent_changes',
+  title: 'Recent changes',
+  description:
+    'What changed in the workspace and who changed it (a token, a connected agent and its user, a console user, the command line), newest first. Narrow by record id, kind of record, event type, kind of actor, or a start time; follow next_cursor for older changes. Only changes to records this connection may read are listed.',
+  op: listEvents,
+  input: {
+    object_id: z.string().min(1).max(64).optional().describe('One record: con_…, deal_…, fld_…, pipe_…, stg_…'),
+    object_type: ObjectType.optional().describe('One kind of record, e.g. deal'),
+    type: EventType.optional().describe('One kind of change, e.g. deal.stage_changed'),
+    actor_kind: Actor.shape.kind.optional(),
+    since: TimestampQuery.optional().describe('Only changes after this instant, e.g. the start of today'),
+    ...PagingInput,
+  },
+  output: z.object({ changes: z.array(Change), ...PageInfo }),
+  opInput: ({ object_id: objectId, object_type: objectType, type, actor_kind: actorKind, since, limit, cursor }) => {
+    if (type && objectType && !type.startsWith(`${objectType}.`)) {
+      throw new ValidationError(`type ${type} is not a change to a ${objectType}; give one of them, or a matching pair.`, 'type');
+    }
+    return {
+      limit: limit ?? DEFAULT_PAGE_SIZE,
+      cursor,
+      object_id: objectId,
+      type: type ?? (objectType ? `${objectType}.` : undefined),
+      actor_kind: actorKind,
+      created_after: since,
+    };
+  },
+  result: (page) => ({
+    changes: page.data.map((event) => ({
+      id: event.id,
+      type: event.type,
+      at: event.created_at,
+      by: event.actor,
+      object_id: String(event.data.object.id ?? ''),
+      changed: changedFields(event),
+      record: event.data.object,
+    })),
+    has_more: page.has_more,
+    next_cursor: page.next_cursor,
+  }),
+});

@@ -1,0 +1,60 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import t from 'tap';
+import { client as restClient } from '../helpers/http.js';
+import { useStack } from '../helpers/shared-stack.js';
+
+/** `recent_changes` on the CRM tool server, through the MCP SDK's own client: what changed, and by whom. */
+const stack = await useStack(t);
+const ws = await stack.bootstrap({ defaultCountry: 'US' });
+const W = ws.workspace.id;
+
+async function connect(bearer: string): Promise<Client> {
+  const client = new Client({ name: 'recent-changes-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${stack.baseUrl}/mcp/crm`), { requestInit: { headers: { Authorization: `Bearer ${bearer}` } } }));
+  t.teardown(() => client.close());
+  return client;
+}
+type Result = { isError?: boolean; structuredContent?: { changes: { type: string; by: { kind: string; name: string }; object_id: string; changed: Record<string, { from: unknown; to: unknown }> | null }[]; has_more: boolean; next_cursor: string | null }; content?: { text?: string }[] };
+
+const writer = await stack.token(W, ['contacts:write', 'deals:write'], { name: 'nightly sync' });
+const rest = restClient(stack.baseUrl, writer);
+const contact = (await rest.post<{ id: string }>('/v1/contacts', { first_name: 'Grace', phone: '+1 415 555 0400' })).body;
+await rest.send('PATCH', `/v1/contacts/${contact.id}`, { body: { first_name: 'Grace H.' } });
+await rest.post('/v1/deals', { name: 'Renewal' });
+
+t.test('the tool lists changes with who made them and what changed', async (t) => {
+  const agent = await connect(await stack.token(W, ['contacts:read', 'deals:read', 'events:read']));
+  const tools = await agent.listTools();
+  const tool = tools.tools.find((x) => x.name === 'recent_changes');
+  t.ok(tool, 'offered to a connection with events:read');
+  t.equal(tool?.annotations?.readOnlyHint, true);
+
+  const all = (await agent.callTool({ name: 'recent_changes', arguments: {} })) as Result;
+  t.notOk(all.isError, JSON.stringify(all.content));
+  t.same(all.structuredContent?.changes.map((c) => c.type), ['deal.created', 'contact.updated', 'contact.created']);
+  t.match(all.structuredContent?.changes[1], { by: { kind: 'api_token', name: 'nightly sync' }, object_id: contact.id, changed: { first_name: { from: 'Grace', to: 'Grace H.' } } });
+
+  const deals = (await agent.callTool({ name: 'recent_changes', arguments: { object_type: 'deal' } })) as Result;
+  t.same(deals.structuredContent?.changes.map((c) => c.type), ['deal.created']);
+  const paged = (await agent.callTool({ name: 'recent_changes', arguments: { limit: 2 } })) as Result;
+  t.equal(paged.structuredContent?.changes.length, 2);
+  t.equal(paged.structuredContent?.has_more, true);
+  const rest2 = (await agent.callTool({ name: 'recent_changes', arguments: { limit: 2, cursor: paged.structuredContent?.next_cursor } })) as Result;
+  t.same(rest2.structuredContent?.changes.map((c) => c.type), ['contact.created'], 'the cursor continues');
+  const later = (await agent.callTool({ name: 'recent_changes', arguments: { since: new Date(Date.now() + 60_000).toISOString() } })) as Result;
+  t.same(later.structuredContent?.changes, [], 'since');
+
+  const mismatch = (await agent.callTool({ name: 'recent_changes', arguments: { object_type: 'contact', type: 'deal.created' } })) as Result;
+  t.ok(mismatch.isError, 'a type that contradicts the kind is an error, not an empty list');
+});
+
+t.test('a connection sees only changes to what it may read', async (t) => {
+  const contactsOnly = await connect(await stack.token(W, ['contacts:read', 'events:read']));
+  const seen = (await contactsOnly.callTool({ name: 'recent_changes', arguments: {} })) as Result;
+  t.same(seen.structuredContent?.changes.map((c) => c.type), ['contact.updated', 'contact.created']);
+  const noEvents = await connect(await stack.token(W, ['contacts:read']));
+  const refused = (await noEvents.callTool({ name: 'recent_changes', arguments: {} })) as Result;
+  t.ok(refused.isError, 'refused without events:read');
+  t.match(refused.content?.[0]?.text, /events:read/, 'naming the scope');
+});

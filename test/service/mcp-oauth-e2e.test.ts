@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { BrowserContext, Page } from 'playwright-core';
 import t from 'tap';
+import { SCOPE_DESCRIPTIONS } from '../../shared/auth/scopes.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { client as restClient } from '../helpers/http.js';
 import { useStack } from '../helpers/shared-stack.js';
@@ -129,7 +130,7 @@ t.test('first connection: discovery, registration, sign-in, consent, code exchan
     organization: { name: 'Umbrella' },
     reads_company_wide: true,
   });
-  t.same((who.scopes as string[]).sort(), ['contacts:read', 'deals:read', 'schema:read']);
+  t.same((who.scopes as string[]).sort(), ['contacts:read', 'deals:read', 'events:read', 'schema:read']);
   const write = await client.callTool({ name: 'create_contact', arguments: { first_name: 'Nope', phone: '+1 415 555 0100' } });
   t.equal(write.isError, true, 'an unlisted write tool cannot be called either');
   await client.close();
@@ -187,9 +188,9 @@ t.test('a user with two workspaces picks one from a dropdown; the permission lis
     await select.waitFor();
     t.same(await select.locator('option').allInnerTexts(), ['Hooli / North', 'Hooli / South'], 'a dropdown of both workspaces');
     const visible = async () => (await page.locator('section:not([hidden]) li').allInnerTexts()).sort();
-    t.same(await visible(), ['Read contacts', 'Read custom fields, pipelines and stages'].sort(), 'North: contacts only');
+    t.same(await visible(), ['Read contacts', 'Read custom fields, pipelines and stages', SCOPE_DESCRIPTIONS['events:read']].sort(), 'North: contacts only');
     await select.selectOption({ label: 'Hooli / South' });
-    t.same(await visible(), ['Read contacts', 'Read custom fields, pipelines and stages', 'Read deals and pipelines'].sort(), 'South: contacts and deals');
+    t.same(await visible(), ['Read contacts', 'Read custom fields, pipelines and stages', 'Read deals and pipelines', SCOPE_DESCRIPTIONS['events:read']].sort(), 'South: contacts and deals');
     await page.getByRole('button', { name: 'Approve' }).click();
     return code();
   });

@@ -15,19 +15,20 @@ import { loadContactSetup } from './load-contact-setup.js';
 
 export const PHONE_UNIQUE_CONSTRAINT = 'contacts_workspace_phone_key';
 
-export const createContactHandler: OperationHandler<typeof createContact> = async ({ input, context, em, db, events }) => {
+export const createContactHandler: OperationHandler<typeof createContact> = async ({ input, context, db, events }) => {
   const setup = await loadContactSetup(db);
   const contact = newContact(input, setup);
   const ownerId = await resolveOwner(db, context, input.owner_id);
   const now = new Date();
 
-  const row = await writeOrPhoneTaken(em, db, context, contact.phone, (txDb) =>
-    txDb
-      .insertInto('contacts')
-      .values(contactRow({ ...contact, owner_id: ownerId }, { id: newId('contact'), workspaceId: context.workspace_id, now }))
-      .returningAll()
-      .executeTakeFirstOrThrow(),
-  );
+  // ON CONFLICT rather than a caught violation: the write's transaction stays usable without a savepoint.
+  const row = await db
+    .insertInto('contacts')
+    .values(contactRow({ ...contact, owner_id: ownerId }, { id: newId('contact'), workspaceId: context.workspace_id, now }))
+    .onConflict((oc) => oc.columns(['workspace_id', 'phone']).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw await phoneTaken(db, context, contact.phone);
   const created = toContactResource(row, activeKeys(setup.fields));
   await events.record({ type: 'contact.created', object: created });
   return created;
@@ -49,14 +50,18 @@ export async function writeOrPhoneTaken<T>(
     return em.isInTransaction() ? await em.transactional((tx) => write(db.within(tx))) : await write(db);
   } catch (error) {
     if (uniqueViolation(error) !== PHONE_UNIQUE_CONSTRAINT) throw error;
-    // The existing contact is named only to a caller who may see it.
-    const owner = ownerRestriction(context);
-    const existing = await db
-      .selectFrom('contacts')
-      .select('id')
-      .where('phone', '=', phone)
-      .$if(owner !== null, (q) => q.where('owner_id', '=', owner))
-      .executeTakeFirst();
-    throw new PhoneTakenError(phone, existing?.id);
+    throw await phoneTaken(db, context, phone);
   }
+}
+
+/** The 409 for a phone already in the workspace; the existing contact is named only to a caller who may see it. */
+async function phoneTaken(db: WorkspaceSql, context: CallContext, phone: string): Promise<PhoneTakenError> {
+  const owner = ownerRestriction(context);
+  const existing = await db
+    .selectFrom('contacts')
+    .select('id')
+    .where('phone', '=', phone)
+    .$if(owner !== null, (q) => q.where('owner_id', '=', owner))
+    .executeTakeFirst();
+  return new PhoneTakenError(phone, existing?.id);
 }

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { client } from '../helpers/http.js';
-import { field, FormBrowser } from '../helpers/oauth-forms.js';
+import { signInToConsole } from '../helpers/console-forms.js';
 import { useStack } from '../helpers/shared-stack.js';
 import { TEST_PASSWORD } from '../helpers/stack.js';
 
@@ -63,19 +63,8 @@ t.test('over REST, a child token and its own child: token.created with the creat
 });
 
 t.test('in the console: token.created by the console user', async (t) => {
-  const browser = new FormBrowser();
-  const start = await browser.request(`${base}/console`);
-  const signInPage = await (await browser.request(`${base}${start.headers.get('location') ?? ''}`)).text();
-  const signedIn = await browser.postForm(`${base}/sign-in`, {
-    csrf_token: field(signInPage, 'csrf_token'),
-    next: field(signInPage, 'next').replace(/&amp;/g, '&'),
-    email: ws.user.email,
-    password: TEST_PASSWORD,
-  });
-  t.equal(signedIn.status, 303, 'signed in');
-  const tokensPath = `${base}/console/w/${ws.workspace.id}/tokens`;
-  const page = await (await browser.request(tokensPath)).text();
-  const made = await browser.postForm(tokensPath, { csrf_token: field(page, 'csrf_token'), name: 'console made', scopes: 'contacts:read', expires_on: '' });
+  const forms = await signInToConsole(base, ws.workspace.id, ws.user.email, TEST_PASSWORD);
+  const made = await forms.post('/tokens', { name: 'console made', scopes: 'contacts:read', expires_on: '' });
   t.equal(made.status, 200, 'the token is shown once');
   const shown = /sk_live_[0-9A-Za-z]+/.exec(await made.text())?.[0];
   if (shown) secrets.push(shown);

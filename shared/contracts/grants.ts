@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Scope } from '../auth/scopes.js';
 import { defineOperation } from '../bus/operation.js';
+import { Timestamp } from './common.js';
 import { McpServerKey } from './oauth.js';
 
 /** Connected agents: the OAuth grants of a workspace (tokens worker). */
@@ -17,6 +18,20 @@ export const ConnectedAgent = z.object({
   revoked_at: z.string().nullable(),
 });
 export type ConnectedAgent = z.infer<typeof ConnectedAgent>;
+
+/** A connected agent as events carry it (`agent.connected`, `agent.revoked`): the grant, its client and its user. */
+export const Agent = z
+  .object({
+    object: z.literal('agent'),
+    id: z.string().describe('The grant (gnt_…)'),
+    client: z.object({ id: z.string(), name: z.string().nullable() }).describe('The OAuth client, as it named itself at registration'),
+    user: z.object({ id: z.string(), email: z.string() }).describe('The user it acts for'),
+    scopes: z.array(Scope),
+    created_at: Timestamp,
+    revoked_at: Timestamp.nullable(),
+  })
+  .meta({ id: 'Agent' });
+export type Agent = z.infer<typeof Agent>;
 
 /** Administrators see every grant of the workspace; other members see their own. */
 export const listGrants = defineOperation({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Permission, Visibility } from '../auth/permissions.js';
 import { defineOperation } from '../bus/operation.js';
-import { UserEmail } from './identity.js';
+import { Member, UserEmail } from './identity.js';
 
 /** Workspace membership administration (tokens worker); administrators only. */
 export const MemberRecord = z.object({
@@ -12,6 +12,12 @@ export const MemberRecord = z.object({
   created_at: z.string(),
 });
 export type MemberRecord = z.infer<typeof MemberRecord>;
+
+/** A member as events carry it (`member.added`, …): `id` is its user's, by which members are addressed. */
+export const MemberEventObject = Member.extend({
+  id: z.string().describe('The member\'s user (usr_…)'),
+}).meta({ id: 'MemberEventObject' });
+export type MemberEventObject = z.infer<typeof MemberEventObject>;
 
 export const listMembers = defineOperation({
   worker: 'tokens',

@@ -5,6 +5,9 @@ import type { WorkspaceSql } from '../../../shared/db/workspace-sql.js';
 /** The command line, as events name it. */
 export const CLI_ACTOR: Actor = { kind: 'cli', id: null, name: 'crm command line', user: null };
 
+/** The service itself, for changes no caller asked for (a grant revoked because its code was replayed). */
+export const SYSTEM_ACTOR: Actor = { kind: 'system', id: null, name: 'crm service', user: null };
+
 /**
  * Names of tokens, agents and users do not change once made (a token is never renamed, a
  * client's name is fixed at registration, a user's e-mail stays), so a worker looks each

@@ -3,7 +3,7 @@ import { EVENT_OBJECTS, objectTypeOf, type Actor, type EventType } from '../../.
 import { jsonb } from '../../../shared/db/sql.js';
 import type { WorkspaceSql } from '../../../shared/db/workspace-sql.js';
 import { newId } from '../../../shared/ids.js';
-import { actorOf } from './event-actor.js';
+import { actorOf, SYSTEM_ACTOR } from './event-actor.js';
 import { previousAttributes } from './previous-attributes.js';
 
 /** A record as events carry it: its REST representation. */
@@ -24,7 +24,8 @@ export interface Change<R extends EventRecord = EventRecord> {
 export class EventRecorder {
   constructor(
     private readonly db: WorkspaceSql,
-    private readonly context: CallContext,
+    /** The call that made the change; `system` for one the service makes on its own. */
+    private readonly context: CallContext | 'system',
     private readonly requestId: string,
     /** `import` for `crm import`; any other command-line write is `cli`. */
     private readonly cliKind: 'cli' | 'import' = 'cli',
@@ -42,7 +43,7 @@ export class EventRecorder {
 
   async record(...changes: Change[]): Promise<void> {
     if (changes.length === 0) return;
-    const actor: Actor = await actorOf(this.db, this.context, this.cliKind);
+    const actor: Actor = this.context === 'system' ? SYSTEM_ACTOR : await actorOf(this.db, this.context, this.cliKind);
     const now = new Date();
     const rows = changes
       .map((change) => ({ change, previous: change.previous ? previousAttributes(change.previous, change.object) : null }))

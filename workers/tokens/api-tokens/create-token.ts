@@ -9,7 +9,7 @@ import { toTokenResource } from './token-resource.js';
 import { displayHint, generateApiToken, hashApiToken } from './token-secret.js';
 
 /** Creates an API token. The plaintext is in this reply and nowhere else, ever. */
-export const createTokenHandler: OperationHandler<typeof createToken> = async ({ input, context, em, db, services }) => {
+export const createTokenHandler: OperationHandler<typeof createToken> = async ({ input, context, em, db, events, services }) => {
   await requireAdministrator(em, context);
   const mayGrant = await scopesCallerMayGrant(em, context);
   const refused = input.scopes.filter((s) => !mayGrant(s));
@@ -39,5 +39,8 @@ export const createTokenHandler: OperationHandler<typeof createToken> = async ({
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  return { ...toTokenResource(row), token: plaintext };
+  const created = toTokenResource(row);
+  // The event carries the resource only: the plaintext never leaves this reply.
+  await events.record({ type: 'token.created', object: created });
+  return { ...created, token: plaintext };
 };

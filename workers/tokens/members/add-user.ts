@@ -1,42 +1,47 @@
+import { LockMode } from '@mikro-orm/core';
 import type { addUser } from '../../../shared/contracts/identity.js';
+import type { MemberRecord } from '../../../shared/contracts/members.js';
 import { Membership } from '../../../shared/db/entities/index.js';
 import { newId } from '../../../shared/ids.js';
 import type { OperationHandler } from '../../runtime/worker-call.js';
 import { ensureUser } from './ensure-user.js';
 import { requireAdministrator } from './grantable-scopes.js';
+import { memberEventObject } from './member-record.js';
+
+const recordOf = (email: string, m: Membership): MemberRecord => ({
+  user_id: m.userId,
+  email,
+  permissions: m.permissions,
+  visibility: m.visibility,
+  created_at: m.createdAt.toISOString(),
+});
 
 /** `crm users add`: a user (new or existing) becomes a member with these permissions; running it again updates them. */
-export const addUserHandler: OperationHandler<typeof addUser> = async ({ input, context, em }) => {
+export const addUserHandler: OperationHandler<typeof addUser> = async ({ input, context, em, db, events }) => {
   await requireAdministrator(em, context);
-  return em.transactional(async (tx) => {
-    const { user, created } = await ensureUser(tx, input.email, input.password);
-    const now = new Date();
-    let membership = await tx.findOne(Membership, { userId: user.id });
-    if (membership) {
-      membership.permissions = input.permissions;
-      membership.visibility = input.visibility;
-      membership.updatedAt = now;
-    } else {
-      membership = tx.create(Membership, {
-        id: newId('membership'),
-        workspaceId: context.workspace_id,
-        userId: user.id,
-        permissions: input.permissions,
-        visibility: input.visibility,
-        createdAt: now,
-        updatedAt: now,
-      });
-    }
-    await tx.flush();
-    return {
-      object: 'member' as const,
-      user_id: user.id,
-      email: user.email,
-      workspace_id: context.workspace_id,
-      permissions: membership.permissions,
-      visibility: membership.visibility,
-      created_at: membership.createdAt.toISOString(),
-      user_created: created,
-    };
-  });
+  const { user, created } = await ensureUser(em, input.email, input.password);
+  const now = new Date();
+  // Locked until the change commits: its event names what changed.
+  let membership = await em.findOne(Membership, { userId: user.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  const before = membership ? memberEventObject(db, recordOf(user.email, membership)) : null;
+  if (membership) {
+    membership.permissions = input.permissions;
+    membership.visibility = input.visibility;
+    membership.updatedAt = now;
+  } else {
+    membership = em.create(Membership, {
+      id: newId('membership'),
+      workspaceId: context.workspace_id,
+      userId: user.id,
+      permissions: input.permissions,
+      visibility: input.visibility,
+      createdAt: now,
+      updatedAt: now,
+    });
+  }
+  await em.flush();
+  const record = recordOf(user.email, membership);
+  const after = memberEventObject(db, record);
+  await events.record(before ? { type: 'member.updated', object: after, previous: before } : { type: 'member.added', object: after });
+  return { object: 'member' as const, workspace_id: db.workspaceId, ...record, user_created: created };
 };

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { inviteMember, MemberRecord } from '../../../shared/contracts/members.js';
-import { sqlOf } from '../../../shared/db/sql.js';
 import { ConflictError } from '../../../shared/errors.js';
 import { newId } from '../../../shared/ids.js';
 import type { OperationHandler } from '../../runtime/worker-call.js';
 import { requireAdministrator } from './grantable-scopes.js';
+import { memberEventObject } from './member-record.js';
 import { hashPassword } from '../credentials/passwords.js';
 
 /** 18 characters from an alphabet without look-alikes: easy to read out, about 100 bits. */
@@ -17,30 +17,28 @@ function temporaryPassword(): string {
  * Adds a member by e-mail. A new user gets a temporary password, returned once (no mail
  * server needed) and stored only as a hash; an existing user keeps theirs.
  */
-export const inviteMemberHandler: OperationHandler<typeof inviteMember> = async ({ input, context, em, db }) => {
+export const inviteMemberHandler: OperationHandler<typeof inviteMember> = async ({ input, context, em, db, events }) => {
   await requireAdministrator(em, context);
-  // Hashed before the transaction (scrypt is slow), though only a new user needs it: invitations are rare.
+  // Hashed before the writes (scrypt is slow), though only a new user needs it: invitations are rare.
   const password = temporaryPassword();
   const passwordHash = await hashPassword(password);
-  return em.transactional(async (tx) => {
-    const now = new Date();
-    const existing = await sqlOf(tx).selectFrom('users').select('id').where('email', '=', input.email).executeTakeFirst();
-    const userId = existing?.id ?? newId('user');
-    if (!existing) {
-      await sqlOf(tx)
-        .insertInto('users')
-        .values({ id: userId, email: input.email, name: null, password_hash: passwordHash, password_change_required: true, created_at: now, updated_at: now })
-        .execute();
-    }
-    const txDb = db.within(tx);
-    const exists = await txDb.selectFrom('memberships').select('id').where('user_id', '=', userId).executeTakeFirst();
-    if (exists) throw new ConflictError(`${input.email} is already a member of this workspace.`, 'email');
-    await txDb
-      .insertInto('memberships')
-      .values({ id: newId('membership'), workspace_id: db.workspaceId, user_id: userId, permissions: input.permissions, visibility: input.visibility, created_at: now, updated_at: now })
+  const now = new Date();
+  const existing = await db.global.selectFrom('users').select('id').where('email', '=', input.email).executeTakeFirst();
+  const userId = existing?.id ?? newId('user');
+  if (!existing) {
+    await db.global
+      .insertInto('users')
+      .values({ id: userId, email: input.email, name: null, password_hash: passwordHash, password_change_required: true, created_at: now, updated_at: now })
       .execute();
-    // The row just inserted, as memberRecords would read it back (the user was found by this e-mail; timestamptz(3) keeps `now` exactly).
-    const member: MemberRecord = { user_id: userId, email: input.email, permissions: input.permissions, visibility: input.visibility, created_at: now.toISOString() };
-    return { member, temporary_password: existing ? null : password };
-  });
+  }
+  const exists = await db.selectFrom('memberships').select('id').where('user_id', '=', userId).executeTakeFirst();
+  if (exists) throw new ConflictError(`${input.email} is already a member of this workspace.`, 'email');
+  await db
+    .insertInto('memberships')
+    .values({ id: newId('membership'), workspace_id: db.workspaceId, user_id: userId, permissions: input.permissions, visibility: input.visibility, created_at: now, updated_at: now })
+    .execute();
+  // The row just inserted, as memberRecords would read it back (the user was found by this e-mail; timestamptz(3) keeps `now` exactly).
+  const member: MemberRecord = { user_id: userId, email: input.email, permissions: input.permissions, visibility: input.visibility, created_at: now.toISOString() };
+  await events.record({ type: 'member.added', object: memberEventObject(db, member) });
+  return { member, temporary_password: existing ? null : password };
 };

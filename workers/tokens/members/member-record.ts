@@ -1,5 +1,5 @@
 import type { Permission } from '../../../shared/auth/permissions.js';
-import type { MemberRecord } from '../../../shared/contracts/members.js';
+import type { MemberEventObject, MemberRecord } from '../../../shared/contracts/members.js';
 import { isoTimestamp } from '../../../shared/db/sql.js';
 import type { WorkspaceSql } from '../../../shared/db/workspace-sql.js';
 
@@ -13,6 +13,11 @@ export async function memberRecords(db: WorkspaceSql, userId?: string): Promise<
     .orderBy('u.email')
     .execute();
   return rows.map((r) => ({ user_id: r.id, email: r.email, permissions: r.permissions as Permission[], visibility: r.visibility, created_at: isoTimestamp(r.created_at) }));
+}
+
+/** A member of the workspace as its events carry it. */
+export function memberEventObject(db: WorkspaceSql, record: MemberRecord): MemberEventObject {
+  return { object: 'member', id: record.user_id, workspace_id: db.workspaceId, ...record };
 }
 
 /** An administrator must remain: the last one cannot be removed or lose Configuration. */

@@ -6,7 +6,7 @@ import type { WorkspaceSql } from '../../../shared/db/workspace-sql.js';
 import { ForbiddenError, NotFoundError } from '../../../shared/errors.js';
 import type { OperationHandler } from '../../runtime/worker-call.js';
 import { isAdministrator } from '../members/grantable-scopes.js';
-import { revokeGrant } from './revoke-grant.js';
+import { announceGrantChanged, revokeGrant } from './revoke-grant.js';
 
 /** Administrators (and the operator) see every grant; other members only their own. */
 async function onlyUser(em: EntityManager, context: CallContext): Promise<string | null> {
@@ -50,12 +50,13 @@ export const getGrantHandler: OperationHandler<typeof getGrant> = async ({ input
   return agent;
 };
 
-export const revokeGrantByIdHandler: OperationHandler<typeof revokeGrantById> = async ({ input, context, em, db, services }) => {
+export const revokeGrantByIdHandler: OperationHandler<typeof revokeGrantById> = async ({ input, context, em, db, events, services, afterCommit }) => {
   const userId = await onlyUser(em, context);
   const [agent] = await agents(db, { userId, grantId: input.grant_id, includeRevoked: true });
   if (!agent) throw new NotFoundError('connected agent', input.grant_id, 'grant_id');
   const now = new Date();
-  await revokeGrant(db, services, agent.id, userId ? 'revoked by its user' : 'revoked by an administrator', now);
+  await revokeGrant(db, events, agent.id, userId ? 'revoked by its user' : 'revoked by an administrator', now);
+  afterCommit(() => announceGrantChanged(services, agent.id));
   // A grant revoked before keeps its first time; timestamptz(3) stores `now` exactly, so no need to read it back.
   return { ...agent, revoked_at: agent.revoked_at ?? now.toISOString() };
 };

@@ -8,6 +8,8 @@ import { newId } from '../../../shared/ids.js';
 import type { UnscopedHandler } from '../../runtime/worker-call.js';
 import { hashOpaqueSecret, newOpaqueSecret } from '../credentials/opaque-secret.js';
 import { sessionUser } from '../sessions/session-user.js';
+import { agentEventObjects } from './agent-event-object.js';
+import { userEvents } from './grant-event-recorders.js';
 import { pendingRequest } from './pending-request.js';
 import { workspacesWithPriorGrant } from './view-consent.js';
 
@@ -21,7 +23,7 @@ const CODE_TTL_MS = 120_000;
  * allowed), and a one-time code for the client. Deny: the client hears access_denied.
  * Either way the request is finished and cannot be decided again.
  */
-export const decideAuthorizationHandler: UnscopedHandler<typeof decideAuthorization> = async ({ input, em, services }) =>
+export const decideAuthorizationHandler: UnscopedHandler<typeof decideAuthorization> = async ({ input, em, services, requestId }) =>
   em.transactional(async (tx) => {
     const { user, password_change_required } = await sessionUser(tx, services.secrets.opaqueHashKey, input.session_token);
     // A temporary password was seen by whoever invited the user: it may not hand an agent access.
@@ -68,6 +70,9 @@ export const decideAuthorizationHandler: UnscopedHandler<typeof decideAuthorizat
         revoked_reason: null,
       })
       .execute();
+    // Stored with the grant, in its transaction: the user connected the agent, from the consent page.
+    const [agent] = await agentEventObjects(chosen, [grantId]);
+    if (agent) await userEvents(chosen, user.id, requestId).record({ type: 'agent.connected', object: agent });
     // From now on the authorization endpoint may redirect its errors to this client.
     await sqlOf(tx)
       .updateTable('oauth_clients')

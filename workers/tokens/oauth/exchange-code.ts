@@ -6,7 +6,8 @@ import { InvalidGrantError } from '../../../shared/errors.js';
 import type { UnscopedHandler } from '../../runtime/worker-call.js';
 import { hashOpaqueSecret } from '../credentials/opaque-secret.js';
 import { issueTokens } from './issue-tokens.js';
-import { revokeGrant } from './revoke-grant.js';
+import { systemEvents } from './grant-event-recorders.js';
+import { announceGrantChanged, revokeGrant } from './revoke-grant.js';
 
 const sameResource = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
 
@@ -14,7 +15,7 @@ const sameResource = (a: string, b: string) => a.replace(/\/+$/, '') === b.repla
  * Authorization code → tokens, once. A code presented again means it leaked: the grant
  * it created is revoked, so whatever was issued with it stops working too (RFC 6749 §4.1.2).
  */
-export const exchangeCodeHandler: UnscopedHandler<typeof exchangeCode> = async ({ input, em, services }) => {
+export const exchangeCodeHandler: UnscopedHandler<typeof exchangeCode> = async ({ input, em, services, requestId }) => {
   const outcome = await em.transactional(async (tx) => {
     const code = await crossWorkspaceSql(tx, 'a code is found by its hash; its grant tells the workspace')
       .selectFrom('oauth_codes as c')
@@ -33,7 +34,12 @@ export const exchangeCodeHandler: UnscopedHandler<typeof exchangeCode> = async (
     return { kind: 'issued' as const, tokens: await issueTokens(tx, services.secrets, { ...code, client_id: input.client_id }, input.issuer) };
   });
   if (outcome.kind === 'reuse') {
-    await revokeGrant(workspaceSql(em, outcome.workspaceId), services, outcome.grantId, 'authorization code replayed');
+    const { grantId, workspaceId } = outcome;
+    await em.transactional(async (tx) => {
+      const db = workspaceSql(tx, workspaceId);
+      await revokeGrant(db, systemEvents(db, requestId), grantId, 'authorization code replayed');
+    });
+    announceGrantChanged(services, grantId);
     throw new InvalidGrantError('The authorization code was already used; the tokens issued with it have been revoked.');
   }
   return outcome.tokens;

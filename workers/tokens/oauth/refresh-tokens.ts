@@ -7,13 +7,14 @@ import { InvalidGrantError } from '../../../shared/errors.js';
 import type { UnscopedHandler } from '../../runtime/worker-call.js';
 import { hashOpaqueSecret } from '../credentials/opaque-secret.js';
 import { grantLifetimeEnded, issueTokens, resourceUrl } from './issue-tokens.js';
-import { revokeGrant } from './revoke-grant.js';
+import { systemEvents } from './grant-event-recorders.js';
+import { announceGrantChanged, revokeGrant } from './revoke-grant.js';
 
 /**
  * Refresh tokens rotate: each works once and comes back replaced. One presented a second
  * time has been copied, so the whole grant is revoked (OAuth 2.1 §4.3.1).
  */
-export const refreshTokensHandler: UnscopedHandler<typeof refreshTokens> = async ({ input, em, services }) => {
+export const refreshTokensHandler: UnscopedHandler<typeof refreshTokens> = async ({ input, em, services, requestId }) => {
   const outcome = await em.transactional(async (tx) => {
     const row = await crossWorkspaceSql(tx, 'a refresh token is found by its hash; its grant tells the workspace')
       .selectFrom('oauth_refresh_tokens as r')
@@ -38,7 +39,12 @@ export const refreshTokensHandler: UnscopedHandler<typeof refreshTokens> = async
     return { kind: 'issued' as const, tokens: await issueTokens(tx, services.secrets, row, input.issuer, scopes) };
   });
   if (outcome.kind === 'reuse') {
-    await revokeGrant(workspaceSql(em, outcome.workspaceId), services, outcome.grantId, 'refresh token reused');
+    const { grantId, workspaceId } = outcome;
+    await em.transactional(async (tx) => {
+      const db = workspaceSql(tx, workspaceId);
+      await revokeGrant(db, systemEvents(db, requestId), grantId, 'refresh token reused');
+    });
+    announceGrantChanged(services, grantId);
     throw new InvalidGrantError('The refresh token was already used; the grant has been revoked.');
   }
   return outcome.tokens;

@@ -4,14 +4,15 @@ import { crossWorkspaceSql } from '../../../shared/db/cross-workspace-sql.js';
 import { workspaceSql } from '../../../shared/db/workspace-sql.js';
 import type { UnscopedHandler } from '../../runtime/worker-call.js';
 import { hashOpaqueSecret } from '../credentials/opaque-secret.js';
-import { revokeGrant } from './revoke-grant.js';
+import { agentEvents } from './grant-event-recorders.js';
+import { announceGrantChanged, revokeGrant } from './revoke-grant.js';
 import { publishedKeys } from './signing-keys.js';
 
 /**
  * RFC 7009 revocation of a refresh token or an access token: either way the grant ends.
  * Unknown tokens, and those of another client, are ignored (the endpoint answers 200).
  */
-export const revokeOAuthTokenHandler: UnscopedHandler<typeof revokeOAuthToken> = async ({ input, em, services }) => {
+export const revokeOAuthTokenHandler: UnscopedHandler<typeof revokeOAuthToken> = async ({ input, em, services, requestId }) => {
   let grant: { id: string; workspaceId: string } | undefined;
   const refresh = await crossWorkspaceSql(em, 'a refresh token is found by its hash; its grant tells the workspace')
     .selectFrom('oauth_refresh_tokens as r')
@@ -30,5 +31,14 @@ export const revokeOAuthTokenHandler: UnscopedHandler<typeof revokeOAuthToken> =
       // Not one of our access tokens: nothing to revoke.
     }
   }
-  return { revoked: grant ? await revokeGrant(workspaceSql(em, grant.workspaceId), services, grant.id, 'revoked by the client') : false };
+  if (!grant) return { revoked: false };
+  const { id, workspaceId } = grant;
+  const revoked = await em.transactional(async (tx) => {
+    const db = workspaceSql(tx, workspaceId);
+    const owner = await db.selectFrom('oauth_grants').select('user_id').where('id', '=', id).executeTakeFirst();
+    if (!owner) return false;
+    return revokeGrant(db, agentEvents(db, { id, userId: owner.user_id }, requestId), id, 'revoked by the client');
+  });
+  announceGrantChanged(services, id);
+  return { revoked };
 };

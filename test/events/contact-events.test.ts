@@ -50,3 +50,10 @@ t.test('refused writes store nothing', async (t) => {
   t.equal((await api.send('PATCH', '/v1/contacts/con_nope', { body: { first_name: 'X' } })).status, 404);
   t.equal((await api.get<{ data: EventBody[] }>('/v1/events?limit=100')).body.data.length, before);
 });
+
+t.test('the workspace starts with its administrator joining, by the command line', async (t) => {
+  const admin = client(stack.baseUrl, await stack.token(ws.workspace.id, ['tokens:write', 'events:read']));
+  const joined = (await admin.get<{ data: EventBody[] }>(`/v1/events?type=member.added&object_id=${ws.user.id}`)).body.data;
+  t.equal(joined.length, 1);
+  t.match(joined[0], { actor: { kind: 'cli', id: null }, data: { object: { object: 'member', email: ws.user.email, permissions: ['contacts.read', 'contacts.write', 'deals.read', 'deals.write', 'configuration'] } } });
+});

@@ -1,20 +1,11 @@
 import { LockMode } from '@mikro-orm/core';
 import type { addUser } from '../../../shared/contracts/identity.js';
-import type { MemberRecord } from '../../../shared/contracts/members.js';
 import { Membership } from '../../../shared/db/entities/index.js';
 import { newId } from '../../../shared/ids.js';
 import type { OperationHandler } from '../../runtime/worker-call.js';
 import { ensureUser } from './ensure-user.js';
 import { requireAdministrator } from './grantable-scopes.js';
-import { memberEventObject } from './member-record.js';
-
-const recordOf = (email: string, m: Membership): MemberRecord => ({
-  user_id: m.userId,
-  email,
-  permissions: m.permissions,
-  visibility: m.visibility,
-  created_at: m.createdAt.toISOString(),
-});
+import { memberEventObject, memberRecordOf } from './member-record.js';
 
 /** `crm users add`: a user (new or existing) becomes a member with these permissions; running it again updates them. */
 export const addUserHandler: OperationHandler<typeof addUser> = async ({ input, context, em, db, events }) => {
@@ -23,7 +14,7 @@ export const addUserHandler: OperationHandler<typeof addUser> = async ({ input, 
   const now = new Date();
   // Locked until the change commits: its event names what changed.
   let membership = await em.findOne(Membership, { userId: user.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-  const before = membership ? memberEventObject(db, recordOf(user.email, membership)) : null;
+  const before = membership ? memberEventObject(db, memberRecordOf(user.email, membership)) : null;
   if (membership) {
     membership.permissions = input.permissions;
     membership.visibility = input.visibility;
@@ -40,7 +31,7 @@ export const addUserHandler: OperationHandler<typeof addUser> = async ({ input, 
     });
   }
   await em.flush();
-  const record = recordOf(user.email, membership);
+  const record = memberRecordOf(user.email, membership);
   const after = memberEventObject(db, record);
   await events.record(before ? { type: 'member.updated', object: after, previous: before } : { type: 'member.added', object: after });
   return { object: 'member' as const, workspace_id: db.workspaceId, ...record, user_created: created };

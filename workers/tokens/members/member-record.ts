@@ -1,5 +1,6 @@
 import type { Permission } from '../../../shared/auth/permissions.js';
 import type { MemberEventObject, MemberRecord } from '../../../shared/contracts/members.js';
+import type { Membership } from '../../../shared/db/entities/index.js';
 import { isoTimestamp } from '../../../shared/db/sql.js';
 import type { WorkspaceSql } from '../../../shared/db/workspace-sql.js';
 
@@ -13,6 +14,11 @@ export async function memberRecords(db: WorkspaceSql, userId?: string): Promise<
     .orderBy('u.email')
     .execute();
   return rows.map((r) => ({ user_id: r.id, email: r.email, permissions: r.permissions as Permission[], visibility: r.visibility, created_at: isoTimestamp(r.created_at) }));
+}
+
+/** A membership entity as a member record. */
+export function memberRecordOf(email: string, m: Membership): MemberRecord {
+  return { user_id: m.userId, email, permissions: m.permissions, visibility: m.visibility, created_at: m.createdAt.toISOString() };
 }
 
 /** A member of the workspace as its events carry it. */

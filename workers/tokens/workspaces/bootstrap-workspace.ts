@@ -2,17 +2,21 @@ import { ADMIN_PERMISSIONS } from '../../../shared/auth/permissions.js';
 import type { bootstrapWorkspace } from '../../../shared/contracts/identity.js';
 import { Membership, Organization, Workspace } from '../../../shared/db/entities/index.js';
 import { WORKSPACE_FILTER } from '../../../shared/db/orm.js';
+import { workspaceSql } from '../../../shared/db/workspace-sql.js';
+import { operatorContext } from '../../../shared/contracts/call-context.js';
+import { EventRecorder } from '../../runtime/events/event-recorder.js';
 import { newId } from '../../../shared/ids.js';
 import { createDefaultPipeline } from '../../schema/default-pipeline.js';
 import type { UnscopedHandler } from '../../runtime/worker-call.js';
 import { ensureUser } from '../members/ensure-user.js';
+import { memberEventObject, memberRecordOf } from '../members/member-record.js';
 import { organizationIdByName, workspaceIdsByName } from './find-by-name.js';
 
 /**
  * `crm bootstrap`: the organization (if new), the workspace (if new) with its default
  * pipeline, and the user as the workspace's administrator. Safe to run again.
  */
-export const bootstrapWorkspaceHandler: UnscopedHandler<typeof bootstrapWorkspace> = async ({ input, em }) =>
+export const bootstrapWorkspaceHandler: UnscopedHandler<typeof bootstrapWorkspace> = async ({ input, em, requestId }) =>
   em.transactional(async (tx) => {
     const now = new Date();
     let organization: Organization;
@@ -40,11 +44,10 @@ export const bootstrapWorkspaceHandler: UnscopedHandler<typeof bootstrapWorkspac
 
     tx.setFilterParams(WORKSPACE_FILTER, { id: workspace.id });
     const membership = await tx.findOne(Membership, { userId: user.id });
-    if (membership) {
-      membership.permissions = [...ADMIN_PERMISSIONS];
-      membership.visibility = 'all';
-      membership.updatedAt = now;
-    } else {
+    const db = workspaceSql(tx, workspace.id);
+    const before = membership ? memberEventObject(db, memberRecordOf(user.email, membership)) : null;
+    const member =
+      membership ??
       tx.create(Membership, {
         id: newId('membership'),
         workspaceId: workspace.id,
@@ -54,8 +57,17 @@ export const bootstrapWorkspaceHandler: UnscopedHandler<typeof bootstrapWorkspac
         createdAt: now,
         updatedAt: now,
       });
+    if (membership) {
+      membership.permissions = [...ADMIN_PERMISSIONS];
+      membership.visibility = 'all';
+      membership.updatedAt = now;
     }
     await tx.flush();
+    // The administrator's membership is the workspace's first event (or a change, when run again).
+    const after = memberEventObject(db, memberRecordOf(user.email, member));
+    await new EventRecorder(db, operatorContext(workspace.id), requestId).record(
+      before ? { type: 'member.updated', object: after, previous: before } : { type: 'member.added', object: after },
+    );
     return {
       organization: { id: organization.id, name: organization.name, created: organizationCreated },
       workspace: { id: workspace.id, name: workspace.name, created: !wsId, default_country: workspace.defaultCountry ?? null },

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import t from 'tap';
+import { SCOPES } from '../../shared/auth/scopes.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { check, shownText, signIn } from '../helpers/console-pages.js';
 import { client } from '../helpers/http.js';
@@ -54,7 +55,7 @@ t.test('an administrator signs in and lands on the overview of their first works
 t.test('a token created in the console works over REST, shows its last use, and stops at revocation', async (t) => {
   await page.goto(`${base}${ws}/tokens`);
   await check(t, page, 'console-tokens');
-  t.equal(await page.getByRole('checkbox').count(), 9, 'an administrator may grant every scope');
+  t.equal(await page.getByRole('checkbox').count(), SCOPES.length, 'an administrator may grant every scope');
   await page.getByLabel('Name').fill('Website form');
   await page.getByRole('checkbox', { name: /contacts:write/ }).check();
   t.equal(await submit(page, 'Create token'), 200);
@@ -304,7 +305,7 @@ t.test('the workspace switcher, with and without script; other workspaces stay h
 
 t.test('every page: security headers, CSRF fields on every form, no inline script', async (t) => {
   const cookies = (await context.cookies(base)).map((c) => `${c.name}=${c.value}`).join('; ');
-  for (const path of ['', '/contacts', '/deals', '/connect', '/agents', '/tokens', '/members']) {
+  for (const path of ['', '/contacts', '/deals', '/activity', '/connect', '/agents', '/tokens', '/members']) {
     const res = await fetch(`${base}${ws}${path}`, { headers: { cookie: cookies }, redirect: 'manual' });
     t.equal(res.status, 200, `${path || '/'}: 200`);
     const csp = res.headers.get('content-security-policy') ?? '';

@@ -4,7 +4,7 @@ import { layout } from '../pages/layout.js';
 import type { ConsoleSession } from './console-session.js';
 import { workspacePath } from './workspace-url.js';
 
-export type ConsoleSection = 'overview' | 'contacts' | 'deals' | 'connect' | 'agents' | 'tokens' | 'members' | 'account';
+export type ConsoleSection = 'overview' | 'contacts' | 'deals' | 'activity' | 'connect' | 'agents' | 'tokens' | 'members' | 'account';
 
 interface NavItem {
   section: ConsoleSection;
@@ -23,6 +23,7 @@ export const NAV: NavItem[] = [
   { section: 'overview', path: '', label: 'Overview', visible: () => true },
   { section: 'contacts', path: '/contacts', label: 'Contacts', visible: (s) => may(s, 'contacts:read') },
   { section: 'deals', path: '/deals', label: 'Deals', visible: (s) => may(s, 'deals:read') },
+  { section: 'activity', path: '/activity', label: 'Activity', visible: (s) => may(s, 'events:read') },
   { section: 'connect', path: '/connect', label: 'Connect an agent', visible: () => true },
   { section: 'agents', path: '/agents', label: 'Connected agents', visible: () => true },
   { section: 'tokens', path: '/tokens', label: 'API tokens', visible: (s) => s.isAdministrator },

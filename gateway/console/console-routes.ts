@@ -9,9 +9,12 @@ import { consoleErrorHandler } from './console-error-handler.js';
 import { CONSOLE_SCRIPT } from './console-script.js';
 import { consoleHome, consoleSession, sessionOf } from './console-session.js';
 import { accountRoutes } from './routes/account-routes.js';
+import { activityRoute } from './routes/activity-route.js';
 import { agentsRoutes } from './routes/agents-routes.js';
 import { connectAgentRoute } from './routes/connect-agent-route.js';
+import { contactRoute } from './routes/contact-route.js';
 import { contactsRoute } from './routes/contacts-route.js';
+import { dealRoute } from './routes/deal-route.js';
 import { dealsRoute } from './routes/deals-route.js';
 import { membersRoutes } from './routes/members-routes.js';
 import { overviewRoute } from './routes/overview-route.js';
@@ -54,7 +57,10 @@ export function consoleRoutes(deps: GatewayDeps): Router {
 
   const workspace = '/w/:workspaceId';
   pages.use(`${workspace}/contacts`, contactsRoute(deps));
+  pages.use(`${workspace}/contacts`, contactRoute(deps));
   pages.use(`${workspace}/deals`, dealsRoute(deps));
+  pages.use(`${workspace}/deals`, dealRoute(deps));
+  pages.use(`${workspace}/activity`, activityRoute(deps));
   pages.use(`${workspace}/connect`, connectAgentRoute(deps));
   pages.use(`${workspace}/agents`, agentsRoutes(deps));
   pages.use(`${workspace}/tokens`, tokensRoutes(deps));

@@ -69,5 +69,10 @@ dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1r
 dl.facts dt { font-weight: 600; }
 dl.facts dd { margin: 0; }
 nav.pager { margin-top: 1rem; }
+ul.changes { list-style: none; padding: 0; margin: 0; font-size: .92rem; }
+ul.changes li { overflow-wrap: anywhere; }
+.old-value { color: var(--muted); }
+.new-value { font-weight: 600; }
+table.events td:first-child { white-space: nowrap; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;

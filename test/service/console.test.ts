@@ -305,7 +305,7 @@ t.test('the workspace switcher, with and without script; other workspaces stay h
 
 t.test('every page: security headers, CSRF fields on every form, no inline script', async (t) => {
   const cookies = (await context.cookies(base)).map((c) => `${c.name}=${c.value}`).join('; ');
-  for (const path of ['', '/contacts', '/deals', '/connect', '/agents', '/tokens', '/members']) {
+  for (const path of ['', '/contacts', '/deals', '/activity', '/connect', '/agents', '/tokens', '/members']) {
     const res = await fetch(`${base}${ws}${path}`, { headers: { cookie: cookies }, redirect: 'manual' });
     t.equal(res.status, 200, `${path || '/'}: 200`);
     const csp = res.headers.get('content-security-policy') ?? '';

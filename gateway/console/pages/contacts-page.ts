@@ -3,6 +3,7 @@ import { html, type Html } from '../../pages/html.js';
 import { consoleLayout } from '../console-layout.js';
 import type { ConsoleSession } from '../console-session.js';
 import { customFieldList } from '../custom-field-list.js';
+import { contactName } from './contact-page.js';
 import { when } from '../format.js';
 import { workspacePath } from '../workspace-url.js';
 
@@ -24,7 +25,7 @@ function field(id: string, label: string, input: Html): Html {
 
 function contactRow(view: ContactsView, c: Contact): Html {
   return html`<tr>
-    <td><strong>${[c.first_name, c.last_name].filter(Boolean).join(' ')}</strong>${customFieldList(c.custom_fields)}</td>
+    <td><strong><a href="${workspacePath(view.session, `/contacts/${encodeURIComponent(c.id)}`)}">${contactName(c)}</a></strong>${customFieldList(c.custom_fields)}</td>
     <td>${c.email ?? ''}</td>
     <td>${c.phone}</td>
     <td>${c.status === 'active' ? 'Active' : 'Archived'}</td>

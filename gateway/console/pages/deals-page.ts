@@ -25,7 +25,7 @@ export interface DealsView {
 
 function dealCard(view: DealsView, deal: Deal): Html {
   return html`<li class="deal">
-    <strong>${deal.name}</strong>
+    <strong><a href="${workspacePath(view.session, `/deals/${encodeURIComponent(deal.id)}`)}">${deal.name}</a></strong>
     ${deal.amount !== null ? html`<span class="amount">${money(deal.amount, deal.currency)}</span>` : ''}
     ${customFieldList(deal.custom_fields)}
     <span class="muted">Created ${when(deal.created_at)} · ${view.ownerName(deal.owner_id)}${deal.closed_at ? html` · closed ${when(deal.closed_at)}` : ''}</span>

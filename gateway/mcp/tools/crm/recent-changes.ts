@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, TimestampQuery } from '../../../../shared/contracts/common.js';
-import { Actor, EVENT_OBJECTS, EventType, listEvents, type Event, type EventObjectType } from '../../../../shared/contracts/events.js';
+import { Actor, EVENT_OBJECTS, EventType, listEvents, type EventObjectType } from '../../../../shared/contracts/events.js';
+import { changedFields } from '../../../../shared/events/changed-fields.js';
 import { ValidationError } from '../../../../shared/errors.js';
 import { defineTool } from '../../tool.js';
 import { PageInfo, PagingInput } from '../list-page.js';
@@ -19,22 +20,6 @@ const Change = z.object({
     .describe('For updates: each changed field, from its old value to its new one'),
   record: z.record(z.string(), z.unknown()).describe('The record after the change (as it was, for a deletion)'),
 });
-
-/** Each changed field as {from, to}: what an agent reports when asked what changed. */
-function changedFields(event: Event): z.infer<typeof Change>['changed'] {
-  const previous = event.data.previous_attributes;
-  if (!previous) return null;
-  const now = event.data.object;
-  const out: Record<string, { from: unknown; to: unknown }> = {};
-  for (const [field, from] of Object.entries(previous)) {
-    const to = now[field];
-    out[field] =
-      field === 'custom_fields' && typeof from === 'object' && from !== null && typeof to === 'object' && to !== null
-        ? { from, to: Object.fromEntries(Object.keys(from).map((k) => [k, (to as Record<string, unknown>)[k] ?? null])) }
-        : { from, to: to ?? null };
-  }
-  return out;
-}
 
 export const recentChangesTool = defineTool({
   name: 'recent_changes',

@@ -1,0 +1,49 @@
+import type { Contact } from '../../../shared/contracts/contacts.js';
+import type { Event } from '../../../shared/contracts/events.js';
+import { html, type Html } from '../../pages/html.js';
+import { consoleLayout } from '../console-layout.js';
+import type { ConsoleSession } from '../console-session.js';
+import { when } from '../format.js';
+import { recordFacts } from '../record-facts.js';
+import { recordHistory } from '../record-history.js';
+import type { RecordValueNames } from '../record-value-names.js';
+import { workspacePath } from '../workspace-url.js';
+
+export interface ContactView {
+  session: ConsoleSession;
+  contact: Contact;
+  events: Event[];
+  nextCursor: string | null;
+  onLaterPage: boolean;
+  names: RecordValueNames;
+}
+
+export function contactName(contact: Contact): string {
+  return [contact.first_name, contact.last_name].filter(Boolean).join(' ');
+}
+
+/** One contact: its fields, then its own history. */
+export function contactPage(view: ContactView): Html {
+  const c = view.contact;
+  const list = workspacePath(view.session, '/contacts');
+  return consoleLayout({
+    session: view.session,
+    section: 'contacts',
+    title: contactName(c),
+    body: html`
+      <p><a href="${list}">All contacts</a></p>
+      ${recordFacts(
+        [
+          ['Id', html`<code>${c.id}</code>`],
+          ['E-mail', c.email ?? html`<span class="muted">None</span>`],
+          ['Phone', c.phone],
+          ['Status', c.status === 'active' ? 'Active' : 'Archived'],
+          ['Owner', view.names.ownerName(c.owner_id)],
+          ['Created', when(c.created_at)],
+          ['Last changed', when(c.updated_at)],
+        ],
+        c.custom_fields,
+      )}
+      ${recordHistory({ ...view, base: `${list}/${encodeURIComponent(c.id)}` })}`,
+  });
+}

@@ -1,0 +1,56 @@
+import type { Deal } from '../../../shared/contracts/deals.js';
+import type { Event } from '../../../shared/contracts/events.js';
+import { html, type Html } from '../../pages/html.js';
+import { consoleLayout } from '../console-layout.js';
+import type { ConsoleSession } from '../console-session.js';
+import { money, when } from '../format.js';
+import { recordFacts } from '../record-facts.js';
+import { recordHistory } from '../record-history.js';
+import type { RecordValueNames } from '../record-value-names.js';
+import { workspacePath } from '../workspace-url.js';
+
+export interface DealView {
+  session: ConsoleSession;
+  deal: Deal;
+  /** The deal's contact by name when the member may read it; null shows the id alone. */
+  contactName: string | null;
+  events: Event[];
+  nextCursor: string | null;
+  onLaterPage: boolean;
+  names: RecordValueNames;
+}
+
+function contactFact(view: DealView): Html | string {
+  const id = view.deal.contact_id;
+  if (id === null) return html`<span class="muted">None</span>`;
+  if (view.contactName === null) return html`<code>${id}</code>`;
+  return html`<a href="${workspacePath(view.session, `/contacts/${encodeURIComponent(id)}`)}">${view.contactName}</a>`;
+}
+
+/** One deal: its fields, then its own history. */
+export function dealPage(view: DealView): Html {
+  const d = view.deal;
+  const list = workspacePath(view.session, '/deals');
+  return consoleLayout({
+    session: view.session,
+    section: 'deals',
+    title: d.name,
+    body: html`
+      <p><a href="${list}?${new URLSearchParams({ pipeline: d.pipeline_id }).toString()}">All deals in ${view.names.pipelineName(d.pipeline_id)}</a></p>
+      ${recordFacts(
+        [
+          ['Id', html`<code>${d.id}</code>`],
+          ['Amount', d.amount === null ? html`<span class="muted">None</span>` : money(d.amount, d.currency)],
+          ['Pipeline', view.names.pipelineName(d.pipeline_id)],
+          ['Stage', view.names.stageName(d.stage_id)],
+          ['Contact', contactFact(view)],
+          ['Owner', view.names.ownerName(d.owner_id)],
+          ['Closed', when(d.closed_at, 'Open')],
+          ['Created', when(d.created_at)],
+          ['Last changed', when(d.updated_at)],
+        ],
+        d.custom_fields,
+      )}
+      ${recordHistory({ ...view, base: `${list}/${encodeURIComponent(d.id)}` })}`,
+  });
+}

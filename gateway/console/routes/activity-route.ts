@@ -1,0 +1,60 @@
+import { Router } from 'express';
+import { EVENT_OBJECTS, listEvents, type EventObjectType } from '../../../shared/contracts/events.js';
+import { validationErrorFrom } from '../../../shared/errors.js';
+import { callWorker } from '../../call-worker.js';
+import type { GatewayDeps } from '../../deps.js';
+import { HTTP_STATUS } from '../../errors/http-status.js';
+import { crmErrorIn } from '../../pages/form-error.js';
+import { sendPage } from '../../pages/session-routes.js';
+import { ListEventsQuery } from '../../routes/v1/events/validators.js';
+import { may } from '../console-layout.js';
+import { sessionOf } from '../console-session.js';
+import { filledQuery } from '../form-fields.js';
+import { activityPage } from '../pages/activity-page.js';
+import { recordValueNames } from '../record-value-names.js';
+
+const FILTER_KEYS = ['object', 'object_id', 'actor_kind'] as const;
+const OBJECT_TYPES = Object.keys(EVENT_OBJECTS) as EventObjectType[];
+
+function isObjectType(value: string): value is EventObjectType {
+  return (OBJECT_TYPES as string[]).includes(value);
+}
+
+/**
+ * The Activity page reads with GET /v1/events' query schema and operation, in the member's
+ * own context: the worker shows only changes to records the member may read.
+ */
+export function activityRoute(deps: GatewayDeps): Router {
+  const router = Router();
+  router.get('/', async (req, res) => {
+    const session = sessionOf(req);
+    const query = filledQuery(req.query);
+    const typed = Object.fromEntries(FILTER_KEYS.filter((k) => query[k] !== undefined).map((k) => [k, query[k] as string]));
+    const cursor = query.cursor;
+    const names = await recordValueNames(deps, req, session);
+    const objectKinds = OBJECT_TYPES.filter((kind) => may(session, EVENT_OBJECTS[kind].scope));
+    const base = { session, typed, objectKinds, events: [], nextCursor: null, onLaterPage: cursor !== undefined, names };
+
+    if (typed.object !== undefined && !isObjectType(typed.object)) {
+      return sendPage(res, activityPage({ ...base, error: 'Kind of record: choose one from the list.' }), 400);
+    }
+    // A kind of record is every event type of it: the type prefix "contact." and so on.
+    const parsed = ListEventsQuery.safeParse({
+      type: typed.object ? `${typed.object}.` : undefined,
+      object_id: typed.object_id,
+      actor_kind: typed.actor_kind,
+      ...(cursor ? { cursor } : {}),
+    });
+    if (!parsed.success) return sendPage(res, activityPage({ ...base, error: validationErrorFrom(parsed.error).message }), 400);
+    try {
+      const { result } = await callWorker(deps.bus, req, listEvents, parsed.data);
+      sendPage(res, activityPage({ ...base, events: result.data, nextCursor: result.next_cursor }));
+    } catch (error) {
+      if (crmErrorIn(error, ['validation_failed', 'invalid_cursor'])) {
+        return sendPage(res, activityPage({ ...base, error: error.message }), HTTP_STATUS[error.code]);
+      }
+      throw error;
+    }
+  });
+  return router;
+}

@@ -1,0 +1,47 @@
+import { Router, type Request } from 'express';
+import { getContact } from '../../../shared/contracts/contacts.js';
+import { getDeal } from '../../../shared/contracts/deals.js';
+import { NotFoundError } from '../../../shared/errors.js';
+import { callWorker } from '../../call-worker.js';
+import type { GatewayDeps } from '../../deps.js';
+import { crmErrorIn } from '../../pages/form-error.js';
+import { sendPage } from '../../pages/session-routes.js';
+import { may } from '../console-layout.js';
+import { sessionOf, type ConsoleSession } from '../console-session.js';
+import { pathParam } from '../form-fields.js';
+import { contactName } from '../pages/contact-page.js';
+import { dealPage } from '../pages/deal-page.js';
+import { recordEvents } from '../record-events.js';
+import { recordValueNames } from '../record-value-names.js';
+
+/** The deal's contact by name, or null when the member may not read it (the page shows the id). */
+async function contactNameOf(deps: GatewayDeps, req: Request, session: ConsoleSession, contactId: string | null): Promise<string | null> {
+  if (contactId === null || !may(session, 'contacts:read')) return null;
+  try {
+    return contactName((await callWorker(deps.bus, req, getContact, { id: contactId })).result);
+  } catch (error) {
+    if (crmErrorIn(error, ['not_found'])) return null;
+    throw error;
+  }
+}
+
+/**
+ * One deal and its history, read with GET /v1/deals/{id}'s operation in the member's
+ * context: a deal they may not see is a 404, and so is a deleted one.
+ */
+export function dealRoute(deps: GatewayDeps): Router {
+  const router = Router();
+  router.get('/:dealId', async (req, res) => {
+    const session = sessionOf(req);
+    const id = pathParam(req, 'dealId');
+    if (!may(session, 'deals:read')) throw new NotFoundError('deal', id);
+    const [{ result: deal }, history, names] = await Promise.all([
+      callWorker(deps.bus, req, getDeal, { id }),
+      recordEvents(deps, req, id),
+      recordValueNames(deps, req, session),
+    ]);
+    const contact = await contactNameOf(deps, req, session, deal.contact_id);
+    sendPage(res, dealPage({ session, deal, contactName: contact, ...history, names }));
+  });
+  return router;
+}

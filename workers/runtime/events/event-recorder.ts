@@ -1,4 +1,4 @@
-import type { CallContext } from '../../../shared/contracts/call-context.js';
+import { operatorContext, type CallContext } from '../../../shared/contracts/call-context.js';
 import { EVENT_OBJECTS, objectTypeOf, type Actor, type EventType } from '../../../shared/contracts/events.js';
 import { jsonb } from '../../../shared/db/sql.js';
 import type { WorkspaceSql } from '../../../shared/db/workspace-sql.js';
@@ -28,21 +28,29 @@ export class EventRecorder {
     private readonly requestId: string,
     /** `import` for `crm import`; any other command-line write is `cli`. */
     private readonly cliKind: 'cli' | 'import' = 'cli',
+    /** Set for changes the service makes by itself (e.g. disabling a failing webhook endpoint). */
+    private readonly systemActor: Actor | null = null,
   ) {}
+
+  /** A recorder for a change nobody asked for: the actor is the service (`system`), named by what did it. */
+  static bySystem(db: WorkspaceSql, name: string): EventRecorder {
+    // The context only ever names the actor, and the fixed actor takes its place.
+    return new EventRecorder(db, operatorContext(db.workspaceId), 'unknown', 'cli', { kind: 'system', id: null, name, user: null });
+  }
 
   /** The same recorder for `crm import`: its events name the import as their actor. */
   asImport(): EventRecorder {
-    return new EventRecorder(this.db, this.context, this.requestId, 'import');
+    return new EventRecorder(this.db, this.context, this.requestId, 'import', this.systemActor);
   }
 
   /** The same recorder on another transaction (a savepoint inside the handler). */
   within(db: WorkspaceSql): EventRecorder {
-    return new EventRecorder(db, this.context, this.requestId, this.cliKind);
+    return new EventRecorder(db, this.context, this.requestId, this.cliKind, this.systemActor);
   }
 
   async record(...changes: Change[]): Promise<void> {
     if (changes.length === 0) return;
-    const actor: Actor = await actorOf(this.db, this.context, this.cliKind);
+    const actor: Actor = this.systemActor ?? (await actorOf(this.db, this.context, this.cliKind));
     const now = new Date();
     const rows = changes
       .map((change) => ({ change, previous: change.previous ? previousAttributes(change.previous, change.object) : null }))

@@ -110,9 +110,9 @@ export async function sendWebhook(message: WebhookMessage, options: SendOptions)
         port,
         path: `${url.pathname}${url.search}`,
         method: 'POST',
-        agent: false,
         lookup: pinnedLookup(resolved),
-        // The one socket of this attempt, to the checked address only (TLS names the host for SNI and the certificate).
+        // No agent (none is given with createConnection): the one socket of this attempt, to the
+        // checked address only, never pooled; TLS names the host for SNI and the certificate.
         createConnection: () =>
           network.openSocket({ host: bareHost(url), port, lookup: pinnedLookup(resolved), ...(secure && net.isIP(bareHost(url)) === 0 ? { servername: bareHost(url) } : {}) }, secure),
         signal: deadline,

@@ -17,7 +17,7 @@ import { WORKERS } from '../../workers/index.js';
 import { startWorkers } from '../../workers/runtime/start-workers.js';
 
 const NS = 'crm';
-const SUBJECT = /^crm\.(contacts|deals|schema|tokens)\.[a-z][a-z0-9]*(-[a-z0-9]+)*\.[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+const SUBJECT = /^crm\.(contacts|deals|schema|tokens|webhooks)\.[a-z][a-z0-9]*(-[a-z0-9]+)*\.[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 const CONTRACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../shared/contracts');
 
 /** Records what a worker subscribes to, in which queue group. */

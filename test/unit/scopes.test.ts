@@ -26,9 +26,9 @@ t.test('scope lists: comma or space separated, unknown names reported', async (t
 });
 
 t.test('what a member may grant follows their permissions', async (t) => {
-  t.same(grantableScopes(['contacts.read']).sort(), ['contacts:read', 'schema:read', 'studio:read']);
-  t.same(grantableScopes(['deals.write']).sort(), ['deals:read', 'deals:write', 'schema:read', 'studio:read']);
-  t.same(grantableScopes(['configuration']).sort(), ['schema:read', 'schema:write', 'studio:read', 'studio:write', 'tokens:write']);
+  t.same(grantableScopes(['contacts.read']).sort(), ['contacts:read', 'events:read', 'schema:read', 'studio:read']);
+  t.same(grantableScopes(['deals.write']).sort(), ['deals:read', 'deals:write', 'events:read', 'schema:read', 'studio:read']);
+  t.same(grantableScopes(['configuration']).sort(), ['events:read', 'schema:read', 'schema:write', 'studio:read', 'studio:write', 'tokens:write', 'webhooks:write']);
   t.same(grantableScopes([]), [], 'no permission: nothing to grant');
   t.same(parsePermissionList('contacts.write,deals.read,admin'), { permissions: ['contacts.write', 'deals.read'], unknown: ['admin'] });
 });

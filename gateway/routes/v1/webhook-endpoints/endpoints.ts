@@ -104,7 +104,7 @@ export const rotateWebhookSecretEndpoint = defineEndpoint({
   op: rotateWebhookSecret,
   params: WebhookEndpointIdParams,
   status: 200,
-  errors: ['not_found'],
+  errors: ['not_found', ...bodyErrors],
   noStore: true,
 });
 
@@ -119,7 +119,7 @@ export const sendTestWebhookEndpoint = defineEndpoint({
   op: sendTestWebhook,
   params: WebhookEndpointIdParams,
   status: 201,
-  errors: ['not_found', 'conflict'],
+  errors: ['not_found', 'conflict', ...bodyErrors],
 });
 
 export const listWebhookDeliveriesEndpoint = defineEndpoint({
@@ -149,7 +149,7 @@ export const retryWebhookDeliveryEndpoint = defineEndpoint({
   params: WebhookDeliveryParams,
   input: ({ params }) => ({ endpoint_id: params.id, id: params.delivery_id }),
   status: 200,
-  errors: ['not_found', 'conflict'],
+  errors: ['not_found', 'conflict', ...bodyErrors],
 });
 
 export const webhookEndpointEndpoints = [

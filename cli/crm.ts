@@ -7,7 +7,7 @@ import { UsageError } from './usage-error.js';
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv: string[]): Promise<void> }> }> = {
   start: { summary: 'run gateway and all workers in one process (what npm start runs)', load: () => import('./commands/start.js') },
   gateway: { summary: 'run the HTTP gateway (needs NATS_URL)', load: () => import('./commands/gateway.js') },
-  worker: { summary: 'run one or more workers: contacts, deals, schema, tokens', load: () => import('./commands/worker.js') },
+  worker: { summary: 'run one or more workers: contacts, deals, schema, tokens, webhooks', load: () => import('./commands/worker.js') },
   migrate: { summary: 'apply database migrations', load: () => import('./commands/migrate.js') },
   bootstrap: { summary: 'create an organization, a workspace and its administrator', load: () => import('./commands/bootstrap.js') },
   users: { summary: 'users add: add a member to a workspace', load: () => import('./commands/users.js') },
@@ -15,6 +15,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv
   'mcp-config': { summary: 'print the mcpServers client configuration for both tool servers', load: () => import('./commands/mcp-config.js') },
   keys: { summary: 'keys rotate: start signing OAuth access tokens with a new key', load: () => import('./commands/keys.js') },
   nats: { summary: 'nats config|keys: NATS permissions and identities for each process role', load: () => import('./commands/nats.js') },
+  webhooks: { summary: 'webhooks test URL: send a signed test event, as webhook deliveries are sent', load: () => import('./commands/webhooks.js') },
   import: { summary: 'import contacts FILE.csv: bulk-import contacts from CSV (re-runnable)', load: () => import('./commands/import.js') },
 };
 

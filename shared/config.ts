@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { Duration, DurationList } from './webhooks/duration.js';
 
 /**
  * One environment variable: its name, how its text parses (default included) and its row
@@ -22,6 +23,11 @@ function optional<S extends z.ZodType>(variable: string, schema: S, whenUnset: s
 /** A variable with a default value, which the table shows as written. */
 function withDefault<S extends z.ZodType>(variable: string, schema: S, value: z.util.NoUndefined<z.output<S>>, meaning: string): Setting<z.ZodDefault<S>> {
   return { variable, schema: schema.default(value), byDefault: `\`${String(value)}\``, meaning };
+}
+
+/** A variable whose default is text for the schema to parse (a duration, a list), shown as written. */
+function withTextDefault<S extends z.ZodType>(variable: string, schema: S, text: z.util.NoUndefined<z.input<S>>, meaning: string): Setting<z.ZodPrefault<S>> {
+  return { variable, schema: schema.prefault(text), byDefault: `\`${String(text)}\``, meaning };
 }
 
 /** The same variable, its parsed value reshaped for the code that reads it. */
@@ -115,6 +121,30 @@ const SETTINGS = {
     tlsCa: optional('NATS_TLS_CA', z.string(), 'unset', 'CA certificate (PEM file) that signed the NATS servers\' certificates; setting it turns TLS on.'),
     tlsCert: optional('NATS_TLS_CERT', z.string(), 'unset', 'Client certificate (PEM file), when the servers verify clients.'),
     tlsKey: optional('NATS_TLS_KEY', z.string(), 'unset', "That certificate's private key (PEM file)."),
+  },
+  webhooks: {
+    allowPrivateNetworks: mapped(
+      withDefault(
+        'WEBHOOK_ALLOW_PRIVATE_NETWORKS',
+        z.enum(['true', 'false'], { error: 'WEBHOOK_ALLOW_PRIVATE_NETWORKS must be true or false' }),
+        'false',
+        'Development and tests only: let webhook endpoints use http and loopback, private and link-local addresses, which are otherwise refused (at creation and at every connection) so that webhooks cannot reach inside the deployment.',
+      ),
+      (value) => value === 'true',
+    ),
+    retrySchedule: withTextDefault(
+      'WEBHOOK_RETRY_SCHEDULE',
+      DurationList,
+      '1m,5m,30m,2h,5h,8h,8h',
+      'Waits between the attempts of a webhook delivery after the first fails (each shortened by up to 20% at random, so copies do not retry in step); after the last, the delivery is failed. The default spans about 24 hours.',
+    ),
+    timeoutMs: withTextDefault('WEBHOOK_TIMEOUT', Duration, '10s', 'How long one webhook delivery attempt may take, connection and response included.'),
+    disableAfterMs: withTextDefault(
+      'WEBHOOK_DISABLE_AFTER',
+      Duration,
+      '3d',
+      'A webhook endpoint whose deliveries fail without a success for this long is disabled (a `webhook_endpoint.disabled` event records it).',
+    ),
   },
   natsKvReplicas: withDefault('NATS_KV_REPLICAS', z.coerce.number().int().min(1).max(5), 1, 'Copies of the rate-limit key-value bucket in a NATS cluster (3 for a 3-node cluster).'),
 };

@@ -15,6 +15,8 @@ export interface Secrets {
   keyEncryptionKey: Buffer;
   /** HMAC key that signs operator calls on the bus (the CLI signs, workers check; gateways never hold it). */
   operatorCallKey: Buffer;
+  /** AES-256-GCM key for webhook endpoints' signing secrets at rest. */
+  webhookSecretKey: Buffer;
 }
 
 function derive(secret: string, purpose: string): Buffer {
@@ -28,6 +30,7 @@ export function deriveSecrets(secret: string): Secrets {
     opaqueHashKey: derive(secret, 'opaque-secret-hash'),
     keyEncryptionKey: derive(secret, 'signing-key-encryption'),
     operatorCallKey: derive(secret, 'operator-call-signature'),
+    webhookSecretKey: derive(secret, 'webhook-secret-encryption'),
   };
 }
 

@@ -1,4 +1,5 @@
 import { createLogger } from '../../shared/logger.js';
+import { jetStreamOf } from '../../shared/bus/nats-transport.js';
 import { loadConfig } from '../../shared/config.js';
 import { migrateDatabase } from '../../shared/db/migrate.js';
 import { openDatabase } from '../../shared/db/orm.js';
@@ -36,7 +37,7 @@ export async function run(argv: string[]): Promise<void> {
   const transport = await connectTransport(config, log, 'crm start', 'gateway');
   const metrics = createMetricsRegistry('crm');
   registerPoolMetrics(metrics, orm);
-  const services = { orm, secrets, bus: transport, busNamespace: config.busNamespace, broadcasts: transport, metrics: new WorkerMessageMetrics(metrics) };
+  const services = { orm, secrets, bus: transport, busNamespace: config.busNamespace, broadcasts: transport, metrics: new WorkerMessageMetrics(metrics), webhooks: config.webhooks, jetStream: jetStreamOf(transport) };
   const workers = startWorkers(Object.values(WORKERS), services, log, config.workerConcurrency);
   const gateway = await startGateway(busClient(transport, config, { observer: new BusCallMetrics(metrics) }), config, log, metrics);
   // The database only: this process's gateway answers /readyz for the bus and every worker.

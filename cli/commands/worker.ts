@@ -1,5 +1,6 @@
 import { WORKER_NAMES, type WorkerName } from '../../shared/bus/operation.js';
 import { workerRole } from '../../shared/bus/nats-permissions.js';
+import { jetStreamOf } from '../../shared/bus/nats-transport.js';
 import { loadConfig } from '../../shared/config.js';
 import { openDatabase } from '../../shared/db/orm.js';
 import { createLogger } from '../../shared/logger.js';
@@ -39,7 +40,7 @@ export async function run(argv: string[]): Promise<void> {
   registerPoolMetrics(metrics, orm);
   const workers = startWorkers(
     names.map((n) => WORKERS[n]),
-    { orm, secrets, bus: transport, busNamespace: config.busNamespace, broadcasts: transport, metrics: new WorkerMessageMetrics(metrics) },
+    { orm, secrets, bus: transport, busNamespace: config.busNamespace, broadcasts: transport, metrics: new WorkerMessageMetrics(metrics), webhooks: config.webhooks, jetStream: jetStreamOf(transport) },
     log,
     config.workerConcurrency,
   );

@@ -128,6 +128,7 @@ export function buildOpenApiDocument(endpoints: readonly Endpoint[], serverUrl: 
       { name: 'Custom fields', description: 'Typed fields on contacts and deals.' },
       { name: 'Tokens', description: 'API tokens of the workspace.' },
       { name: 'Events', description: 'The change history: who changed what, through which token or agent.' },
+      { name: 'Webhooks', description: 'Endpoints that receive events, signed per the Standard Webhooks specification, with every delivery attempt.' },
     ],
     components: {
       securitySchemes: {

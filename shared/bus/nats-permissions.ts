@@ -1,4 +1,5 @@
 import { BUS_EVENTS } from '../contracts/broadcasts.js';
+import { eventStreamName, webhookConsumerName } from '../events/event-stream.js';
 import { rateLimitBucketOf } from '../rate-limit/rate-limit-bucket.js';
 import { eventSubjectOf } from './bus-event.js';
 import { queueOf, WORKER_NAMES, type WorkerName } from './operation.js';
@@ -49,6 +50,23 @@ function keyValueSubjects(bucket: string): string[] {
   ];
 }
 
+/**
+ * Subjects of reading one durable pull consumer: look it up, create it (the same
+ * configuration from every copy), fetch messages into the role's inbox, acknowledge them.
+ */
+function pullConsumerSubjects(stream: string, consumer: string): string[] {
+  return [
+    '$JS.API.INFO',
+    `$JS.API.STREAM.INFO.${stream}`,
+    `$JS.API.CONSUMER.INFO.${stream}.${consumer}`,
+    `$JS.API.CONSUMER.CREATE.${stream}.${consumer}`,
+    `$JS.API.CONSUMER.CREATE.${stream}.${consumer}.>`,
+    `$JS.API.CONSUMER.DURABLE.CREATE.${stream}.${consumer}`,
+    `$JS.API.CONSUMER.MSG.NEXT.${stream}.${consumer}`,
+    `$JS.ACK.${stream}.${consumer}.>`,
+  ];
+}
+
 export function natsPermissionsOf(namespace: string, role: NatsRole): NatsPermissions {
   const requests = WORKER_NAMES.map((w) => `${namespace}.${w}.>`);
   const broadcasts = BUS_EVENTS.map((e) => eventSubjectOf(namespace, e));
@@ -70,10 +88,13 @@ export function natsPermissionsOf(namespace: string, role: NatsRole): NatsPermis
     default: {
       const worker = role.slice('worker-'.length) as WorkerName;
       const announces = BUS_EVENTS.filter((e) => e.worker === worker).map((e) => eventSubjectOf(namespace, e));
+      // The webhooks worker reads the event stream through its durable consumer, replies arriving in its inbox.
+      const consumes = worker === 'webhooks' ? pullConsumerSubjects(eventStreamName(namespace), webhookConsumerName(namespace)) : [];
+      const publishes = [...announces, ...consumes];
       return {
-        ...(announces.length > 0 ? { publish: { allow: announces } } : {}),
+        ...(publishes.length > 0 ? { publish: { allow: publishes } } : {}),
         // "subject queue": only as a member of the kind's queue group, never as a listener beside it.
-        subscribe: { allow: [`${namespace}.${worker}.> ${queueOf(namespace, worker)}`] },
+        subscribe: { allow: [`${namespace}.${worker}.> ${queueOf(namespace, worker)}`, ...(consumes.length > 0 ? [`${inboxPrefixOf(namespace, role)}.>`] : [])] },
         allowResponses: true,
       };
     }

@@ -1,4 +1,4 @@
-import { connect, headers as natsHeaders, ErrorCode, type ConnectionOptions, type KV, type NatsConnection, type Msg, type MsgHdrs } from 'nats';
+import { connect, headers as natsHeaders, ErrorCode, type ConnectionOptions, type JetStreamClient, type JetStreamManager, type KV, type NatsConnection, type Msg, type MsgHdrs } from 'nats';
 import type { Logger } from '../logger.js';
 import { BusDisconnectedError, BusTimeoutError, NoRespondersError } from './transport.js';
 import type { BusHandler, BusHeaders, BusMessage, BusSubscription, BusTransport } from './transport.js';
@@ -25,7 +25,18 @@ function errorCode(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
 }
 
-export class NatsTransport implements BusTransport {
+/** JetStream on the process's NATS connection (the event stream: shared/events/event-stream.ts). */
+export interface JetStreamAccess {
+  jetStream(): JetStreamClient;
+  jetStreamManager(): Promise<JetStreamManager>;
+}
+
+/** JetStream of the bus, when the bus is NATS (the in-process bus has none). */
+export function jetStreamOf(transport: BusTransport): JetStreamAccess | undefined {
+  return transport instanceof NatsTransport ? transport : undefined;
+}
+
+export class NatsTransport implements BusTransport, JetStreamAccess {
   readonly kind = 'nats' as const;
   private connected = true;
 
@@ -131,6 +142,14 @@ export class NatsTransport implements BusTransport {
   /** A JetStream key-value bucket (created when missing), e.g. for counts shared by gateways. */
   keyValue(bucket: string, options: { ttlMs: number; replicas: number }): Promise<KV> {
     return this.nc.jetstream().views.kv(bucket, { ttl: options.ttlMs, history: 1, replicas: options.replicas });
+  }
+
+  jetStream(): JetStreamClient {
+    return this.nc.jetstream();
+  }
+
+  jetStreamManager(): Promise<JetStreamManager> {
+    return this.nc.jetstreamManager();
   }
 
   async close(): Promise<void> {

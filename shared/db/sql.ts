@@ -21,6 +21,9 @@ import type {
   UserSchema,
   WorkspaceSchema,
   EventSchema,
+  WebhookEndpointSchema,
+  WebhookDeliverySchema,
+  WebhookDeliveryAttemptSchema,
 } from './entities/index.js';
 import type { EntityManager } from './orm.js';
 
@@ -45,6 +48,9 @@ type EntityTables = InferKyselyDB<
   | typeof OAuthSigningKeySchema
   | typeof SignInAttemptSchema
   | typeof EventSchema
+  | typeof WebhookEndpointSchema
+  | typeof WebhookDeliverySchema
+  | typeof WebhookDeliveryAttemptSchema
 >;
 
 /**

@@ -15,6 +15,9 @@ export const WORKSPACE_TABLES = [
   'oauth_grants',
   'pipelines',
   'stages',
+  'webhook_deliveries',
+  'webhook_delivery_attempts',
+  'webhook_endpoints',
 ] as const satisfies readonly WorkspaceTable[];
 
 type Unlisted = Exclude<WorkspaceTable, (typeof WORKSPACE_TABLES)[number]>;

@@ -10,6 +10,7 @@ import type { BusHandler, BusSubscription } from '../../shared/bus/transport.js'
 import { GRANT_CHANGED_EVENT, SIGNING_KEYS_CHANGED_EVENT, TOKEN_REVOKED_EVENT } from '../../shared/contracts/broadcasts.js';
 import { healthOf } from '../../shared/contracts/health.js';
 import type { Orm } from '../../shared/db/orm.js';
+import { loadConfig } from '../../shared/config.js';
 import { createLogger } from '../../shared/logger.js';
 import type { Secrets } from '../../shared/secrets.js';
 import { WORKERS } from '../../workers/index.js';
@@ -46,8 +47,8 @@ async function contractOperations(): Promise<Operation[]> {
 async function subscriptionsOf(worker: keyof typeof WORKERS): Promise<{ subject: string; queue: string }[]> {
   const bus = new RecordingTransport();
   // The services are only reached by handlers and upkeep, neither of which runs here.
-  const services = { orm: {} as Orm, secrets: {} as Secrets, bus, busNamespace: NS, broadcasts: bus };
-  const running = startWorkers([WORKERS[worker]], services, createLogger({ level: 'silent', component: 'test' }), 1);
+  const services = { orm: {} as Orm, secrets: {} as Secrets, bus, busNamespace: NS, broadcasts: bus, webhooks: loadConfig({}).webhooks };
+  const running = startWorkers([WORKERS[worker]], services, createLogger({ level: 'silent', component: 'test' }), 1, { background: false });
   await running.drain();
   return bus.subscribed;
 }

@@ -17,6 +17,7 @@ const CROSS_WORKSPACE_FILES: Record<string, string> = {
   'session-memberships.ts': "the console's workspace switcher lists the user's memberships",
   'idempotency.ts': 'maintenance purges expired keys of every workspace',
   'purge-expired.ts': 'maintenance purges clients that no workspace holds a grant for',
+  'claim-due-deliveries.ts': 'the delivery loop claims the due webhook deliveries of every workspace',
 };
 
 const root = join(import.meta.dirname, '..', '..');

@@ -1,5 +1,7 @@
 import type { Operation, OperationOutput, ParsedInput } from '../../shared/bus/operation.js';
+import type { JetStreamAccess } from '../../shared/bus/nats-transport.js';
 import type { BusTransport } from '../../shared/bus/transport.js';
+import type { Config } from '../../shared/config.js';
 import type { CallContext } from '../../shared/contracts/call-context.js';
 import type { EntityManager, Orm } from '../../shared/db/orm.js';
 import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
@@ -19,6 +21,15 @@ export interface WorkerServices {
   broadcasts: Pick<BusTransport, 'publish'>;
   /** Counts and times messages (service processes; not the command line). */
   metrics?: WorkerMessageMetrics;
+  /** Webhook settings (`WEBHOOK_*`): allowed addresses, retries, timeouts. */
+  webhooks: Config['webhooks'];
+  /** JetStream, when the bus is NATS: the webhooks worker consumes the event stream through it. */
+  jetStream?: JetStreamAccess;
+}
+
+/** Work a worker does besides answering requests (e.g. sending webhooks); stopped on drain. */
+export interface BackgroundTask {
+  stop(): Promise<void>;
 }
 
 /** One request as a handler sees it. */
@@ -67,4 +78,6 @@ export interface WorkerDefinition {
   handlers: HandlerBinding[];
   /** Periodic upkeep, e.g. purging expired idempotency keys. */
   maintenance?: { everyMs: number; run: (services: WorkerServices, log: Logger) => Promise<void> };
+  /** Started with the worker in service processes (`crm worker`, `crm start`), not in the command line's. */
+  background?: (services: WorkerServices, log: Logger) => BackgroundTask;
 }

@@ -1,10 +1,44 @@
 import { getEvent, listEvents } from '../../shared/contracts/events.js';
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  getWebhookEndpoint,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
+  retryWebhookDelivery,
+  rotateWebhookSecret,
+  sendTestWebhook,
+  updateWebhookEndpoint,
+} from '../../shared/contracts/webhooks.js';
 import { handle, type WorkerDefinition } from '../runtime/worker-call.js';
+import { startWebhookDelivery } from './deliveries/delivery-background.js';
+import { listDeliveriesHandler } from './deliveries/list-deliveries.js';
+import { retryDeliveryHandler } from './deliveries/retry-delivery.js';
+import { createEndpointHandler } from './endpoints/create-endpoint.js';
+import { deleteEndpointHandler } from './endpoints/delete-endpoint.js';
+import { getEndpointHandler } from './endpoints/get-endpoint.js';
+import { listEndpointsHandler } from './endpoints/list-endpoints.js';
+import { rotateSecretHandler } from './endpoints/rotate-secret.js';
+import { sendTestEventHandler } from './endpoints/send-test-event.js';
+import { updateEndpointHandler } from './endpoints/update-endpoint.js';
 import { getEventHandler } from './events/get-event.js';
 import { listEventsHandler } from './events/list-events.js';
 
-/** The change history: reading the feed, and (with the relay) publishing it and delivering it to webhook endpoints. */
+/** The change history: reading the feed, webhook endpoints, and delivering events to them. */
 export const webhooksWorker: WorkerDefinition = {
   name: 'webhooks',
-  handlers: [handle(listEvents, listEventsHandler), handle(getEvent, getEventHandler)],
+  handlers: [
+    handle(listEvents, listEventsHandler),
+    handle(getEvent, getEventHandler),
+    handle(createWebhookEndpoint, createEndpointHandler),
+    handle(listWebhookEndpoints, listEndpointsHandler),
+    handle(getWebhookEndpoint, getEndpointHandler),
+    handle(updateWebhookEndpoint, updateEndpointHandler),
+    handle(deleteWebhookEndpoint, deleteEndpointHandler),
+    handle(rotateWebhookSecret, rotateSecretHandler),
+    handle(sendTestWebhook, sendTestEventHandler),
+    handle(listWebhookDeliveries, listDeliveriesHandler),
+    handle(retryWebhookDelivery, retryDeliveryHandler),
+  ],
+  background: startWebhookDelivery,
 };

@@ -7,6 +7,7 @@ import { getMeEndpoint } from './me/endpoints.js';
 import { pipelineEndpoints } from './pipelines/endpoints.js';
 import { describeSchemaEndpoint } from './schema/endpoints.js';
 import { tokenEndpoints } from './tokens/endpoints.js';
+import { webhookEndpointEndpoints } from './webhook-endpoints/endpoints.js';
 
 /** Every REST endpoint: the gateway mounts exactly these, and the OpenAPI document lists them. */
 export const V1_ENDPOINTS: readonly Endpoint[] = [
@@ -18,4 +19,5 @@ export const V1_ENDPOINTS: readonly Endpoint[] = [
   describeSchemaEndpoint,
   ...tokenEndpoints,
   ...eventEndpoints,
+  ...webhookEndpointEndpoints,
 ] as readonly Endpoint[];

@@ -18,6 +18,9 @@ export { OAuthRefreshToken, OAuthRefreshTokenSchema } from './oauth-refresh-toke
 export { OAuthSigningKey, OAuthSigningKeySchema } from './oauth-signing-key.js';
 export { SignInAttempt, SignInAttemptSchema } from './sign-in-attempt.js';
 export { Event, EventSchema } from './event.js';
+export { WebhookEndpoint, WebhookEndpointSchema } from './webhook-endpoint.js';
+export { WebhookDelivery, WebhookDeliverySchema } from './webhook-delivery.js';
+export { WebhookDeliveryAttempt, WebhookDeliveryAttemptSchema } from './webhook-delivery-attempt.js';
 
 import { ApiToken } from './api-token.js';
 import { Contact } from './contact.js';
@@ -39,6 +42,9 @@ import { OAuthSigningKey } from './oauth-signing-key.js';
 import { SignInAttempt } from './sign-in-attempt.js';
 import { UserSession } from './user-session.js';
 import { Event } from './event.js';
+import { WebhookEndpoint } from './webhook-endpoint.js';
+import { WebhookDelivery } from './webhook-delivery.js';
+import { WebhookDeliveryAttempt } from './webhook-delivery-attempt.js';
 
 export const ALL_ENTITIES = [
   Organization,
@@ -61,7 +67,10 @@ export const ALL_ENTITIES = [
   OAuthSigningKey,
   SignInAttempt,
   Event,
+  WebhookEndpoint,
+  WebhookDelivery,
+  WebhookDeliveryAttempt,
 ];
 
 /** Entities that belong to one workspace: the `workspace` filter scopes every query on them. */
-export const WORKSPACE_ENTITIES = ['Membership', 'ApiToken', 'Contact', 'CustomField', 'Pipeline', 'Stage', 'Deal', 'IdempotencyKey', 'Event'];
+export const WORKSPACE_ENTITIES = ['Membership', 'ApiToken', 'Contact', 'CustomField', 'Pipeline', 'Stage', 'Deal', 'IdempotencyKey', 'Event', 'WebhookEndpoint', 'WebhookDelivery', 'WebhookDeliveryAttempt'];

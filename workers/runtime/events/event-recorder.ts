@@ -29,21 +29,28 @@ export class EventRecorder {
     private readonly requestId: string,
     /** `import` for `crm import`; any other command-line write is `cli`. */
     private readonly cliKind: 'cli' | 'import' = 'cli',
+    /** For `system`: what in the service made the change. */
+    private readonly systemName: string = SYSTEM_ACTOR.name,
   ) {}
+
+  /** A recorder for a change nobody asked for: the actor is the service (`system`), named by what did it. */
+  static bySystem(db: WorkspaceSql, name: string, requestId = 'unknown'): EventRecorder {
+    return new EventRecorder(db, 'system', requestId, 'cli', name);
+  }
 
   /** The same recorder for `crm import`: its events name the import as their actor. */
   asImport(): EventRecorder {
-    return new EventRecorder(this.db, this.context, this.requestId, 'import');
+    return new EventRecorder(this.db, this.context, this.requestId, 'import', this.systemName);
   }
 
   /** The same recorder on another transaction (a savepoint inside the handler). */
   within(db: WorkspaceSql): EventRecorder {
-    return new EventRecorder(db, this.context, this.requestId, this.cliKind);
+    return new EventRecorder(db, this.context, this.requestId, this.cliKind, this.systemName);
   }
 
   async record(...changes: Change[]): Promise<void> {
     if (changes.length === 0) return;
-    const actor: Actor = this.context === 'system' ? SYSTEM_ACTOR : await actorOf(this.db, this.context, this.cliKind);
+    const actor: Actor = this.context === 'system' ? { ...SYSTEM_ACTOR, name: this.systemName } : await actorOf(this.db, this.context, this.cliKind);
     const now = new Date();
     const rows = changes
       .map((change) => ({ change, previous: change.previous ? previousAttributes(change.previous, change.object) : null }))

@@ -21,5 +21,5 @@ export function agentEvents(db: WorkspaceSql, grant: { id: string; userId: strin
 
 /** What the service does on its own (a grant revoked because its code or refresh token was replayed). */
 export function systemEvents(db: WorkspaceSql, requestId: string): EventRecorder {
-  return new EventRecorder(db, 'system', requestId);
+  return EventRecorder.bySystem(db, 'crm service (OAuth replay protection)', requestId);
 }

@@ -1,27 +1,12 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
 import type { EntityManager } from '../../../shared/db/orm.js';
 import { jsonb, sqlOf } from '../../../shared/db/sql.js';
 import { newId } from '../../../shared/ids.js';
+import { openSealedText as decrypt, sealText as encrypt } from '../../../shared/sealed-text.js';
 
 export const SIGNING_ALGORITHM = 'ES256';
 /** A retired key stays published this long: far beyond the life of any token it signed. */
 const RETIRED_KEY_PUBLISHED_HOURS = 24;
-
-function encrypt(key: Buffer, plaintext: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return [iv, cipher.getAuthTag(), body].map((b) => b.toString('base64url')).join('.');
-}
-
-function decrypt(key: Buffer, sealed: string): string {
-  const [iv, tag, body] = sealed.split('.').map((part) => Buffer.from(part, 'base64url'));
-  if (!iv || !tag || !body) throw new Error('malformed encrypted signing key');
-  const decipher = createDecipheriv('aes-256-gcm', key, iv);
-  decipher.setAuthTag(tag);
-  return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
-}
 
 export interface ActiveSigningKey {
   kid: string;

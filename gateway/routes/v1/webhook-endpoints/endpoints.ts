@@ -1,0 +1,165 @@
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  getWebhookEndpoint,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
+  retryWebhookDelivery,
+  rotateWebhookSecret,
+  sendTestWebhook,
+  updateWebhookEndpoint,
+  WebhookDelivery,
+  WebhookEndpoint,
+} from '../../../../shared/contracts/webhooks.js';
+import { defineEndpoint } from '../../../api/endpoint.js';
+import { listOf } from '../../../api/list-envelope.js';
+import {
+  CreateWebhookEndpointBody,
+  ListWebhookDeliveriesQuery,
+  ListWebhookEndpointsQuery,
+  UpdateWebhookEndpointBody,
+  WebhookDeliveryParams,
+  WebhookEndpointIdParams,
+} from './validators.js';
+
+const tag = 'Webhooks';
+const bodyErrors = ['validation_failed', 'invalid_json', 'payload_too_large', 'unsupported_media_type'] as const;
+
+export const createWebhookEndpointEndpoint = defineEndpoint({
+  method: 'post',
+  path: '/v1/webhook-endpoints',
+  operationId: 'createWebhookEndpoint',
+  summary: 'Create a webhook endpoint',
+  description:
+    'Events of the types in enabled_events are POSTed to url, signed per the Standard Webhooks specification (headers webhook-id, webhook-timestamp, webhook-signature) with the secret in this response, which is shown only here. The URL must be https and its host a public address (loopback, private, link-local and metadata addresses are refused, after DNS too), unless the operator set WEBHOOK_ALLOW_PRIVATE_NETWORKS for development. An endpoint receives events that happen after its creation.',
+  tag,
+  op: createWebhookEndpoint,
+  body: CreateWebhookEndpointBody,
+  status: 201,
+  errors: [...bodyErrors],
+  location: (endpoint) => `/v1/webhook-endpoints/${endpoint.id}`,
+  noStore: true,
+});
+
+export const listWebhookEndpointsEndpoint = defineEndpoint({
+  method: 'get',
+  path: '/v1/webhook-endpoints',
+  operationId: 'listWebhookEndpoints',
+  summary: 'List webhook endpoints',
+  description: 'Oldest first; never their secrets.',
+  tag,
+  op: listWebhookEndpoints,
+  query: ListWebhookEndpointsQuery,
+  response: listOf(WebhookEndpoint, 'WebhookEndpointList'),
+  status: 200,
+  errors: ['validation_failed', 'invalid_cursor'],
+});
+
+export const getWebhookEndpointEndpoint = defineEndpoint({
+  method: 'get',
+  path: '/v1/webhook-endpoints/{id}',
+  operationId: 'getWebhookEndpoint',
+  summary: 'Retrieve a webhook endpoint',
+  tag,
+  op: getWebhookEndpoint,
+  params: WebhookEndpointIdParams,
+  status: 200,
+  errors: ['not_found'],
+});
+
+export const updateWebhookEndpointEndpoint = defineEndpoint({
+  method: 'patch',
+  path: '/v1/webhook-endpoints/{id}',
+  operationId: 'updateWebhookEndpoint',
+  summary: 'Update a webhook endpoint',
+  description: 'Changes the fields given. status disabled stops every delivery to it; enabled again forgets its failures (failing_since).',
+  tag,
+  op: updateWebhookEndpoint,
+  params: WebhookEndpointIdParams,
+  body: UpdateWebhookEndpointBody,
+  status: 200,
+  errors: ['not_found', ...bodyErrors],
+});
+
+export const deleteWebhookEndpointEndpoint = defineEndpoint({
+  method: 'delete',
+  path: '/v1/webhook-endpoints/{id}',
+  operationId: 'deleteWebhookEndpoint',
+  summary: 'Delete a webhook endpoint',
+  description: 'With its deliveries; nothing more is sent to it.',
+  tag,
+  op: deleteWebhookEndpoint,
+  params: WebhookEndpointIdParams,
+  status: 200,
+  errors: ['not_found'],
+});
+
+export const rotateWebhookSecretEndpoint = defineEndpoint({
+  method: 'post',
+  path: '/v1/webhook-endpoints/{id}/rotate-secret',
+  operationId: 'rotateWebhookEndpointSecret',
+  summary: "Rotate a webhook endpoint's signing secret",
+  description: 'A new secret, shown only in this response; the old one no longer signs anything, retries included.',
+  tag,
+  op: rotateWebhookSecret,
+  params: WebhookEndpointIdParams,
+  status: 200,
+  errors: ['not_found', ...bodyErrors],
+  noStore: true,
+});
+
+export const sendTestWebhookEndpoint = defineEndpoint({
+  method: 'post',
+  path: '/v1/webhook-endpoints/{id}/test',
+  operationId: 'sendTestWebhook',
+  summary: 'Send a test event',
+  description:
+    'Queues a signed event of type webhook_endpoint.test (data.object: the endpoint), sent at once and not retried. The reply is the pending delivery; its attempt appears in the deliveries list a moment later.',
+  tag,
+  op: sendTestWebhook,
+  params: WebhookEndpointIdParams,
+  status: 201,
+  errors: ['not_found', 'conflict', ...bodyErrors],
+});
+
+export const listWebhookDeliveriesEndpoint = defineEndpoint({
+  method: 'get',
+  path: '/v1/webhook-endpoints/{id}/deliveries',
+  operationId: 'listWebhookDeliveries',
+  summary: "List an endpoint's deliveries",
+  description: 'Newest first, each with every attempt (time, HTTP status, latency, error). Follow links.next to read further back.',
+  tag,
+  op: listWebhookDeliveries,
+  params: WebhookEndpointIdParams,
+  query: ListWebhookDeliveriesQuery,
+  input: ({ params, query }) => ({ endpoint_id: params.id, ...query }),
+  response: listOf(WebhookDelivery, 'WebhookDeliveryList'),
+  status: 200,
+  errors: ['not_found', 'validation_failed', 'invalid_cursor'],
+});
+
+export const retryWebhookDeliveryEndpoint = defineEndpoint({
+  method: 'post',
+  path: '/v1/webhook-endpoints/{id}/deliveries/{delivery_id}/retry',
+  operationId: 'retryWebhookDelivery',
+  summary: 'Retry a delivery',
+  description: 'Sends it again now: a failed delivery gets one more attempt, a pending one is sent without waiting for its next scheduled attempt.',
+  tag,
+  op: retryWebhookDelivery,
+  params: WebhookDeliveryParams,
+  input: ({ params }) => ({ endpoint_id: params.id, id: params.delivery_id }),
+  status: 200,
+  errors: ['not_found', 'conflict', ...bodyErrors],
+});
+
+export const webhookEndpointEndpoints = [
+  createWebhookEndpointEndpoint,
+  listWebhookEndpointsEndpoint,
+  getWebhookEndpointEndpoint,
+  updateWebhookEndpointEndpoint,
+  deleteWebhookEndpointEndpoint,
+  rotateWebhookSecretEndpoint,
+  sendTestWebhookEndpoint,
+  listWebhookDeliveriesEndpoint,
+  retryWebhookDeliveryEndpoint,
+];

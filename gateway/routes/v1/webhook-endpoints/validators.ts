@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { Cursor, PageLimitQuery } from '../../../../shared/contracts/common.js';
+import { CreateWebhookEndpointInput, UpdateWebhookEndpointInput } from '../../../../shared/contracts/webhooks.js';
+
+export const WebhookEndpointIdParams = z.strictObject({ id: z.string().max(64).describe('we_…') });
+
+export const WebhookDeliveryParams = z.strictObject({
+  id: z.string().max(64).describe('we_…'),
+  delivery_id: z.string().max(64).describe('msg_…'),
+});
+
+export const ListWebhookEndpointsQuery = z.strictObject({ limit: PageLimitQuery, cursor: Cursor.optional().describe('Taken from links.next') });
+
+export const ListWebhookDeliveriesQuery = ListWebhookEndpointsQuery;
+
+export const CreateWebhookEndpointBody = CreateWebhookEndpointInput;
+
+export const UpdateWebhookEndpointBody = UpdateWebhookEndpointInput;

@@ -1,0 +1,190 @@
+import { z } from 'zod';
+import { defineOperation } from '../bus/operation.js';
+import { cleanText, Cursor, PageLimit, pageOf, Timestamp } from './common.js';
+import { EVENT_TYPES } from './events.js';
+
+/**
+ * Webhook endpoints and their deliveries. Deliveries follow the Standard Webhooks
+ * specification: headers `webhook-id` (the delivery, `msg_…`), `webhook-timestamp` and
+ * `webhook-signature` (`v1,<base64 HMAC-SHA256>` under the endpoint's `whsec_…` secret),
+ * the body the event as `GET /v1/events/{id}` returns it.
+ */
+
+export const WEBHOOK_ENDPOINT_STATUSES = ['enabled', 'disabled'] as const;
+export const WebhookEndpointStatus = z.enum(WEBHOOK_ENDPOINT_STATUSES);
+export type WebhookEndpointStatus = z.infer<typeof WebhookEndpointStatus>;
+
+/** An event type, or `*` for every type (present and future). */
+export const EnabledEvent = z.enum(['*', ...EVENT_TYPES], { error: 'must be an event type (e.g. contact.created) or *' });
+
+const EnabledEvents = z
+  .array(EnabledEvent)
+  .min(1, 'at least one event type (or *) is required')
+  .max(EVENT_TYPES.length + 1)
+  .transform((types) => (types.includes('*') ? ['*' as const] : [...new Set(types)]))
+  .describe('Event types to receive, or ["*"] for every one');
+
+/** The address, as given; that it is https and public is checked by the worker, which resolves it. */
+const WebhookUrl = z
+  .string()
+  .trim()
+  .max(2048, 'must be at most 2048 characters')
+  .pipe(z.url({ protocol: /^https?$/, error: 'must be an absolute https URL' }))
+  .describe('Where deliveries are POSTed: https, on a public address');
+
+export const WebhookEndpoint = z
+  .object({
+    object: z.literal('webhook_endpoint'),
+    id: z.string().describe('we_…'),
+    workspace_id: z.string(),
+    url: z.string(),
+    description: z.string().nullable(),
+    enabled_events: z.array(EnabledEvent),
+    status: WebhookEndpointStatus.describe('disabled: receives nothing (set by hand, or after WEBHOOK_DISABLE_AFTER of failures)'),
+    failing_since: Timestamp.nullable().describe('Since when every delivery attempt has failed; null while it succeeds'),
+    secret_rotated_at: Timestamp.nullable().describe('When the signing secret was last replaced; null if never'),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .meta({ id: 'WebhookEndpoint' });
+export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
+
+/** Only creation and rotation carry the secret, once. */
+export const WebhookEndpointWithSecret = WebhookEndpoint.extend({
+  secret: z.string().describe('whsec_…: verify deliveries with it (any Standard Webhooks library). Shown only in this response; store it now.'),
+}).meta({ id: 'WebhookEndpointWithSecret' });
+
+export const CreateWebhookEndpointInput = z.strictObject({
+  url: WebhookUrl,
+  enabled_events: EnabledEvents,
+  description: cleanText(500).nullable().optional(),
+  status: WebhookEndpointStatus.optional().describe('Default enabled'),
+});
+
+export const UpdateWebhookEndpointInput = z.strictObject({
+  url: WebhookUrl.optional(),
+  enabled_events: EnabledEvents.optional(),
+  description: cleanText(500).nullable().optional(),
+  status: WebhookEndpointStatus.optional().describe('enabled again clears failing_since'),
+});
+
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+
+export const WebhookDeliveryAttempt = z
+  .object({
+    attempted_at: Timestamp,
+    status_code: z.number().int().nullable().describe('The HTTP status; null when no response came'),
+    latency_ms: z.number().int(),
+    succeeded: z.boolean(),
+    error: z.string().nullable().describe('Why it failed: the status, a timeout, a refused address, a redirect not followed…'),
+  })
+  .meta({ id: 'WebhookDeliveryAttempt' });
+
+export const WebhookDelivery = z
+  .object({
+    object: z.literal('webhook_delivery'),
+    id: z.string().describe('msg_…: the webhook-id header'),
+    endpoint_id: z.string(),
+    event_id: z.string(),
+    event_type: z.string().describe('The event type, or webhook_endpoint.test for a test event'),
+    status: z.enum(WEBHOOK_DELIVERY_STATUSES).describe('pending (to be sent or retried), succeeded (a 2xx), failed (retries exhausted)'),
+    attempt_count: z.number().int(),
+    next_attempt_at: Timestamp.nullable().describe('When it is sent next, while pending'),
+    created_at: Timestamp,
+    attempts: z.array(WebhookDeliveryAttempt).describe('Every attempt, oldest first'),
+  })
+  .meta({ id: 'WebhookDelivery' });
+export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
+
+const EndpointId = z.string().max(64);
+
+export const createWebhookEndpoint = defineOperation({
+  worker: 'webhooks',
+  resource: 'endpoints',
+  verb: 'create',
+  scope: 'webhooks:write',
+  input: CreateWebhookEndpointInput,
+  output: WebhookEndpointWithSecret,
+});
+
+export const listWebhookEndpoints = defineOperation({
+  worker: 'webhooks',
+  resource: 'endpoints',
+  verb: 'list',
+  readOnly: true,
+  scope: 'webhooks:write',
+  input: z.strictObject({ limit: PageLimit, cursor: Cursor.optional() }),
+  output: pageOf(WebhookEndpoint),
+});
+
+export const getWebhookEndpoint = defineOperation({
+  worker: 'webhooks',
+  resource: 'endpoints',
+  verb: 'get',
+  readOnly: true,
+  scope: 'webhooks:write',
+  input: z.strictObject({ id: EndpointId }),
+  output: WebhookEndpoint,
+});
+
+export const updateWebhookEndpoint = defineOperation({
+  worker: 'webhooks',
+  resource: 'endpoints',
+  verb: 'update',
+  destructive: true,
+  scope: 'webhooks:write',
+  input: UpdateWebhookEndpointInput.extend({ id: EndpointId }),
+  output: WebhookEndpoint,
+});
+
+export const deleteWebhookEndpoint = defineOperation({
+  worker: 'webhooks',
+  resource: 'endpoints',
+  verb: 'delete',
+  destructive: true,
+  scope: 'webhooks:write',
+  input: z.strictObject({ id: EndpointId }),
+  output: z.object({ object: z.literal('webhook_endpoint'), id: z.string(), deleted: z.literal(true) }).meta({ id: 'DeletedWebhookEndpoint' }),
+});
+
+export const rotateWebhookSecret = defineOperation({
+  worker: 'webhooks',
+  resource: 'endpoints',
+  verb: 'rotate-secret',
+  destructive: true,
+  scope: 'webhooks:write',
+  input: z.strictObject({ id: EndpointId }),
+  output: WebhookEndpointWithSecret,
+});
+
+/** Queues a signed `webhook_endpoint.test` event for the endpoint, sent at once. */
+export const sendTestWebhook = defineOperation({
+  worker: 'webhooks',
+  resource: 'endpoints',
+  verb: 'send-test',
+  scope: 'webhooks:write',
+  input: z.strictObject({ id: EndpointId }),
+  output: WebhookDelivery,
+});
+
+/** Newest first. */
+export const listWebhookDeliveries = defineOperation({
+  worker: 'webhooks',
+  resource: 'deliveries',
+  verb: 'list',
+  readOnly: true,
+  scope: 'webhooks:write',
+  input: z.strictObject({ endpoint_id: EndpointId, limit: PageLimit, cursor: Cursor.optional() }),
+  output: pageOf(WebhookDelivery),
+});
+
+/** Sends a delivery again now (its retries start over); a pending one is simply sent now. */
+export const retryWebhookDelivery = defineOperation({
+  worker: 'webhooks',
+  resource: 'deliveries',
+  verb: 'retry',
+  destructive: true,
+  scope: 'webhooks:write',
+  input: z.strictObject({ endpoint_id: EndpointId, id: z.string().max(64) }),
+  output: WebhookDelivery,
+});

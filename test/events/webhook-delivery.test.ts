@@ -1,0 +1,215 @@
+import { Webhook } from 'standardwebhooks';
+import t from 'tap';
+import type { Event } from '../../shared/contracts/events.js';
+import { eventStreamPublisher } from '../helpers/event-stream.js';
+import { client } from '../helpers/http.js';
+import { startStack } from '../helpers/stack.js';
+import { startReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+
+/**
+ * Deliveries end to end over real NATS (JetStream), Postgres and HTTP receivers on
+ * 127.0.0.1, each verifying every delivery with the `standardwebhooks` library. Events
+ * are published into the stream as the relay publishes them. Short retry schedule and
+ * timeout; the development switch admits 127.0.0.1.
+ */
+const RETRY_SCHEDULE = ['300ms', '600ms'];
+const stack = await startStack({
+  env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_SCHEDULE: RETRY_SCHEDULE.join(','), WEBHOOK_TIMEOUT: '1s', WEBHOOK_DISABLE_AFTER: '4s' },
+  workers: { webhooks: 2 },
+});
+t.teardown(() => stack.stop());
+const namespace = stack.env.BUS_NAMESPACE ?? '';
+const stream = await eventStreamPublisher(stack.natsWatcher, namespace);
+t.teardown(() => stream.close());
+
+const receivers: WebhookReceiver[] = [];
+t.teardown(() => Promise.all(receivers.map((r) => r.close())));
+async function receiver(behaviour?: Parameters<typeof startReceiver>[0]): Promise<WebhookReceiver> {
+  const r = await startReceiver(behaviour);
+  receivers.push(r);
+  return r;
+}
+
+interface Delivery {
+  id: string;
+  event_id: string;
+  status: string;
+  attempt_count: number;
+  attempts: { succeeded: boolean; status_code: number | null; error: string | null }[];
+}
+
+/** A workspace with a token that writes contacts, reads events and manages webhooks. */
+async function workspace() {
+  const ws = await stack.bootstrap({ defaultCountry: 'US' });
+  const api = client(stack.baseUrl, await stack.token(ws.workspace.id, ['contacts:write', 'events:read', 'webhooks:write']));
+  let phone = 100;
+  const addEndpoint = async (r: WebhookReceiver, events: string[] = ['contact.created']) => {
+    const res = await api.post<{ id: string; secret: string }>('/v1/webhook-endpoints', { url: r.url, enabled_events: events });
+    if (res.status !== 201) throw new Error(`endpoint not created: ${JSON.stringify(res.body)}`);
+    r.secret = res.body.secret;
+    return res.body.id;
+  };
+  /** A contact written over REST; its event published into the stream as the relay would. */
+  const write = async (): Promise<Event> => {
+    const created = await api.post<{ id: string }>('/v1/contacts', { first_name: 'Hook', phone: `+1 415 555 0${phone++}` });
+    const events = await api.get<{ data: Event[] }>(`/v1/events?object_id=${created.body.id}`);
+    const event = events.body.data[0];
+    if (!event) throw new Error('no event recorded');
+    await stream.publish(event);
+    return event;
+  };
+  const deliveries = async (endpointId: string) => (await api.get<{ data: Delivery[] }>(`/v1/webhook-endpoints/${endpointId}/deliveries?limit=100`)).body.data;
+  const settled = async (endpointId: string, eventId: string, status: string, timeoutMs = 15_000) => {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const delivery = (await deliveries(endpointId)).find((d) => d.event_id === eventId);
+      if (delivery?.status === status) return delivery;
+      if (Date.now() > until) throw new Error(`delivery of ${eventId} not ${status}: ${JSON.stringify(delivery)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  return { ws, api, addEndpoint, write, deliveries, settled };
+}
+
+const main = await workspace();
+
+t.test('each event reaches each endpoint that wants it, verified, promptly; another workspace sees none of it', async (t) => {
+  const ours = await receiver();
+  const theirs = await receiver();
+  const other = await workspace();
+  await main.addEndpoint(ours, ['contact.created']);
+  await other.addEndpoint(theirs, ['*']);
+
+  const sent: Event[] = [];
+  for (let i = 0; i < 10; i++) sent.push(await main.write());
+  const got = await ours.waitFor(10);
+  t.ok(got.every((r) => r.verified), 'every delivery verifies with the standardwebhooks library');
+  t.same(new Set(got.map((r) => r.event.id)), new Set(sent.map((e) => e.id)), 'each event once');
+  t.ok(got.every((r) => /^msg_/.test(r.id) && r.headers['webhook-signature'] !== undefined && r.headers['webhook-timestamp'] !== undefined));
+  t.same(JSON.parse(got[0]?.body ?? '{}'), sent.find((e) => e.id === got[0]?.event.id), 'the body is the event as REST shows it');
+
+  await stream.publish(sent[0] as Event);
+  await new Promise((r) => setTimeout(r, 500));
+  t.equal(ours.received.length, 10, 'the same event again is not delivered again');
+
+  await other.write();
+  await theirs.waitFor(1);
+  t.ok(theirs.received.every((r) => r.event.workspace_id === other.ws.workspace.id), "the other workspace's endpoint received only its own events");
+  t.equal(ours.received.filter((r) => r.event.workspace_id !== main.ws.workspace.id).length, 0);
+
+  // Publish to delivery: the stream and the delivery loop's share of commit-to-delivery.
+  const latencies: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    const before = ours.received.length;
+    const started = performance.now();
+    const event = await main.write();
+    const publishedAt = performance.now();
+    const [received] = (await ours.waitFor(before + 1)).filter((r) => r.event.id === event.id);
+    latencies.push((received?.receivedAt ?? publishedAt) - publishedAt);
+    t.ok(received, `delivered (${Math.round(publishedAt - started)} ms of REST write and lookup before publishing)`);
+  }
+  latencies.sort((a, b) => a - b);
+  const p50 = latencies[Math.floor(latencies.length / 2)] ?? Infinity;
+  t.comment(`publish-to-delivery p50 ${p50.toFixed(1)} ms, max ${latencies.at(-1)?.toFixed(1)} ms`);
+  t.ok(p50 < 250, 'new deliveries are sent at once, not at the next poll');
+});
+
+t.test('a receiver answering 500 and then recovering receives each event; every attempt is kept', async (t) => {
+  let failing = true;
+  const flaky = await receiver(() => (failing ? 500 : 200));
+  const endpointId = await main.addEndpoint(flaky);
+  const events = [await main.write(), await main.write()];
+  await flaky.waitFor(2);
+  failing = false;
+  for (const event of events) {
+    const delivery = await main.settled(endpointId, event.id, 'succeeded');
+    t.ok(delivery.attempts.length >= 2, 'failed, then succeeded');
+    t.match(delivery.attempts[0], { succeeded: false, status_code: 500, error: 'HTTP 500' });
+    t.match(delivery.attempts.at(-1), { succeeded: true, status_code: 200, error: null });
+  }
+  const verified = flaky.received.filter((r) => r.verified);
+  t.equal(verified.length, flaky.received.length, 'every attempt verifies');
+  t.same(new Set(flaky.received.map((r) => r.event.id)), new Set(events.map((e) => e.id)));
+  const ids = new Set(flaky.received.filter((r) => r.event.id === events[0]?.id).map((r) => r.id));
+  t.equal(ids.size, 1, 'retries carry the same webhook-id');
+});
+
+t.test('a receiver that never answers is retried on the schedule, then the delivery is failed', async (t) => {
+  const silent = await receiver(() => 'hang');
+  const endpointId = await main.addEndpoint(silent);
+  const event = await main.write();
+  const delivery = await main.settled(endpointId, event.id, 'failed');
+  t.equal(delivery.attempt_count, RETRY_SCHEDULE.length + 1, 'the first attempt and one per scheduled wait');
+  t.ok(delivery.attempts.every((a) => a.status_code === null && /timed out after 1000 ms/.test(a.error ?? '')));
+  t.equal(silent.received.length, RETRY_SCHEDULE.length + 1);
+  const gaps = silent.received.slice(1).map((r, i) => r.receivedAt - (silent.received[i]?.receivedAt ?? 0));
+  // Each gap: the 1 s timeout, then the wait (300 ms, then 600 ms, shortened by up to 20%).
+  t.ok((gaps[0] ?? 0) >= 1000 + 240 - 50 && (gaps[1] ?? 0) >= 1000 + 480 - 50, `waits follow the schedule: ${gaps.map(Math.round).join(', ')} ms`);
+
+  const retried = await main.api.post<Delivery>(`/v1/webhook-endpoints/${endpointId}/deliveries/${delivery.id}/retry`, {});
+  t.equal(retried.status, 200);
+  await silent.waitFor(RETRY_SCHEDULE.length + 2);
+  t.equal((await main.settled(endpointId, event.id, 'failed')).attempts.length, RETRY_SCHEDULE.length + 2, 'a manual retry is one more attempt');
+});
+
+t.test('a disabled endpoint receives nothing; one failing past WEBHOOK_DISABLE_AFTER is disabled by the service, with an event', async (t) => {
+  const off = await receiver();
+  const offId = await main.addEndpoint(off);
+  await main.api.send('PATCH', `/v1/webhook-endpoints/${offId}`, { body: { status: 'disabled' } });
+
+  const broken = await receiver(() => 503);
+  const brokenId = await main.addEndpoint(broken);
+  const first = await main.write();
+  await main.settled(brokenId, first.id, 'failed');
+  const failing = await main.api.get<{ status: string; failing_since: string | null }>(`/v1/webhook-endpoints/${brokenId}`);
+  t.match(failing.body, { status: 'enabled', failing_since: /^\d{4}-/ });
+  await new Promise((r) => setTimeout(r, 4_200));
+  const second = await main.write();
+  await main.settled(brokenId, second.id, 'failed');
+  const disabled = await main.api.get<{ status: string }>(`/v1/webhook-endpoints/${brokenId}`);
+  t.equal(disabled.body.status, 'disabled', 'failing for longer than WEBHOOK_DISABLE_AFTER');
+  const events = await main.api.get<{ data: Event[] }>(`/v1/events?object_id=${brokenId}&type=webhook_endpoint.disabled`);
+  t.equal(events.body.data.length, 1);
+  t.match(events.body.data[0], { actor: { kind: 'system', id: null }, data: { object: { status: 'disabled' }, previous_attributes: { status: 'enabled' } } });
+
+  const heard = broken.received.length;
+  await main.write();
+  await new Promise((r) => setTimeout(r, 800));
+  t.equal(broken.received.length, heard, 'once disabled, it receives nothing');
+  t.equal(off.received.length, 0, 'the endpoint disabled by hand received nothing');
+  t.same(await main.deliveries(offId), [], 'nor was anything queued for it');
+});
+
+t.test('test event, rotation: the new secret verifies, the old no longer does', async (t) => {
+  const r = await receiver();
+  const endpointId = await main.addEndpoint(r, ['contact.created']);
+  const oldSecret = r.secret;
+  const sent = await main.api.post<Delivery>(`/v1/webhook-endpoints/${endpointId}/test`, {});
+  t.equal(sent.status, 201);
+  const [test] = await r.waitFor(1, (x) => x.event.type === 'webhook_endpoint.test');
+  t.ok(test?.verified, 'the test event verifies with the secret');
+  t.equal(test?.id, sent.body.id);
+  t.equal(test?.event.data.object.id, endpointId);
+  t.equal((await main.settled(endpointId, test?.event.id ?? '', 'succeeded')).attempts.length, 1);
+
+  const rotated = await main.api.post<{ secret: string }>(`/v1/webhook-endpoints/${endpointId}/rotate-secret`, {});
+  r.secret = rotated.body.secret;
+  const event = await main.write();
+  const [delivery] = await r.waitFor(1, (x) => x.event.id === event.id);
+  t.ok(delivery?.verified, 'verifies with the new secret');
+  t.throws(() => {
+    if (!delivery) throw new Error('none');
+    // Verify again with the old secret, as a receiver that missed the rotation would.
+    new Webhook(oldSecret).verify(delivery.body, delivery.headers as Record<string, string>);
+  }, 'the old secret no longer verifies');
+});
+
+t.test('no webhook secret, signature or token appears in any log', async (t) => {
+  const output = stack.allOutput();
+  t.match(output, /webhook delivered/, 'deliveries are logged');
+  for (const r of receivers) {
+    if (r.secret) t.notOk(output.includes(r.secret.slice('whsec_'.length)), 'no secret');
+    for (const got of r.received) t.notOk(output.includes(String(got.headers['webhook-signature']).slice(3)), 'no signature');
+  }
+  t.notOk(/whsec_/.test(output), 'no whsec_ at all');
+});

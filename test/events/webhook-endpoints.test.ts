@@ -1,0 +1,158 @@
+import t from 'tap';
+import { client } from '../helpers/http.js';
+import { useStack } from '../helpers/shared-stack.js';
+
+/**
+ * Webhook endpoints over REST with the service's default settings (private networks
+ * refused): create, list, retrieve, update, delete, rotate, each recording its event;
+ * refused input is a 400 that changes nothing; the SSRF cases refused at creation and
+ * update; test events and retries to an address that does not resolve are failed attempts
+ * naming the reason. Deliveries to receivers are in webhook-delivery.test.ts.
+ */
+const stack = await useStack(t);
+const ws = await stack.bootstrap();
+const api = client(stack.baseUrl, await stack.token(ws.workspace.id, ['webhooks:write', 'events:read']));
+
+interface Endpoint {
+  id: string;
+  url: string;
+  description: string | null;
+  enabled_events: string[];
+  status: string;
+  secret?: string;
+  secret_rotated_at: string | null;
+}
+interface Delivery {
+  id: string;
+  status: string;
+  event_type: string;
+  attempt_count: number;
+  attempts: { succeeded: boolean; status_code: number | null; error: string | null; latency_ms: number }[];
+}
+interface EventBody {
+  type: string;
+  actor: { kind: string };
+  data: { object: Record<string, unknown>; previous_attributes: Record<string, unknown> | null };
+}
+
+const eventsOf = async (id: string) => (await api.get<{ data: EventBody[] }>(`/v1/events?object_id=${id}`)).body.data;
+const listIds = async () => (await api.get<{ data: Endpoint[] }>('/v1/webhook-endpoints?limit=100')).body.data.map((e) => e.id);
+
+// Public-looking names that do not resolve: accepted at creation, refused (without a socket) at delivery.
+const URL_A = 'https://hooks.unresolvable.invalid/crm';
+
+t.test('create, list, retrieve, update, rotate, delete: the secret only at create and rotate, one event each', async (t) => {
+  const created = await api.post<Endpoint>('/v1/webhook-endpoints', { url: URL_A, enabled_events: ['contact.created', 'deal.stage_changed', 'contact.created'], description: 'Orders' });
+  t.equal(created.status, 201);
+  t.equal(created.headers.get('cache-control'), 'no-store');
+  const endpoint = created.body;
+  t.match(endpoint.id, /^we_/);
+  t.match(endpoint.secret, /^whsec_[A-Za-z0-9+/]+=*$/);
+  t.same(endpoint.enabled_events, ['contact.created', 'deal.stage_changed'], 'duplicates dropped');
+  t.equal(endpoint.status, 'enabled');
+
+  const stored = await stack.db.query<{ secret_encrypted: string }>('select secret_encrypted from webhook_endpoints where id = $1', [endpoint.id]);
+  t.notOk(stored[0]?.secret_encrypted.includes(endpoint.secret?.slice(6) ?? '-'), 'the database holds the secret encrypted');
+
+  const got = await api.get<Endpoint>(`/v1/webhook-endpoints/${endpoint.id}`);
+  t.equal(got.status, 200);
+  t.notOk('secret' in got.body, 'never shown again');
+  t.ok((await listIds()).includes(endpoint.id));
+
+  const updated = await api.send<Endpoint>('PATCH', `/v1/webhook-endpoints/${endpoint.id}`, { body: { enabled_events: ['*'], description: null, status: 'disabled' } });
+  t.equal(updated.status, 200);
+  t.match(updated.body, { enabled_events: ['*'], description: null, status: 'disabled' });
+
+  const rotated = await api.post<Endpoint>(`/v1/webhook-endpoints/${endpoint.id}/rotate-secret`, {});
+  t.equal(rotated.status, 200);
+  t.match(rotated.body.secret, /^whsec_/);
+  t.not(rotated.body.secret, endpoint.secret);
+  t.not(rotated.body.secret_rotated_at, null);
+
+  const deleted = await api.send('DELETE', `/v1/webhook-endpoints/${endpoint.id}`);
+  t.same(deleted.body, { object: 'webhook_endpoint', id: endpoint.id, deleted: true });
+  t.equal((await api.get(`/v1/webhook-endpoints/${endpoint.id}`)).status, 404);
+  t.notOk((await listIds()).includes(endpoint.id));
+
+  const events = await eventsOf(endpoint.id);
+  t.same(events.map((e) => e.type), ['webhook_endpoint.deleted', 'webhook_endpoint.updated', 'webhook_endpoint.updated', 'webhook_endpoint.created']);
+  const [, rotation, update] = events as [EventBody, EventBody, EventBody];
+  t.same(update.data.previous_attributes, { enabled_events: ['contact.created', 'deal.stage_changed'], description: 'Orders', status: 'enabled' });
+  t.same(Object.keys(rotation.data.previous_attributes ?? {}), ['secret_rotated_at'], 'rotation says when, not what');
+  t.notOk(JSON.stringify(events).includes('whsec_'), 'no event carries a secret');
+});
+
+t.test('SSRF: loopback, private, link-local (metadata), IPv6 loopback, names resolving to loopback, and http are a clear 400 that stores nothing', async (t) => {
+  const before = await listIds();
+  const cases: [string, RegExp][] = [
+    ['https://127.0.0.1/hook', /127\.0\.0\.1 is not a public address: loopback/],
+    ['https://10.0.0.1/hook', /10\.0\.0\.1 is not a public address: private/],
+    ['https://169.254.169.254/latest/meta-data/', /169\.254\.169\.254 is not a public address: link-local/],
+    ['https://[::1]:8443/hook', /::1 is not a public address: loopback/],
+    ['https://localhost/hook', /localhost resolves to (127\.0\.0\.1|::1), which is not a public address: loopback/],
+    ['https://[::ffff:127.0.0.1]/hook', /loopback/],
+    ['http://hooks.example.com/crm', /must be an https URL/],
+    ['ftp://hooks.example.com/crm', /https URL/],
+  ];
+  for (const [url, message] of cases) {
+    const res = await api.post<{ error: { code: string; param: string; message: string } }>('/v1/webhook-endpoints', { url, enabled_events: ['*'] });
+    t.equal(res.status, 400, url);
+    t.match(res.body.error, { code: 'validation_failed', param: 'url', message }, url);
+  }
+  const ok = await api.post<Endpoint>('/v1/webhook-endpoints', { url: URL_A, enabled_events: ['*'] });
+  const patch = await api.send<{ error: { param: string; message: string } }>('PATCH', `/v1/webhook-endpoints/${ok.body.id}`, { body: { url: 'https://169.254.169.254/' } });
+  t.equal(patch.status, 400);
+  t.match(patch.body.error, { param: 'url', message: /link-local/ });
+  t.equal((await api.get<Endpoint>(`/v1/webhook-endpoints/${ok.body.id}`)).body.url, URL_A, 'the refused update changed nothing');
+  t.same((await listIds()).filter((id) => !before.includes(id)), [ok.body.id], 'only the valid endpoint was stored');
+  t.equal((await eventsOf(ok.body.id)).length, 1, 'refused writes record no event');
+});
+
+t.test('other refused input: a clear 400 naming the field', async (t) => {
+  const cases: [unknown, string][] = [
+    [{ url: URL_A, enabled_events: [] }, 'enabled_events'],
+    [{ url: URL_A, enabled_events: ['contact.exploded'] }, 'enabled_events.0'],
+    [{ url: 'not a url', enabled_events: ['*'] }, 'url'],
+    [{ url: URL_A, enabled_events: ['*'], status: 'paused' }, 'status'],
+    [{ url: URL_A, enabled_events: ['*'], secret: 'whsec_mine' }, 'secret'],
+    [{ enabled_events: ['*'] }, 'url'],
+  ];
+  for (const [body, param] of cases) {
+    const res = await api.post<{ error: { code: string; param: string } }>('/v1/webhook-endpoints', body);
+    t.equal(res.status, 400, JSON.stringify(body));
+    t.equal(res.body.error.param, param, JSON.stringify(body));
+  }
+  t.equal((await api.get('/v1/webhook-endpoints/we_missing')).status, 404);
+  const noScope = client(stack.baseUrl, await stack.token(ws.workspace.id, ['contacts:write']));
+  t.equal((await noScope.get('/v1/webhook-endpoints')).status, 403, 'needs webhooks:write');
+});
+
+t.test('a test event to an address that does not resolve: a failed attempt naming the reason, listed with its delivery; retried by hand', async (t) => {
+  const endpoint = (await api.post<Endpoint>('/v1/webhook-endpoints', { url: 'https://nowhere.unresolvable.invalid/hook', enabled_events: ['*'] })).body;
+  const sent = await api.post<Delivery>(`/v1/webhook-endpoints/${endpoint.id}/test`, {});
+  t.equal(sent.status, 201);
+  t.match(sent.body, { status: 'pending', event_type: 'webhook_endpoint.test', attempts: [] });
+  t.match(sent.body.id, /^msg_/);
+
+  const settled = async (count: number) => {
+    for (let i = 0; i < 200; i++) {
+      const list = await api.get<{ data: Delivery[] }>(`/v1/webhook-endpoints/${endpoint.id}/deliveries`);
+      const delivery = list.body.data.find((d) => d.id === sent.body.id);
+      if (delivery && delivery.status !== 'pending' && delivery.attempts.length >= count) return delivery;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error('the test delivery was not attempted');
+  };
+  const failed = await settled(1);
+  t.equal(failed.status, 'failed', 'a test event is not retried');
+  t.match(failed.attempts[0], { succeeded: false, status_code: null, error: /refused: nowhere\.unresolvable\.invalid does not resolve/ });
+
+  const retried = await api.post<Delivery>(`/v1/webhook-endpoints/${endpoint.id}/deliveries/${sent.body.id}/retry`, {});
+  t.equal(retried.status, 200);
+  t.equal(retried.body.status, 'pending');
+  t.equal((await settled(2)).attempts.length, 2, 'one more attempt');
+
+  t.equal((await api.post(`/v1/webhook-endpoints/${endpoint.id}/deliveries/msg_missing/retry`, {})).status, 404);
+  await api.send('PATCH', `/v1/webhook-endpoints/${endpoint.id}`, { body: { status: 'disabled' } });
+  t.equal((await api.post(`/v1/webhook-endpoints/${endpoint.id}/test`, {})).status, 409, 'a disabled endpoint receives nothing, tests included');
+});

@@ -1,0 +1,166 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import t from 'tap';
+import { Webhook } from 'standardwebhooks';
+import { RESPONSE_BODY_LIMIT, sendWebhook, systemNetwork, type DeliveryNetwork } from '../../workers/webhooks/deliveries/send-webhook.js';
+import { newWebhookSecret } from '../../workers/webhooks/endpoints/endpoint-secret.js';
+import type { HostResolver } from '../../workers/webhooks/ssrf/delivery-address.js';
+import { nonPublicReason } from '../../workers/webhooks/ssrf/public-address.js';
+import { webhookUrlProblem } from '../../workers/webhooks/ssrf/webhook-url-problem.js';
+
+/**
+ * Outbound safety of webhook deliveries, in process: private and metadata addresses are
+ * refused at validation and when connecting, through an injected resolver and socket
+ * opener that count every lookup and every socket, so the tests prove that nothing but
+ * 127.0.0.1 (with the development switch) is ever connected to.
+ */
+
+/** Names the tests resolve, none through real DNS; every lookup and socket is counted. */
+const NAMES: Record<string, string[]> = {
+  'loopback.example': ['127.0.0.1'],
+  'metadata.example': ['169.254.169.254'],
+  'mixed.example': ['93.184.216.34', '10.1.2.3'],
+  'mapped.example': ['::ffff:127.0.0.1'],
+  'public.example': ['93.184.216.34'],
+};
+
+function countingNetwork(): DeliveryNetwork & { lookups: string[]; sockets: string[] } {
+  const lookups: string[] = [];
+  const sockets: string[] = [];
+  const resolve: HostResolver = async (hostname) => {
+    lookups.push(hostname);
+    const addresses = NAMES[hostname];
+    if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  };
+  return {
+    lookups,
+    sockets,
+    resolve,
+    openSocket: (options, secure) => {
+      sockets.push(`${String(options.host)}:${String(options.port)}`);
+      return systemNetwork.openSocket(options, secure);
+    },
+  };
+}
+
+const secret = newWebhookSecret();
+const message = (url: string) => ({ url, id: 'msg_test', payload: JSON.stringify({ object: 'event', id: 'evt_test' }), secret });
+const strict = (network: DeliveryNetwork) => ({ timeoutMs: 2000, allowPrivateNetworks: false, network });
+
+t.test('address classes: loopback, private, link-local and metadata, CGNAT, multicast, unspecified, and IPv4 inside IPv6 are not public', async (t) => {
+  for (const address of ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.251', '255.255.255.255']) {
+    t.not(nonPublicReason(address), null, address);
+  }
+  for (const address of ['::1', '[::1]', '::', 'fd12:3456::1', 'fe80::1', 'ff02::1', '::ffff:127.0.0.1', '::ffff:a9fe:a9fe', '64:ff9b::10.0.0.1']) {
+    t.not(nonPublicReason(address), null, address);
+  }
+  t.match(nonPublicReason('169.254.169.254'), /metadata/);
+  for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8']) t.equal(nonPublicReason(address), null, address);
+});
+
+t.test('validation at create or update: https only, and no host that is or resolves to a non-public address', async (t) => {
+  const network = countingNetwork();
+  const check = (url: string) => webhookUrlProblem(url, { resolve: network.resolve, allowPrivateNetworks: false });
+  t.match(await check('https://127.0.0.1/hook'), /127\.0\.0\.1 is not a public address: loopback/);
+  t.match(await check('https://10.0.0.1/hook'), /private/);
+  t.match(await check('https://169.254.169.254/latest/meta-data/'), /link-local/);
+  t.match(await check('https://[::1]/hook'), /::1 is not a public address: loopback/);
+  t.match(await check('https://loopback.example/hook'), /loopback\.example resolves to 127\.0\.0\.1.*loopback/);
+  t.match(await check('https://mixed.example/hook'), /resolves to 10\.1\.2\.3/, 'one private answer refuses the name');
+  t.match(await check('https://mapped.example/hook'), /loopback/);
+  t.match(await check('http://public.example/hook'), /https/);
+  t.match(await check('https://user:pw@public.example/hook'), /user name or password/);
+  t.equal(await check('https://public.example/hook'), null);
+  t.equal(await check('https://not-yet.example/hook'), null, 'a name without an address yet is checked again at delivery');
+  t.equal(await webhookUrlProblem('http://127.0.0.1:8080/hook', { resolve: network.resolve, allowPrivateNetworks: true }), null, 'the development switch lifts it');
+  t.same(network.sockets, [], 'validation opens no socket');
+});
+
+t.test('at delivery: refused addresses are failed attempts naming the reason, and no socket is opened', async (t) => {
+  const cases: [string, RegExp][] = [
+    ['https://127.0.0.1/hook', /refused: 127\.0\.0\.1 is not a public address: loopback/],
+    ['https://10.0.0.1/hook', /refused: 10\.0\.0\.1 is not a public address: private/],
+    ['https://169.254.169.254/latest/meta-data/', /refused: 169\.254\.169\.254 is not a public address: link-local/],
+    ['https://[::1]/hook', /refused: ::1 is not a public address: loopback/],
+    ['https://loopback.example/hook', /refused: loopback\.example resolves to 127\.0\.0\.1/],
+    ['https://metadata.example/hook', /refused: metadata\.example resolves to 169\.254\.169\.254/],
+    ['https://mixed.example/hook', /refused: mixed\.example resolves to 10\.1\.2\.3/],
+    ['http://public.example/hook', /refused: http: is not https/],
+    ['https://nowhere.example/hook', /refused: nowhere\.example does not resolve/],
+  ];
+  for (const [url, reason] of cases) {
+    const network = countingNetwork();
+    const outcome = await sendWebhook(message(url), strict(network));
+    t.equal(outcome.succeeded, false, url);
+    t.equal(outcome.statusCode, null, url);
+    t.match(outcome.error, reason, url);
+    t.same(network.sockets, [], `${url}: no socket opened`);
+  }
+});
+
+t.test('a redirect to loopback is a failed attempt and is not followed', async (t) => {
+  let targetConnections = 0;
+  const target = http.createServer((_req, res) => res.end('should never be reached'));
+  target.on('connection', () => targetConnections++);
+  await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+  const targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/internal`;
+  const redirecting = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(302, { location: targetUrl }).end());
+  });
+  await new Promise<void>((r) => redirecting.listen(0, '127.0.0.1', r));
+  t.teardown(() => {
+    target.close();
+    redirecting.close();
+  });
+
+  const network = countingNetwork();
+  // The first hop is on 127.0.0.1, so only with the development switch; the redirect is refused all the same.
+  const outcome = await sendWebhook(message(`http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/hook`), { timeoutMs: 2000, allowPrivateNetworks: true, network });
+  t.equal(outcome.succeeded, false);
+  t.equal(outcome.statusCode, 302);
+  t.match(outcome.error, /redirect.*not followed/);
+  t.equal(network.sockets.length, 1, 'one socket: to the endpoint itself');
+  t.equal(targetConnections, 0, 'the redirect target was never contacted');
+});
+
+t.test('a delivery is signed per Standard Webhooks, reads at most 4 KB of the answer, and times out', async (t) => {
+  let mode: 'ok' | 'big' | 'hang' = 'ok';
+  let seen: { headers: http.IncomingHttpHeaders; body: string } | null = null;
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      seen = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      if (mode === 'ok') res.end('thanks');
+      else if (mode === 'big') res.end('x'.repeat(1_000_000));
+      // hang: never answers
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  t.teardown(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  const options = { timeoutMs: 500, allowPrivateNetworks: true };
+
+  const ok = await sendWebhook(message(url), options);
+  t.match(ok, { succeeded: true, statusCode: 200, error: null, responseBody: 'thanks' });
+  const got = seen as { headers: http.IncomingHttpHeaders; body: string } | null;
+  if (!got) throw new Error('nothing received');
+  t.equal(got.headers['webhook-id'], 'msg_test');
+  t.doesNotThrow(() => new Webhook(secret).verify(got.body, got.headers as Record<string, string>), 'verifies with the standardwebhooks library');
+  t.throws(() => new Webhook(newWebhookSecret()).verify(got.body, got.headers as Record<string, string>), 'another secret does not verify');
+
+  mode = 'big';
+  const big = await sendWebhook(message(url), options);
+  t.equal(big.succeeded, true);
+  t.ok(big.responseBody.length <= RESPONSE_BODY_LIMIT, 'at most 4 KB read');
+
+  mode = 'hang';
+  const hung = await sendWebhook(message(url), options);
+  t.match(hung, { succeeded: false, statusCode: null, error: /timed out after 500 ms/ });
+  t.ok(hung.latencyMs < 2000, 'stopped at the timeout');
+});

@@ -1,0 +1,85 @@
+import type { Config } from '../../../shared/config.js';
+import { workspaceEm, type Orm } from '../../../shared/db/orm.js';
+import { workspaceSql } from '../../../shared/db/workspace-sql.js';
+import type { Logger } from '../../../shared/logger.js';
+import type { Secrets } from '../../../shared/secrets.js';
+import { openWebhookSecret } from '../endpoints/endpoint-secret.js';
+import { TEST_EVENT_TYPE } from '../endpoints/send-test-event.js';
+import type { WebhookDeliveryRow } from './delivery-resource.js';
+import { noteEndpointFailure } from './disable-failing-endpoint.js';
+import { retryDelayMs } from './retry-schedule.js';
+import { sendWebhook, type DeliveryNetwork } from './send-webhook.js';
+
+export interface DeliveryDeps {
+  orm: Orm;
+  secrets: Pick<Secrets, 'webhookSecretKey'>;
+  settings: Config['webhooks'];
+  log: Logger;
+  /** The system's DNS and sockets unless a test injects its own. */
+  network?: DeliveryNetwork;
+}
+
+/**
+ * Sends one claimed delivery and stores the attempt: a success settles it, a failure
+ * schedules the next attempt (or fails it once the schedule is spent) and counts against
+ * the endpoint. Returns when it is due next, if ever.
+ */
+export async function attemptDelivery(claimed: WebhookDeliveryRow, deps: DeliveryDeps): Promise<Date | null> {
+  const em = workspaceEm(deps.orm, claimed.workspace_id);
+  const db = workspaceSql(em, claimed.workspace_id);
+  const endpoint = await db.selectFrom('webhook_endpoints').selectAll().where('id', '=', claimed.endpoint_id).executeTakeFirst();
+  // Deleted meanwhile: its deliveries went with it.
+  if (!endpoint) return null;
+  if (endpoint.status !== 'enabled') {
+    // A disabled endpoint receives nothing; a retry by hand once it is enabled again sends it.
+    await db.updateTable('webhook_deliveries').set({ status: 'failed', next_attempt_at: null, updated_at: new Date() }).where('id', '=', claimed.id).execute();
+    return null;
+  }
+
+  const outcome = await sendWebhook(
+    { url: endpoint.url, id: claimed.id, payload: claimed.payload, secret: openWebhookSecret(deps.secrets, endpoint.secret_encrypted) },
+    { timeoutMs: deps.settings.timeoutMs, allowPrivateNetworks: deps.settings.allowPrivateNetworks, network: deps.network },
+  );
+  const now = new Date();
+  const attempts = claimed.attempt_count + 1;
+  const isTest = claimed.event_type === TEST_EVENT_TYPE;
+  const delay = outcome.succeeded || isTest ? null : retryDelayMs(deps.settings.retrySchedule, attempts);
+  const next = delay === null ? null : new Date(now.getTime() + delay);
+  const status = outcome.succeeded ? 'succeeded' : next === null ? 'failed' : 'pending';
+
+  await em.transactional(async (tx) => {
+    const txDb = db.within(tx);
+    await txDb
+      .insertInto('webhook_delivery_attempts')
+      .values({
+        workspace_id: claimed.workspace_id,
+        delivery_id: claimed.id,
+        attempted_at: now,
+        status_code: outcome.statusCode,
+        latency_ms: outcome.latencyMs,
+        succeeded: outcome.succeeded,
+        error: outcome.error,
+      })
+      .execute();
+    await txDb
+      .updateTable('webhook_deliveries')
+      .set({ status, attempt_count: attempts, next_attempt_at: next, last_attempt_at: now, updated_at: now })
+      .where('id', '=', claimed.id)
+      .execute();
+    // A test event says nothing about the endpoint's health.
+    if (isTest) return;
+    if (outcome.succeeded) {
+      if (endpoint.failing_since !== null) {
+        await txDb.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', endpoint.id).execute();
+      }
+      return;
+    }
+    const current = await txDb.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpoint.id).forUpdate().executeTakeFirst();
+    if (current) await noteEndpointFailure(txDb, current, now, deps.settings.disableAfterMs);
+  });
+
+  const fields = { delivery_id: claimed.id, endpoint_id: endpoint.id, event_id: claimed.event_id, attempt: attempts, status_code: outcome.statusCode, ms: outcome.latencyMs };
+  if (outcome.succeeded) deps.log.info(fields, 'webhook delivered');
+  else deps.log.warn({ ...fields, error: outcome.error, next_attempt_at: next?.toISOString() ?? null, status }, 'webhook attempt failed');
+  return next;
+}

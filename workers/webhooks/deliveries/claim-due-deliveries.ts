@@ -1,0 +1,31 @@
+import { sql } from 'kysely';
+import { crossWorkspaceSql } from '../../../shared/db/cross-workspace-sql.js';
+import type { EntityManager } from '../../../shared/db/orm.js';
+import type { WebhookDeliveryRow } from './delivery-resource.js';
+
+/**
+ * Takes up to `limit` due deliveries for this copy: rows locked by another copy's claim
+ * are skipped (SKIP LOCKED), and each taken row's next attempt moves `leaseMs` ahead, so
+ * no other copy takes it while it is being sent, and a copy that dies mid-send only
+ * delays it until the lease ends.
+ */
+export async function claimDueDeliveries(em: EntityManager, limit: number, leaseMs: number): Promise<WebhookDeliveryRow[]> {
+  if (limit <= 0) return [];
+  const db = crossWorkspaceSql(em, 'the delivery loop sends the due deliveries of every workspace, each on its own workspace afterwards');
+  return db
+    .updateTable('webhook_deliveries')
+    .set({ next_attempt_at: sql<string>`now() + make_interval(secs => ${leaseMs / 1000})` })
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', '<=', sql<string>`now()`)
+        .orderBy('next_attempt_at')
+        .limit(limit)
+        .forUpdate()
+        .skipLocked(),
+    )
+    .returningAll()
+    .execute();
+}

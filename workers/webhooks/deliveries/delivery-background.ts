@@ -1,0 +1,40 @@
+import type { Logger } from '../../../shared/logger.js';
+import type { BackgroundTask, WorkerServices } from '../../runtime/worker-call.js';
+import { DeliveryLoop, setRunningDeliveryLoop } from './delivery-loop.js';
+import { consumeEvents, type EventConsumer } from './event-consumer.js';
+import { fanOutEvent } from './fan-out-event.js';
+
+/** Attempts in flight per process: most wait on a receiver, not on this process. */
+const CONCURRENCY = 32;
+const POLL_MS = 1_000;
+
+/**
+ * The webhooks worker's delivery: the event stream's consumer stores each event's
+ * deliveries and hands them to the loop at once; the loop sends and retries them.
+ */
+export function startWebhookDelivery(services: WorkerServices, log: Logger): BackgroundTask {
+  const loop = new DeliveryLoop({ orm: services.orm, secrets: services.secrets, settings: services.webhooks, log }, { concurrency: CONCURRENCY, pollMs: POLL_MS });
+  setRunningDeliveryLoop(loop);
+  loop.wake();
+  let consumer: EventConsumer | null = null;
+  if (services.jetStream) {
+    consumer = consumeEvents(
+      services.jetStream,
+      services.busNamespace,
+      async (event) => {
+        const queued = await fanOutEvent(services.orm, event);
+        if (queued.length > 0) loop.wake();
+      },
+      log,
+    );
+  } else {
+    log.info('no JetStream (in-process bus): events are not fanned out to webhook endpoints; test events and retries are still sent');
+  }
+  return {
+    stop: async () => {
+      await consumer?.stop();
+      await loop.stop();
+      setRunningDeliveryLoop(null);
+    },
+  };
+}

@@ -1,0 +1,94 @@
+import { AckPolicy, DeliverPolicy, nanos, type ConsumerMessages, type JetStreamManager } from 'nats';
+import type { JetStreamAccess } from '../../../shared/bus/nats-transport.js';
+import { Event } from '../../../shared/contracts/events.js';
+import { eventStreamName, eventStreamSubjects, webhookConsumerName } from '../../../shared/events/event-stream.js';
+import type { Logger } from '../../../shared/logger.js';
+
+/** An event is acknowledged once its deliveries are stored; until then the stream redelivers it after this. */
+const ACK_WAIT_MS = 30_000;
+/** How long to wait for the stream (the relay creates it) before looking again. */
+const STREAM_RETRY_MS = 1_000;
+
+async function streamExists(jsm: JetStreamManager, stream: string): Promise<boolean> {
+  try {
+    await jsm.streams.info(stream);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface EventConsumer {
+  stop(): Promise<void>;
+}
+
+/**
+ * Reads the event stream through the durable pull consumer the worker's copies share, so
+ * each event is handled by one of them, at least once: `handle` stores its deliveries, then
+ * the event is acknowledged; a failure asks for it again a second later.
+ */
+export function consumeEvents(access: JetStreamAccess, namespace: string, handle: (event: Event) => Promise<void>, log: Logger): EventConsumer {
+  const stream = eventStreamName(namespace);
+  const durable = webhookConsumerName(namespace);
+  let stopped = false;
+  let messages: ConsumerMessages | null = null;
+
+  const run = async (): Promise<void> => {
+    const jsm = await access.jetStreamManager();
+    let waiting = false;
+    while (!stopped && !(await streamExists(jsm, stream))) {
+      if (!waiting) log.info({ stream }, 'waiting for the event stream');
+      waiting = true;
+      await new Promise((r) => setTimeout(r, STREAM_RETRY_MS));
+    }
+    if (stopped) return;
+    // The same configuration from every copy: adding it again is a no-op.
+    await jsm.consumers.add(stream, {
+      durable_name: durable,
+      ack_policy: AckPolicy.Explicit,
+      // From the start of what the stream keeps: endpoints only receive events newer than themselves anyway.
+      deliver_policy: DeliverPolicy.All,
+      ack_wait: nanos(ACK_WAIT_MS),
+      filter_subject: eventStreamSubjects(namespace),
+    });
+    const consumer = await access.jetStream().consumers.get(stream, durable);
+    messages = await consumer.consume({ max_messages: 64 });
+    log.info({ stream, consumer: durable }, 'consuming events for webhooks');
+    for await (const message of messages) {
+      const parsed = Event.safeParse(message.json());
+      if (!parsed.success) {
+        // Retrying cannot make it valid.
+        log.error({ subject: message.subject, seq: message.seq }, 'event in the stream does not parse; skipped');
+        message.term();
+        continue;
+      }
+      try {
+        await handle(parsed.data);
+        message.ack();
+      } catch (err) {
+        log.warn({ err, event_id: parsed.data.id }, 'storing webhook deliveries failed; the event comes again');
+        message.nak(1_000);
+      }
+    }
+  };
+
+  const done = (async () => {
+    while (!stopped) {
+      try {
+        await run();
+      } catch (err) {
+        if (stopped) break;
+        log.warn({ err }, 'event consumer stopped; starting again');
+        await new Promise((r) => setTimeout(r, STREAM_RETRY_MS));
+      }
+    }
+  })();
+
+  return {
+    stop: async () => {
+      stopped = true;
+      await messages?.close();
+      await done;
+    },
+  };
+}

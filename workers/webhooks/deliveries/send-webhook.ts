@@ -1,0 +1,158 @@
+import http from 'node:http';
+import https from 'node:https';
+import net, { type LookupFunction } from 'node:net';
+import type { Duplex } from 'node:stream';
+import tls from 'node:tls';
+import { Webhook } from 'standardwebhooks';
+import { bareHost, deliveryAddress, RefusedAddressError, systemResolver, type HostResolver, type ResolvedAddress } from '../ssrf/delivery-address.js';
+
+/** At most this much of a response is read: receivers answer with a status, not a document. */
+export const RESPONSE_BODY_LIMIT = 4096;
+
+/** One Standard Webhooks message for one endpoint. */
+export interface WebhookMessage {
+  url: string;
+  /** `msg_…`: the `webhook-id` header, the same on every attempt. */
+  id: string;
+  /** The JSON body; signed and sent as is. */
+  payload: string;
+  /** `whsec_…`. Never logged, nor the signature made with it. */
+  secret: string;
+}
+
+/** How an attempt reaches the network; tests inject both to see every lookup and every socket. */
+export interface DeliveryNetwork {
+  resolve: HostResolver;
+  openSocket(options: net.NetConnectOpts & tls.ConnectionOptions, secure: boolean): Duplex;
+}
+
+export const systemNetwork: DeliveryNetwork = {
+  resolve: systemResolver,
+  openSocket: (options, secure) => (secure ? tls.connect(options) : net.createConnection(options)),
+};
+
+export interface SendOptions {
+  timeoutMs: number;
+  allowPrivateNetworks: boolean;
+  network?: DeliveryNetwork;
+}
+
+export interface AttemptOutcome {
+  succeeded: boolean;
+  statusCode: number | null;
+  latencyMs: number;
+  /** Why it failed, for the delivery log; null on success. */
+  error: string | null;
+  /** What the receiver answered, at most {@link RESPONSE_BODY_LIMIT} bytes. */
+  responseBody: string;
+}
+
+/** The socket's lookup answers with the address already checked, so the connection goes exactly there. */
+function pinnedLookup(resolved: ResolvedAddress): LookupFunction {
+  return (_hostname, options, callback) => {
+    if (options.all) callback(null, [resolved]);
+    else callback(null, resolved.address, resolved.family);
+  };
+}
+
+/**
+ * One signed POST of a message: 2xx is a success; anything else, a redirect (never
+ * followed), a timeout, or an address that is not public (checked after DNS, right before
+ * connecting, and only that address is connected to) is a failure naming the reason.
+ */
+export async function sendWebhook(message: WebhookMessage, options: SendOptions): Promise<AttemptOutcome> {
+  const network = options.network ?? systemNetwork;
+  const started = performance.now();
+  const outcome = (statusCode: number | null, error: string | null, responseBody = ''): AttemptOutcome => ({
+    succeeded: error === null,
+    statusCode,
+    latencyMs: Math.round(performance.now() - started),
+    error,
+    responseBody,
+  });
+
+  let url: URL;
+  try {
+    url = new URL(message.url);
+  } catch {
+    return outcome(null, 'the endpoint URL is not valid');
+  }
+  const secure = url.protocol === 'https:';
+  if (!secure && !(options.allowPrivateNetworks && url.protocol === 'http:')) return outcome(null, `refused: ${url.protocol} is not https`);
+
+  const deadline = AbortSignal.timeout(options.timeoutMs);
+  let resolved: ResolvedAddress;
+  try {
+    resolved = await Promise.race([
+      deliveryAddress(bareHost(url), { resolve: network.resolve, allowPrivateNetworks: options.allowPrivateNetworks }),
+      new Promise<never>((_, reject) => deadline.addEventListener('abort', () => reject(new Error(`timed out after ${options.timeoutMs} ms resolving ${url.hostname}`)))),
+    ]);
+  } catch (error) {
+    return outcome(null, error instanceof RefusedAddressError ? `refused: ${error.message}` : error instanceof Error ? error.message : String(error));
+  }
+
+  const timestamp = new Date();
+  const signature = new Webhook(message.secret).sign(message.id, timestamp, message.payload);
+  const body = Buffer.from(message.payload, 'utf8');
+  const port = Number(url.port || (secure ? 443 : 80));
+
+  return new Promise<AttemptOutcome>((resolve) => {
+    let settled = false;
+    const finish = (result: AttemptOutcome) => {
+      if (settled) return;
+      settled = true;
+      resolve(result);
+    };
+    const request = (secure ? https : http).request(
+      {
+        protocol: url.protocol,
+        hostname: bareHost(url),
+        port,
+        path: `${url.pathname}${url.search}`,
+        method: 'POST',
+        lookup: pinnedLookup(resolved),
+        // No agent (none is given with createConnection): the one socket of this attempt, to the
+        // checked address only, never pooled; TLS names the host for SNI and the certificate.
+        createConnection: () =>
+          network.openSocket({ host: bareHost(url), port, lookup: pinnedLookup(resolved), ...(secure && net.isIP(bareHost(url)) === 0 ? { servername: bareHost(url) } : {}) }, secure),
+        signal: deadline,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': String(body.length),
+          'user-agent': 'workspace-crm-webhooks/1',
+          'webhook-id': message.id,
+          'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+          'webhook-signature': signature,
+        },
+      },
+      (response) => {
+        const status = response.statusCode ?? 0;
+        const chunks: Buffer[] = [];
+        let read = 0;
+        const done = () => {
+          const text = Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_BODY_LIMIT);
+          if (status >= 200 && status < 300) finish(outcome(status, null, text));
+          else if (status >= 300 && status < 400) finish(outcome(status, `redirected (HTTP ${status}); redirects are not followed`, text));
+          else finish(outcome(status, `HTTP ${status}`, text));
+        };
+        response.on('data', (chunk: Buffer) => {
+          if (read < RESPONSE_BODY_LIMIT) chunks.push(chunk.subarray(0, RESPONSE_BODY_LIMIT - read));
+          read += chunk.length;
+          // Enough read: the rest is not waited for.
+          if (read >= RESPONSE_BODY_LIMIT) {
+            response.destroy();
+            done();
+          }
+        });
+        response.on('end', done);
+        response.on('error', () => done());
+        response.on('close', done);
+      },
+    );
+    request.on('error', (error: Error & { code?: string }) => {
+      const text = deadline.aborted ? `timed out after ${options.timeoutMs} ms` : error.code ? `${error.code}: ${error.message}` : error.message;
+      finish(outcome(null, text));
+    });
+    request.end(body);
+  });
+}

@@ -1,0 +1,29 @@
+import type { updateWebhookEndpoint } from '../../../shared/contracts/webhooks.js';
+import type { OperationHandler } from '../../runtime/worker-call.js';
+import { toWebhookEndpointResource } from './endpoint-resource.js';
+import { findEndpoint } from './find-endpoint.js';
+import { requireDeliverableUrl } from './require-deliverable-url.js';
+
+/** Changes the fields given; enabling an endpoint again forgets its failures. */
+export const updateEndpointHandler: OperationHandler<typeof updateWebhookEndpoint> = async ({ input, db, events, services }) => {
+  const { id, ...fields } = input;
+  if (fields.url !== undefined) await requireDeliverableUrl(fields.url, services);
+  const before = await findEndpoint(db, id, { forUpdate: true });
+  const enabledAgain = fields.status === 'enabled' && before.status !== 'enabled';
+  const row = await db
+    .updateTable('webhook_endpoints')
+    .set({
+      url: fields.url,
+      description: fields.description,
+      enabled_events: fields.enabled_events,
+      status: fields.status,
+      ...(enabledAgain ? { failing_since: null } : {}),
+      updated_at: new Date(),
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const endpoint = toWebhookEndpointResource(row);
+  await events.record({ type: 'webhook_endpoint.updated', object: endpoint, previous: toWebhookEndpointResource(before) });
+  return endpoint;
+};

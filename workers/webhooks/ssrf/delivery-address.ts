@@ -1,0 +1,56 @@
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { nonPublicReason } from './public-address.js';
+
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+/** Host name to addresses; the system's resolver in service, an injected one in tests. */
+export type HostResolver = (hostname: string) => Promise<ResolvedAddress[]>;
+
+export const systemResolver: HostResolver = async (hostname) =>
+  (await lookup(hostname, { all: true, verbatim: true })).map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
+
+/** A webhook address that leads somewhere a webhook may not go; the message says where and why. */
+export class RefusedAddressError extends Error {
+  override name = 'RefusedAddressError';
+}
+
+/** The host name has no address (yet): refused at delivery, tolerated at creation. */
+export class UnresolvedHostError extends RefusedAddressError {
+  override name = 'UnresolvedHostError';
+}
+
+/** The host of a URL without the brackets of an IPv6 literal. */
+export function bareHost(url: URL): string {
+  return url.hostname.replace(/^\[|\]$/g, '');
+}
+
+/**
+ * The address to connect to for `hostname`, after DNS: every address it resolves to must
+ * be public (one private answer refuses the name, so a mixed answer cannot slip through),
+ * unless private networks are allowed. Callers connect to exactly this address.
+ */
+export async function deliveryAddress(hostname: string, options: { resolve: HostResolver; allowPrivateNetworks: boolean }): Promise<ResolvedAddress> {
+  const literal = isIP(hostname);
+  const addresses: ResolvedAddress[] =
+    literal !== 0
+      ? [{ address: hostname, family: literal === 6 ? 6 : 4 }]
+      : await options.resolve(hostname).catch((error: unknown) => {
+          throw new UnresolvedHostError(`${hostname} does not resolve (${error instanceof Error && 'code' in error ? String(error.code) : 'lookup failed'})`);
+        });
+  const first = addresses[0];
+  if (!first) throw new UnresolvedHostError(`${hostname} does not resolve`);
+  if (options.allowPrivateNetworks) return first;
+  for (const { address } of addresses) {
+    const reason = nonPublicReason(address);
+    if (reason !== null) {
+      throw new RefusedAddressError(
+        literal !== 0 ? `${address} is not a public address: ${reason}` : `${hostname} resolves to ${address}, which is not a public address: ${reason}`,
+      );
+    }
+  }
+  return first;
+}

@@ -146,6 +146,15 @@ const SETTINGS = {
       'A webhook endpoint whose deliveries fail without a success for this long is disabled (a `webhook_endpoint.disabled` event records it).',
     ),
   },
+  events: {
+    streamMaxAgeMs: withTextDefault(
+      'EVENTS_STREAM_MAX_AGE',
+      Duration,
+      '7d',
+      'How long the JetStream event stream (`<BUS_NAMESPACE>-events`) keeps events for its consumers; the history in Postgres (`GET /v1/events`) is kept regardless.',
+    ),
+    streamReplicas: withDefault('EVENTS_STREAM_REPLICAS', z.coerce.number().int().min(1).max(5), 1, 'Copies of the event stream in a NATS cluster (3 for a 3-node cluster).'),
+  },
   natsKvReplicas: withDefault('NATS_KV_REPLICAS', z.coerce.number().int().min(1).max(5), 1, 'Copies of the rate-limit key-value bucket in a NATS cluster (3 for a 3-node cluster).'),
 };
 

@@ -1,5 +1,5 @@
 import { BUS_EVENTS } from '../contracts/broadcasts.js';
-import { eventStreamName, webhookConsumerName } from '../events/event-stream.js';
+import { eventStreamName, eventStreamSubjects, webhookConsumerName } from '../events/event-stream.js';
 import { rateLimitBucketOf } from '../rate-limit/rate-limit-bucket.js';
 import { eventSubjectOf } from './bus-event.js';
 import { queueOf, WORKER_NAMES, type WorkerName } from './operation.js';
@@ -67,6 +67,12 @@ function pullConsumerSubjects(stream: string, consumer: string): string[] {
   ];
 }
 
+/** Publishing events: the stream's setup (create, or update its retention) and its subjects. */
+function relaySubjects(namespace: string): string[] {
+  const stream = eventStreamName(namespace);
+  return [`$JS.API.STREAM.CREATE.${stream}`, `$JS.API.STREAM.UPDATE.${stream}`, eventStreamSubjects(namespace)];
+}
+
 export function natsPermissionsOf(namespace: string, role: NatsRole): NatsPermissions {
   const requests = WORKER_NAMES.map((w) => `${namespace}.${w}.>`);
   const broadcasts = BUS_EVENTS.map((e) => eventSubjectOf(namespace, e));
@@ -88,8 +94,8 @@ export function natsPermissionsOf(namespace: string, role: NatsRole): NatsPermis
     default: {
       const worker = role.slice('worker-'.length) as WorkerName;
       const announces = BUS_EVENTS.filter((e) => e.worker === worker).map((e) => eventSubjectOf(namespace, e));
-      // The webhooks worker reads the event stream through its durable consumer, replies arriving in its inbox.
-      const consumes = worker === 'webhooks' ? pullConsumerSubjects(eventStreamName(namespace), webhookConsumerName(namespace)) : [];
+      // The webhooks worker relays events into the stream and reads it through its durable consumer, replies arriving in its inbox.
+      const consumes = worker === 'webhooks' ? [...relaySubjects(namespace), ...pullConsumerSubjects(eventStreamName(namespace), webhookConsumerName(namespace))] : [];
       const publishes = [...announces, ...consumes];
       return {
         ...(publishes.length > 0 ? { publish: { allow: publishes } } : {}),

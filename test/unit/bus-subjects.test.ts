@@ -47,7 +47,7 @@ async function contractOperations(): Promise<Operation[]> {
 async function subscriptionsOf(worker: keyof typeof WORKERS): Promise<{ subject: string; queue: string }[]> {
   const bus = new RecordingTransport();
   // The services are only reached by handlers and upkeep, neither of which runs here.
-  const services = { orm: {} as Orm, secrets: {} as Secrets, bus, busNamespace: NS, broadcasts: bus, webhooks: loadConfig({}).webhooks };
+  const services = { orm: {} as Orm, secrets: {} as Secrets, bus, busNamespace: NS, broadcasts: bus, webhooks: loadConfig({}).webhooks, events: loadConfig({}).events };
   const running = startWorkers([WORKERS[worker]], services, createLogger({ level: 'silent', component: 'test' }), 1, { background: false });
   await running.drain();
   return bus.subscribed;

@@ -23,7 +23,9 @@ export interface WorkerServices {
   metrics?: WorkerMessageMetrics;
   /** Webhook settings (`WEBHOOK_*`): allowed addresses, retries, timeouts. */
   webhooks: Config['webhooks'];
-  /** JetStream, when the bus is NATS: the webhooks worker consumes the event stream through it. */
+  /** The event stream's settings (`EVENTS_*`). */
+  events: Config['events'];
+  /** JetStream, when the bus is NATS: the relay publishes the event stream and the webhooks worker consumes it. */
   jetStream?: JetStreamAccess;
 }
 

@@ -11,7 +11,6 @@ import {
   updateWebhookEndpoint,
 } from '../../shared/contracts/webhooks.js';
 import { handle, type WorkerDefinition } from '../runtime/worker-call.js';
-import { startWebhookDelivery } from './deliveries/delivery-background.js';
 import { listDeliveriesHandler } from './deliveries/list-deliveries.js';
 import { retryDeliveryHandler } from './deliveries/retry-delivery.js';
 import { createEndpointHandler } from './endpoints/create-endpoint.js';
@@ -22,9 +21,10 @@ import { rotateSecretHandler } from './endpoints/rotate-secret.js';
 import { sendTestEventHandler } from './endpoints/send-test-event.js';
 import { updateEndpointHandler } from './endpoints/update-endpoint.js';
 import { getEventHandler } from './events/get-event.js';
+import { startWebhooksBackground } from './webhooks-background.js';
 import { listEventsHandler } from './events/list-events.js';
 
-/** The change history: reading the feed, webhook endpoints, and delivering events to them. */
+/** The change history: reading the feed, relaying it to the event stream, webhook endpoints, and delivering events to them. */
 export const webhooksWorker: WorkerDefinition = {
   name: 'webhooks',
   handlers: [
@@ -40,5 +40,5 @@ export const webhooksWorker: WorkerDefinition = {
     handle(listWebhookDeliveries, listDeliveriesHandler),
     handle(retryWebhookDelivery, retryDeliveryHandler),
   ],
-  background: startWebhookDelivery,
+  background: startWebhooksBackground,
 };

@@ -1,0 +1,111 @@
+import { connect, nkeyAuthenticator, type JetStreamManager, type NatsConnection } from 'nats';
+import t, { type Test } from 'tap';
+import type { Event } from '../../shared/contracts/events.js';
+import { eventStreamName } from '../../shared/events/event-stream.js';
+import { client } from '../helpers/http.js';
+import { startPrivateNats } from '../helpers/private-services.js';
+import { startStack } from '../helpers/stack.js';
+
+/**
+ * The relay: every committed event reaches the JetStream stream exactly once, also when the
+ * relaying worker is killed between commit and publish and when NATS restarts during a
+ * burst; of two webhooks workers only one relays, and the other takes over when it dies.
+ * NATS here is the test's own, so restarting it disturbs no other test.
+ */
+const nats = await startPrivateNats();
+const stack = await startStack({ workers: { webhooks: 2 }, services: { nats } });
+t.teardown(async () => {
+  await stack.stop();
+  await nats.stop();
+});
+const namespace = nats.plan.namespace;
+const stream = eventStreamName(namespace);
+const ws = await stack.bootstrap({ defaultCountry: 'US' });
+const api = client(stack.baseUrl, await stack.token(ws.workspace.id, ['contacts:write', 'events:read']));
+
+let watcher: NatsConnection | null = null;
+async function streamManager(): Promise<JetStreamManager> {
+  if (!watcher || watcher.isClosed()) watcher = await connect({ servers: stack.natsWatcher.url, authenticator: nkeyAuthenticator(new TextEncoder().encode(stack.natsWatcher.seed)), maxReconnectAttempts: -1 });
+  return watcher.jetstreamManager();
+}
+t.teardown(() => watcher?.close());
+
+/** Every message of the stream, in stream order. */
+async function streamEvents(): Promise<Event[]> {
+  const jsm = await streamManager();
+  const { state } = await jsm.streams.info(stream);
+  const out: Event[] = [];
+  for (let seq = state.first_seq; seq <= state.last_seq; seq++) out.push((await jsm.streams.getMessage(stream, { seq })).json<Event>());
+  return out;
+}
+
+const committed = async (): Promise<string[]> =>
+  (await stack.db.query<{ id: string }>('select id from events where workspace_id = $1 order by created_at, id', [ws.workspace.id])).map((r) => r.id);
+const unpublished = async (): Promise<number> =>
+  Number((await stack.db.query<{ n: string }>('select count(*) as n from events where published_at is null'))[0]?.n);
+
+/** Waits until everything committed is published (or the time is up). */
+async function settled(timeoutMs = 20_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while ((await unpublished()) > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+}
+
+let phone = 0;
+const write = () => api.post('/v1/contacts', { first_name: `Relay ${phone}`, phone: `+1 415 555 ${String(1000 + phone++)}` });
+
+/** Each committed event of the workspace is in the stream once, in commit order. */
+async function checkStream(t: Test, label: string): Promise<void> {
+  await settled();
+  t.equal(await unpublished(), 0, `${label}: nothing left unpublished`);
+  const inStream = (await streamEvents()).filter((e) => e.workspace_id === ws.workspace.id).map((e) => e.id);
+  const ids = await committed();
+  t.equal(inStream.length, new Set(inStream).size, `${label}: no event twice in the stream`);
+  t.same([...inStream].sort(), [...ids].sort(), `${label}: the stream holds exactly the committed events (${ids.length})`);
+}
+
+t.test('committed events reach the stream once, as the API shows them', async (t) => {
+  for (let i = 0; i < 30; i++) t.equal((await write()).status, 201);
+  await checkStream(t, 'steady writes');
+  const [first] = (await streamEvents()).filter((e) => e.type === 'contact.created');
+  t.same(first, (await api.get(`/v1/events/${first?.id}`)).body, 'the payload is the event as GET /v1/events/{id} returns it');
+  const subjects = await streamManager().then((jsm) => jsm.streams.getMessage(stream, { seq: 1 }));
+  t.match(subjects.subject, new RegExp(`^${namespace}\\.events\\.ws_\\w+\\.\\w+\\.\\w+$`), '<ns>.events.<workspace>.<type>');
+});
+
+t.test('one copy relays; when it is killed the other takes over, and what was committed meanwhile is published', async (t) => {
+  const relays = stack.workers.filter((w) => w.label === 'worker webhooks');
+  t.equal(relays.length, 2);
+  const holding = relays.filter((w) => w.text().includes('relaying events (this copy holds the relay lease)'));
+  t.equal(holding.length, 1, 'exactly one copy holds the lease');
+  const [holder] = holding;
+  const other = relays.find((w) => w !== holder);
+  // Between commit and publish: the relaying copy dies (kill -9) while writes commit.
+  await holder?.stop('SIGKILL');
+  for (let i = 0; i < 20; i++) t.equal((await write()).status, 201);
+  await checkStream(t, 'after kill -9 of the relaying copy');
+  t.ok(other?.text().includes('relaying events (this copy holds the relay lease)'), 'the other copy took over');
+});
+
+t.test('nothing is lost when every relaying copy is down for a while', async (t) => {
+  for (const w of stack.workers.filter((w) => w.label === 'worker webhooks')) await w.stop('SIGKILL');
+  for (let i = 0; i < 10; i++) t.equal((await write()).status, 201);
+  t.ok((await unpublished()) >= 10, 'committed but not published while no relay runs');
+  await stack.startWorker('webhooks');
+  await checkStream(t, 'after a relay starts again');
+});
+
+t.test('a NATS restart during a burst loses nothing and duplicates nothing', async (t) => {
+  const burst = (async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      statuses.push((await write()).status);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    return statuses;
+  })();
+  await new Promise((r) => setTimeout(r, 300));
+  await nats.restart({ downMs: 1000 });
+  const statuses = await burst;
+  t.ok(statuses.filter((s) => s === 201).length > 0, 'writes went on around the restart');
+  await checkStream(t, 'after a NATS restart');
+});

@@ -1,0 +1,42 @@
+import type { JetStreamAccess } from '../../../shared/bus/nats-transport.js';
+import type { Config } from '../../../shared/config.js';
+import type { Event } from '../../../shared/contracts/events.js';
+import { eventSubjectOf } from '../../../shared/events/event-stream.js';
+import { ensureEventStream } from './event-stream-setup.js';
+
+/** Where the relay puts committed events; resolves once all of them are safely there. */
+export interface EventSink {
+  publish(events: Event[]): Promise<void>;
+}
+
+/**
+ * The JetStream event stream. A batch is sent in order on one connection (so the stream
+ * keeps each workspace's order) and counts once every message is acknowledged as stored;
+ * the event id as message id makes a batch sent again after a failure land once.
+ */
+export function jetStreamSink(access: JetStreamAccess, namespace: string, settings: Config['events']): EventSink {
+  let ready: Promise<void> | null = null;
+  return {
+    publish: async (events) => {
+      ready ??= access.jetStreamManager().then((jsm) => ensureEventStream(jsm, namespace, settings));
+      try {
+        await ready;
+        const js = access.jetStream();
+        await Promise.all(events.map((event) => js.publish(eventSubjectOf(namespace, event.workspace_id, event.type), JSON.stringify(event), { msgID: event.id })));
+      } catch (error) {
+        // The stream may have been deleted or the server replaced: set it up again next time.
+        ready = null;
+        throw error;
+      }
+    },
+  };
+}
+
+/** Without NATS (`crm start` on its own): events go straight to the webhook deliveries of this process. */
+export function inProcessSink(deliver: (event: Event) => Promise<void>): EventSink {
+  return {
+    publish: async (events) => {
+      for (const event of events) await deliver(event);
+    },
+  };
+}

@@ -883,6 +883,9 @@ function peerSelects(peer: INetworkPolicyPeer, policyNamespace: string, namespac
 
 const NATS_CLIENT_ROLES: readonly string[] = NATS_ROLES;
 const POSTGRES_ROLES: readonly string[] = [...WORKER_NAMES.map(workerRole), 'migrate', 'cli'];
+/** Who may open connections out of the cluster: the webhooks worker, to HTTPS only (its deliveries). */
+const HTTPS_OUT_ROLES: readonly string[] = [workerRole('webhooks')];
+const HTTPS_PORT = 443;
 
 /** The network policies of the crm namespace, for one pod: what it may reach and what may reach it. */
 function workloadNetworkProblems(w: Workload, policies: NetworkPolicy[], namespace: string): string[] {
@@ -904,7 +907,20 @@ function workloadNetworkProblems(w: Workload, policies: NetworkPolicy[], namespa
   if (POSTGRES_ROLES.includes(w.role) && postgres.length === 0) problems.push(`${w.where}: cannot reach Postgres (${POSTGRES_PORT})`);
   if (!POSTGRES_ROLES.includes(w.role) && postgres.length > 0) problems.push(`${w.where}: may reach Postgres (${POSTGRES_PORT}), which only workers, the migration and the command line may (${postgres.map((r) => r.policy).join(', ')})`);
   for (const rule of postgres) if (rule.peers.length === 0) problems.push(`${w.where}: ${rule.policy} opens ${POSTGRES_PORT} to every address, not Postgres'`);
-  const allowedOut = new Set([53, ...(NATS_CLIENT_ROLES.includes(w.role) ? [NATS_CLIENT_PORT] : []), ...(POSTGRES_ROLES.includes(w.role) ? [POSTGRES_PORT] : [])]);
+  const allowedOut = new Set([
+    53,
+    ...(NATS_CLIENT_ROLES.includes(w.role) ? [NATS_CLIENT_PORT] : []),
+    ...(POSTGRES_ROLES.includes(w.role) ? [POSTGRES_PORT] : []),
+    ...(HTTPS_OUT_ROLES.includes(w.role) ? [HTTPS_PORT] : []),
+  ]);
+  const https = reaches(HTTPS_PORT);
+  if (HTTPS_OUT_ROLES.includes(w.role) && https.length === 0) problems.push(`${w.where}: cannot reach HTTPS (${HTTPS_PORT}) for its webhook deliveries`);
+  for (const rule of https) {
+    const privateRanges = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16'];
+    if (rule.peers.length === 0 || rule.peers.some((p) => !p.ipBlock || privateRanges.some((range) => !(p.ipBlock?.except ?? []).includes(range)))) {
+      problems.push(`${w.where}: ${rule.policy} opens ${HTTPS_PORT} to private addresses of the cluster, not only the internet`);
+    }
+  }
   for (const rule of egress.rules) {
     const ports = rule.ports.map((p) => p.port);
     if (ports.length === 0 || ports.some((p) => typeof p !== 'number' || !allowedOut.has(p))) problems.push(`${w.where}: ${rule.policy} lets it reach ${ports.length === 0 ? 'every port' : ports.join(', ')}`);

@@ -5,23 +5,36 @@ import { eventStreamName } from '../../shared/events/event-stream.js';
 import { client } from '../helpers/http.js';
 import { startPrivateNats } from '../helpers/private-services.js';
 import { startStack } from '../helpers/stack.js';
+import { startReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 /**
  * The relay: every committed event reaches the JetStream stream exactly once, also when the
  * relaying worker is killed between commit and publish and when NATS restarts during a
  * burst; of two webhooks workers only one relays, and the other takes over when it dies.
+ * Every committed event also reaches the workspace's webhook endpoint, and no other's.
  * NATS here is the test's own, so restarting it disturbs no other test.
  */
 const nats = await startPrivateNats();
-const stack = await startStack({ workers: { webhooks: 2 }, services: { nats } });
+const stack = await startStack({ workers: { webhooks: 2 }, services: { nats }, env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } });
+const receivers = [await startReceiver(), await startReceiver()];
 t.teardown(async () => {
   await stack.stop();
   await nats.stop();
+  await Promise.all(receivers.map((r) => r.close()));
 });
 const namespace = nats.plan.namespace;
 const stream = eventStreamName(namespace);
 const ws = await stack.bootstrap({ defaultCountry: 'US' });
-const api = client(stack.baseUrl, await stack.token(ws.workspace.id, ['contacts:write', 'events:read']));
+const api = client(stack.baseUrl, await stack.token(ws.workspace.id, ['contacts:write', 'events:read', 'webhooks:write']));
+const [mine, theirs] = receivers as [WebhookReceiver, WebhookReceiver];
+/** Every new contact of a workspace goes to its receiver. */
+async function subscribe(apiOf: typeof api, receiver: WebhookReceiver): Promise<void> {
+  const endpoint = await apiOf.post<{ secret: string }>('/v1/webhook-endpoints', { url: receiver.url, enabled_events: ['contact.created'] });
+  receiver.secret = endpoint.body.secret;
+}
+await subscribe(api, mine);
+const other = await stack.bootstrap({ defaultCountry: 'US' });
+await subscribe(client(stack.baseUrl, await stack.token(other.workspace.id, ['webhooks:write'])), theirs);
 
 let watcher: NatsConnection | null = null;
 async function streamManager(): Promise<JetStreamManager> {
@@ -61,6 +74,14 @@ async function checkStream(t: Test, label: string): Promise<void> {
   const ids = await committed();
   t.equal(inStream.length, new Set(inStream).size, `${label}: no event twice in the stream`);
   t.same([...inStream].sort(), [...ids].sort(), `${label}: the stream holds exactly the committed events (${ids.length})`);
+
+  // And every committed contact.created reached the workspace's endpoint, verified, and no other workspace's.
+  const created = (await stack.db.query<{ id: string }>(`select id from events where workspace_id = $1 and type = 'contact.created'`, [ws.workspace.id])).map((r) => r.id);
+  await mine.waitFor(created.length, undefined, 20_000).catch(() => undefined);
+  const delivered = new Set(mine.received.map((r) => r.event.id));
+  t.same([...delivered].sort(), [...created].sort(), `${label}: the receiver got every committed contact.created (${created.length})`);
+  t.ok(mine.received.every((r) => r.verified), `${label}: every delivery verified with standardwebhooks`);
+  t.same(theirs.received.filter((r) => r.event.workspace_id === ws.workspace.id), [], `${label}: nothing reached another workspace's endpoint`);
 }
 
 t.test('committed events reach the stream once, as the API shows them', async (t) => {

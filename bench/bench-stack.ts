@@ -1,6 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { connect } from 'nats';
+import { WORKER_NAMES } from '../shared/bus/operation.js';
+import { eventStreamName } from '../shared/events/event-stream.js';
 import { migrateDatabase } from '../shared/db/migrate.js';
 import { openDatabase } from '../shared/db/orm.js';
 import { deleteRateLimitBucket } from '../shared/rate-limit/rate-limit-bucket.js';
@@ -29,7 +32,8 @@ export interface BenchStack {
   stop(): Promise<void>;
 }
 
-export async function startBenchStack(): Promise<BenchStack> {
+/** `env`: settings of this stack's processes on top of the defaults (e.g. EVENTS_RECORDING). */
+export async function startBenchStack(options: { env?: Record<string, string> } = {}): Promise<BenchStack> {
   const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const dbName = `crm_bench_${randomBytes(4).toString('hex')}`;
   const dbUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
@@ -46,6 +50,7 @@ export async function startBenchStack(): Promise<BenchStack> {
     // Far above the load: the limiter still runs (its cost is measured), it never refuses.
     RATE_LIMIT_TOKEN_PER_MINUTE: '100000000',
     RATE_LIMIT_GRANT_PER_MINUTE: '100000000',
+    ...options.env,
   };
   const baseUrl = `http://127.0.0.1:${port}`;
 
@@ -59,6 +64,7 @@ export async function startBenchStack(): Promise<BenchStack> {
     await stopAll(children);
     await Promise.all([...quotas.values()].map((q) => q.release()));
     await deleteRateLimitBucket(env.NATS_URL as string, env.BUS_NAMESPACE as string).catch(() => undefined);
+    await deleteEventStream(env.NATS_URL as string, env.BUS_NAMESPACE as string).catch(() => undefined);
     await admin.query(`drop database if exists ${dbName} with (force)`);
     await admin.end();
   };
@@ -92,7 +98,7 @@ export async function startBenchStack(): Promise<BenchStack> {
     await migrateDatabase(orm, dbUrl);
     await orm.close();
 
-    await Promise.all(['contacts', 'tokens', 'deals', 'schema'].map((name) => startWorker(name)));
+    await Promise.all(WORKER_NAMES.map((name) => startWorker(name)));
     const gateway = spawn(['gateway'], env);
     await waitReady(`${baseUrl}/readyz`);
 
@@ -100,7 +106,7 @@ export async function startBenchStack(): Promise<BenchStack> {
       ['bootstrap', '--org', 'Bench', '--workspace', 'Bench', '--email', 'bench@example.test', '--password', 'bench password 123', '--default-country', 'US'],
       env,
     );
-    const { token } = await runCrmJson<{ token: string }>(['tokens', 'create', '--workspace', boot.workspace.id, '--scopes', 'contacts:write,deals:write'], env);
+    const { token } = await runCrmJson<{ token: string }>(['tokens', 'create', '--workspace', boot.workspace.id, '--scopes', 'contacts:write,deals:write,events:read,webhooks:write'], env);
 
     return {
       baseUrl,
@@ -119,5 +125,15 @@ export async function startBenchStack(): Promise<BenchStack> {
   } catch (error) {
     await stop();
     throw error;
+  }
+}
+
+/** The stack's event stream, gone with it from the machine's NATS. */
+async function deleteEventStream(natsUrl: string, busNamespace: string): Promise<void> {
+  const nc = await connect({ servers: natsUrl.split(','), name: 'bench cleanup' });
+  try {
+    await (await nc.jetstreamManager()).streams.delete(eventStreamName(busNamespace)).catch(() => false);
+  } finally {
+    await nc.close();
   }
 }

@@ -30,7 +30,15 @@ export async function serveAdminPort(
 async function databaseCheck(orm: Orm): Promise<string> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<string>((resolve) => (timer = setTimeout(() => resolve('timeout'), DATABASE_CHECK_MS)));
-  const check = orm.checkConnection().then((result) => (result.ok ? 'ok' : result.reason));
+  // A query rather than orm.checkConnection(): the pool connects lazily, and that check reports
+  // "not established" until something else has connected it.
+  const check = orm.em
+    .getConnection()
+    .execute('select 1')
+    .then(
+      () => 'ok',
+      (error: unknown) => (error instanceof Error ? error.message : 'unreachable'),
+    );
   const result = await Promise.race([check, timeout]);
   clearTimeout(timer);
   return result;

@@ -1,7 +1,7 @@
 import type { BusClient } from '../shared/bus/bus-client.js';
 import { InProcessTransport } from '../shared/bus/in-process-transport.js';
 import { natsConnectionOptions } from '../shared/bus/nats-identity.js';
-import { NatsTransport } from '../shared/bus/nats-transport.js';
+import { NatsTransport, type JetStreamAccess } from '../shared/bus/nats-transport.js';
 import type { BusTransport } from '../shared/bus/transport.js';
 import { operatorContext, type CallContext } from '../shared/contracts/call-context.js';
 import { resolveWorkspace } from '../shared/contracts/identity.js';
@@ -24,6 +24,8 @@ export interface LocalServices {
   bus: BusClient;
   /** With NATS_URL: a client over the NATS connection the commands' events use, to reach running workers. */
   natsBus: BusClient | null;
+  /** With NATS_URL: JetStream on that connection (the event stream). */
+  jetStream: JetStreamAccess | null;
   requestId: string;
   /** The operator's context in a workspace given by id or name. */
   inWorkspace(ref: string): Promise<{ context: CallContext; workspace: { id: string; name: string } }>;
@@ -49,10 +51,12 @@ export async function openLocalServices(config: Config, log: Logger): Promise<Lo
     // Broadcasts such as a token revocation must reach running gateways, so they go to NATS when there is one.
     let broadcasts: BusTransport = transport;
     let natsBus: BusClient | null = null;
+    let jetStream: JetStreamAccess | null = null;
     if (config.natsUrl) {
       const nats = await NatsTransport.connect(config.natsUrl, 'crm command', log, natsConnectionOptions(config, 'cli'));
       cleanups.push(() => nats.close());
       broadcasts = nats;
+      jetStream = nats;
       natsBus = busClient(nats, config, { operatorCallKey: secrets.operatorCallKey });
     }
     const workers = startWorkers(Object.values(WORKERS), { orm, secrets, bus: transport, busNamespace: config.busNamespace, broadcasts, webhooks: config.webhooks, events: config.events }, log, 8, { background: false });
@@ -63,6 +67,7 @@ export async function openLocalServices(config: Config, log: Logger): Promise<Lo
     return {
       bus,
       natsBus,
+      jetStream,
       requestId,
       inWorkspace: async (ref) => {
         const { result } = await bus.call(resolveWorkspace, { ref }, { context: null, requestId });

@@ -147,6 +147,15 @@ const SETTINGS = {
     ),
   },
   events: {
+    recording: mapped(
+      withDefault(
+        'EVENTS_RECORDING',
+        z.enum(['on', 'off'], { error: 'EVENTS_RECORDING must be on or off' }),
+        'on',
+        'Only for measuring what the change history costs (`npm run bench` compares both): `off` stores no event for contact, deal and schema writes, so the feed, the stream and webhooks miss them. Never off in production.',
+      ),
+      (value) => value === 'on',
+    ),
     streamMaxAgeMs: withTextDefault(
       'EVENTS_STREAM_MAX_AGE',
       Duration,

@@ -14,7 +14,8 @@ import { queueOf, WORKER_NAMES, type WorkerName } from './operation.js';
  * - A worker of kind K subscribes to `<ns>.K.>` only in K's queue group, and publishes
  *   only replies to the requests it received (and, for tokens, the broadcasts).
  * - The `crm` command line (the operator) publishes requests and broadcasts and reads its
- *   own inboxes. Its operator calls are also signed (shared/bus/operator-signature.ts).
+ *   own inboxes and the event stream. Its operator calls are also signed (shared/bus/operator-signature.ts).
+ * - The webhooks worker also relays events into the stream and reads it through its durable consumer.
  */
 export const NATS_ROLES = ['gateway', 'cli', ...WORKER_NAMES.map((w) => `worker-${w}` as const)] as const;
 export type NatsRole = (typeof NATS_ROLES)[number];
@@ -67,6 +68,18 @@ function pullConsumerSubjects(stream: string, consumer: string): string[] {
   ];
 }
 
+/** Reading a stream through ordered (ephemeral) consumers: create, fetch into the role's inbox, delete. */
+function streamReaderSubjects(stream: string): string[] {
+  return [
+    '$JS.API.INFO',
+    `$JS.API.STREAM.INFO.${stream}`,
+    `$JS.API.CONSUMER.CREATE.${stream}.>`,
+    `$JS.API.CONSUMER.INFO.${stream}.>`,
+    `$JS.API.CONSUMER.MSG.NEXT.${stream}.>`,
+    `$JS.API.CONSUMER.DELETE.${stream}.>`,
+  ];
+}
+
 /** Publishing events: the stream's setup (create, or update its retention) and its subjects. */
 function relaySubjects(namespace: string): string[] {
   const stream = eventStreamName(namespace);
@@ -85,9 +98,10 @@ export function natsPermissionsOf(namespace: string, role: NatsRole): NatsPermis
         allowResponses: false,
       };
     case 'cli':
-      // Its in-process workers announce what they change (e.g. a revocation), as a worker would.
+      // Its in-process workers announce what they change (e.g. a revocation), as a worker would;
+      // `crm events tail` reads the event stream through ordered consumers of its own.
       return {
-        publish: { allow: requests },
+        publish: { allow: [...requests, ...streamReaderSubjects(eventStreamName(namespace))] },
         subscribe: { allow: [`${inboxPrefixOf(namespace, role)}.>`] },
         allowResponses: false,
       };

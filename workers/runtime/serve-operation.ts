@@ -65,7 +65,7 @@ export function serveOperation(
       // The workspace of both the entity filter and the typed SQL is the one the credential resolved.
       const callOn = (on: EntityManager) => {
         const db = context ? workspaceSql(on, context.workspace_id) : null;
-        const events = context && db ? new EventRecorder(db, context, requestId) : null;
+        const events = context && db ? new EventRecorder(db, context, requestId, { off: !services.events.recording }) : null;
         return { input: input.data, context, em: on, db, events, requestId, log: reqLog, services, afterCommit: (effect: () => void) => effects.push(effect) };
       };
 
@@ -77,7 +77,7 @@ export function serveOperation(
           (tx) => handler(callOn(tx)),
         );
         reply = { ok: true, result, replayed };
-      } else if (context && !op.readOnly) {
+      } else if (context && !op.readOnly && services.events.recording) {
         // A write and its events commit together, or neither does.
         reply = { ok: true, result: await em.transactional((tx) => handler(callOn(tx))) };
       } else {

@@ -16,6 +16,15 @@ export interface Change<R extends EventRecord = EventRecord> {
   previous?: R;
 }
 
+export interface RecorderOptions {
+  /** `import` for `crm import`; any other command-line write is `cli`. */
+  cliKind?: 'cli' | 'import';
+  /** For `system`: what in the service made the change. */
+  systemName?: string;
+  /** EVENTS_RECORDING=off: only to measure what events cost (npm run bench). */
+  off?: boolean;
+}
+
 /**
  * Stores the events of one write, on the write's own transaction: they commit or roll back
  * with the data, and the relay publishes them after the commit. Handlers get one as
@@ -27,30 +36,28 @@ export class EventRecorder {
     /** The call that made the change; `system` for one the service makes on its own. */
     private readonly context: CallContext | 'system',
     private readonly requestId: string,
-    /** `import` for `crm import`; any other command-line write is `cli`. */
-    private readonly cliKind: 'cli' | 'import' = 'cli',
-    /** For `system`: what in the service made the change. */
-    private readonly systemName: string = SYSTEM_ACTOR.name,
+    private readonly options: RecorderOptions = {},
   ) {}
 
   /** A recorder for a change nobody asked for: the actor is the service (`system`), named by what did it. */
   static bySystem(db: WorkspaceSql, name: string, requestId = 'unknown'): EventRecorder {
-    return new EventRecorder(db, 'system', requestId, 'cli', name);
+    return new EventRecorder(db, 'system', requestId, { systemName: name });
   }
 
   /** The same recorder for `crm import`: its events name the import as their actor. */
   asImport(): EventRecorder {
-    return new EventRecorder(this.db, this.context, this.requestId, 'import', this.systemName);
+    return new EventRecorder(this.db, this.context, this.requestId, { ...this.options, cliKind: 'import' });
   }
 
   /** The same recorder on another transaction (a savepoint inside the handler). */
   within(db: WorkspaceSql): EventRecorder {
-    return new EventRecorder(db, this.context, this.requestId, this.cliKind, this.systemName);
+    return new EventRecorder(db, this.context, this.requestId, this.options);
   }
 
   async record(...changes: Change[]): Promise<void> {
-    if (changes.length === 0) return;
-    const actor: Actor = this.context === 'system' ? { ...SYSTEM_ACTOR, name: this.systemName } : await actorOf(this.db, this.context, this.cliKind);
+    if (changes.length === 0 || this.options.off === true) return;
+    const actor: Actor =
+      this.context === 'system' ? { ...SYSTEM_ACTOR, name: this.options.systemName ?? SYSTEM_ACTOR.name } : await actorOf(this.db, this.context, this.options.cliKind ?? 'cli');
     const now = new Date();
     const rows = changes
       .map((change) => ({ change, previous: change.previous ? previousAttributes(change.previous, change.object) : null }))

@@ -50,7 +50,8 @@ async function fromStream(services: LocalServices, workspaceId: string, type: st
   const js = services.jetStream?.jetStream();
   if (!js) return;
   const consumer = await js.consumers.get(eventStreamName(namespace), {
-    filterSubjects: [`${namespace}.events.${workspaceId}.${typeSubject}`],
+    // One subject as a string: the array form takes another consumer-creation path that this client version mishandles with a start time.
+    filterSubjects: `${namespace}.events.${workspaceId}.${typeSubject}`,
     deliver_policy: DeliverPolicy.StartTime,
     opt_start_time: since.toISOString(),
   });

@@ -1,4 +1,4 @@
-import { parseScopeList } from '../../shared/auth/scopes.js';
+import { parseScopeList, SCOPES } from '../../shared/auth/scopes.js';
 import type { CallContext } from '../../shared/contracts/call-context.js';
 import { MAX_PAGE_SIZE } from '../../shared/contracts/common.js';
 import { createToken, listTokens, revokeToken, type ApiToken } from '../../shared/contracts/tokens.js';
@@ -13,8 +13,8 @@ export const usage = `Usage: crm tokens create --workspace WORKSPACE --scopes LI
        crm tokens revoke --workspace WORKSPACE TOKEN_ID [--json]
 
 WORKSPACE is a workspace id (ws_…) or name. LIST is comma-separated scopes:
-contacts:read contacts:write deals:read deals:write schema:read schema:write
-studio:read studio:write tokens:write. The token is printed once; only its hash is stored.`;
+${SCOPES.join(' ')}.
+The token is printed once; only its hash is stored.`;
 
 export async function run(argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;

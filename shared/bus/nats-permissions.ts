@@ -73,6 +73,8 @@ function streamReaderSubjects(stream: string): string[] {
   return [
     '$JS.API.INFO',
     `$JS.API.STREAM.INFO.${stream}`,
+    // An ordered consumer is created without a name on older servers' API, with one on newer.
+    `$JS.API.CONSUMER.CREATE.${stream}`,
     `$JS.API.CONSUMER.CREATE.${stream}.>`,
     `$JS.API.CONSUMER.INFO.${stream}.>`,
     `$JS.API.CONSUMER.MSG.NEXT.${stream}.>`,

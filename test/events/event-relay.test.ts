@@ -4,6 +4,7 @@ import type { Event } from '../../shared/contracts/events.js';
 import { eventStreamName } from '../../shared/events/event-stream.js';
 import { client } from '../helpers/http.js';
 import { startPrivateNats } from '../helpers/private-services.js';
+import { CrmProcess } from '../helpers/process.js';
 import { startStack } from '../helpers/stack.js';
 import { startReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
@@ -55,7 +56,15 @@ async function streamEvents(): Promise<Event[]> {
 const committed = async (): Promise<string[]> =>
   (await stack.db.query<{ id: string }>('select id from events where workspace_id = $1 order by created_at, id', [ws.workspace.id])).map((r) => r.id);
 const unpublished = async (): Promise<number> =>
-  Number((await stack.db.query<{ n: string }>('select count(*) as n from events where published_at is null'))[0]?.n);
+  Number(
+    (
+      await stack.db.query<{ n: string }>(
+        `select count(*) as n from events e
+         where not exists (select 1 from event_relay_positions p where p.name = $1 and (e.xid, e.id) <= (p.xid, p.event_id))`,
+        [namespace],
+      )
+    )[0]?.n,
+  );
 
 /** Waits until everything committed is published (or the time is up). */
 async function settled(timeoutMs = 20_000): Promise<void> {
@@ -129,4 +138,22 @@ t.test('a NATS restart during a burst loses nothing and duplicates nothing', asy
   const statuses = await burst;
   t.ok(statuses.filter((s) => s === 201).length > 0, 'writes went on around the restart');
   await checkStream(t, 'after a NATS restart');
+});
+
+t.test('crm events tail follows the workspace from the stream, filtered by type', async (t) => {
+  const tail = new CrmProcess('events tail', ['events', 'tail', '--workspace', ws.workspace.id, '--type', 'contact.'], stack.env);
+  t.teardown(() => tail.stop());
+  // The consumer starts from now: wait until it runs, then write.
+  await new Promise((r) => setTimeout(r, 1_500));
+  const created = await write();
+  const id = (created.body as { id: string }).id;
+  await tail.waitFor(new RegExp(`"object_id"|${id}`), 15_000);
+  const line = tail
+    .text()
+    .split('\n')
+    .find((l) => l.includes(id));
+  const event = JSON.parse(line ?? '{}') as Event;
+  t.equal(event.type, 'contact.created', 'one JSON line per event');
+  t.same(event, (await api.get(`/v1/events/${event.id}`)).body, 'as GET /v1/events/{id} returns it');
+  t.notMatch(tail.text(), /member\.added|webhook_endpoint\./, 'only the type asked for');
 });

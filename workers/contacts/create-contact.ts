@@ -20,17 +20,20 @@ export const createContactHandler: OperationHandler<typeof createContact> = asyn
   const contact = newContact(input, setup);
   const ownerId = await resolveOwner(db, context, input.owner_id);
   const now = new Date();
-
-  // ON CONFLICT rather than a caught violation: the write's transaction stays usable without a savepoint.
-  const row = await db
+  const id = newId('contact');
+  // The contact as it will read back: the event carries it, written in the same statement.
+  const created = toContactResource(
+    { ...contact, id, workspace_id: context.workspace_id, owner_id: ownerId, created_at: now.toISOString(), updated_at: now.toISOString() },
+    activeKeys(setup.fields),
+  );
+  // ON CONFLICT rather than a caught violation: nothing is written, and nothing recorded, for a phone in use.
+  const insert = db
     .insertInto('contacts')
-    .values(contactRow({ ...contact, owner_id: ownerId }, { id: newId('contact'), workspaceId: context.workspace_id, now }))
+    .values(contactRow({ ...contact, owner_id: ownerId }, { id, workspaceId: context.workspace_id, now }))
     .onConflict((oc) => oc.columns(['workspace_id', 'phone']).doNothing())
-    .returningAll()
-    .executeTakeFirst();
-  if (!row) throw await phoneTaken(db, context, contact.phone);
-  const created = toContactResource(row, activeKeys(setup.fields));
-  await events.record({ type: 'contact.created', object: created });
+    .returning('id');
+  const written = await events.recordWithInsert({ type: 'contact.created', object: created }, insert);
+  if (!written) throw await phoneTaken(db, context, contact.phone);
   return created;
 };
 

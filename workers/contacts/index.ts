@@ -13,7 +13,7 @@ import { updateContactHandler } from './update-contact.js';
 export const contactsWorker: WorkerDefinition = {
   name: 'contacts',
   handlers: [
-    handle(createContact, createContactHandler),
+    handle(createContact, createContactHandler, { singleStatement: true }),
     handle(listContacts, listContactsHandler),
     handle(getContact, getContactHandler),
     handle(updateContact, updateContactHandler),

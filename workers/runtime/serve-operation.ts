@@ -77,7 +77,7 @@ export function serveOperation(
           (tx) => handler(callOn(tx)),
         );
         reply = { ok: true, result, replayed };
-      } else if (context && !op.readOnly && services.events.recording) {
+      } else if (context && !op.readOnly && services.events.recording && !binding.singleStatement) {
         // A write and its events commit together, or neither does.
         reply = { ok: true, result: await em.transactional((tx) => handler(callOn(tx))) };
       } else {

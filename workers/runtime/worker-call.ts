@@ -68,11 +68,16 @@ export type UnscopedHandler<Op extends Operation> = (call: WorkerCall<Op>) => Pr
 export interface HandlerBinding {
   op: Operation;
   handler: (call: WorkerCall<Operation>) => Promise<unknown>;
+  /**
+   * The handler writes its data and its event in one statement (EventRecorder.recordWithInsert),
+   * so the runtime opens no transaction around it (one with an Idempotency-Key still runs in one).
+   */
+  singleStatement?: boolean;
 }
 
 /** Pairs an operation with the function that serves it. */
-export function handle<Op extends Operation>(op: Op, handler: OperationHandler<Op> | UnscopedHandler<Op>): HandlerBinding {
-  return { op, handler: handler as HandlerBinding['handler'] };
+export function handle<Op extends Operation>(op: Op, handler: OperationHandler<Op> | UnscopedHandler<Op>, options: { singleStatement?: boolean } = {}): HandlerBinding {
+  return { op, handler: handler as HandlerBinding['handler'], ...options };
 }
 
 export interface WorkerDefinition {

@@ -20,7 +20,7 @@ export function startWebhooksBackground(services: WorkerServices, log: Logger): 
         if ((await fanOutEvent(services.orm, event)).length > 0) wakeDeliveryLoop();
       });
   const databaseUrl = services.orm.config.get('clientUrl') ?? '';
-  const relay = new EventRelay(services.orm, new RelayLease(databaseUrl, services.busNamespace, log), sink, log.child({ component: 'event relay' }));
+  const relay = new EventRelay(services.orm, new RelayLease(databaseUrl, services.busNamespace, log), sink, log.child({ component: 'event relay' }), services.busNamespace);
   return {
     stop: async () => {
       await relay.stop();

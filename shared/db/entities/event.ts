@@ -3,9 +3,10 @@ import type { Actor } from '../../contracts/events.js';
 import { Workspace } from './workspace.js';
 
 /**
- * One change, written in the same transaction as the change itself (the outbox): the
- * relay publishes rows whose `published_at` is still null, so a crash between commit and
- * publish only delays the event.
+ * One change, written in the same transaction as the change itself (the outbox). The
+ * relay publishes in the order of the writing transactions' ids (column `xid`, set by the
+ * database and read by the relay's own SQL), so a crash between commit and publish only
+ * delays the event.
  */
 export const EventSchema = defineEntity({
   name: 'Event',
@@ -23,7 +24,6 @@ export const EventSchema = defineEntity({
     requestId: p.string().nullable(),
     actor: p.json<Actor>(),
     createdAt: p.datetime(3),
-    publishedAt: p.datetime(3).nullable(),
   },
 });
 

@@ -4,8 +4,7 @@ import { Migration0003OauthAndSessions } from './0003-oauth-and-sessions.js';
 import { Migration0004TemporaryPasswords } from './0004-temporary-passwords.js';
 import { Migration0005TokenLineageAndOauth } from './0005-token-lineage-and-oauth.js';
 import { Migration0006Events } from './0006-events.js';
-import { Migration0007EventsRelay } from './0007-events-relay.js';
-import { Migration0008Webhooks } from './0008-webhooks.js';
+import { Migration0007Webhooks } from './0007-webhooks.js';
 
 /** Every migration, in order. Listed explicitly so the compiled service needs no file discovery. */
-export const MIGRATIONS = [Migration0001InitialSchema, Migration0002FiltersAndStageOrder, Migration0003OauthAndSessions, Migration0004TemporaryPasswords, Migration0005TokenLineageAndOauth, Migration0006Events, Migration0007EventsRelay, Migration0008Webhooks];
+export const MIGRATIONS = [Migration0001InitialSchema, Migration0002FiltersAndStageOrder, Migration0003OauthAndSessions, Migration0004TemporaryPasswords, Migration0005TokenLineageAndOauth, Migration0006Events, Migration0007Webhooks];

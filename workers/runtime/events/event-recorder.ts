@@ -1,5 +1,6 @@
 import type { CallContext } from '../../../shared/contracts/call-context.js';
 import { EVENT_OBJECTS, objectTypeOf, type Actor, type EventType } from '../../../shared/contracts/events.js';
+import { sql, type Compilable, type OperationNodeSource } from 'kysely';
 import { jsonb } from '../../../shared/db/sql.js';
 import type { WorkspaceSql } from '../../../shared/db/workspace-sql.js';
 import { newId } from '../../../shared/ids.js';
@@ -55,11 +56,39 @@ export class EventRecorder {
   }
 
   async record(...changes: Change[]): Promise<void> {
-    if (changes.length === 0 || this.options.off === true) return;
+    const rows = await this.rowsOf(changes);
+    if (rows.length > 0) await this.db.insertInto('events').values(rows).execute();
+  }
+
+  /**
+   * Stores a new record and its event in ONE statement (`with written as (<insert>)
+   * insert into events … from written`), atomic without a transaction: the hot path of a
+   * create, two round trips fewer than a transaction. `write` must return the new row's
+   * `id`; when it writes nothing (ON CONFLICT DO NOTHING), no event is stored either.
+   * Returns the id written, if any.
+   */
+  async recordWithInsert(change: Change, write: Compilable & OperationNodeSource): Promise<string | null> {
+    const [row] = await this.rowsOf([change]);
+    if (!row) {
+      const done = await sql<{ id: string }>`${write}`.execute(this.db.global);
+      return done.rows[0]?.id ?? null;
+    }
+    const stored = await sql<{ object_id: string }>`
+      with written as (${write})
+      insert into events (id, workspace_id, type, object_type, object_id, owner_id, data, previous_attributes, request_id, actor, created_at)
+      select ${row.id}, ${row.workspace_id}, ${row.type}, ${row.object_type}, written.id, ${row.owner_id}, ${row.data}, null, ${row.request_id}, ${row.actor}, ${row.created_at}
+      from written
+      returning object_id`.execute(this.db.global);
+    return stored.rows[0]?.object_id ?? null;
+  }
+
+  /** The events table's rows for these changes (none when recording is off, or nothing changed). */
+  private async rowsOf(changes: Change[]) {
+    if (changes.length === 0 || this.options.off === true) return [];
     const actor: Actor =
       this.context === 'system' ? { ...SYSTEM_ACTOR, name: this.options.systemName ?? SYSTEM_ACTOR.name } : await actorOf(this.db, this.context, this.options.cliKind ?? 'cli');
     const now = new Date();
-    const rows = changes
+    return changes
       .map((change) => ({ change, previous: change.previous ? previousAttributes(change.previous, change.object) : null }))
       // An update that changed nothing is not a change.
       .filter(({ change, previous }) => !change.previous || previous !== null)
@@ -77,10 +106,7 @@ export class EventRecorder {
           request_id: this.requestId === 'unknown' ? null : this.requestId,
           actor: jsonb(actor),
           created_at: now,
-          published_at: null,
         };
       });
-    if (rows.length === 0) return;
-    await this.db.insertInto('events').values(rows).execute();
   }
 }

@@ -1,13 +1,10 @@
 import pg from 'pg';
 import type { Logger } from '../../../shared/logger.js';
 
-/** The channel the events table's trigger notifies on commit (migration 0007). */
-export const EVENTS_CHANNEL = 'crm_events';
-
 /**
  * Which worker copy relays: the one holding a Postgres advisory lock on its own connection.
  * The lock lives as long as that connection, so a copy that dies (kill -9 included) frees it
- * at once and another takes over at its next try. The same connection listens for commits.
+ * at once and another takes over at its next try.
  */
 export class RelayLease {
   private client: pg.Client | null = null;
@@ -19,8 +16,8 @@ export class RelayLease {
     private readonly log: Logger,
   ) {}
 
-  /** True once this process holds the lease; false while another does. `onNotify` runs at every commit of events. */
-  async tryAcquire(onNotify: () => void, onLost: () => void): Promise<boolean> {
+  /** True once this process holds the lease; false while another does. */
+  async tryAcquire(onLost: () => void): Promise<boolean> {
     const client = new pg.Client({ connectionString: this.databaseUrl, application_name: 'crm event relay' });
     client.on('error', (err) => this.log.warn({ err }, 'event relay lease connection failed'));
     await client.connect();
@@ -30,14 +27,12 @@ export class RelayLease {
         await client.end();
         return false;
       }
-      client.on('notification', onNotify);
       client.on('end', () => {
         if (this.client === client) {
           this.client = null;
           onLost();
         }
       });
-      await client.query(`listen ${EVENTS_CHANNEL}`);
       this.client = client;
       return true;
     } catch (error) {

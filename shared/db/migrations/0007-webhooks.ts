@@ -4,8 +4,8 @@ import { Migration } from '@mikro-orm/migrations';
  * Webhook endpoints, their deliveries (one per endpoint and event, the Standard Webhooks
  * message) and every attempt of each delivery.
  */
-export class Migration0008Webhooks extends Migration {
-  override name = '0008-webhooks';
+export class Migration0007Webhooks extends Migration {
+  override name = '0007-webhooks';
 
   override async up(): Promise<void> {
     this.addSql(`

@@ -4,7 +4,7 @@ import { layout } from '../pages/layout.js';
 import type { ConsoleSession } from './console-session.js';
 import { workspacePath } from './workspace-url.js';
 
-export type ConsoleSection = 'overview' | 'contacts' | 'deals' | 'activity' | 'connect' | 'agents' | 'tokens' | 'members' | 'account';
+export type ConsoleSection = 'overview' | 'contacts' | 'deals' | 'activity' | 'connect' | 'agents' | 'tokens' | 'webhooks' | 'members' | 'account';
 
 interface NavItem {
   section: ConsoleSection;
@@ -27,6 +27,7 @@ export const NAV: NavItem[] = [
   { section: 'connect', path: '/connect', label: 'Connect an agent', visible: () => true },
   { section: 'agents', path: '/agents', label: 'Connected agents', visible: () => true },
   { section: 'tokens', path: '/tokens', label: 'API tokens', visible: (s) => s.isAdministrator },
+  { section: 'webhooks', path: '/webhooks', label: 'Webhooks', visible: (s) => s.isAdministrator },
   { section: 'members', path: '/members', label: 'Members', visible: (s) => s.isAdministrator },
 ];
 

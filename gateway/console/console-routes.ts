@@ -19,6 +19,8 @@ import { dealsRoute } from './routes/deals-route.js';
 import { membersRoutes } from './routes/members-routes.js';
 import { overviewRoute } from './routes/overview-route.js';
 import { tokensRoutes } from './routes/tokens-routes.js';
+import { webhookEndpointRoutes } from './routes/webhook-endpoint-routes.js';
+import { webhooksRoutes } from './routes/webhooks-routes.js';
 import { workspaceUrl } from './workspace-url.js';
 
 /** Every console form is urlencoded and carries the CSRF token; checked before any route sees it. */
@@ -64,6 +66,8 @@ export function consoleRoutes(deps: GatewayDeps): Router {
   pages.use(`${workspace}/connect`, connectAgentRoute(deps));
   pages.use(`${workspace}/agents`, agentsRoutes(deps));
   pages.use(`${workspace}/tokens`, tokensRoutes(deps));
+  pages.use(`${workspace}/webhooks`, webhooksRoutes(deps));
+  pages.use(`${workspace}/webhooks`, webhookEndpointRoutes(deps));
   pages.use(`${workspace}/members`, membersRoutes(deps));
   pages.use(workspace, overviewRoute(deps));
   pages.use(() => {

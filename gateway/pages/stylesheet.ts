@@ -74,5 +74,9 @@ ul.changes li { overflow-wrap: anywhere; }
 .old-value { color: var(--muted); }
 .new-value { font-weight: 600; }
 table.events td:first-child { white-space: nowrap; }
+.event-groups { display: grid; grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr)); gap: 0 1rem; }
+.event-groups fieldset { margin: .5rem 0; }
+ol.attempts { margin: 0; padding-left: 1.2rem; font-size: .92rem; }
+.attempt-error { color: var(--bad); overflow-wrap: anywhere; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;

@@ -12,7 +12,7 @@ export const PERMISSION_DESCRIPTIONS: Record<Permission, string> = {
   'contacts.write': 'Create and change contacts',
   'deals.read': 'Read deals',
   'deals.write': 'Create and change deals',
-  configuration: 'Configuration: custom fields, pipelines, API tokens and members',
+  configuration: 'Configuration: custom fields, pipelines, API tokens, webhooks and members',
 };
 
 export const Visibility = z.enum(['all', 'owned']);

@@ -48,7 +48,7 @@ t.test('an administrator signs in and lands on the overview of their first works
   for (const section of ['Overview', 'Contacts', 'Deals', 'Connect an agent', 'Connected agents', 'API tokens', 'Members']) {
     t.equal(await nav.getByRole('link', { name: section, exact: true }).count(), 1, `${section} in the sections`);
   }
-  t.match(await page.locator('main').innerText(), /Configuration: custom fields, pipelines, API tokens and members/);
+  t.match(await page.locator('main').innerText(), /Configuration: custom fields, pipelines, API tokens, webhooks and members/);
   await check(t, page, 'console-overview');
 });
 

@@ -55,7 +55,7 @@ const stack = await startStack();
 t.teardown(() => stack.stop());
 const ws = await stack.bootstrap({ defaultCountry: 'US' });
 const W = ws.workspace.id;
-const ALL_SCOPES = ['contacts:write', 'deals:write', 'schema:write', 'tokens:write', 'studio:write'];
+const ALL_SCOPES = SCOPES.filter((s) => s.endsWith(':write'));
 const token = await stack.token(W, ALL_SCOPES);
 const auth = { authorization: `Bearer ${token}` };
 

@@ -133,6 +133,10 @@ t.test('filters: kind of record, record id, kind of actor; a bad one is answered
   t.same((await rows(page)).map((r) => r.what.split('\n')[0]), ['deal.stage_changed', 'deal.created'], 'one record');
 
   await filterBy(page, { actor: 'Command line' });
+  const byCli = (await rows(page)).map((r) => r.what.split('\n')[0]);
+  t.ok(byCli.includes('member.added'), 'the command line added the administrator (crm bootstrap)');
+  t.ok(byCli.every((what) => what === 'member.added' || what === 'token.created'), 'and made the tests\' tokens, nothing else');
+  await filterBy(page, { actor: 'Command line', kind: 'Deal' });
   t.match(await page.getByRole('status').innerText(), /No changes\./);
 
   const bad = await page.goto(`${base}${ws}/activity?object=planet`);

@@ -18,6 +18,16 @@ const CROSS_WORKSPACE_FILES: Record<string, string> = {
   'idempotency.ts': 'maintenance purges expired keys of every workspace',
   'purge-expired.ts': 'maintenance purges clients that no workspace holds a grant for',
   'claim-due-deliveries.ts': 'the delivery loop claims the due webhook deliveries of every workspace',
+  'unpublished-events.ts': 'the event relay publishes the outbox of every workspace',
+};
+
+/**
+ * The files allowed raw SQL on a workspace table, and why: statements the builder cannot
+ * express, whose workspace is still the bound one.
+ */
+const RAW_SQL_FILES: Record<string, string> = {
+  'event-recorder.ts': 'a new record and its event in one statement (with … insert … select); the event row carries db.workspaceId',
+  'unpublished-events.ts': 'the relay reads and empties the outbox of every workspace (crossWorkspaceSql)',
 };
 
 const root = join(import.meta.dirname, '..', '..');
@@ -46,7 +56,7 @@ function workspaceSqlFindings(fileName: string, source: string): Finding[] {
   if (unbound) findings.push({ problem: 'sqlOf() on a workspace table: use the bound builder (call.db)', excerpt: unbound[0] });
   for (const literal of code.match(STRING_LITERAL) ?? []) {
     const raw = RAW_SQL_ON_WORKSPACE_TABLE.exec(literal);
-    if (raw) findings.push({ problem: 'raw SQL on a workspace table: use the bound builder (call.db)', excerpt: raw[0] });
+    if (raw && !(fileName in RAW_SQL_FILES)) findings.push({ problem: 'raw SQL on a workspace table: use the bound builder (call.db)', excerpt: raw[0] });
   }
   for (const call of code.matchAll(CROSS_WORKSPACE_CALL)) {
     if (!(fileName in CROSS_WORKSPACE_FILES)) findings.push({ problem: 'crossWorkspaceSql outside the allow-list of this test', excerpt: call[0] });

@@ -2,7 +2,7 @@ import type { Logger } from '../../shared/logger.js';
 import type { BackgroundTask, WorkerServices } from '../runtime/worker-call.js';
 import { startWebhookDelivery } from './deliveries/delivery-background.js';
 import { wakeDeliveryLoop } from './deliveries/delivery-loop.js';
-import { fanOutEvent } from './deliveries/fan-out-event.js';
+import { fanOutEvents } from './deliveries/fan-out-event.js';
 import { EventRelay } from './relay/event-relay.js';
 import { inProcessSink, jetStreamSink } from './relay/event-sinks.js';
 import { RelayLease } from './relay/relay-lease.js';
@@ -16,11 +16,11 @@ export function startWebhooksBackground(services: WorkerServices, log: Logger): 
   const delivery = startWebhookDelivery(services, log);
   const sink = services.jetStream
     ? jetStreamSink(services.jetStream, services.busNamespace, services.events)
-    : inProcessSink(async (event) => {
-        if ((await fanOutEvent(services.orm, event)).length > 0) wakeDeliveryLoop();
+    : inProcessSink(async (events) => {
+        if ((await fanOutEvents(services.orm, events)).length > 0) wakeDeliveryLoop();
       });
   const databaseUrl = services.orm.config.get('clientUrl') ?? '';
-  const relay = new EventRelay(services.orm, new RelayLease(databaseUrl, services.busNamespace, log), sink, log.child({ component: 'event relay' }), services.busNamespace);
+  const relay = new EventRelay(services.orm, new RelayLease(databaseUrl, services.busNamespace, log), sink, log.child({ component: 'event relay' }));
   return {
     stop: async () => {
       await relay.stop();

@@ -3,10 +3,9 @@ import type { Actor } from '../../contracts/events.js';
 import { Workspace } from './workspace.js';
 
 /**
- * One change, written in the same transaction as the change itself (the outbox). The
- * relay publishes in the order of the writing transactions' ids (column `xid`, set by the
- * database and read by the relay's own SQL), so a crash between commit and publish only
- * delays the event.
+ * One change, written in the same transaction as the change itself, its id also in
+ * `event_outbox` until the relay has published it (workers/webhooks/relay/), so a crash
+ * between commit and publish only delays the event.
  */
 export const EventSchema = defineEntity({
   name: 'Event',

@@ -57,12 +57,15 @@ export class EventRecorder {
 
   async record(...changes: Change[]): Promise<void> {
     const rows = await this.rowsOf(changes);
-    if (rows.length > 0) await this.db.insertInto('events').values(rows).execute();
+    if (rows.length === 0) return;
+    const stored = this.db.insertInto('events').values(rows).returning(['id', 'created_at']);
+    // One statement: the events, and their ids in the relay's outbox.
+    await sql`with stored as (${stored}) insert into event_outbox (event_id, created_at) select id, created_at from stored`.execute(this.db.global);
   }
 
   /**
-   * Stores a new record and its event in ONE statement (`with written as (<insert>)
-   * insert into events … from written`), atomic without a transaction: the hot path of a
+   * Stores a new record, its event and the event's outbox entry in ONE statement (`with
+   * written as (<insert>), stored as (insert into events … from written) …`), atomic without a transaction: the hot path of a
    * create, two round trips fewer than a transaction. `write` must return the new row's
    * `id`; when it writes nothing (ON CONFLICT DO NOTHING), no event is stored either.
    * Returns the id written, if any.
@@ -74,11 +77,15 @@ export class EventRecorder {
       return done.rows[0]?.id ?? null;
     }
     const stored = await sql<{ object_id: string }>`
-      with written as (${write})
-      insert into events (id, workspace_id, type, object_type, object_id, owner_id, data, previous_attributes, request_id, actor, created_at)
-      select ${row.id}, ${row.workspace_id}, ${row.type}, ${row.object_type}, written.id, ${row.owner_id}, ${row.data}, null, ${row.request_id}, ${row.actor}, ${row.created_at}
-      from written
-      returning object_id`.execute(this.db.global);
+      with written as (${write}),
+      stored as (
+        insert into events (id, workspace_id, type, object_type, object_id, owner_id, data, previous_attributes, request_id, actor, created_at)
+        select ${row.id}, ${row.workspace_id}, ${row.type}, ${row.object_type}, written.id, ${row.owner_id}, ${row.data}, null, ${row.request_id}, ${row.actor}, ${row.created_at}
+        from written
+        returning id, object_id, created_at
+      ),
+      queued as (insert into event_outbox (event_id, created_at) select id, created_at from stored)
+      select object_id from stored`.execute(this.db.global);
     return stored.rows[0]?.object_id ?? null;
   }
 

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Config } from '../../../shared/config.js';
 import { workspaceEm, type Orm } from '../../../shared/db/orm.js';
 import { workspaceSql } from '../../../shared/db/workspace-sql.js';
@@ -47,36 +48,34 @@ export async function attemptDelivery(claimed: WebhookDeliveryRow, deps: Deliver
   const next = delay === null ? null : new Date(now.getTime() + delay);
   const status = outcome.succeeded ? 'succeeded' : next === null ? 'failed' : 'pending';
 
-  await em.transactional(async (tx) => {
-    const txDb = db.within(tx);
-    await txDb
-      .insertInto('webhook_delivery_attempts')
-      .values({
-        workspace_id: claimed.workspace_id,
-        delivery_id: claimed.id,
-        attempted_at: now,
-        status_code: outcome.statusCode,
-        latency_ms: outcome.latencyMs,
-        succeeded: outcome.succeeded,
-        error: outcome.error,
-      })
-      .execute();
-    await txDb
-      .updateTable('webhook_deliveries')
-      .set({ status, attempt_count: attempts, next_attempt_at: next, last_attempt_at: now, updated_at: now })
-      .where('id', '=', claimed.id)
-      .execute();
-    // A test event says nothing about the endpoint's health.
-    if (isTest) return;
-    if (outcome.succeeded) {
-      if (endpoint.failing_since !== null) {
-        await txDb.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', endpoint.id).execute();
-      }
-      return;
-    }
-    const current = await txDb.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpoint.id).forUpdate().executeTakeFirst();
-    if (current) await noteEndpointFailure(txDb, current, now, deps.settings.disableAfterMs);
+  const attempt = db.insertInto('webhook_delivery_attempts').values({
+    workspace_id: claimed.workspace_id,
+    delivery_id: claimed.id,
+    attempted_at: now,
+    status_code: outcome.statusCode,
+    latency_ms: outcome.latencyMs,
+    succeeded: outcome.succeeded,
+    error: outcome.error,
   });
+  const settle = db
+    .updateTable('webhook_deliveries')
+    .set({ status, attempt_count: attempts, next_attempt_at: next, last_attempt_at: now, updated_at: now })
+    .where('id', '=', claimed.id);
+  if (isTest || (outcome.succeeded && endpoint.failing_since === null)) {
+    // The common case: the attempt and the delivery's new state in one statement, atomic without a transaction.
+    await sql`with attempt as (${attempt}) ${settle}`.execute(db.global);
+  } else {
+    await em.transactional(async (tx) => {
+      const txDb = db.within(tx);
+      await sql`with attempt as (${attempt}) ${settle}`.execute(txDb.global);
+      if (outcome.succeeded) {
+        await txDb.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', endpoint.id).execute();
+        return;
+      }
+      const current = await txDb.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpoint.id).forUpdate().executeTakeFirst();
+      if (current) await noteEndpointFailure(txDb, current, now, deps.settings.disableAfterMs);
+    });
+  }
 
   const fields = { delivery_id: claimed.id, endpoint_id: endpoint.id, event_id: claimed.event_id, attempt: attempts, status_code: outcome.statusCode, ms: outcome.latencyMs };
   if (outcome.succeeded) deps.log.info(fields, 'webhook delivered');

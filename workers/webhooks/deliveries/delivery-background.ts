@@ -2,7 +2,7 @@ import type { Logger } from '../../../shared/logger.js';
 import type { BackgroundTask, WorkerServices } from '../../runtime/worker-call.js';
 import { DeliveryLoop, setRunningDeliveryLoop } from './delivery-loop.js';
 import { consumeEvents, type EventConsumer } from './event-consumer.js';
-import { fanOutEvent } from './fan-out-event.js';
+import { fanOutEvents } from './fan-out-event.js';
 
 /** Attempts in flight per process: most wait on a receiver, not on this process. */
 const CONCURRENCY = 32;
@@ -21,8 +21,8 @@ export function startWebhookDelivery(services: WorkerServices, log: Logger): Bac
     consumer = consumeEvents(
       services.jetStream,
       services.busNamespace,
-      async (event) => {
-        const queued = await fanOutEvent(services.orm, event);
+      async (events) => {
+        const queued = await fanOutEvents(services.orm, events);
         if (queued.length > 0) loop.wake();
       },
       log,

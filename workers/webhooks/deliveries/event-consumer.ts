@@ -1,4 +1,4 @@
-import { AckPolicy, DeliverPolicy, nanos, type ConsumerMessages, type JetStreamManager } from 'nats';
+import { AckPolicy, DeliverPolicy, nanos, type ConsumerMessages, type JetStreamManager, type JsMsg } from 'nats';
 import type { JetStreamAccess } from '../../../shared/bus/nats-transport.js';
 import { Event } from '../../../shared/contracts/events.js';
 import { eventStreamName, eventStreamSubjects, webhookConsumerName } from '../../../shared/events/event-stream.js';
@@ -8,6 +8,8 @@ import type { Logger } from '../../../shared/logger.js';
 const ACK_WAIT_MS = 30_000;
 /** How long to wait for the stream (the relay creates it) before looking again. */
 const STREAM_RETRY_MS = 1_000;
+/** At most this many events handled at once. */
+const BATCH = 64;
 
 async function streamExists(jsm: JetStreamManager, stream: string): Promise<boolean> {
   try {
@@ -27,7 +29,7 @@ export interface EventConsumer {
  * each event is handled by one of them, at least once: `handle` stores its deliveries, then
  * the event is acknowledged; a failure asks for it again a second later.
  */
-export function consumeEvents(access: JetStreamAccess, namespace: string, handle: (event: Event) => Promise<void>, log: Logger): EventConsumer {
+export function consumeEvents(access: JetStreamAccess, namespace: string, handle: (events: Event[]) => Promise<void>, log: Logger): EventConsumer {
   const stream = eventStreamName(namespace);
   const durable = webhookConsumerName(namespace);
   let stopped = false;
@@ -52,23 +54,47 @@ export function consumeEvents(access: JetStreamAccess, namespace: string, handle
       filter_subject: eventStreamSubjects(namespace),
     });
     const consumer = await access.jetStream().consumers.get(stream, durable);
-    messages = await consumer.consume({ max_messages: 64 });
+    messages = await consumer.consume({ max_messages: BATCH });
     log.info({ stream, consumer: durable }, 'consuming events for webhooks');
+    // Events that arrived together are handled together (one lookup of endpoints and one
+    // insert of deliveries per workspace and batch): what the iterator hands over before
+    // the next turn of the event loop joins the batch; batches run one after another.
+    let batch: JsMsg[] = [];
+    let handling: Promise<void> = Promise.resolve();
+    const flush = () => {
+      const taken = batch;
+      batch = [];
+      handling = handling.then(() => handleBatch(taken));
+    };
     for await (const message of messages) {
+      batch.push(message);
+      if (batch.length === 1) setImmediate(flush);
+      else if (batch.length >= BATCH) flush();
+    }
+    await handling;
+  };
+
+  const handleBatch = async (batch: JsMsg[]): Promise<void> => {
+    const events: Event[] = [];
+    const parsedMessages: JsMsg[] = [];
+    for (const message of batch) {
       const parsed = Event.safeParse(message.json());
-      if (!parsed.success) {
+      if (parsed.success) {
+        events.push(parsed.data);
+        parsedMessages.push(message);
+      } else {
         // Retrying cannot make it valid.
         log.error({ subject: message.subject, seq: message.seq }, 'event in the stream does not parse; skipped');
         message.term();
-        continue;
       }
-      try {
-        await handle(parsed.data);
-        message.ack();
-      } catch (err) {
-        log.warn({ err, event_id: parsed.data.id }, 'storing webhook deliveries failed; the event comes again');
-        message.nak(1_000);
-      }
+    }
+    if (events.length === 0) return;
+    try {
+      await handle(events);
+      for (const message of parsedMessages) message.ack();
+    } catch (err) {
+      log.warn({ err, events: events.length }, 'storing webhook deliveries failed; the events come again');
+      for (const message of parsedMessages) message.nak(1_000);
     }
   };
 

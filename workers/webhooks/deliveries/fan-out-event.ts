@@ -1,27 +1,34 @@
-import { sql } from 'kysely';
 import type { Event } from '../../../shared/contracts/events.js';
 import { workspaceEm, type Orm } from '../../../shared/db/orm.js';
+import { pgTimestamp } from '../../../shared/db/sql.js';
 import { workspaceSql } from '../../../shared/db/workspace-sql.js';
 import type { WebhookDeliveryRow } from './delivery-resource.js';
-import { queueDeliveries } from './queue-delivery.js';
+import { queueDeliveries, type QueuedMessage } from './queue-delivery.js';
 
 /**
- * One delivery for each enabled endpoint of the event's workspace that wants its type
- * and existed when it happened (an endpoint does not receive the past). Idempotent: the
- * same event again adds nothing. Returns the deliveries added.
+ * One delivery for each enabled endpoint of an event's workspace that wants its type and
+ * existed when it happened (an endpoint does not receive the past). Idempotent: the same
+ * event again adds nothing. One query for the endpoints and one insert per workspace of
+ * the batch. Returns the deliveries added.
  */
-export async function fanOutEvent(orm: Orm, event: Event): Promise<WebhookDeliveryRow[]> {
-  const db = workspaceSql(workspaceEm(orm, event.workspace_id), event.workspace_id);
-  const endpoints = await db
-    .selectFrom('webhook_endpoints')
-    .select('id')
-    .where('status', '=', 'enabled')
-    .where('created_at', '<=', event.created_at)
-    .where(sql<boolean>`enabled_events && ${sql.val(['*', event.type])}::text[]`)
-    .execute();
-  const payload = JSON.stringify(event);
-  return queueDeliveries(
-    db,
-    endpoints.map((e) => ({ endpointId: e.id, eventId: event.id, eventType: event.type, payload })),
-  );
+export async function fanOutEvents(orm: Orm, events: readonly Event[]): Promise<WebhookDeliveryRow[]> {
+  const byWorkspace = new Map<string, Event[]>();
+  for (const event of events) byWorkspace.set(event.workspace_id, [...(byWorkspace.get(event.workspace_id) ?? []), event]);
+  const added: WebhookDeliveryRow[] = [];
+  for (const [workspaceId, ofWorkspace] of byWorkspace) {
+    const db = workspaceSql(workspaceEm(orm, workspaceId), workspaceId);
+    const endpoints = await db.selectFrom('webhook_endpoints').select(['id', 'created_at', 'enabled_events']).where('status', '=', 'enabled').execute();
+    if (endpoints.length === 0) continue;
+    const messages: QueuedMessage[] = [];
+    for (const event of ofWorkspace) {
+      const at = Date.parse(event.created_at);
+      const payload = JSON.stringify(event);
+      for (const endpoint of endpoints) {
+        const wants = endpoint.enabled_events.includes('*') || endpoint.enabled_events.includes(event.type);
+        if (wants && pgTimestamp(endpoint.created_at).getTime() <= at) messages.push({ endpointId: endpoint.id, eventId: event.id, eventType: event.type, payload });
+      }
+    }
+    added.push(...(await queueDeliveries(db, messages)));
+  }
+  return added;
 }

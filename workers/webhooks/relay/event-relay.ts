@@ -2,12 +2,12 @@ import type { Orm } from '../../../shared/db/orm.js';
 import type { Logger } from '../../../shared/logger.js';
 import type { EventSink } from './event-sinks.js';
 import type { RelayLease } from './relay-lease.js';
-import { eventsAfter, relayPosition, saveRelayPosition, type RelayPosition } from './unpublished-events.js';
+import { markPublished, unpublishedEvents } from './unpublished-events.js';
 
 const BATCH = 500;
 /**
  * How often the relay looks for new events. A poll on the outbox's partial index costs
- * well under a millisecond; LISTEN/NOTIFY would wake it sooner, but NOTIFY in every write
+ * well under a millisecond (the outbox holds only what is unpublished); LISTEN/NOTIFY would wake it sooner, but NOTIFY in every write
  * serialises all commits on one lock (measured: write throughput fell to a fifth).
  */
 const POLL_MS = 25;
@@ -17,13 +17,11 @@ const MAX_BACKOFF_MS = 10_000;
 
 /**
  * Publishes committed events (the outbox) in order, from whichever worker copy holds the
- * lease. Its position moves only after the sink has stored the events, so a crash or an
+ * lease. Events leave the outbox only after the sink has stored them, so a crash or an
  * unreachable NATS leaves them to be published again (the stream drops the duplicates).
  */
 export class EventRelay {
   private stopped = false;
-  /** How far this copy has published; read from the database when it takes the lease. */
-  private position: RelayPosition | null = null;
   /** Ends the current wait early (on stop). */
   private wakeUp: (() => void) | null = null;
   private readonly done: Promise<void>;
@@ -33,8 +31,6 @@ export class EventRelay {
     private readonly lease: RelayLease,
     private readonly sink: EventSink,
     private readonly log: Logger,
-    /** One relay position per bus namespace, in case two deployments share a database. */
-    private readonly name: string,
   ) {
     this.done = this.run();
   }
@@ -60,7 +56,6 @@ export class EventRelay {
             await this.sleep(LEASE_RETRY_MS);
             continue;
           }
-          this.position = await relayPosition(this.orm.em.fork(), this.name);
           this.log.info('relaying events (this copy holds the relay lease)');
         }
         await this.drain();
@@ -77,15 +72,14 @@ export class EventRelay {
 
   /** Publishes until nothing is left (a burst may be larger than one batch). */
   private async drain(): Promise<void> {
-    while (!this.stopped && this.position) {
+    while (!this.stopped) {
       const em = this.orm.em.fork();
-      const { events, last } = await eventsAfter(em, this.position, BATCH);
-      if (!last) return;
+      const events = await unpublishedEvents(em, BATCH);
+      if (events.length === 0) return;
       await this.sink.publish(events);
-      // Saved after the stream has them: a crash in between publishes them again, and the
-      // stream's message ids drop the copies.
-      await saveRelayPosition(em, this.name, last);
-      this.position = last;
+      // Out of the outbox only once the stream has them: a crash in between publishes them
+      // again, and the stream's message ids drop the copies.
+      await markPublished(em, events.map((e) => e.id));
       if (events.length < BATCH) return;
     }
   }

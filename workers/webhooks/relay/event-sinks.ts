@@ -33,10 +33,6 @@ export function jetStreamSink(access: JetStreamAccess, namespace: string, settin
 }
 
 /** Without NATS (`crm start` on its own): events go straight to the webhook deliveries of this process. */
-export function inProcessSink(deliver: (event: Event) => Promise<void>): EventSink {
-  return {
-    publish: async (events) => {
-      for (const event of events) await deliver(event);
-    },
-  };
+export function inProcessSink(deliver: (events: Event[]) => Promise<void>): EventSink {
+  return { publish: deliver };
 }

@@ -7,7 +7,8 @@
  *   npm run bench -- [--duration 8] [--connections 8] [--rows 100000] [--rounds 3]
  *   npm run bench -- --soak [--soak-seconds 120]     (bench/soak.ts: mixed load, memory, scaling)
  *
- * It ends with `crm import contacts` of a 100,000-row CSV (bench/import-contacts.ts).
+ * It ends with `crm import contacts` of a 100,000-row CSV (bench/import-contacts.ts), then
+ * measures what events and webhooks cost (bench/events.ts).
  *
  * Each list read and its baseline are measured alternately, `rounds` times each, and
  * the medians compared, so drift on a shared machine affects both sides alike.
@@ -18,6 +19,7 @@ import pg from 'pg';
 import { deriveSecrets } from '../shared/secrets.js';
 import { encodeCursor, type CursorScope } from '../workers/runtime/keyset-cursor.js';
 import { startBenchStack } from './bench-stack.js';
+import { benchEvents } from './events.js';
 import { benchImportContacts, formatImportResult } from './import-contacts.js';
 import { formatTable, load, type LoadResult } from './load.js';
 import { freePort, ROOT, waitReady } from './processes.js';
@@ -209,6 +211,12 @@ try {
 } finally {
   await stack.stop();
 }
+
+// What events and webhooks cost (bench/events.ts): two stacks of their own, after this one is gone.
+process.stdout.write('\nEvents and webhooks…\n');
+const events = await benchEvents({ durationSeconds: duration, connections, rounds, importRows: 20_000 });
+process.stdout.write(`${events.text}\n`);
+if (!events.passed) process.exitCode = 1;
 
 /** The run with the median throughput. */
 function median(runs: LoadResult[]): LoadResult {

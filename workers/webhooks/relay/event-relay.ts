@@ -6,11 +6,14 @@ import { markPublished, unpublishedEvents } from './unpublished-events.js';
 
 const BATCH = 500;
 /**
- * How often the relay looks for new events. A poll on the outbox's partial index costs
- * well under a millisecond (the outbox holds only what is unpublished); LISTEN/NOTIFY would wake it sooner, but NOTIFY in every write
- * serialises all commits on one lock (measured: write throughput fell to a fifth).
+ * How often the relay looks for new events while they flow. A look at the outbox (which
+ * holds only what is unpublished) costs well under a millisecond; LISTEN/NOTIFY would wake
+ * it sooner, but NOTIFY in every write serialises all commits on one lock (measured: write
+ * throughput fell to a fifth).
  */
 const POLL_MS = 25;
+/** While nothing arrives the polls slow down to this (a quiet deployment, or many test stacks on one database server). */
+const IDLE_POLL_MS = 250;
 /** How often a copy without the lease tries to take it. */
 const LEASE_RETRY_MS = 2_000;
 const MAX_BACKOFF_MS = 10_000;
@@ -22,6 +25,8 @@ const MAX_BACKOFF_MS = 10_000;
  */
 export class EventRelay {
   private stopped = false;
+  /** The wait before the next look: POLL_MS while events flow, doubling up to IDLE_POLL_MS while none do. */
+  private pollMs = POLL_MS;
   /** Ends the current wait early (on stop). */
   private wakeUp: (() => void) | null = null;
   private readonly done: Promise<void>;
@@ -58,9 +63,10 @@ export class EventRelay {
           }
           this.log.info('relaying events (this copy holds the relay lease)');
         }
-        await this.drain();
+        const published = await this.drain();
         backoff = 500;
-        await this.sleep(POLL_MS);
+        this.pollMs = published > 0 ? POLL_MS : Math.min(this.pollMs * 2, IDLE_POLL_MS);
+        await this.sleep(this.pollMs);
       } catch (err) {
         if (this.stopped) break;
         this.log.warn({ err, retry_ms: backoff }, 'event relay failed; events stay unpublished until it succeeds');
@@ -70,18 +76,21 @@ export class EventRelay {
     }
   }
 
-  /** Publishes until nothing is left (a burst may be larger than one batch). */
-  private async drain(): Promise<void> {
+  /** Publishes until nothing is left (a burst may be larger than one batch); returns how many it published. */
+  private async drain(): Promise<number> {
+    let published = 0;
     while (!this.stopped) {
       const em = this.orm.em.fork();
       const events = await unpublishedEvents(em, BATCH);
-      if (events.length === 0) return;
+      if (events.length === 0) return published;
       await this.sink.publish(events);
       // Out of the outbox only once the stream has them: a crash in between publishes them
       // again, and the stream's message ids drop the copies.
       await markPublished(em, events.map((e) => e.id));
-      if (events.length < BATCH) return;
+      published += events.length;
+      if (events.length < BATCH) return published;
     }
+    return published;
   }
 
   async stop(): Promise<void> {

@@ -12,7 +12,9 @@ const BATCH = 500;
  * throughput fell to a fifth).
  */
 const POLL_MS = 25;
-/** While nothing arrives the polls slow down to this (a quiet deployment, or many test stacks on one database server). */
+/** After this long without events the polls slow down (a quiet deployment, or many test stacks on one database server)… */
+const IDLE_AFTER_MS = 3_000;
+/** …to this; the first event after a quiet spell waits at most this long. */
 const IDLE_POLL_MS = 250;
 /** How often a copy without the lease tries to take it. */
 const LEASE_RETRY_MS = 2_000;
@@ -25,8 +27,8 @@ const MAX_BACKOFF_MS = 10_000;
  */
 export class EventRelay {
   private stopped = false;
-  /** The wait before the next look: POLL_MS while events flow, doubling up to IDLE_POLL_MS while none do. */
-  private pollMs = POLL_MS;
+  /** When the relay last found events to publish. */
+  private lastEventsAt = Date.now();
   /** Ends the current wait early (on stop). */
   private wakeUp: (() => void) | null = null;
   private readonly done: Promise<void>;
@@ -65,8 +67,8 @@ export class EventRelay {
         }
         const published = await this.drain();
         backoff = 500;
-        this.pollMs = published > 0 ? POLL_MS : Math.min(this.pollMs * 2, IDLE_POLL_MS);
-        await this.sleep(this.pollMs);
+        if (published > 0) this.lastEventsAt = Date.now();
+        await this.sleep(Date.now() - this.lastEventsAt > IDLE_AFTER_MS ? IDLE_POLL_MS : POLL_MS);
       } catch (err) {
         if (this.stopped) break;
         this.log.warn({ err, retry_ms: backoff }, 'event relay failed; events stay unpublished until it succeeds');

@@ -132,13 +132,12 @@ t.test('a NATS restart during a burst loses nothing and duplicates nothing', asy
 });
 
 t.test('crm events tail follows the workspace from the stream, filtered by type', async (t) => {
-  const tail = new CrmProcess('events tail', ['events', 'tail', '--workspace', ws.workspace.id, '--type', 'contact.'], stack.env);
-  t.teardown(() => tail.stop());
-  // The consumer starts from now: wait until it runs, then write.
-  await new Promise((r) => setTimeout(r, 1_500));
+  // Written first, and read back with --since: the test does not race the command's start.
   const created = await write();
   const id = (created.body as { id: string }).id;
-  await tail.waitFor(new RegExp(`"object_id"|${id}`), 15_000);
+  const tail = new CrmProcess('events tail', ['events', 'tail', '--workspace', ws.workspace.id, '--type', 'contact.', '--since', '5m'], stack.env);
+  t.teardown(() => tail.stop());
+  await tail.waitFor(new RegExp(id), 30_000);
   const line = tail
     .text()
     .split('\n')

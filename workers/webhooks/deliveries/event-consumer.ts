@@ -1,8 +1,9 @@
-import { AckPolicy, DeliverPolicy, nanos, type ConsumerMessages, type JetStreamManager, type JsMsg } from 'nats';
+import { AckPolicy, DeliverPolicy, nanos, type ConsumerMessages, type JsMsg } from 'nats';
 import type { JetStreamAccess } from '../../../shared/bus/nats-transport.js';
 import { Event } from '../../../shared/contracts/events.js';
 import { eventStreamName, eventStreamSubjects, webhookConsumerName } from '../../../shared/events/event-stream.js';
 import type { Logger } from '../../../shared/logger.js';
+import { streamInfo } from '../relay/event-stream-setup.js';
 
 /** An event is acknowledged once its deliveries are stored; until then the stream redelivers it after this. */
 const ACK_WAIT_MS = 30_000;
@@ -10,15 +11,6 @@ const ACK_WAIT_MS = 30_000;
 const STREAM_RETRY_MS = 1_000;
 /** At most this many events handled at once. */
 const BATCH = 64;
-
-async function streamExists(jsm: JetStreamManager, stream: string): Promise<boolean> {
-  try {
-    await jsm.streams.info(stream);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export interface EventConsumer {
   stop(): Promise<void>;
@@ -38,7 +30,7 @@ export function consumeEvents(access: JetStreamAccess, namespace: string, handle
   const run = async (): Promise<void> => {
     const jsm = await access.jetStreamManager();
     let waiting = false;
-    while (!stopped && !(await streamExists(jsm, stream))) {
+    while (!stopped && !(await streamInfo(jsm, stream))) {
       if (!waiting) log.info({ stream }, 'waiting for the event stream');
       waiting = true;
       await new Promise((r) => setTimeout(r, STREAM_RETRY_MS));

@@ -13,7 +13,11 @@ import { queueDeliveries, type QueuedMessage } from './queue-delivery.js';
  */
 export async function fanOutEvents(orm: Orm, events: readonly Event[]): Promise<WebhookDeliveryRow[]> {
   const byWorkspace = new Map<string, Event[]>();
-  for (const event of events) byWorkspace.set(event.workspace_id, [...(byWorkspace.get(event.workspace_id) ?? []), event]);
+  for (const event of events) {
+    const ofWorkspace = byWorkspace.get(event.workspace_id);
+    if (ofWorkspace) ofWorkspace.push(event);
+    else byWorkspace.set(event.workspace_id, [event]);
+  }
   const added: WebhookDeliveryRow[] = [];
   for (const [workspaceId, ofWorkspace] of byWorkspace) {
     const db = workspaceSql(workspaceEm(orm, workspaceId), workspaceId);

@@ -1,4 +1,4 @@
-import { nanos, RetentionPolicy, StorageType, type JetStreamManager, type StreamConfig } from 'nats';
+import { nanos, NatsError, RetentionPolicy, StorageType, type JetStreamManager, type StreamConfig, type StreamInfo } from 'nats';
 import type { Config } from '../../../shared/config.js';
 import { eventStreamName, eventStreamSubjects } from '../../../shared/events/event-stream.js';
 
@@ -16,18 +16,22 @@ export async function ensureEventStream(jsm: JetStreamManager, namespace: string
     duplicate_window: nanos(Math.min(DUPLICATE_WINDOW_MS, settings.streamMaxAgeMs)),
     num_replicas: settings.streamReplicas,
   };
-  try {
-    const info = await jsm.streams.info(config.name);
-    const current = info.config;
-    if (current.max_age !== config.max_age || current.num_replicas !== config.num_replicas || current.duplicate_window !== config.duplicate_window) {
-      await jsm.streams.update(config.name, { ...current, ...config });
-    }
-  } catch (error) {
-    if (!isStreamNotFound(error)) throw error;
-    await jsm.streams.add(config);
+  const current = (await streamInfo(jsm, config.name))?.config;
+  if (!current) await jsm.streams.add(config);
+  else if (current.max_age !== config.max_age || current.num_replicas !== config.num_replicas || current.duplicate_window !== config.duplicate_window) {
+    await jsm.streams.update(config.name, { ...current, ...config });
   }
 }
 
-function isStreamNotFound(error: unknown): boolean {
-  return error instanceof Error && /stream not found/i.test(error.message);
+/** JetStream's code for "stream not found". */
+const STREAM_NOT_FOUND = 10059;
+
+/** A stream's description, or null when there is no such stream (any other failure throws). */
+export async function streamInfo(jsm: JetStreamManager, name: string): Promise<StreamInfo | null> {
+  try {
+    return await jsm.streams.info(name);
+  } catch (error) {
+    if (error instanceof NatsError && error.jsError()?.err_code === STREAM_NOT_FOUND) return null;
+    throw error;
+  }
 }

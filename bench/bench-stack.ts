@@ -32,8 +32,11 @@ export interface BenchStack {
   stop(): Promise<void>;
 }
 
-/** `env`: settings of this stack's processes on top of the defaults (e.g. EVENTS_RECORDING). */
-export async function startBenchStack(options: { env?: Record<string, string> } = {}): Promise<BenchStack> {
+/**
+ * `env`: settings of this stack's processes on top of the defaults (e.g. EVENTS_RECORDING);
+ * `nodeFlags`: for the service's processes (e.g. `--cpu-prof`, which NODE_OPTIONS refuses).
+ */
+export async function startBenchStack(options: { env?: Record<string, string>; nodeFlags?: readonly string[] } = {}): Promise<BenchStack> {
   const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const dbName = `crm_bench_${randomBytes(4).toString('hex')}`;
   const dbUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
@@ -69,7 +72,7 @@ export async function startBenchStack(options: { env?: Record<string, string> } 
     await admin.end();
   };
   const spawn = (args: string[], processEnv: NodeJS.ProcessEnv, script?: string): ChildProcess => {
-    const child = spawnQuiet(args, processEnv, script);
+    const child = spawnQuiet(args, processEnv, script, script ? [] : options.nodeFlags);
     children.push(child);
     return child;
   };

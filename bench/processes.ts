@@ -10,9 +10,9 @@ const CRM_BIN = path.join(ROOT, 'dist', 'cli', 'crm.js');
 const NODE_FLAGS = ['--max-semi-space-size=32'];
 
 /** A service process whose logs go to /dev/null, so reading them costs the load generator nothing. */
-export function spawnQuiet(args: string[], env: NodeJS.ProcessEnv, script = CRM_BIN): ChildProcess {
+export function spawnQuiet(args: string[], env: NodeJS.ProcessEnv, script = CRM_BIN, extraFlags: readonly string[] = []): ChildProcess {
   // The baseline gets the same V8 tuning as the service, so the comparison stays fair.
-  const flags = [...NODE_FLAGS, ...(script.endsWith('.ts') ? ['--import', 'tsx'] : [])];
+  const flags = [...NODE_FLAGS, ...extraFlags, ...(script.endsWith('.ts') ? ['--import', 'tsx'] : [])];
   return spawn(process.execPath, [...flags, script, ...args], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 

@@ -6,6 +6,7 @@
  *
  *   npm run bench -- [--duration 8] [--connections 8] [--rows 100000] [--rounds 3]
  *   npm run bench -- --soak [--soak-seconds 120]     (bench/soak.ts: mixed load, memory, scaling)
+ *   npm run bench -- --profile [--scenario list|mcp|create]   (bench/profile.ts: CPU profiles of the hot path)
  *
  * It ends with `crm import contacts` of a 100,000-row CSV (bench/import-contacts.ts), then
  * measures what events and webhooks cost (bench/events.ts).
@@ -23,6 +24,8 @@ import { benchEvents } from './events.js';
 import { benchImportContacts, formatImportResult } from './import-contacts.js';
 import { formatTable, load, type LoadResult } from './load.js';
 import { freePort, ROOT, waitReady } from './processes.js';
+import { seedContacts } from './seed-contacts.js';
+import { runProfile, type ProfileScenario } from './profile.js';
 import { runSoak } from './soak.js';
 
 const { values } = parseArgs({
@@ -33,8 +36,14 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     soak: { type: 'boolean', default: false },
     'soak-seconds': { type: 'string', default: '120' },
+    profile: { type: 'boolean', default: false },
+    scenario: { type: 'string', default: 'list' },
   },
 });
+if (values.profile) {
+  await runProfile({ scenario: values.scenario as ProfileScenario, durationSeconds: Number(values.duration), connections: Number(values.connections) });
+  process.exit(0);
+}
 if (values.soak) {
   const passed = await runSoak({ seconds: Number(values['soak-seconds']), connections: Number(values.connections) });
   process.exit(passed ? 0 : 1);
@@ -61,14 +70,7 @@ try {
   const db = new pg.Client({ connectionString: dbUrl });
   await db.connect();
   process.stdout.write(`Seeding ${rowCount.toLocaleString('en')} contacts and ${rowCount.toLocaleString('en')} deals… `);
-  await db.query(
-    `insert into contacts (id, workspace_id, first_name, last_name, email, phone, status, custom_fields, created_at, updated_at)
-     select 'con_B' || lpad(i::text, 10, '0'), $1, 'First' || i, 'Last' || i, 'person' || i || '@example.test',
-            '+1650' || lpad((2000000 + i)::text, 7, '0'), 'active', '{}',
-            timestamptz '2025-01-01' + i * interval '1 second', timestamptz '2025-01-01' + i * interval '1 second'
-     from generate_series(1, $2::int) as i`,
-    [workspaceId, rowCount],
-  );
+  await seedContacts(db, workspaceId, rowCount);
   const stages = (await db.query<{ id: string; pipeline_id: string }>('select id, pipeline_id from stages where workspace_id = $1 order by position', [workspaceId])).rows;
   await db.query(
     `insert into deals (id, workspace_id, name, pipeline_id, stage_id, amount, currency, custom_fields, created_at, updated_at)

@@ -66,5 +66,5 @@ export function requireNats(config: Config, command: string): string {
 
 /** `operatorCallKey`: the command line's, to sign its operator calls; gateways have none. */
 export function busClient(transport: BusTransport, config: Config, options: { observer?: BusObserver; operatorCallKey?: Buffer } = {}): BusClient {
-  return new BusClient(transport, config.busNamespace, config.busTimeoutMs, options.observer, options.operatorCallKey);
+  return new BusClient(transport, config.busNamespace, config.busTimeoutMs, { ...options, validateReplies: config.validateReplies });
 }

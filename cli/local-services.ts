@@ -59,7 +59,7 @@ export async function openLocalServices(config: Config, log: Logger): Promise<Lo
       jetStream = nats;
       natsBus = busClient(nats, config, { operatorCallKey: secrets.operatorCallKey });
     }
-    const workers = startWorkers(Object.values(WORKERS), { orm, secrets, bus: transport, busNamespace: config.busNamespace, broadcasts, webhooks: config.webhooks, events: config.events }, log, 8, { background: false });
+    const workers = startWorkers(Object.values(WORKERS), { orm, secrets, bus: transport, busNamespace: config.busNamespace, broadcasts, webhooks: config.webhooks, events: config.events, validateReplies: config.validateReplies }, log, 8, { background: false });
     cleanups.push(() => workers.drain());
     const bus = busClient(transport, config, { operatorCallKey: secrets.operatorCallKey });
     const requestId = newId('request');

@@ -66,6 +66,15 @@ const SETTINGS = {
     'Subject prefix, so several deployments can share one NATS.',
   ),
   busTimeoutMs: withDefault('BUS_TIMEOUT_MS', z.coerce.number().int().min(100).max(60_000), 5000, 'Deadline of a bus request; past it the gateway answers 503.'),
+  validateReplies: mapped(
+    withDefault(
+      'VALIDATE_REPLIES',
+      z.enum(['true', 'false'], { error: 'VALIDATE_REPLIES must be true or false' }),
+      'false',
+      "Check every worker reply against its operation's output schema, in the worker and again in the gateway. For development and tests (whose stacks turn it on); production trusts its authenticated workers and skips the cost.",
+    ),
+    (value) => value === 'true',
+  ),
   workerConcurrency: withDefault('WORKER_CONCURRENCY', z.coerce.number().int().min(1).max(1000), 64, 'Messages one worker process works on at once.'),
   dbPoolMax: withDefault('DB_POOL_MAX', z.coerce.number().int().min(1).max(200), 10, 'Postgres connections per process.'),
   authCacheTtlMs: withDefault('AUTH_CACHE_TTL_MS', z.coerce.number().int().min(0).max(5000), 3000, 'How long the gateway reuses a positive token check (at most 5000).'),

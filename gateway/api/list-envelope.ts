@@ -14,11 +14,8 @@ export function listOf<T extends z.ZodType>(item: T, id: string) {
     .meta({ id });
 }
 
-export type Page<T> = { data: T[]; limit: number; has_more: boolean; next_cursor: string | null };
-
-export function listEnvelope<T>(page: Page<T>, next: string | null) {
-  return { object: 'list' as const, data: page.data, meta: { limit: page.limit, has_more: page.has_more }, links: { next } };
-}
+/** The list envelope with items of type T (gateway/api/response-body.ts builds it from the worker's bytes). */
+export type ListEnvelope<T> = Omit<z.output<ReturnType<typeof listOf>>, 'data'> & { data: T[] };
 
 /**
  * The absolute URL of the next page: the same path and filters, the page size that

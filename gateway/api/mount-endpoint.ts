@@ -2,7 +2,7 @@ import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import { scopesOf } from '../../shared/bus/operation.js';
 import { ValidationError } from '../../shared/errors.js';
-import { callWorker } from '../call-worker.js';
+import { callWorkerRaw } from '../call-worker.js';
 import type { GatewayDeps } from '../deps.js';
 import { requireScope } from '../middlewares/require-scope.js';
 import { idempotencyKeyOf, parseBody, parseWith } from '../validation.js';
@@ -10,6 +10,7 @@ import type { Endpoint } from './endpoint.js';
 import { responseBodyOf } from './response-body.js';
 
 const NoQuery = z.strictObject({});
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Express path (relative to the /v1 router) from the OpenAPI path. */
 export function expressPath(path: string): string {
@@ -22,7 +23,7 @@ export function expressPath(path: string): string {
  * endpoint declares sets the rest: Location, Idempotent-Replayed, the list envelope.
  */
 export function mountEndpoint(router: Router, endpoint: Endpoint, { bus, publicUrl }: Pick<GatewayDeps, 'bus' | 'publicUrl'>): void {
-  const responseBody = responseBodyOf(endpoint, publicUrl);
+  const responseBody = responseBodyOf(endpoint, publicUrl, bus);
   router[endpoint.method](expressPath(endpoint.path), requireScope(scopesOf({ scope: endpoint.scope })), async (req: Request, res: Response) => {
     const params = (endpoint.params ? parseWith(endpoint.params, req.params) : {}) as Record<string, unknown>;
     const query = parseWith(endpoint.query ?? NoQuery, req.query) as Record<string, unknown>;
@@ -32,10 +33,13 @@ export function mountEndpoint(router: Router, endpoint: Endpoint, { bus, publicU
       throw new ValidationError(`Idempotency-Key is not accepted on ${endpoint.method.toUpperCase()} ${endpoint.path}.`, 'Idempotency-Key');
     }
     const input = endpoint.input ? endpoint.input({ params, query, body }) : { ...params, ...query, ...body };
-    const { result, replayed } = await callWorker(bus, req, endpoint.op, input, { idempotencyKey });
-    if (replayed) res.set('Idempotent-Replayed', 'true');
+    const reply = await callWorkerRaw(bus, req, endpoint.op, input, { idempotencyKey });
+    // Parsed only where something here reads it (or replies are checked): otherwise the
+    // worker's bytes are the response.
+    const result = endpoint.location || bus.validateReplies ? bus.resultOf(endpoint.op, reply) : undefined;
+    if (reply.head.ok && reply.head.replayed) res.set('Idempotent-Replayed', 'true');
     if (endpoint.location) res.location(`${publicUrl()}${endpoint.location(result)}`);
     if (endpoint.noStore) res.set('Cache-Control', 'no-store');
-    res.status(endpoint.status).json(responseBody(result, query));
+    res.status(endpoint.status).type(JSON_TYPE).send(responseBody(reply, query));
   });
 }

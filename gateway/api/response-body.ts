@@ -1,23 +1,33 @@
 import { z } from 'zod';
+import type { BusClient } from '../../shared/bus/bus-client.js';
+import { answersWithPage, type RawReply } from '../../shared/bus/reply.js';
 import type { Endpoint } from './endpoint.js';
-import { listEnvelope, nextLink, type Page } from './list-envelope.js';
+import { nextLink } from './list-envelope.js';
 
-type ResponseBody = (result: unknown, query: Record<string, unknown>) => unknown;
+type ResponseBody = (reply: RawReply, query: Record<string, unknown>) => Buffer;
+
+/** The list envelope around a page's rows: `data` first, as the worker encoded it. */
+const LIST_START = Buffer.from('{"object":"list","data":');
 
 /**
- * How an endpoint's response is made from its operation's output, told by the shape of
- * that output: a page (data and next_cursor) goes in the list envelope with the link to
- * the next page, a whole list (a data array alone) is `{object: 'list', data}`, and anything
- * else is the response as it is.
+ * How an endpoint's response is made from its operation's reply, told by the shape of
+ * that operation's output. A page's rows go into the list envelope as the worker's bytes,
+ * with its meta and the link to the next page; a whole list (a data array alone) is
+ * `{object: 'list', data}`; anything else is the worker's JSON as it came.
  */
-export function responseBodyOf(endpoint: Endpoint, publicUrl: () => string): ResponseBody {
+export function responseBodyOf(endpoint: Endpoint, publicUrl: () => string, bus: BusClient): ResponseBody {
   const shape: Record<string, unknown> = endpoint.op.output instanceof z.ZodObject ? endpoint.op.output.shape : {};
-  if ('next_cursor' in shape) {
-    return (result, query) => {
-      const page = result as Page<unknown>;
-      return listEnvelope(page, nextLink(publicUrl(), endpoint.path, query, page.next_cursor));
+  if (answersWithPage(endpoint.op)) {
+    return (reply, query) => {
+      const page = reply.head.ok ? reply.head.page : undefined;
+      if (!page) return reply.body;
+      const next = nextLink(publicUrl(), endpoint.path, query, page.next_cursor);
+      const end = `,"meta":${JSON.stringify({ limit: page.limit, has_more: page.has_more })},"links":${JSON.stringify({ next })}}`;
+      return Buffer.concat([LIST_START, reply.body, Buffer.from(end)]);
     };
   }
-  if (shape.data instanceof z.ZodArray) return (result) => ({ object: 'list', data: (result as { data: unknown[] }).data });
-  return (result) => result;
+  if (shape.data instanceof z.ZodArray) {
+    return (reply) => Buffer.from(JSON.stringify({ object: 'list', data: (bus.resultOf(endpoint.op, reply) as { data: unknown[] }).data }));
+  }
+  return (reply) => reply.body;
 }

@@ -1,10 +1,11 @@
 import type { CallContext } from '../contracts/call-context.js';
-import { CrmError, InternalError, UnavailableError, validationErrorFrom } from '../errors.js';
-import { decode, encode } from './codec.js';
-import { ReplyEnvelope, type RequestEnvelope } from './envelope.js';
+import { CrmError, InternalError, UnavailableError } from '../errors.js';
+import { encode } from './codec.js';
+import type { RequestEnvelope } from './envelope.js';
 import { HEADER } from './headers.js';
 import { signOperatorCall } from './operator-signature.js';
 import { subjectOf, type Operation, type OperationInput, type OperationOutput } from './operation.js';
+import { resultOf, splitReply, type RawReply } from './reply.js';
 import { BusDisconnectedError, BusTimeoutError, NoRespondersError, type BusHeaders, type BusTransport } from './transport.js';
 
 export interface CallOptions {
@@ -39,31 +40,64 @@ export interface CallResult<T> {
   replayed: boolean;
 }
 
-/** The typed side of the bus: validates on the way out and on the way back. */
+export interface BusClientOptions {
+  observer?: BusObserver;
+  /** Only the command line holds it (from CRM_SECRET): without it, calls as the operator are refused here. */
+  operatorCallKey?: Buffer;
+  /**
+   * Check every reply against its operation's output schema (VALIDATE_REPLIES). Workers
+   * check their own replies when it is on, so this is for tests and development: a
+   * production gateway trusts what its authenticated workers send.
+   */
+  validateReplies?: boolean;
+}
+
+/**
+ * The typed side of the bus. Input is validated where it enters (the gateway, for
+ * a client's request) and where it is trusted (the worker); this client only carries it.
+ */
 export class BusClient {
+  private readonly observer?: BusObserver;
+  private readonly operatorCallKey?: Buffer;
+  readonly validateReplies: boolean;
+
   constructor(
     readonly transport: BusTransport,
     readonly namespace: string,
     readonly defaultTimeoutMs: number,
-    private readonly observer?: BusObserver,
-    /** Only the command line holds it (from CRM_SECRET): without it, calls as the operator are refused here. */
-    private readonly operatorCallKey?: Buffer,
-  ) {}
+    options: BusClientOptions = {},
+  ) {
+    this.observer = options.observer;
+    this.operatorCallKey = options.operatorCallKey;
+    this.validateReplies = options.validateReplies ?? false;
+  }
+
+  /** One call, its result parsed (and checked, with validateReplies). */
+  async call<Op extends Operation>(op: Op, input: OperationInput<Op>, options: CallOptions): Promise<CallResult<OperationOutput<Op>>> {
+    const reply = await this.callRaw(op, input, options);
+    return { result: this.resultOf(op, reply), replayed: reply.head.ok && reply.head.replayed === true };
+  }
+
+  /** A successful reply's result, from its bytes. */
+  resultOf<Op extends Operation>(op: Op, reply: RawReply): OperationOutput<Op> {
+    const result = resultOf(reply);
+    if (!this.validateReplies) return result as OperationOutput<Op>;
+    const checked = op.output.safeParse(result);
+    if (!checked.success) throw new InternalError(`Reply on ${subjectOf(this.namespace, op)} does not match its contract: ${checked.error.message}`);
+    return checked.data as OperationOutput<Op>;
+  }
 
   /**
    * One request within one deadline. Reads, and writes that carry an idempotency key,
    * are sent again when no worker took them or a worker reported the database briefly
    * unavailable; any other write is sent once, because a second copy could apply twice.
    */
-  async call<Op extends Operation>(op: Op, input: OperationInput<Op>, options: CallOptions): Promise<CallResult<OperationOutput<Op>>> {
-    const parsed = op.input.safeParse(input);
-    if (!parsed.success) throw validationErrorFrom(parsed.error);
-
+  async callRaw<Op extends Operation>(op: Op, input: OperationInput<Op>, options: CallOptions): Promise<RawReply> {
     const subject = subjectOf(this.namespace, op);
     const deadline = Date.now() + (options.timeoutMs ?? this.defaultTimeoutMs);
     const headers: BusHeaders = { [HEADER.requestId]: options.requestId, [HEADER.deadline]: String(deadline) };
     if (options.idempotencyKey !== undefined) headers[HEADER.idempotencyKey] = options.idempotencyKey;
-    const data = encode({ context: options.context, input: parsed.data } satisfies RequestEnvelope);
+    const data = encode({ context: options.context, input } satisfies RequestEnvelope);
     if (op.operatorOnly || options.context?.principal.type === 'operator') {
       if (!this.operatorCallKey) throw new InternalError('Only the command line may call as the operator.');
       headers[HEADER.operatorSignature] = signOperatorCall(this.operatorCallKey, subject, deadline, data);
@@ -78,7 +112,7 @@ export class BusClient {
       const retryable = safe && pause !== undefined && deadline - Date.now() - pause >= MIN_ATTEMPT_MS && TRANSIENT.has(name);
       if (!retryable) {
         this.observer?.callDone(subject, name, (performance.now() - started) / 1000);
-        return resultOf(op, subject, outcome);
+        return replyOf(op, outcome);
       }
       this.observer?.retried(subject, name);
       await new Promise((resolve) => setTimeout(resolve, pause));
@@ -87,34 +121,31 @@ export class BusClient {
 
   private async attempt(subject: string, data: Uint8Array, headers: BusHeaders, timeoutMs: number): Promise<Attempt> {
     try {
-      const reply = ReplyEnvelope.safeParse(decode((await this.transport.request(subject, data, { headers, timeoutMs })).data));
-      return reply.success ? { reply: reply.data } : { failure: new InternalError(`Malformed reply on ${subject}`) };
+      const reply = splitReply((await this.transport.request(subject, data, { headers, timeoutMs })).data);
+      return reply ? { reply } : { failure: new InternalError(`Malformed reply on ${subject}`) };
     } catch (error) {
       return { failure: error instanceof Error ? error : new Error(String(error)) };
     }
   }
 }
 
-type Attempt = { reply: ReplyEnvelope } | { failure: Error };
+type Attempt = { reply: RawReply } | { failure: Error };
 
 /** Outcomes where no worker did the work, or one reported the database briefly gone: safe calls go again. */
 const TRANSIENT: ReadonlySet<CallOutcome> = new Set(['no_responders', 'disconnected', 'unavailable']);
 
 function outcomeName(outcome: Attempt): CallOutcome {
-  if ('reply' in outcome) return outcome.reply.ok ? 'ok' : outcome.reply.error.code;
+  if ('reply' in outcome) return outcome.reply.head.ok ? 'ok' : outcome.reply.head.error.code;
   if (outcome.failure instanceof NoRespondersError) return 'no_responders';
   if (outcome.failure instanceof BusTimeoutError) return 'timeout';
   if (outcome.failure instanceof BusDisconnectedError) return 'disconnected';
   return 'internal_error';
 }
 
-function resultOf<Op extends Operation>(op: Op, subject: string, outcome: Attempt): CallResult<OperationOutput<Op>> {
+function replyOf(op: Operation, outcome: Attempt): RawReply {
   if ('failure' in outcome) throw toUnavailable(outcome.failure, op.worker);
-  const reply = outcome.reply;
-  if (!reply.ok) throw CrmError.fromPayload(reply.error);
-  const result = op.output.safeParse(reply.result);
-  if (!result.success) throw new InternalError(`Reply on ${subject} does not match its contract: ${result.error.message}`);
-  return { result: result.data as OperationOutput<Op>, replayed: reply.replayed === true };
+  if (!outcome.reply.head.ok) throw CrmError.fromPayload(outcome.reply.head.error);
+  return outcome.reply;
 }
 
 function toUnavailable(error: Error, worker: string): Error {

@@ -2,7 +2,7 @@
  * Response bodies as the service declares them (the contracts and the gateway's
  * envelopes), so that tests read the API through the same types and cannot drift.
  */
-import type { listEnvelope } from '../../gateway/api/list-envelope.js';
+import type { ListEnvelope } from '../../gateway/api/list-envelope.js';
 import type { restErrorBody } from '../../gateway/errors/rest-error-body.js';
 
 export type { Contact } from '../../shared/contracts/contacts.js';
@@ -13,4 +13,4 @@ export type { Pipeline, Stage } from '../../shared/contracts/pipelines.js';
 export type ErrorBody = ReturnType<typeof restErrorBody>;
 
 /** One page of a REST list. */
-export type ListPage<T> = ReturnType<typeof listEnvelope<T>>;
+export type ListPage<T> = ListEnvelope<T>;

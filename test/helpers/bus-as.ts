@@ -18,7 +18,7 @@ export async function connectBus(env: NodeJS.ProcessEnv, role: NatsRole, options
   const config = loadConfig(env);
   const log = createLogger({ level: 'warn', component: `test as ${role}`, fd: 2 });
   const transport = await NatsTransport.connect(config.natsUrl ?? '', `test as ${role}`, log, natsConnectionOptions(config, role));
-  return new BusClient(transport, config.busNamespace, options.timeoutMs ?? 5000, undefined, options.operatorCallKey);
+  return new BusClient(transport, config.busNamespace, options.timeoutMs ?? 5000, { operatorCallKey: options.operatorCallKey, validateReplies: true });
 }
 
 /** A bus client on the stack's NATS with the identity of `role` (e.g. calling workers as a gateway would). */

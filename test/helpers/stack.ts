@@ -98,6 +98,8 @@ export async function prepareEnvironment(extra: Record<string, string> = {}, ser
     // hash on the tokens worker: a call can wait past the 5 s default there. The tests of
     // deadlines start their own stacks with their own value.
     BUS_TIMEOUT_MS: '15000',
+    // Every reply checked against its contract, in the workers and the gateway.
+    VALIDATE_REPLIES: 'true',
   };
   const envFor = (role: NatsRole): NodeJS.ProcessEnv => processEnv(base, natsEnvOf(nats.plan, role), role, extra);
   const env = envFor('cli');

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { connect, headers as natsHeaders, nkeyAuthenticator, type ConnectionOptions, type NatsConnection } from 'nats';
 import t from 'tap';
-import { decode, encode } from '../../shared/bus/codec.js';
-import type { ReplyEnvelope } from '../../shared/bus/envelope.js';
+import { encode } from '../../shared/bus/codec.js';
+import { decodeReply } from '../../shared/bus/reply.js';
 import { HEADER } from '../../shared/bus/headers.js';
 import { inboxPrefixOf, workerRole, type NatsRole } from '../../shared/bus/nats-permissions.js';
 import { signOperatorCall } from '../../shared/bus/operator-signature.js';
@@ -130,10 +130,10 @@ t.test('operator calls: only the command line, signed, can make them', async (t)
       const signedData = sign.signedInput === undefined ? data : encode({ context: operator, input: sign.signedInput });
       h.set(HEADER.operatorSignature, signOperatorCall(sign.key ?? key, subject, deadline, signedData));
     }
-    return decode(((await gw.request(subject, data, { timeout: 5000, headers: h })) as { data: Uint8Array }).data) as ReplyEnvelope;
+    return decodeReply(((await gw.request(subject, data, { timeout: 5000, headers: h })) as { data: Uint8Array }).data);
   };
   const want = { name: 'backdoor', scopes: ['contacts:write' as const] };
-  const code = (reply: ReplyEnvelope) => (reply.ok ? 'created' : reply.error.code);
+  const code = (reply: ReturnType<typeof decodeReply>) => (reply === undefined ? 'not a reply' : reply.ok ? 'created' : reply.error.code);
 
   t.equal(code(await send(want)), 'forbidden', 'unsigned: refused (before, this minted a token in any workspace)');
   t.equal(code(await send(want, { key: Buffer.alloc(32, 7) })), 'forbidden', 'signed with another key: refused');
@@ -141,12 +141,16 @@ t.test('operator calls: only the command line, signed, can make them', async (t)
   t.equal(code(await send(want, { signedInput: { name: 'harmless', scopes: ['contacts:read'] } })), 'forbidden', 'a signature for other input: refused');
   t.equal(code(await send(want, { deadline: Date.now() - 1 })), 'unavailable', 'a stale call is dropped as expired');
   t.equal(code(await send(want, {})), 'created', 'signed with the key derived from CRM_SECRET: done');
+  // Gateways validate a client's input and forward it; the worker, where the bus is trusted, checks it again.
+  t.equal(code(await send({ name: 42, scopes: 'everything' }, {})), 'validation_failed', 'malformed input, even from a signed caller: refused by the worker');
+  const garbage = await gw.request(subject, new TextEncoder().encode('{"context": nul'), { timeout: 5000 });
+  t.equal(code(decodeReply(garbage.data)), 'internal', 'bytes that are no request envelope: refused');
 
   const gatewayClient = await busAs(t, env, 'gateway');
   await t.rejects(gatewayClient.call(createToken, want, { context: operator, requestId: 'req_gw' }), /Only the command line/, 'a bus client without the key never sends the operator principal');
   // Command-line operations without a workspace (bootstrap, key rotation) are signed too.
   const bootstrap = { organization: 'Forged Org', workspace: 'Forged WS', email: 'forged@bus.test', password: TEST_PASSWORD, default_country: null };
-  const forged = decode((await gw.request(subjectOf(ns, bootstrapWorkspace), encode({ context: null, input: bootstrap }), { timeout: 5000 })).data) as ReplyEnvelope;
+  const forged = decodeReply((await gw.request(subjectOf(ns, bootstrapWorkspace), encode({ context: null, input: bootstrap }), { timeout: 5000 })).data);
   t.equal(code(forged), 'forbidden', 'an unsigned bootstrap is refused (before, it created an organization and its administrator)');
   t.same(await env.db.query("select id from users where email = 'forged@bus.test'"), [], 'no user was created');
   const stored = await env.db.query<{ name: string }>('select name from api_tokens where workspace_id = $1 order by name', [workspaceId]);
@@ -168,6 +172,6 @@ t.test('TLS: clients verify the server, and nothing crosses in clear', async (t)
   });
   await tlsWorker.waitFor(/"msg":"worker ready"/);
   const gw = await connectAs('gateway', { tls: { caFile: certs.ca } }, tlsNats);
-  const reply = decode((await gw.request(subjectOf(tlsNats.plan.namespace, healthOf('tokens')), encode({ context: null, input: {} }), { timeout: 5000 })).data);
+  const reply = decodeReply((await gw.request(subjectOf(tlsNats.plan.namespace, healthOf('tokens')), encode({ context: null, input: {} }), { timeout: 5000 })).data);
   t.same(reply, { ok: true, result: { worker: 'tokens', database: 'ok' } }, 'a worker with NATS_TLS_CA answers over TLS');
 });

@@ -1,16 +1,18 @@
 import { DriverException, ConnectionException } from '@mikro-orm/core';
 import { missingScope } from '../../shared/auth/scopes.js';
-import { decode, encode } from '../../shared/bus/codec.js';
-import { RequestEnvelope, type ReplyEnvelope } from '../../shared/bus/envelope.js';
+import { decode } from '../../shared/bus/codec.js';
+import { RequestEnvelope } from '../../shared/bus/envelope.js';
 import { HEADER } from '../../shared/bus/headers.js';
 import { operatorCallProblem } from '../../shared/bus/operator-signature.js';
 import { queueOf, scopesOf, subjectOf } from '../../shared/bus/operation.js';
+import { encodeErrorReply, encodeReply } from '../../shared/bus/reply.js';
 import type { BusMessage, BusSubscription } from '../../shared/bus/transport.js';
 import { workspaceEm, type EntityManager } from '../../shared/db/orm.js';
 import { workspaceSql } from '../../shared/db/workspace-sql.js';
 import { CrmError, ForbiddenError, InternalError, MissingScopeError, UnavailableError, validationErrorFrom } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import type { Semaphore } from './concurrency.js';
+import { contractOutputProblem } from './contract-output.js';
 import { EventRecorder } from './events/event-recorder.js';
 import { fingerprintOf, runIdempotent } from './idempotency.js';
 import { requireStorableText } from './storable-text.js';
@@ -26,7 +28,7 @@ export function serveOperation(
   const { op, handler } = binding;
   const subject = subjectOf(services.busNamespace, op);
 
-  const answer = async (message: BusMessage): Promise<ReplyEnvelope> => {
+  const answer = async (message: BusMessage): Promise<Uint8Array> => {
     const requestId = message.headers[HEADER.requestId] ?? 'unknown';
     const deadline = Number(message.headers[HEADER.deadline] ?? Date.now() + 30_000);
     const reqLog = log.child({ request_id: requestId, subject });
@@ -39,7 +41,7 @@ export function serveOperation(
       // The caller has given up already: doing the work now could only surprise it.
       if (Date.now() > deadline) {
         outcome = 'expired';
-        return { ok: false, error: new UnavailableError('The request expired in the queue.').toPayload() };
+        return encodeErrorReply(new UnavailableError('The request expired in the queue.').toPayload());
       }
 
       const envelope = RequestEnvelope.safeParse(decode(message.data));
@@ -69,35 +71,40 @@ export function serveOperation(
         return { input: input.data, context, em: on, db, events, requestId, log: reqLog, services, afterCommit: (effect: () => void) => effects.push(effect) };
       };
 
-      let reply: ReplyEnvelope;
+      let result: unknown;
+      let replayed: boolean | undefined;
       if (op.idempotent && idempotencyKey && context) {
-        const { result, replayed } = await runIdempotent(
+        ({ result, replayed } = await runIdempotent(
           em,
           { workspaceId: context.workspace_id, key: idempotencyKey, fingerprint: fingerprintOf(subject, input.data) },
           (tx) => handler(callOn(tx)),
-        );
-        reply = { ok: true, result, replayed };
+        ));
       } else if (context && !op.readOnly && services.events.recording && !binding.singleStatement) {
         // A write and its events commit together, or neither does.
-        reply = { ok: true, result: await em.transactional((tx) => handler(callOn(tx))) };
+        result = await em.transactional((tx) => handler(callOn(tx)));
       } else {
-        reply = { ok: true, result: await handler(callOn(em)) };
+        result = await handler(callOn(em));
+      }
+      const problem = services.validateReplies ? contractOutputProblem(op, result) : null;
+      if (problem) {
+        reqLog.error({ problem }, 'reply outside its contract');
+        throw new InternalError();
       }
       for (const effect of effects) effect();
-      reqLog.info({ ms: Math.round(performance.now() - started), replayed: reply.replayed }, 'handled');
-      return reply;
+      reqLog.info({ ms: Math.round(performance.now() - started), replayed }, 'handled');
+      return encodeReply(op, result, replayed);
     } catch (error) {
       const crmError = toCrmError(error, reqLog);
       reqLog.info({ ms: Math.round(performance.now() - started), error_code: crmError.code }, 'handled with error');
       outcome = crmError.code;
-      return { ok: false, error: crmError.toPayload() };
+      return encodeErrorReply(crmError.toPayload());
     } finally {
       slots.release();
       services.metrics?.done(subject, outcome, (performance.now() - started) / 1000);
     }
   };
 
-  return services.bus.subscribe(subject, queueOf(services.busNamespace, op.worker), async (message) => encode(await answer(message)));
+  return services.bus.subscribe(subject, queueOf(services.busNamespace, op.worker), answer);
 }
 
 function toCrmError(error: unknown, log: Logger): CrmError {

@@ -25,6 +25,8 @@ export interface WorkerServices {
   webhooks: Config['webhooks'];
   /** The event stream's settings (`EVENTS_*`). */
   events: Config['events'];
+  /** Check each reply against the operation's output schema before it leaves (VALIDATE_REPLIES). */
+  validateReplies?: boolean;
   /** JetStream, when the bus is NATS: the relay publishes the event stream and the webhooks worker consumes it. */
   jetStream?: JetStreamAccess;
 }

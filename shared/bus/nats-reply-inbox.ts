@@ -1,0 +1,60 @@
+import { createInbox, type Msg, type MsgHdrs, type NatsConnection } from 'nats';
+import { BusTimeoutError, NoRespondersError } from './transport.js';
+
+interface Pending {
+  subject: string;
+  resolve(msg: Msg): void;
+  reject(error: Error): void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * Request/reply over one inbox subscription, as nats.js's own requests work, without
+ * what they cost per call: the client builds an Error (with its stack trace) for every
+ * request it settles, whether it failed or not, which showed in the gateway's profile.
+ * Replies come to `<inbox>.<n>`; the server answers a request nobody takes with a 503.
+ */
+export class ReplyInbox {
+  private readonly pending = new Map<string, Pending>();
+  private readonly prefix: string;
+  private next = 0;
+
+  /** The subscription ends with the connection (its drain). */
+  constructor(nc: NatsConnection, inboxPrefix: string | undefined) {
+    this.prefix = `${createInbox(inboxPrefix)}.`;
+    nc.subscribe(`${this.prefix}*`, { callback: (_err, msg) => this.settle(msg) });
+  }
+
+  /** Sends through `publish` with this inbox as the reply subject; resolves with the reply. */
+  request(subject: string, timeoutMs: number, publish: (replyTo: string) => void): Promise<Msg> {
+    const token = String(this.next++);
+    return new Promise<Msg>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(token);
+        reject(new BusTimeoutError(subject, timeoutMs));
+      }, timeoutMs);
+      this.pending.set(token, { subject, resolve, reject, timer });
+      try {
+        publish(this.prefix + token);
+      } catch (error) {
+        clearTimeout(timer);
+        this.pending.delete(token);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+  }
+
+  private settle(msg: Msg): void {
+    const token = msg.subject.slice(this.prefix.length);
+    const pending = this.pending.get(token);
+    if (!pending) return;
+    this.pending.delete(token);
+    clearTimeout(pending.timer);
+    if (isNoResponders(msg.headers)) pending.reject(new NoRespondersError(pending.subject));
+    else pending.resolve(msg);
+  }
+}
+
+function isNoResponders(headers: MsgHdrs | undefined): boolean {
+  return headers !== undefined && headers.hasError && headers.code === 503;
+}

@@ -7,6 +7,7 @@
  *   npm run bench -- [--duration 8] [--connections 8] [--rows 100000] [--rounds 3]
  *   npm run bench -- --soak [--soak-seconds 120]     (bench/soak.ts: mixed load, memory, scaling)
  *   npm run bench -- --profile [--scenario list|mcp|create]   (bench/profile.ts: CPU profiles of the hot path)
+ *   npm run bench -- --cluster     (bench/cluster.ts: 3 NATS nodes, 2 gateways, 1/2/4 workers held to 0.25 CPU, a node killed)
  *
  * It ends with `crm import contacts` of a 100,000-row CSV (bench/import-contacts.ts), then
  * measures what events and webhooks cost (bench/events.ts).
@@ -24,6 +25,7 @@ import { benchEvents } from './events.js';
 import { benchImportContacts, formatImportResult } from './import-contacts.js';
 import { formatTable, load, type LoadResult } from './load.js';
 import { freePort, ROOT, waitReady } from './processes.js';
+import { runClusterBench } from './cluster.js';
 import { seedContacts } from './seed-contacts.js';
 import { runProfile, type ProfileScenario } from './profile.js';
 import { runSoak } from './soak.js';
@@ -37,12 +39,17 @@ const { values } = parseArgs({
     soak: { type: 'boolean', default: false },
     'soak-seconds': { type: 'string', default: '120' },
     profile: { type: 'boolean', default: false },
+    cluster: { type: 'boolean', default: false },
     scenario: { type: 'string', default: 'list' },
   },
 });
 if (values.profile) {
   await runProfile({ scenario: values.scenario as ProfileScenario, durationSeconds: Number(values.duration), connections: Number(values.connections) });
   process.exit(0);
+}
+if (values.cluster) {
+  const passed = await runClusterBench({ durationSeconds: Number(values.duration), connections: Number(values.connections) });
+  process.exit(passed ? 0 : 1);
 }
 if (values.soak) {
   const passed = await runSoak({ seconds: Number(values['soak-seconds']), connections: Number(values.connections) });

@@ -1,0 +1,212 @@
+/**
+ * `npm run bench -- --cluster`: scaling shown on a production-shaped bus. A 3-node NATS
+ * cluster (local nats-server processes with routes, JetStream replicated 3 times), two
+ * gateways with the load generator spreading its connections over them, and 1, 2 and 4
+ * contacts workers each held to 0.25 CPU by a cgroup quota (as a container limit would),
+ * so that the worker tier is what limits until a gateway or Postgres saturates. Then one
+ * NATS node is killed under a write load: errors, recovery time, and whether every
+ * acknowledged write is in the database.
+ */
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { startBenchStack, type BenchStack } from './bench-stack.js';
+import { cpuSecondsOf, cpuSecondsOfCommand } from './cpu-time.js';
+import { formatColumns, load, type LoadResult } from './load.js';
+import { startNatsCluster } from './nats-cluster.js';
+import { freePort, waitReady } from './processes.js';
+import { seedContacts } from './seed-contacts.js';
+
+const WORKER_CPUS = 0.25;
+const WORKER_COUNTS = [1, 2, 4] as const;
+const SEED_ROWS = 20_000;
+const KILL_RUN_SECONDS = 20;
+const KILL_AT_SECONDS = 6;
+
+interface ScalingRow {
+  workers: number;
+  rps: number;
+  p99: number;
+  errors: number;
+  gatewayCores: number;
+  postgresCores: number;
+  natsCores: number;
+}
+
+export async function runClusterBench(options: { durationSeconds: number; connections: number }): Promise<boolean> {
+  const cluster = await startNatsCluster(3);
+  let stack: BenchStack | undefined;
+  try {
+    stack = await startBenchStack({ env: { NATS_URL: cluster.urls.join(','), NATS_KV_REPLICAS: '3', EVENTS_STREAM_REPLICAS: '3' } });
+    const secondPort = await freePort();
+    const secondGateway = stack.spawn(['gateway'], { ...stack.env, PORT: String(secondPort) });
+    const gatewayUrls = [stack.baseUrl, `http://127.0.0.1:${secondPort}`];
+    await waitReady(`${gatewayUrls[1]}/readyz`);
+    const gatewayPids = [stack.gateway.pid, secondGateway.pid];
+
+    const db = new pg.Client({ connectionString: stack.dbUrl });
+    await db.connect();
+    db.on('error', () => undefined);
+    await seedContacts(db, stack.workspaceId, SEED_ROWS, 'con_C');
+    await db.query('vacuum analyze contacts');
+
+    const headers = { authorization: `Bearer ${stack.token}` };
+    /** The same load through both gateways at once, half the connections each. */
+    const spread = async (name: string, seconds: number): Promise<LoadResult> => {
+      const runs = await Promise.all(
+        gatewayUrls.map((url) => load({ name, url: `${url}/v1/contacts?limit=100`, headers, connections: Math.max(1, options.connections / 2), durationSeconds: seconds })),
+      );
+      return {
+        name,
+        rps: runs.reduce((n, r) => n + r.rps, 0),
+        p50: Math.max(...runs.map((r) => r.p50)),
+        p99: Math.max(...runs.map((r) => r.p99)),
+        errors: runs.reduce((n, r) => n + r.errors, 0),
+        non2xx: runs.reduce((n, r) => n + r.non2xx, 0),
+      };
+    };
+
+    const rows: ScalingRow[] = [];
+    let held = true;
+    for (const count of WORKER_COUNTS) {
+      while ((stack.workers.get('contacts')?.length ?? 0) < count) await stack.addWorker('contacts');
+      const workers = stack.workers.get('contacts') ?? [];
+      // Warmed up unlimited: a worker that compiles its hot paths under a quota spends its share on the compiler.
+      await spread('warm-up', 4);
+      for (const w of workers) held = (await stack.limitCpu(w, WORKER_CPUS)) && held;
+      const cpuBefore = cpuNow(gatewayPids);
+      const result = await spread(`${count} worker(s)`, options.durationSeconds);
+      const used = cpuSince(cpuBefore, cpuNow(gatewayPids), options.durationSeconds);
+      for (const w of workers) await stack.limitCpu(w, null);
+      rows.push({ workers: count, rps: result.rps, p99: result.p99, errors: result.errors + result.non2xx, ...used });
+    }
+
+    const kill = await killNodeUnderLoad(stack, gatewayUrls, cluster.kill, options.connections);
+    const acknowledged = kill.createdIds.length;
+    const stored = acknowledged === 0 ? 0 : Number((await db.query<{ n: string }>('select count(*) as n from contacts where id = any($1)', [kill.createdIds])).rows[0]?.n);
+    await db.end();
+
+    return report(rows, held, kill, acknowledged, stored);
+  } finally {
+    await stack?.stop();
+    await cluster.stop();
+  }
+}
+
+interface CpuSample {
+  at: number;
+  gateways: number;
+  postgres: number;
+  nats: number;
+}
+
+function cpuNow(gatewayPids: (number | undefined)[]): CpuSample {
+  return {
+    at: performance.now(),
+    gateways: gatewayPids.reduce((n: number, pid) => n + cpuSecondsOf(pid), 0),
+    postgres: cpuSecondsOfCommand('postgres'),
+    nats: cpuSecondsOfCommand('nats-server'),
+  };
+}
+
+function cpuSince(before: CpuSample, after: CpuSample, seconds: number): Pick<ScalingRow, 'gatewayCores' | 'postgresCores' | 'natsCores'> {
+  const wall = Math.max((after.at - before.at) / 1000, seconds);
+  return { gatewayCores: (after.gateways - before.gateways) / wall, postgresCores: (after.postgres - before.postgres) / wall, natsCores: (after.nats - before.nats) / wall };
+}
+
+interface KillResult {
+  requests: number;
+  failures: number;
+  /** From the kill to the last failed request; 0 when none failed. */
+  recoveryMs: number;
+  createdIds: string[];
+}
+
+/** A write load through both gateways; one NATS node is killed a few seconds in. */
+async function killNodeUnderLoad(stack: BenchStack, gatewayUrls: string[], killNode: (node: number) => void, connections: number): Promise<KillResult> {
+  const createdIds: string[] = [];
+  let failures = 0;
+  let requests = 0;
+  let lastFailureAt = 0;
+  let n = 0;
+  const killedAt = Date.now() + KILL_AT_SECONDS * 1000;
+  const timer = setTimeout(() => killNode(0), KILL_AT_SECONDS * 1000);
+  const runs = gatewayUrls.map(
+    (url) =>
+      new Promise<void>((resolve, reject) => {
+        const instance = autocannon(
+          {
+            url: `${url}/v1/contacts`,
+            connections: Math.max(1, connections / 2),
+            duration: KILL_RUN_SECONDS,
+            // Every request is followed to its end: a write that takes long must still be counted.
+            timeout: 20,
+            headers: { authorization: `Bearer ${stack.token}`, 'content-type': 'application/json' },
+            requests: [
+              {
+                method: 'POST',
+                setupRequest: (req) => ({ ...req, body: JSON.stringify({ first_name: `Cluster ${n}`, phone: `+1415${String(3_000_000 + n++).padStart(7, '0')}` }) }),
+                onResponse: (status, body) => {
+                  requests++;
+                  if (status === 201) createdIds.push((JSON.parse(body) as { id: string }).id);
+                  else {
+                    failures++;
+                    lastFailureAt = Date.now();
+                  }
+                },
+              },
+            ],
+          },
+          (error) => (error ? reject(error) : resolve()),
+        );
+        instance.on('reqError', () => {
+          failures++;
+          lastFailureAt = Date.now();
+        });
+      }),
+  );
+  await Promise.all(runs);
+  clearTimeout(timer);
+  return { requests, failures, recoveryMs: lastFailureAt > killedAt ? lastFailureAt - killedAt : 0, createdIds };
+}
+
+function report(rows: ScalingRow[], held: boolean, kill: KillResult, acknowledged: number, stored: number): boolean {
+  const out = process.stdout;
+  let passed = true;
+  const mark = (ok: boolean) => {
+    if (!ok) passed = false;
+    return ok ? 'PASS' : 'FAIL';
+  };
+  const one = rows[0];
+  out.write(`\n3-node NATS cluster, 2 gateways, contacts workers ${held ? `each held to ${WORKER_CPUS} CPU` : 'UNLIMITED (no cgroup cpu controller: the ratios mean little)'}, Node ${process.version}\n\n`);
+  out.write(
+    `${formatColumns([
+      ['contacts workers', 'req/s', 'x 1 worker', 'p99 ms', 'errors', 'gateway cores', 'Postgres cores', 'NATS cores'],
+      ...rows.map((r) => [String(r.workers), String(r.rps), one ? (r.rps / one.rps).toFixed(2) : '-', r.p99.toFixed(1), String(r.errors), r.gatewayCores.toFixed(2), r.postgresCores.toFixed(2), r.natsCores.toFixed(2)]),
+    ])}\n\n`,
+  );
+  for (const [workers, bar] of [[2, 1.8], [4, 3.2]] as const) {
+    const row = rows.find((r) => r.workers === workers);
+    if (!row || !one) continue;
+    const ratio = row.rps / one.rps;
+    out.write(`${workers} workers: ${ratio.toFixed(2)}x one (>= ${bar}x) ${mark(ratio >= bar)}${ratio < bar ? ` ; ${saturation(row)}` : ''}\n`);
+  }
+  if (one) {
+    const top = rows.at(-1) ?? one;
+    out.write(
+      `capacity: ${(one.rps / WORKER_CPUS).toFixed(0)} list req/s per worker core (1 worker at ${WORKER_CPUS} CPU); ` +
+        `${(top.rps / Math.max(top.gatewayCores, 0.01)).toFixed(0)} req/s per gateway core; Postgres used ${top.postgresCores.toFixed(2)} cores at ${top.rps} req/s\n`,
+    );
+  }
+  const lost = acknowledged - stored;
+  out.write(
+    `\nNATS node killed under a write load (${kill.requests} requests in ${KILL_RUN_SECONDS} s): ${kill.failures} failed, ` +
+      `recovered ${(kill.recoveryMs / 1000).toFixed(1)} s after the kill; ${acknowledged} acknowledged writes, ${stored} stored, ${lost} lost ${mark(lost === 0)}\n`,
+  );
+  return passed;
+}
+
+/** What most likely held throughput back when more workers did not add it. */
+function saturation(row: ScalingRow): string {
+  const cores = (row.gatewayCores + row.postgresCores + row.natsCores + row.workers * WORKER_CPUS).toFixed(2);
+  return `the machine's 2 cores were in use (${cores} cores by gateways, Postgres, NATS and workers, plus the load generator): gateways ${row.gatewayCores.toFixed(2)}, Postgres ${row.postgresCores.toFixed(2)}`;
+}

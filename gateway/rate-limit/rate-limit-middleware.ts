@@ -18,7 +18,14 @@ export function limitByCredential(limits: GatewayRateLimits): RequestHandler {
     const [limiter, id] =
       credential?.kind === 'api_token' ? [limits.token, credential.tokenId] : credential?.kind === 'oauth' ? [limits.grant, credential.grantId] : [null, undefined];
     if (!limiter || !id) return next();
-    apply(limiter, id, res).then(next, next);
+    const held = limiter.takeHeld(id);
+    if (!held) return void apply(limiter, id, res).then(next, next);
+    try {
+      applyVerdict(held, res);
+    } catch (error) {
+      return next(error);
+    }
+    next();
   };
 }
 
@@ -32,7 +39,11 @@ export function limitByIp(limiter: RateLimiter | null): RequestHandler {
 
 async function apply(limiter: RateLimiter, id: string, res: Response): Promise<void> {
   const verdict = await limiter.take(id);
-  if (!verdict) return;
+  if (verdict) applyVerdict(verdict, res);
+}
+
+/** The headers of a verdict; a refusal throws the 429. */
+function applyVerdict(verdict: RateLimitVerdict, res: Response): void {
   setHeaders(res, verdict);
   if (!verdict.allowed) {
     // The JSON error handler sets it from the error too; the sign-in page's handler does not.

@@ -56,8 +56,25 @@ export class RateLimiter {
     this.leaseSize = Math.max(1, Math.min(100, Math.ceil(limit / 50)));
   }
 
+  /**
+   * Counts one request for `id` when that needs no store: a lease holds counts, or the
+   * window is spent. Undefined when the store must be asked ({@link take}). Requests that
+   * a held lease covers are decided without waiting, not even for a promise.
+   */
+  takeHeld(id: string): RateLimitVerdict | undefined {
+    const now = Date.now();
+    if (now < this.storeDownUntil) return undefined;
+    const window = Math.floor(now / WINDOW_MS);
+    const state = this.stateOf(id, window);
+    if (state.available === 0 && !state.exhausted) return undefined;
+    const resetSeconds = Math.max(1, Math.ceil(((window + 1) * WINDOW_MS - now) / 1000));
+    return this.decide(id, state, resetSeconds);
+  }
+
   /** Counts one request for `id`; null when no limit applies (the store is unreachable and the policy is `open`). */
   async take(id: string): Promise<RateLimitVerdict | null> {
+    const held = this.takeHeld(id);
+    if (held) return held;
     const now = Date.now();
     const window = Math.floor(now / WINDOW_MS);
     const resetSeconds = Math.max(1, Math.ceil(((window + 1) * WINDOW_MS - now) / 1000));
@@ -74,6 +91,10 @@ export class RateLimiter {
         return this.withoutStore(id, resetSeconds);
       }
     }
+    return this.decide(id, state, resetSeconds);
+  }
+
+  private decide(id: string, state: KeyState, resetSeconds: number): RateLimitVerdict {
     if (state.available === 0) return { allowed: false, limit: this.limit, remaining: 0, resetSeconds };
     state.available--;
     this.prefetch(id, state);

@@ -37,6 +37,21 @@ t.test('a busy key renews its lease ahead, so requests do not wait at lease boun
   await Promise.all(pending);
 });
 
+t.test('a request that a held lease covers is decided at once, without a promise', async (t) => {
+  const store = new RecordingStore();
+  const limiter = new RateLimiter('token', 1000, store, log);
+  t.equal(limiter.takeHeld('tok_b'), undefined, 'nothing leased yet: the store must be asked');
+  t.ok((await limiter.take('tok_b'))?.allowed, 'the first request leases');
+  const held = limiter.takeHeld('tok_b');
+  t.ok(held?.allowed, 'the next is decided synchronously from the lease');
+  t.equal(held?.remaining, 1000 - 20 + 18, 'and counted');
+
+  const tiny = new RateLimiter('token', 1, store, log);
+  t.ok((await tiny.take('tok_c'))?.allowed);
+  t.equal((await tiny.take('tok_c'))?.allowed, false, 'the window is spent');
+  t.equal(tiny.takeHeld('tok_c')?.allowed, false, 'and a spent window is refused at once too');
+});
+
 t.test('across gateways the limit is never exceeded, prefetching included', async (t) => {
   const store = new RecordingStore();
   const gateways = [new RateLimiter('token', 300, store, log), new RateLimiter('token', 300, store, log)];

@@ -2,6 +2,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import { ALL_ENTITIES, WORKSPACE_ENTITIES } from './entities/index.js';
 import { MIGRATIONS } from './migrations/index.js';
+import { PreparedStatementClient } from './prepared-statement-client.js';
 
 export type { EntityManager };
 export type Orm = MikroORM;
@@ -31,7 +32,8 @@ export async function openDatabase({ url, poolMax, applicationName }: OpenDataba
     pool: { min: 0, max: poolMax, idleTimeoutMillis: 30_000 },
     // Fail fast while Postgres is down instead of queueing requests behind a dead pool.
     // UTC sessions: timestamps print the same way whatever the server's time zone.
-    driverOptions: { connectionTimeoutMillis: 3_000, application_name: applicationName, options: '-c TimeZone=UTC' },
+    // Prepared statements: each distinct statement is parsed and planned once per connection.
+    driverOptions: { connectionTimeoutMillis: 3_000, application_name: applicationName, options: '-c TimeZone=UTC', Client: PreparedStatementClient },
     filters: {
       // Defense in depth: a query on a workspace entity without the workspace parameter set
       // throws instead of reading across workspaces. Opting out is explicit ({ filters: false }).

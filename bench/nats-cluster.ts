@@ -55,7 +55,7 @@ async function waitForJetStream(urls: string[]): Promise<void> {
         await nc.close();
       }
     } catch (error) {
-      if (Date.now() > until) throw new Error(`the NATS cluster did not offer JetStream within 30 s: ${String(error)}`);
+      if (Date.now() > until) throw new Error(`the NATS cluster did not offer JetStream within 30 s: ${String(error)}`, { cause: error });
       await new Promise((r) => setTimeout(r, 250));
     }
   }

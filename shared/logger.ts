@@ -37,22 +37,6 @@ export interface LoggerOptions {
   destination?: DestinationStream;
 }
 
-/**
- * Service logs (stdout) are written in batches of about 4 KB, at the latest every 100 ms,
- * rather than with a write per line: one write call per request showed as several percent
- * of the gateway's and the workers' CPU. pino writes what is left when the process exits;
- * a process killed outright loses at most its last 100 ms of lines.
- */
-const BATCH_BYTES = 4096;
-const FLUSH_EVERY_MS = 100;
-
-function destinationOf(fd: 1 | 2): DestinationStream {
-  if (fd === 2) return pino.destination({ fd, sync: true });
-  const stream = pino.destination({ fd, sync: false, minLength: BATCH_BYTES });
-  setInterval(() => stream.flush(), FLUSH_EVERY_MS).unref();
-  return stream;
-}
-
 export function createLogger({ level, component, fd = 1, destination }: LoggerOptions): Logger {
   return pino(
     {
@@ -62,6 +46,6 @@ export function createLogger({ level, component, fd = 1, destination }: LoggerOp
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
     },
-    destination ?? destinationOf(fd),
+    destination ?? pino.destination({ fd, sync: fd === 2 }),
   );
 }

@@ -33,8 +33,12 @@ export function listsTool(tool: ToolDefinition, credential: ResolvedCredential):
  * A fresh MCP server for one stateless request, with the tools this connection may see.
  * A tool whose scope the connection lacks answers with a tool error naming the scope;
  * worker errors come back as tool errors in words, never as stack traces.
+ *
+ * `outputSchemas`: whether tools carry their output schemas. tools/list shows them; on a
+ * tools/call the SDK would only check the result against them, every row of it, which
+ * is the workers' contract already (checked with VALIDATE_REPLIES): such a server goes without.
  */
-export function buildMcpServer(server: McpServerDefinition, tools: readonly ToolDefinition[], call: ToolCall): McpServer {
+export function buildMcpServer(server: McpServerDefinition, tools: readonly ToolDefinition[], call: ToolCall, options: { outputSchemas: boolean }): McpServer {
   const mcp = new McpServer(
     { name: `workspace-crm-${server.key}`, title: server.title, version: VERSION },
     { capabilities: { tools: {} }, jsonSchemaValidator: JSON_SCHEMA_VALIDATOR, instructions: `${server.title}: ${server.description}. Every tool acts in the one workspace this connection was authorized for. ${USER_DATA_NOTICE}` },
@@ -47,7 +51,7 @@ export function buildMcpServer(server: McpServerDefinition, tools: readonly Tool
         title: tool.title,
         description: tool.description,
         inputSchema: tool.inputSchema,
-        outputSchema: tool.outputSchema,
+        ...(options.outputSchemas ? { outputSchema: tool.outputSchema } : {}),
         annotations: { title: tool.title, ...tool.annotations },
       },
       async (args: Record<string, unknown>): Promise<CallToolResult> => {

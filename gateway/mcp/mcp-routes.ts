@@ -45,7 +45,9 @@ export function mcpRoutes(deps: GatewayDeps, tokens: ApiTokenAuthenticator, veri
         res.status(refusal.status).json(refusal.body);
         return;
       }
-      const server = buildMcpServer(def, CATALOGUES[key], toolCall(deps.bus, req.credential, req.requestId));
+      // One request per server: a tool call needs no output schemas unless replies are checked.
+      const outputSchemas = (req.body as { method?: unknown }).method !== 'tools/call' || deps.bus.validateReplies;
+      const server = buildMcpServer(def, CATALOGUES[key], toolCall(deps.bus, req.credential, req.requestId), { outputSchemas });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on('close', () => {
         void transport.close();

@@ -3,7 +3,7 @@
  * `crm users add` and `crm tokens create` run, through the same contracts, sent over the
  * stack's NATS to its tokens worker as the command line sends operator calls (its `cli`
  * identity, signed with the key from CRM_SECRET). The test process loads neither the ORM
- * nor the workers. test/service/cli.test.ts tests the commands themselves.
+ * nor the workers. test/cli/cli.test.ts tests the commands themselves.
  */
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';

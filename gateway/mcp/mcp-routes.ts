@@ -46,7 +46,7 @@ export function mcpRoutes(deps: GatewayDeps, tokens: ApiTokenAuthenticator, veri
         return;
       }
       // One request per server: a tool call needs no output schemas unless replies are checked.
-      const outputSchemas = (req.body as { method?: unknown }).method !== 'tools/call' || deps.bus.validateReplies;
+      const outputSchemas = (req.body as { method?: unknown } | undefined)?.method !== 'tools/call' || deps.bus.validateReplies;
       const server = buildMcpServer(def, CATALOGUES[key], toolCall(deps.bus, req.credential, req.requestId), { outputSchemas });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on('close', () => {

@@ -7,6 +7,7 @@
  * NATS node is killed under a write load: errors, recovery time, and whether every
  * acknowledged write is in the database.
  */
+import { availableParallelism } from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { startBenchStack, type BenchStack } from './bench-stack.js';
@@ -30,6 +31,8 @@ interface ScalingRow {
   gatewayCores: number;
   postgresCores: number;
   natsCores: number;
+  /** This process: autocannon and the bench itself. */
+  loadCores: number;
 }
 
 export async function runClusterBench(options: { durationSeconds: number; connections: number }): Promise<boolean> {
@@ -97,6 +100,7 @@ interface CpuSample {
   gateways: number;
   postgres: number;
   nats: number;
+  load: number;
 }
 
 function cpuNow(gatewayPids: (number | undefined)[]): CpuSample {
@@ -105,12 +109,14 @@ function cpuNow(gatewayPids: (number | undefined)[]): CpuSample {
     gateways: gatewayPids.reduce((n: number, pid) => n + cpuSecondsOf(pid), 0),
     postgres: cpuSecondsOfCommand('postgres'),
     nats: cpuSecondsOfCommand('nats-server'),
+    load: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
   };
 }
 
-function cpuSince(before: CpuSample, after: CpuSample, seconds: number): Pick<ScalingRow, 'gatewayCores' | 'postgresCores' | 'natsCores'> {
+function cpuSince(before: CpuSample, after: CpuSample, seconds: number): Pick<ScalingRow, 'gatewayCores' | 'postgresCores' | 'natsCores' | 'loadCores'> {
   const wall = Math.max((after.at - before.at) / 1000, seconds);
-  return { gatewayCores: (after.gateways - before.gateways) / wall, postgresCores: (after.postgres - before.postgres) / wall, natsCores: (after.nats - before.nats) / wall };
+  const cores = (key: 'gateways' | 'postgres' | 'nats' | 'load') => (after[key] - before[key]) / wall;
+  return { gatewayCores: cores('gateways'), postgresCores: cores('postgres'), natsCores: cores('nats'), loadCores: cores('load') };
 }
 
 interface KillResult {
@@ -180,8 +186,18 @@ function report(rows: ScalingRow[], held: boolean, kill: KillResult, acknowledge
   out.write(`\n3-node NATS cluster, 2 gateways, contacts workers ${held ? `each held to ${WORKER_CPUS} CPU` : 'UNLIMITED (no cgroup cpu controller: the ratios mean little)'}, Node ${process.version}\n\n`);
   out.write(
     `${formatColumns([
-      ['contacts workers', 'req/s', 'x 1 worker', 'p99 ms', 'errors', 'gateway cores', 'Postgres cores', 'NATS cores'],
-      ...rows.map((r) => [String(r.workers), String(r.rps), one ? (r.rps / one.rps).toFixed(2) : '-', r.p99.toFixed(1), String(r.errors), r.gatewayCores.toFixed(2), r.postgresCores.toFixed(2), r.natsCores.toFixed(2)]),
+      ['contacts workers', 'req/s', 'x 1 worker', 'p99 ms', 'errors', 'gateway cores', 'Postgres cores', 'NATS cores', 'load generator cores'],
+      ...rows.map((r) => [
+        String(r.workers),
+        String(r.rps),
+        one ? (r.rps / one.rps).toFixed(2) : '-',
+        r.p99.toFixed(1),
+        String(r.errors),
+        r.gatewayCores.toFixed(2),
+        r.postgresCores.toFixed(2),
+        r.natsCores.toFixed(2),
+        r.loadCores.toFixed(2),
+      ]),
     ])}\n\n`,
   );
   for (const [workers, bar] of [[2, 1.8], [4, 3.2]] as const) {
@@ -207,6 +223,9 @@ function report(rows: ScalingRow[], held: boolean, kill: KillResult, acknowledge
 
 /** What most likely held throughput back when more workers did not add it. */
 function saturation(row: ScalingRow): string {
-  const cores = (row.gatewayCores + row.postgresCores + row.natsCores + row.workers * WORKER_CPUS).toFixed(2);
-  return `the machine's 2 cores were in use (${cores} cores by gateways, Postgres, NATS and workers, plus the load generator): gateways ${row.gatewayCores.toFixed(2)}, Postgres ${row.postgresCores.toFixed(2)}`;
+  const used = row.gatewayCores + row.postgresCores + row.natsCores + row.loadCores + row.workers * WORKER_CPUS;
+  const parts = `gateways ${row.gatewayCores.toFixed(2)}, Postgres ${row.postgresCores.toFixed(2)}, NATS ${row.natsCores.toFixed(2)}, load generator ${row.loadCores.toFixed(2)}, workers at most ${(row.workers * WORKER_CPUS).toFixed(2)}`;
+  return used >= 0.9 * availableParallelism()
+    ? `the machine saturated: ${used.toFixed(2)} of its ${availableParallelism()} cores in use (${parts})`
+    : `${used.toFixed(2)} of ${availableParallelism()} cores in use (${parts}): the workers' quota (cgroup throttling adds latency) rather than the machine`;
 }

@@ -44,6 +44,19 @@ export class ReplyInbox {
     });
   }
 
+  /**
+   * The connection dropped: replies to what is in flight went to a subscription that is
+   * gone, so those requests fail now (BusDisconnectedError: reads are sent again, writes
+   * answered 503) instead of each waiting out its deadline.
+   */
+  failAll(error: (subject: string) => Error): void {
+    for (const [token, pending] of this.pending) {
+      this.pending.delete(token);
+      clearTimeout(pending.timer);
+      pending.reject(error(pending.subject));
+    }
+  }
+
   private settle(msg: Msg): void {
     const token = msg.subject.slice(this.prefix.length);
     const pending = this.pending.get(token);

@@ -89,6 +89,7 @@ export class NatsTransport implements BusTransport, JetStreamAccess {
     for await (const s of this.nc.status()) {
       if (s.type === 'disconnect') {
         this.connected = false;
+        this.replies?.failAll((subject) => new BusDisconnectedError(subject));
         this.log.warn({ server: s.data }, 'NATS connection lost; reconnecting');
       } else if (s.type === 'reconnect') {
         this.connected = true;

@@ -35,6 +35,11 @@ function mapped<S extends z.ZodType, O>(setting: Setting<S>, map: (value: z.outp
   return { ...setting, schema: setting.schema.transform(map) };
 }
 
+/** A `true`/`false` variable, read as a boolean. */
+function flag(variable: string, value: 'true' | 'false', meaning: string) {
+  return mapped(withDefault(variable, z.enum(['true', 'false'], { error: `${variable} must be true or false` }), value, meaning), (text) => text === 'true');
+}
+
 const port = () => z.coerce.number().int().min(0).max(65535);
 const perMinute = () => z.coerce.number().int().min(0);
 
@@ -66,14 +71,10 @@ const SETTINGS = {
     'Subject prefix, so several deployments can share one NATS.',
   ),
   busTimeoutMs: withDefault('BUS_TIMEOUT_MS', z.coerce.number().int().min(100).max(60_000), 5000, 'Deadline of a bus request; past it the gateway answers 503.'),
-  validateReplies: mapped(
-    withDefault(
-      'VALIDATE_REPLIES',
-      z.enum(['true', 'false'], { error: 'VALIDATE_REPLIES must be true or false' }),
-      'false',
-      "Check every worker reply against its operation's output schema, in the worker and again in the gateway. For development and tests (whose stacks turn it on); production trusts its authenticated workers and skips the cost.",
-    ),
-    (value) => value === 'true',
+  validateReplies: flag(
+    'VALIDATE_REPLIES',
+    'false',
+    "Check every worker reply against its operation's output schema, in the worker and again in the gateway. For development and tests (whose stacks turn it on); production trusts its authenticated workers and skips the cost.",
   ),
   workerConcurrency: withDefault('WORKER_CONCURRENCY', z.coerce.number().int().min(1).max(1000), 64, 'Messages one worker process works on at once.'),
   dbPoolMax: withDefault('DB_POOL_MAX', z.coerce.number().int().min(1).max(200), 10, 'Postgres connections per process.'),
@@ -132,14 +133,10 @@ const SETTINGS = {
     tlsKey: optional('NATS_TLS_KEY', z.string(), 'unset', "That certificate's private key (PEM file)."),
   },
   webhooks: {
-    allowPrivateNetworks: mapped(
-      withDefault(
-        'WEBHOOK_ALLOW_PRIVATE_NETWORKS',
-        z.enum(['true', 'false'], { error: 'WEBHOOK_ALLOW_PRIVATE_NETWORKS must be true or false' }),
-        'false',
-        'Development and tests only: let webhook endpoints use http and loopback, private and link-local addresses, which are otherwise refused (at creation and at every connection) so that webhooks cannot reach inside the deployment.',
-      ),
-      (value) => value === 'true',
+    allowPrivateNetworks: flag(
+      'WEBHOOK_ALLOW_PRIVATE_NETWORKS',
+      'false',
+      'Development and tests only: let webhook endpoints use http and loopback, private and link-local addresses, which are otherwise refused (at creation and at every connection) so that webhooks cannot reach inside the deployment.',
     ),
     retrySchedule: withTextDefault(
       'WEBHOOK_RETRY_SCHEDULE',

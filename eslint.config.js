@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', '.data/', '.tap/', 'test/artifacts/'] },
+  { ignores: ['dist/', 'dist-test/', 'node_modules/', '.data/', '.tap/', 'test/artifacts/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -3,9 +3,10 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { Test } from 'tap';
+import { ROOT } from './environment.js';
 
 /** Where the browser tests leave their screenshots (ignored by git). */
-const ARTIFACTS = path.resolve(import.meta.dirname, '../artifacts');
+const ARTIFACTS = path.join(ROOT, 'test', 'artifacts');
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 

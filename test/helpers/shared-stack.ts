@@ -4,7 +4,7 @@
  * (test/suite/before.ts) and its `after` script stops them (test/suite/after.ts).
  * Test files that only talk to the service through its API and the CLI share it;
  * each works in workspaces of its own, the service's own isolation boundary. A file
- * run on its own (`npx tap test/service/crm-model.test.ts`) finds no shared stack and starts its own.
+ * run on its own (`npx tap --node-arg=--import=tsx test/service/crm-model.test.ts`) finds no shared stack and starts its own.
  */
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import t from 'tap';
 import { z } from 'zod';
 import { defineEvent, eventSubjectOf } from '../../shared/bus/bus-event.js';
@@ -18,7 +18,8 @@ import { startWorkers } from '../../workers/runtime/start-workers.js';
 
 const NS = 'crm';
 const SUBJECT = new RegExp(`^crm\\.(${WORKER_NAMES.join('|')})\\.[a-z][a-z0-9]*(-[a-z0-9]+)*\\.[a-z][a-z0-9]*(-[a-z0-9]+)*$`);
-const CONTRACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../shared/contracts');
+/** The contracts beside this file's own build: sources, or compiled into dist-test/. */
+const CONTRACTS = path.join(import.meta.dirname, '../../shared/contracts');
 
 /** Records what a worker subscribes to, in which queue group. */
 class RecordingTransport extends InProcessTransport {
@@ -36,7 +37,7 @@ function isOperation(value: unknown): value is Operation {
 /** Every operation the contracts export, whatever module it is in. */
 async function contractOperations(): Promise<Operation[]> {
   const ops: Operation[] = [];
-  for (const file of readdirSync(CONTRACTS).filter((f) => f.endsWith('.ts'))) {
+  for (const file of readdirSync(CONTRACTS).filter((f) => /\.[jt]s$/.test(f))) {
     const module = (await import(pathToFileURL(path.join(CONTRACTS, file)).href)) as Record<string, unknown>;
     ops.push(...Object.values(module).filter(isOperation));
   }

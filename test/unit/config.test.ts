@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../../shared/config.js';
+import { ROOT } from '../helpers/environment.js';
 
-const README = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../README.md');
+const README = path.join(ROOT, 'README.md');
 
 /** The rows of the README's table under "## Configuration", as written. */
 function readmeRows(): string[] {

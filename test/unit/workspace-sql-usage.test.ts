@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import t from 'tap';
 import { WORKSPACE_TABLES } from '../../shared/db/workspace-tables.js';
+import { ROOT } from '../helpers/environment.js';
 
 /**
  * The files allowed to reach workspace tables without a bound workspace, and why. Keyed
@@ -30,7 +31,7 @@ const RAW_SQL_FILES: Record<string, string> = {
   'unpublished-events.ts': 'the relay reads and empties the outbox of every workspace (crossWorkspaceSql)',
 };
 
-const root = join(import.meta.dirname, '..', '..');
+const root = ROOT;
 const TABLES = WORKSPACE_TABLES.join('|');
 const RAW_SQL_ON_WORKSPACE_TABLE = new RegExp(`\\b(?:from|join|update|into)\\s+"?(?:${TABLES})\\b`, 'i');
 const UNBOUND_TYPED_QUERY = new RegExp(`sqlOf\\([^)]*\\)\\s*\\.\\s*(?:selectFrom|updateTable|deleteFrom|insertInto)\\(\\s*['"\`](?:${TABLES})\\b`);

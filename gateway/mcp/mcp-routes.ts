@@ -15,6 +15,7 @@ import { buildMcpServer } from './build-mcp-server.js';
 import { checkJsonRpc } from './check-json-rpc.js';
 import { sendJsonRpcError } from './json-rpc-error.js';
 import { toolCall, type ToolDefinition } from './tool.js';
+import { FEATURES } from './features/index.js';
 import { CRM_TOOLS } from './tools/crm/index.js';
 import { STUDIO_TOOLS } from './tools/studio/index.js';
 
@@ -45,9 +46,7 @@ export function mcpRoutes(deps: GatewayDeps, tokens: ApiTokenAuthenticator, veri
         res.status(refusal.status).json(refusal.body);
         return;
       }
-      // One request per server: a tool call needs no output schemas unless replies are checked.
-      const outputSchemas = (req.body as { method?: unknown } | undefined)?.method !== 'tools/call' || deps.bus.validateReplies;
-      const server = buildMcpServer(def, CATALOGUES[key], toolCall(deps.bus, req.credential, req.requestId), { outputSchemas });
+      const server = buildMcpServer(def, CATALOGUES[key], FEATURES[key], toolCall(deps.bus, req.credential, req.requestId), { validateReplies: deps.bus.validateReplies });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on('close', () => {
         void transport.close();

@@ -5,20 +5,34 @@ import type { Scope } from '../../shared/auth/scopes.js';
 import type { BusClient } from '../../shared/bus/bus-client.js';
 import { scopesOn, type Operation, type OperationInput, type OperationOutput } from '../../shared/bus/operation.js';
 import type { ResolvedCredential } from '../request-state.js';
+import { toolJsonSchema, type JsonObjectSchema } from './portable-json-schema.js';
+import { ToolError } from './tool-error-result.js';
 
 /** What a tool runs with: the connection's credential, and the bus to the workers. */
 export interface ToolCall {
   credential: ResolvedCredential;
   requestId: string;
-  run<Op extends Operation>(op: Op, input: OperationInput<Op>): Promise<OperationOutput<Op>>;
+  run<Op extends Operation>(op: Op, input: OperationInput<Op>, options?: { idempotencyKey?: string }): Promise<OperationOutput<Op>>;
 }
 
 export function toolCall(bus: BusClient, credential: ResolvedCredential, requestId: string): ToolCall {
   return {
     credential,
     requestId,
-    run: async (op, input) => (await bus.call(op, input, { context: credential.context, requestId })).result,
+    run: async (op, input, options) => (await bus.call(op, input, { context: credential.context, requestId, idempotencyKey: options?.idempotencyKey })).result,
   };
+}
+
+/** Safe retries for agents: the same rule as the REST Idempotency-Key header. */
+const IdempotencyKeyArgument = z
+  .string()
+  .regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 visible ASCII characters')
+  .optional()
+  .describe('Any unique string for this request (e.g. a UUID). Sent again with the same arguments within 24 hours, the call answers as before instead of creating a second one.');
+
+/** Writes that create something new and honour an idempotency key take one as an argument. */
+function takesIdempotencyKey(op: Operation): boolean {
+  return op.idempotent && !op.readOnly && !op.destructive;
 }
 
 type Args<I extends z.ZodRawShape> = z.output<z.ZodObject<I>>;
@@ -37,14 +51,14 @@ export interface ToolSpec<Op extends Operation = Operation, I extends z.ZodRawSh
   output: O;
   /** The operation's input from the arguments; by default the arguments themselves. */
   opInput?(args: Args<I>): OperationInput<Op>;
-  /** The result from the operation's output; by default that output. */
-  result?(output: OperationOutput<Op>): z.input<O>;
+  /** The result from the operation's output (and the server offering the tool); by default that output. */
+  result?(output: OperationOutput<Op>, server: McpServerDefinition): z.input<O>;
 }
 
 /** Without an input mapping, the arguments must be the operation's input. */
 type InputMapping<Op extends Operation, I extends z.ZodRawShape> = Args<I> extends OperationInput<Op> ? unknown : { opInput(args: Args<I>): OperationInput<Op> };
 /** Without a result mapping, the operation's output must be the result. */
-type ResultMapping<Op extends Operation, O extends z.ZodObject> = OperationOutput<Op> extends z.input<O> ? unknown : { result(output: OperationOutput<Op>): z.input<O> };
+type ResultMapping<Op extends Operation, O extends z.ZodObject> = OperationOutput<Op> extends z.input<O> ? unknown : { result(output: OperationOutput<Op>, server: McpServerDefinition): z.input<O> };
 
 export function defineTool<Op extends Operation, I extends z.ZodRawShape, O extends z.ZodObject>(
   tool: ToolSpec<Op, I, O> & InputMapping<Op, I> & ResultMapping<Op, O>,
@@ -71,9 +85,12 @@ export interface ToolDefinition {
   title: string;
   description: string;
   op: Operation;
+  /** Strict: an argument the tool does not have is an error (tool-arguments.ts). */
   inputSchema: z.ZodObject;
-  /** A fresh object: a schema registered under an OpenAPI id would render as a bare $ref, and tools must declare an object. */
   outputSchema: z.ZodObject;
+  /** What tools/list shows: portable JSON Schema 2020-12, made once. */
+  inputJsonSchema: JsonObjectSchema;
+  outputJsonSchema: JsonObjectSchema;
   /** The scopes that allow it on this server (any one); none: any connection. */
   scopes: readonly Scope[];
   /** Changes data: listed only to connections that may write. */
@@ -89,19 +106,26 @@ export function serverScopes(server: McpServerDefinition): readonly Scope[] {
 
 function offerTool(server: McpServerDefinition, tool: ToolSpec): ToolDefinition {
   const { op, opInput, result } = tool;
+  const keyed = takesIdempotencyKey(op);
+  const inputSchema = z.strictObject({ ...tool.input, ...(keyed ? { idempotency_key: IdempotencyKeyArgument } : {}) });
+  const outputSchema = z.object(tool.output.shape);
   return {
     name: tool.name,
     title: tool.title,
     description: tool.description,
     op,
-    inputSchema: z.object(tool.input),
-    outputSchema: z.object(tool.output.shape),
+    inputSchema,
+    outputSchema,
+    inputJsonSchema: toolJsonSchema(inputSchema, 'input'),
+    // Either the result or a tool error: clients (the SDK's among them) check an error's structuredContent against it too.
+    outputJsonSchema: toolJsonSchema(z.union([outputSchema, ToolError]), 'output'),
     scopes: scopesOn(op, serverScopes(server)),
     writes: !op.readOnly,
     annotations: annotationsOf(op),
     run: async (args, call) => {
-      const output = await call.run(op, opInput ? opInput(args) : args);
-      return (result ? result(output) : output) as Record<string, unknown>;
+      const { idempotency_key: idempotencyKey, ...rest } = args as Record<string, unknown> & { idempotency_key?: string };
+      const output = await call.run(op, opInput ? opInput(rest as never) : rest, { idempotencyKey: keyed ? idempotencyKey : undefined });
+      return (result ? result(output, server) : output) as Record<string, unknown>;
     },
   };
 }

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { grantsScope, Scope } from '../../../shared/auth/scopes.js';
 import { WhoAmI, whoAmI } from '../../../shared/contracts/whoami.js';
 import { defineTool } from '../tool.js';
 
@@ -5,8 +7,16 @@ export const whoamiTool = defineTool({
   name: 'whoami',
   title: 'Who am I',
   description:
-    'The workspace and organization this connection acts in, who authorized it, its scopes, the kind of credential, and whether it reads company-wide or only what its user owns.',
+    "The workspace and organization this connection acts in, who authorized it, its scopes, whether it may change data on this server (and which scopes it lacks for that), the kind of credential, whether it reads company-wide or only what its user owns, and the current time.",
   op: whoAmI,
   input: {},
-  output: WhoAmI,
+  output: WhoAmI.extend({
+    can_write: z.boolean().describe("Whether this connection may change data through this server's tools"),
+    missing_write_scopes: z.array(Scope).describe("This server's write scopes the connection lacks; empty when it may write everything"),
+    now: z.string().describe('The current time, ISO 8601 UTC: the anchor for "today", "last week" and other relative dates'),
+  }),
+  result: (who, server) => {
+    const missing = server.writeScopes.filter((s) => !grantsScope(who.scopes, s));
+    return { ...who, can_write: missing.length < server.writeScopes.length, missing_write_scopes: missing, now: new Date().toISOString() };
+  },
 });

@@ -1,0 +1,43 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CompleteRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Completer, McpFeatures } from './mcp-features.js';
+import { mayRead } from './resource-handlers.js';
+import type { ToolCall } from './tool.js';
+
+/** At most this many values in one answer (the protocol's limit). */
+const MAX_VALUES = 100;
+
+/** Case- and accent-insensitive prefix match, then anywhere in the word. */
+function fold(text: string): string {
+  return text.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
+}
+
+export function rankCompletions(values: readonly string[], typed: string): string[] {
+  const t = fold(typed);
+  const unique = [...new Set(values)];
+  const starts = unique.filter((v) => fold(v).startsWith(t));
+  const contains = unique.filter((v) => !fold(v).startsWith(t) && fold(v).includes(t));
+  return [...starts, ...contains];
+}
+
+/**
+ * completion/complete for prompt arguments and resource template variables whose values
+ * come from the workspace (pipeline and stage names, custom field keys and options). Any
+ * other argument completes to nothing, as the protocol allows.
+ */
+export function installCompletionHandler(mcp: Server, features: McpFeatures, call: ToolCall): void {
+  mcp.setRequestHandler(CompleteRequestSchema, async (request) => {
+    const { ref, argument } = request.params;
+    const context = request.params.context?.arguments ?? {};
+    let completer: Completer | undefined;
+    if (ref.type === 'ref/prompt') {
+      const prompt = features.prompts.find((p) => p.name === ref.name && mayRead(p.scopes, call));
+      completer = prompt?.arguments.find((a) => a.name === argument.name)?.complete;
+    } else {
+      const resource = features.resources.find((r) => r.uriTemplate === ref.uri && mayRead(r.scopes, call));
+      completer = resource?.complete?.[argument.name];
+    }
+    const values = completer ? rankCompletions(await completer(argument.value, call, context), argument.value) : [];
+    return { completion: { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: values.length > MAX_VALUES } };
+  });
+}

@@ -1,0 +1,38 @@
+import { listContacts } from '../../../shared/contracts/contacts.js';
+import { describeSchema } from '../../../shared/contracts/schema.js';
+import type { Completer } from '../mcp-features.js';
+
+/** Completers whose values come from the workspace's design or data. */
+export const pipelineNames: Completer = async (_value, call) => (await call.run(describeSchema, {})).pipelines.map((p) => p.name);
+
+/** Stage names of the pipeline already chosen (by name or id), else of every pipeline. */
+export const stageNames: Completer = async (_value, call, context) => {
+  const { pipelines } = await call.run(describeSchema, {});
+  const chosen = context.pipeline?.toLowerCase();
+  const inScope = chosen ? pipelines.filter((p) => p.id === context.pipeline || p.name.toLowerCase() === chosen) : pipelines;
+  return (inScope.length > 0 ? inScope : pipelines).flatMap((p) => p.stages.filter((s) => !s.archived).map((s) => s.name));
+};
+
+export const pipelineIds: Completer = async (_value, call) => (await call.run(describeSchema, {})).pipelines.map((p) => p.id);
+
+/** Custom field keys, of the object type already chosen when there is one. */
+export const customFieldKeys: Completer = async (_value, call, context) => {
+  const { custom_fields: fields } = await call.run(describeSchema, {});
+  const chosen = context.object_type;
+  const types: ('contact' | 'deal')[] = chosen === 'contact' || chosen === 'deal' ? [chosen] : ['contact', 'deal'];
+  return types.flatMap((t) => fields[t].map((f) => f.key));
+};
+
+/** The options of the select field already chosen. */
+export const selectOptions: Completer = async (_value, call, context) => {
+  const { custom_fields: fields } = await call.run(describeSchema, {});
+  const field = [...fields.contact, ...fields.deal].find((f) => f.key === context.field);
+  return field?.options ?? [];
+};
+
+/** Contacts by name or e-mail as typed (at most 20): "First Last". */
+export const contactNames: Completer = async (value, call) => {
+  if (value.trim() === '') return [];
+  const page = await call.run(listContacts, { q: value.trim().slice(0, 100), limit: 20 });
+  return page.data.map((c) => [c.first_name, c.last_name].filter(Boolean).join(' '));
+};

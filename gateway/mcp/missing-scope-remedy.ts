@@ -1,0 +1,27 @@
+import type { McpServerDefinition } from '../../shared/auth/mcp-servers.js';
+import type { Scope } from '../../shared/auth/scopes.js';
+import { MissingScopeError } from '../../shared/errors.js';
+import type { ResolvedCredential } from '../request-state.js';
+
+/**
+ * A tool call without its scope, with the way to get it: for a browser sign-in, re-adding
+ * the server and ticking "Allow changes" (a write scope) at consent; for an API token, a
+ * token that carries the scope.
+ */
+export function missingScopeError(tool: string, scope: Scope, server: McpServerDefinition, credential: ResolvedCredential): MissingScopeError {
+  const isWrite = server.writeScopes.includes(scope);
+  const remedy =
+    credential.kind === 'oauth'
+      ? isWrite
+        ? `To allow it, remove this server from the client and add it again (${server.path}), then tick "Allow changes" on the consent page; a client that supports scope step-up can instead re-authorize with the scope ${scope}. The user's workspace membership must allow ${scope}.`
+        : `To allow it, remove this server from the client and add it again (${server.path}) and grant ${scope} on the consent page; the user's workspace membership must allow it.`
+      : `Use an API token that holds ${scope}: a workspace administrator creates one in the console (Tokens) or with \`crm tokens create --workspace <name> --scopes ${scope}\`.`;
+  return new MissingScopeError(scope, `${tool} needs the scope ${scope}, which this connection does not hold. ${remedy}`);
+}
+
+/** The one-line next step for an agent. */
+export function missingScopeHint(scope: Scope, credential: ResolvedCredential): string {
+  return credential.kind === 'oauth'
+    ? `Tell the user this needs ${scope}: re-add the server and tick "Allow changes" at consent.`
+    : `Tell the user this needs an API token with ${scope}.`;
+}

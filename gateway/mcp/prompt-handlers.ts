@@ -1,0 +1,36 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { PromptDefinition } from './mcp-features.js';
+import { asMcpError, mayRead } from './resource-handlers.js';
+import type { ToolCall } from './tool.js';
+
+/** prompts/list and prompts/get: each prompt one user message that starts the task. */
+export function installPromptHandlers(mcp: Server, prompts: readonly PromptDefinition[], call: ToolCall): void {
+  const usable = () => prompts.filter((p) => mayRead(p.scopes, call));
+
+  mcp.setRequestHandler(ListPromptsRequestSchema, () => ({
+    prompts: usable().map((p) => ({
+      name: p.name,
+      title: p.title,
+      description: p.description,
+      arguments: p.arguments.map((a) => ({ name: a.name, description: a.description, required: a.required })),
+    })),
+  }));
+
+  mcp.setRequestHandler(GetPromptRequestSchema, async (request) => {
+    const prompt = usable().find((p) => p.name === request.params.name);
+    if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt ${request.params.name}. Prompts: ${usable().map((p) => p.name).join(', ')}.`);
+    const args = request.params.arguments ?? {};
+    const known = new Set(prompt.arguments.map((a) => a.name));
+    const unknown = Object.keys(args).filter((k) => !known.has(k));
+    if (unknown.length > 0) throw new McpError(ErrorCode.InvalidParams, `Unknown argument ${unknown.join(', ')}. Arguments of ${prompt.name}: ${[...known].join(', ')}.`);
+    const missing = prompt.arguments.filter((a) => a.required && !args[a.name]);
+    if (missing.length > 0) throw new McpError(ErrorCode.InvalidParams, `Missing argument ${missing.map((a) => a.name).join(', ')}.`);
+    try {
+      const text = await prompt.text(args, call);
+      return { description: prompt.description, messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }] };
+    } catch (error) {
+      throw asMcpError(error);
+    }
+  });
+}

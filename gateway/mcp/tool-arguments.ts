@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { ValidationError, validationErrorFrom } from '../../shared/errors.js';
+
+/** Edit distance, for "did you mean": short parameter names, so the plain table is enough. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * The valid parameter nearest to a guessed one: by spelling, or by meaning where a model's
+ * usual guesses differ in spelling (`name` for `query`, `since` for `created_after`).
+ */
+const USUAL_GUESSES: Record<string, readonly string[]> = {
+  query: ['name', 'search', 'q', 'text', 'term', 'keyword', 'full_name'],
+  created_after: ['since', 'from', 'after', 'start', 'start_date', 'date_from'],
+  created_before: ['until', 'to', 'before', 'end', 'end_date', 'date_to'],
+  limit: ['count', 'max', 'page_size', 'size', 'n', 'top'],
+  cursor: ['page', 'next', 'next_cursor', 'offset', 'page_token'],
+  body: ['note', 'text', 'content', 'message'],
+  stage: ['stage_name', 'status'],
+  id: ['contact_id', 'deal_id'],
+};
+
+export function nearestParameter(guess: string, valid: readonly string[]): string | undefined {
+  const lower = guess.toLowerCase();
+  for (const name of valid) if (USUAL_GUESSES[name]?.includes(lower)) return name;
+  let best: { name: string; distance: number } | undefined;
+  for (const name of valid) {
+    const distance = editDistance(lower, name);
+    if (distance <= Math.max(2, Math.floor(name.length / 3)) && (!best || distance < best.distance)) best = { name, distance };
+  }
+  return best?.name;
+}
+
+function unwrapped(schema: z.ZodType): z.ZodType {
+  let inner = schema;
+  while (inner instanceof z.ZodOptional || inner instanceof z.ZodNullable || inner instanceof z.ZodDefault) inner = inner.unwrap() as z.ZodType;
+  return inner;
+}
+
+/** "25" where a number is expected reads as 25: unambiguous, and a common slip of small models. */
+function withNumbersRead(args: Record<string, unknown>, shape: z.ZodRawShape): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...args };
+  for (const [key, value] of Object.entries(args)) {
+    const field = shape[key];
+    if (typeof value === 'string' && field && unwrapped(field as z.ZodType) instanceof z.ZodNumber && /^-?\d+(\.\d+)?$/.test(value.trim())) {
+      out[key] = Number(value.trim());
+    }
+  }
+  return out;
+}
+
+/**
+ * A tool's arguments read strictly: an argument the tool does not have is an error that lists
+ * the valid ones and suggests the nearest, never silently dropped (a model that guessed a name
+ * would otherwise get a confident answer to a question it did not ask).
+ */
+export function parseToolArguments<S extends z.ZodObject>(schema: S, args: unknown): z.output<S> {
+  const given = args === undefined ? {} : args;
+  if (typeof given !== 'object' || given === null || Array.isArray(given)) throw new ValidationError('Arguments must be a JSON object.');
+  const shape = schema.shape as z.ZodRawShape;
+  const valid = Object.keys(shape);
+  const unknown = Object.keys(given).filter((k) => !Object.hasOwn(shape, k));
+  if (unknown.length > 0) {
+    const first = unknown[0]!;
+    const nearest = nearestParameter(first, valid);
+    const list = valid.length > 0 ? `Valid parameters: ${valid.join(', ')}.` : 'This tool takes no parameters.';
+    // A note is a record of its own, not a field: say where it goes.
+    const noteTool = unknown.some((k) => /^notes?$/i.test(k)) && !valid.includes('body') ? ' To write a note about a record, use add_note.' : '';
+    throw new ValidationError(
+      `Unknown parameter${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `\`${k}\``).join(', ')}${nearest ? `: did you mean \`${nearest}\`?` : '.'} ${list}${noteTool}`,
+      first,
+    );
+  }
+  const parsed = schema.safeParse(withNumbersRead(given as Record<string, unknown>, shape));
+  if (!parsed.success) throw validationErrorFrom(parsed.error);
+  return parsed.data;
+}

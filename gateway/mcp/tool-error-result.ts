@@ -1,0 +1,39 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { Scope } from '../../shared/auth/scopes.js';
+import { ErrorCode, type CrmError } from '../../shared/errors.js';
+
+/** What a tool error carries as structuredContent: the code, the words, and what to do next. */
+export const ToolError = z.object({
+  code: ErrorCode,
+  message: z.string(),
+  param: z.string().optional().describe('The argument at fault'),
+  required_scope: Scope.optional().describe('The scope the call needs and the connection lacks'),
+  existing_id: z.string().optional().describe('The record that already exists (e.g. a contact with this phone)'),
+  retry_after: z.number().int().optional().describe('Seconds to wait before calling again'),
+  hint: z.string().describe('One line: what to do next'),
+});
+export type ToolError = z.infer<typeof ToolError>;
+
+type HintOf = (error: CrmError) => string;
+
+/** The next step for each kind of error, worded for an agent acting for its user. */
+const HINTS: Partial<Record<ErrorCode, HintOf>> = {
+  validation_failed: (e) =>
+    e.message.startsWith('Unknown parameter') ? 'Call again with only the valid parameters listed.' : `Correct ${e.details.param ? `\`${e.details.param}\`` : 'the arguments'} and call again.`,
+  invalid_cursor: () => 'Call again without cursor (or with the next_cursor of the same query) to start over.',
+  not_found: () => 'Check the id: the find tools list the ids this connection can see.',
+  phone_taken: (e) => (e.details.existing_id ? `That contact exists: read it with get_contact id ${e.details.existing_id}, or change it with update_contact.` : 'A contact with this phone exists but this connection may not see it; ask the user.'),
+  conflict: () => 'Read the record again and decide with the user before retrying.',
+  idempotency_key_reused: () => 'That idempotency_key was used for a different request: use a new key for a new request.',
+  forbidden: () => 'This connection may not do that; ask a workspace administrator.',
+  rate_limited: (e) => `Wait ${e.details.retry_after ?? 'a few'} seconds, then call again.`,
+  unavailable: () => 'The service is briefly unavailable: call again in a few seconds.',
+  internal: () => 'Call again once; if it fails again, tell the user the request id in the message.',
+};
+
+export function toolErrorResult(error: CrmError, hint?: string): CallToolResult {
+  const payload: ToolError = { ...error.toPayload(), hint: hint ?? HINTS[error.code]?.(error) ?? 'Correct the call and try again.' };
+  const where = payload.param ? ` (${payload.param})` : '';
+  return { isError: true, content: [{ type: 'text', text: `${payload.code}: ${payload.message}${where}\nHint: ${payload.hint}` }], structuredContent: payload };
+}

@@ -1,0 +1,182 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import t, { type Test } from 'tap';
+import { authorizeWithForms, pkce, registerClient, tokenRequest } from '../helpers/oauth-forms.js';
+import { client as restClient } from '../helpers/http.js';
+import { useStack } from '../helpers/shared-stack.js';
+import { TEST_PASSWORD } from '../helpers/stack.js';
+
+/**
+ * Tools a small model cannot misuse, through the MCP SDK's own client: strict arguments
+ * with the valid ones named, errors that say what to do next, missing scopes with their
+ * remedy, portable schemas, idempotency keys, and the features beside tools.
+ */
+const stack = await useStack(t);
+const ws = await stack.bootstrap({ org: 'Strict Inc', workspace: 'Strict', email: 'boss@strict.test', defaultCountry: 'US' });
+const W = ws.workspace.id;
+
+async function connect(server: 'crm' | 'studio', bearer: string): Promise<Client> {
+  const client = new Client({ name: 'strict-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${stack.baseUrl}/mcp/${server}`), { requestInit: { headers: { Authorization: `Bearer ${bearer}` } } }));
+  t.teardown(() => client.close());
+  return client;
+}
+type Result = { isError?: boolean; structuredContent?: Record<string, unknown>; content?: { text?: string }[] };
+const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as Result;
+const ok = (t: Test, r: Result) => {
+  t.notOk(r.isError, r.isError ? JSON.stringify(r.content) : 'ok');
+  return r.structuredContent as Record<string, unknown>;
+};
+
+const admin = restClient(stack.baseUrl, await stack.token(W, ['contacts:write', 'deals:write', 'schema:write']));
+await admin.post('/v1/custom-fields', { object_type: 'contact', key: 'tier', label: 'Tier', type: 'select', options: ['gold', 'silver'] });
+const ada = (await admin.post<{ id: string }>('/v1/contacts', { first_name: 'Ada', last_name: 'Lovelace', phone: '+1 415 555 0101', email: 'ada@strict.test' })).body;
+await admin.post('/v1/contacts', { first_name: 'Grace', last_name: 'Hopper', phone: '+1 415 555 0102' });
+const writer = await connect('crm', await stack.token(W, ['contacts:write', 'deals:write', 'schema:read', 'events:read']));
+const reader = await connect('crm', await stack.token(W, ['contacts:read', 'deals:read']));
+
+t.test('the three silent cases are errors that name the valid parameters and the nearest one', async (t) => {
+  const byName = await call(reader, 'find_contacts', { name: 'Nobody' });
+  t.equal(byName.isError, true);
+  t.match(byName.structuredContent, { code: 'validation_failed', param: 'name', hint: /only the valid parameters/ });
+  t.match(byName.structuredContent?.message, /Unknown parameter `name`: did you mean `query`\? Valid parameters: .*created_after.*query.*limit.*cursor/);
+
+  const since = await call(reader, 'count_contacts', { since: '2026-01-01T00:00:00Z' });
+  t.equal(since.isError, true);
+  t.match(since.structuredContent?.message, /did you mean `created_after`\?/);
+
+  const note = await call(writer, 'update_contact', { id: ada.id, note: 'Met at the conference' });
+  t.equal(note.isError, true, 'update_contact with a note is refused, not reported as done');
+  t.match(note.structuredContent?.message, /Unknown parameter `note`.*use add_note/);
+  const after = (await admin.get<{ updated_at: string; first_name: string }>(`/v1/contacts/${ada.id}`)).body;
+  t.equal(after.first_name, 'Ada', 'nothing changed');
+
+  const typo = await call(reader, 'find_contacts', { limt: 5 });
+  t.match(typo.structuredContent?.message, /did you mean `limit`\?/);
+  const none = await call(reader, 'whoami', { verbose: true });
+  t.match(none.structuredContent?.message, /This tool takes no parameters/);
+});
+
+t.test('numbers written as numeric strings are read where that is unambiguous; a wrong value names its parameter', async (t) => {
+  const page = ok(t, await call(reader, 'find_contacts', { limit: '1' })) as unknown as { contacts: unknown[]; has_more: boolean };
+  t.equal(page.contacts.length, 1);
+  t.equal(page.has_more, true);
+  const bad = await call(reader, 'find_contacts', { limit: 'many' });
+  t.match(bad.structuredContent, { code: 'validation_failed', param: 'limit', hint: /Correct `limit`/ });
+  const missing = await call(reader, 'get_contact', { id: 'con_doesnotexist' });
+  t.match(missing.structuredContent, { code: 'not_found', hint: /find tools/ });
+  t.match(missing.content?.[0]?.text, /^not_found: .*\nHint: /);
+});
+
+t.test('a phone already taken names the existing contact and what to do', async (t) => {
+  const taken = await call(writer, 'create_contact', { first_name: 'Ada again', phone: '(415) 555-0101' });
+  t.match(taken.structuredContent, { code: 'phone_taken', param: 'phone', existing_id: ada.id, hint: new RegExp(`get_contact id ${ada.id}`) });
+});
+
+t.test('a read-only connection calling a write tool gets the scope and the remedy; whoami says it cannot write', async (t) => {
+  t.notOk((await reader.listTools()).tools.some((x) => x.name === 'create_contact'), 'write tools stay hidden');
+  const denied = await call(reader, 'create_contact', { first_name: 'X', phone: '+14155550199' });
+  t.equal(denied.isError, true);
+  t.match(denied.structuredContent, { code: 'missing_scope', required_scope: 'contacts:write', message: /API token that holds contacts:write/ });
+  const who = ok(t, await call(reader, 'whoami'));
+  t.match(who, { can_write: false, missing_write_scopes: ['contacts:write', 'deals:write'] });
+  t.ok(Math.abs(Date.parse(String(who.now)) - Date.now()) < 60_000, 'whoami gives the current time');
+  t.match(ok(t, await call(writer, 'whoami')), { can_write: true, missing_write_scopes: [] });
+
+  // Over OAuth (a read-only first grant): the remedy is the consent page's "Allow changes".
+  const member = await stack.addMember(W, 'reader@strict.test', ['contacts.write', 'deals.write'], 'all');
+  t.ok(member);
+  const redirect = 'http://127.0.0.1:9/cb';
+  const clientId = await registerClient(stack.baseUrl, redirect);
+  const { verifier, challenge } = pkce();
+  const { code } = await authorizeWithForms({ baseUrl: stack.baseUrl, clientId, redirectUri: redirect, server: 'crm', email: 'reader@strict.test', password: TEST_PASSWORD, challenge });
+  const tokens = await tokenRequest(stack.baseUrl, { grant_type: 'authorization_code', client_id: clientId, code, code_verifier: verifier, redirect_uri: redirect });
+  const agent = await connect('crm', String(tokens.body.access_token));
+  const refused = await call(agent, 'create_deal', { name: 'Nope' });
+  t.match(refused.structuredContent, { code: 'missing_scope', required_scope: 'deals:write', message: /remove this server .* tick "Allow changes"/, hint: /Allow changes/ });
+  t.equal((await admin.get<{ data: unknown[] }>('/v1/deals')).body.data.length, 0, 'nothing created');
+});
+
+t.test('tool schemas: closed inputs, nullable as anyOf of single types, valid JSON Schema 2020-12', async (t) => {
+  const ajv = new Ajv2020({ strict: true, strictRequired: false, validateFormats: false, allowUnionTypes: false });
+  const typeLists: string[] = [];
+  const walk = (node: unknown, where: string) => {
+    if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${where}/${i}`));
+    if (typeof node !== 'object' || node === null) return;
+    const o = node as Record<string, unknown>;
+    if (Array.isArray(o.type)) typeLists.push(where);
+    if (o.type === 'object' && o.properties && where.includes('input')) t.equal(o.additionalProperties, false, `${where}: closed`);
+    for (const [k, v] of Object.entries(o)) if (k !== 'enum' && k !== 'const') walk(v, `${where}/${k}`);
+  };
+  for (const server of ['crm', 'studio'] as const) {
+    const client = server === 'crm' ? writer : await connect('studio', await stack.token(W, ['studio:write']));
+    for (const tool of (await client.listTools()).tools) {
+      for (const [io, schema] of [['input', tool.inputSchema], ['output', tool.outputSchema]] as const) {
+        t.equal(schema?.$schema, 'https://json-schema.org/draft/2020-12/schema', `${tool.name} ${io}: the dialect said`);
+        t.doesNotThrow(() => ajv.compile(schema as object), `${server}/${tool.name} ${io}: compiles as 2020-12 in strict mode`);
+        walk(schema, `${tool.name}/${io}`);
+      }
+    }
+  }
+  t.same(typeLists, [], 'no type lists: nullable is anyOf');
+  const find = (await writer.listTools()).tools.find((x) => x.name === 'create_contact');
+  t.match((find?.inputSchema.properties as Record<string, unknown>).last_name, { anyOf: [{ type: 'string' }, { type: 'null' }] });
+});
+
+t.test('create tools take an idempotency_key: the same call again answers as before and creates one', async (t) => {
+  const args = { first_name: 'Keyed', phone: '+1 415 555 0177', idempotency_key: 'agent-retry-1' };
+  const first = ok(t, await call(writer, 'create_contact', args));
+  const again = ok(t, await call(writer, 'create_contact', args));
+  t.equal(again.id, first.id, 'replayed');
+  const rows = await stack.db.query<{ n: number }>('select count(*)::int as n from contacts where workspace_id = $1 and phone = $2', [W, '+14155550177']);
+  t.equal(rows[0]?.n, 1, 'one contact');
+  const reused = await call(writer, 'create_contact', { ...args, first_name: 'Other' });
+  t.match(reused.structuredContent, { code: 'idempotency_key_reused', hint: /new key/ });
+  const bad = await call(writer, 'create_contact', { ...args, idempotency_key: 'has space' });
+  t.match(bad.structuredContent, { code: 'validation_failed', param: 'idempotency_key' });
+  const updateSchema = (await writer.listTools()).tools.find((x) => x.name === 'update_contact')?.inputSchema.properties ?? {};
+  t.notOk('idempotency_key' in updateSchema, 'updates are idempotent by nature and take no key');
+});
+
+t.test('resources: the schema, each pipeline, a contact and a deal by URI template', async (t) => {
+  const { resources } = await reader.listResources();
+  t.ok(resources.some((r) => r.uri === 'crm://schema'), 'the schema');
+  const pipeline = resources.find((r) => r.uri.startsWith('crm://pipelines/'));
+  t.ok(pipeline, 'each pipeline');
+  const { resourceTemplates } = await reader.listResourceTemplates();
+  t.same(resourceTemplates.map((r) => r.uriTemplate).sort(), ['crm://contacts/{id}', 'crm://custom-fields/{object_type}/{key}', 'crm://deals/{id}', 'crm://pipelines/{id}']);
+  const schema = JSON.parse(((await reader.readResource({ uri: 'crm://schema' })).contents[0] as { text: string }).text) as { custom_fields: { contact: { key: string }[] } };
+  t.equal(schema.custom_fields.contact[0]?.key, 'tier');
+  const stages = JSON.parse(((await reader.readResource({ uri: pipeline!.uri })).contents[0] as { text: string }).text) as { stages: unknown[] };
+  t.ok(stages.stages.length > 0);
+  const contact = JSON.parse(((await reader.readResource({ uri: `crm://contacts/${ada.id}` })).contents[0] as { text: string }).text) as { last_name: string };
+  t.equal(contact.last_name, 'Lovelace');
+  await t.rejects(reader.readResource({ uri: 'crm://contacts/con_nope' }), { code: -32002, message: /No such contact/ });
+  await t.rejects(reader.readResource({ uri: 'crm://elsewhere' }), { code: -32002, message: /Resource not found/ });
+  const dealsOnly = await connect('crm', await stack.token(W, ['deals:read']));
+  await t.rejects(dealsOnly.readResource({ uri: `crm://contacts/${ada.id}` }), { message: /needs one of the scopes contacts:read/ });
+});
+
+t.test('prompts and completions from the workspace; logging accepted', async (t) => {
+  const { prompts } = await writer.listPrompts();
+  t.same(prompts.map((p) => p.name).sort(), ['pipeline_review', 'prepare_for_call', 'set_custom_field']);
+  const review = await writer.getPrompt({ name: 'pipeline_review', arguments: { from: '2026-01-01', to: '2026-01-31' } });
+  t.match(review.messages[0]?.content, { type: 'text', text: /created from 2026-01-01 to 2026-01-31/ });
+  await t.rejects(writer.getPrompt({ name: 'pipeline_review', arguments: { from: 'last monday' } }), { message: /YYYY-MM-DD/ });
+  await t.rejects(writer.getPrompt({ name: 'pipeline_review', arguments: { from: '2026-01-01', since: 'x' } }), { message: /Unknown argument since/ });
+
+  const pipelines = await writer.complete({ ref: { type: 'ref/prompt', name: 'pipeline_review' }, argument: { name: 'pipeline', value: '' } });
+  t.ok(pipelines.completion.values.length > 0, `pipeline names: ${pipelines.completion.values.join(', ')}`);
+  const stage = await writer.complete({ ref: { type: 'ref/prompt', name: 'pipeline_review' }, argument: { name: 'stage', value: 'neg' } });
+  t.same(stage.completion.values, ['Negotiation']);
+  const field = await writer.complete({ ref: { type: 'ref/prompt', name: 'set_custom_field' }, argument: { name: 'field', value: 'ti' } });
+  t.same(field.completion.values, ['tier']);
+  const option = await writer.complete({ ref: { type: 'ref/prompt', name: 'set_custom_field' }, argument: { name: 'value', value: 'g' }, context: { arguments: { field: 'tier' } } });
+  t.same(option.completion.values, ['gold']);
+  const person = await writer.complete({ ref: { type: 'ref/prompt', name: 'prepare_for_call' }, argument: { name: 'contact', value: 'love' } });
+  t.same(person.completion.values, ['Ada Lovelace']);
+  const key = await writer.complete({ ref: { type: 'ref/resource', uri: 'crm://custom-fields/{object_type}/{key}' }, argument: { name: 'key', value: '' }, context: { arguments: { object_type: 'deal' } } });
+  t.same(key.completion.values, [], 'deal fields only: none');
+  t.same(await writer.setLoggingLevel('warning'), {});
+});

@@ -36,7 +36,8 @@ function descriptionAt(schema: JsonSchema | undefined, path: string[]): string {
     const name = node?.$ref?.replace(/^#\/(definitions|\$defs)\//, '');
     return name ? (schema?.definitions?.[name] ?? schema?.$defs?.[name]) : node;
   };
-  let node = schema;
+  // A tool's output schema is its result or a tool error (anyOf); the result comes first.
+  let node = schema?.anyOf?.[0] ?? schema;
   for (const step of path) node = resolve(step === '[]' ? node?.items : node?.properties?.[step]);
   return node?.description ?? node?.anyOf?.find((s) => s.description)?.description ?? '';
 }

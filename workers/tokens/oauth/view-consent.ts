@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { serverScopesFor } from '../../../shared/auth/mcp-servers.js';
+import { isMetadataClientId } from '../../../shared/auth/metadata-client-id.js';
 import type { Permission } from '../../../shared/auth/permissions.js';
 import type { viewConsent } from '../../../shared/contracts/oauth.js';
 import type { EntityManager } from '../../../shared/db/orm.js';
@@ -52,7 +53,12 @@ export const viewConsentHandler: UnscopedHandler<typeof viewConsent> = async ({ 
   const prior = await workspacesWithPriorGrant(em, user.id, request.server, request.client_id);
   return {
     request: { id: request.id, server: request.server },
-    client: { id: request.client_id, name: request.client_name, redirect_host: new URL(request.redirect_uri).host },
+    client: {
+      id: request.client_id,
+      name: request.client_name,
+      redirect_host: new URL(request.redirect_uri).host,
+      metadata_host: isMetadataClientId(request.client_id) ? new URL(request.client_id).host : null,
+    },
     user,
     password_change_required,
     workspaces: memberships.map((m) => {

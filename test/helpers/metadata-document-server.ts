@@ -3,8 +3,11 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 
-/** How the server answers one path: a status, headers and a body, or `hang` for a server that never answers. */
-export type DocumentResponse = { status?: number; headers?: Record<string, string>; body: string | ((url: string) => string); chunks?: number } | 'hang';
+/**
+ * How the server answers one path: a status, headers and a body; `hang` for a server that
+ * never answers, `trickle` for one that answers but sends its body a byte at a time, forever.
+ */
+export type DocumentResponse = { status?: number; headers?: Record<string, string>; body: string | ((url: string) => string); chunks?: number } | 'hang' | 'trickle';
 
 /**
  * Client metadata documents on 127.0.0.1, as a client would publish them: each path
@@ -30,6 +33,12 @@ export async function startMetadataDocumentServer(tls?: { cert: string; key: str
     const route = routes.get(path);
     if (!route) return void res.writeHead(404).end('not found');
     if (route === 'hang') return;
+    if (route === 'trickle') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const timer = setInterval(() => res.write(' '), 200);
+      res.on('close', () => clearInterval(timer));
+      return;
+    }
     const body = typeof route.body === 'function' ? route.body(`${origin}${path}`) : route.body;
     const headers = { 'content-type': 'application/json', ...route.headers };
     if (!route.chunks) return void res.writeHead(route.status ?? 200, { ...headers, 'content-length': String(Buffer.byteLength(body)) }).end(body);

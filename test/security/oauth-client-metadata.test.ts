@@ -215,3 +215,15 @@ t.test('without the switch: private, loopback and metadata addresses and http ar
   t.equal((await dev.resolve(url)).client_id, url);
   t.same(lenient.sockets, [`127.0.0.1:${new URL(url).port}`]);
 });
+
+t.test('a body that trickles in past the deadline is given up on too', async (t) => {
+  const quick = new ClientMetadataDocuments({ allowPrivateNetworks: true, timeoutMs: 1_000 });
+  const started = Date.now();
+  const error = await quick.resolve(documents.serve('/slow/trickle.json', 'trickle')).then(
+    () => null,
+    (e: unknown) => e,
+  );
+  t.type(error, InvalidClientError);
+  t.match((error as Error).message, /did not answer within 1 s/);
+  t.ok(Date.now() - started < 3_000, 'within about the deadline');
+});

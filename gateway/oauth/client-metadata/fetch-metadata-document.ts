@@ -116,7 +116,12 @@ export async function fetchMetadataDocument(text: string, options: FetchOptions)
           const cacheControl = response.headers['cache-control'];
           resolve({ body: Buffer.concat(chunks).toString('utf8'), cacheControl });
         });
-        response.on('error', () => fail(deadline.aborted ? timedOut() : new MetadataFetchError('broke off while being read')));
+        const brokeOff = () => fail(deadline.aborted ? timedOut() : new MetadataFetchError('broke off while being read'));
+        response.on('error', brokeOff);
+        // A body cut short (the deadline, the server) may close without an error: never left pending.
+        response.on('close', () => {
+          if (!response.complete) brokeOff();
+        });
       },
     );
     request.on('error', (error: Error & { code?: string }) => {

@@ -64,6 +64,19 @@ t.test('a valid document: sign-in, consent naming the client and its host, code 
   t.ok(documents.hits('/agents/valid.json') >= 3, 'no-store: fetched at authorize and at each token request');
 });
 
+t.test('"Allow changes" follows the document URL only, never a look-alike with the same name and redirect URIs', async (t) => {
+  const twin = (path: string) => documents.serve(path, { body: (url) => metadataDocument(url, { client_name: 'Twin Agent' }) });
+  const consentFor = async (clientId: string) => {
+    const { consentHtml } = await authorizeWithForms({ baseUrl: base, clientId, redirectUri: REDIRECT, server: 'crm', email: user.email, password: TEST_PASSWORD, challenge: pkce().challenge });
+    return consentHtml;
+  };
+  const original = twin('/allow/original.json');
+  t.notMatch(await consentFor(original), /Allow changes/, 'the first connection is read-only');
+  t.notMatch(await consentFor(twin('/allow/look-alike.json')), /Allow changes/, 'another document URL with the same name and redirect URI is not the same client');
+  t.notMatch(await consentFor(await registerClient(base, REDIRECT, 'Twin Agent')), /Allow changes/, 'nor is a registration that copies them');
+  t.match(await consentFor(original), /Allow changes/, 'the same document URL again is offered changes');
+});
+
 t.test('dynamic registration keeps working beside it', async (t) => {
   const clientId = await registerClient(base, REDIRECT, 'Registered Agent');
   const res = await authorize(clientId);

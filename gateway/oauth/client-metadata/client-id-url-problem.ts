@@ -1,3 +1,6 @@
+/** As long as a client id may be anywhere (`ClientId` in shared/contracts/oauth.ts). */
+const MAX_CLIENT_ID_LENGTH = 2048;
+
 /**
  * Why a URL offered as `client_id` cannot name a client metadata document, or null. The
  * draft's rules: https (http only with the development switch), a path beyond `/`, no
@@ -6,6 +9,7 @@
  * it as a string: a URL spelled two ways would be two clients.
  */
 export function clientIdUrlProblem(clientId: string, options: { allowHttp: boolean }): string | null {
+  if (clientId.length > MAX_CLIENT_ID_LENGTH) return `must be at most ${MAX_CLIENT_ID_LENGTH} characters`;
   let url: URL;
   try {
     url = new URL(clientId);

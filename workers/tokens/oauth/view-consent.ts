@@ -14,7 +14,9 @@ import { pendingRequest } from './pending-request.js';
  * workspace to this client: the first connection is read-only, writes need a deliberate
  * second one. Removing and re-adding a server registers the client again, so "this client"
  * is the same client id, or a registration with the same name and the same redirect URIs
- * (what the consent page shows the user); a grant to any other client does not count.
+ * (what the consent page shows the user); a grant to any other client does not count. A
+ * client named by its metadata document URL keeps that id for good, so for it (and against
+ * it) only the same id counts: anyone can publish a document with a familiar name.
  */
 export async function workspacesWithPriorGrant(em: EntityManager, userId: string, server: string, clientId: string): Promise<Set<string>> {
   const rows = await crossWorkspaceSql(em, "a user's grants in every workspace decide what consent offers")
@@ -29,6 +31,7 @@ export async function workspacesWithPriorGrant(em: EntityManager, userId: string
       eb.or([
         eb('g.client_id', '=', clientId),
         eb.and([
+          sql<boolean>`granted.id !~* '^https?://' and asking.id !~* '^https?://'`,
           sql<boolean>`granted.client_name is not distinct from asking.client_name`,
           sql<boolean>`granted.redirect_uris @> asking.redirect_uris and granted.redirect_uris <@ asking.redirect_uris`,
         ]),

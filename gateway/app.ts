@@ -18,6 +18,7 @@ import { requestLog } from './middlewares/request-log.js';
 import { strictTransportSecurity } from './middlewares/strict-transport-security.js';
 import { AccessTokenVerifier } from './oauth/access-token-verifier.js';
 import { BusOAuthProvider } from './oauth/bus-oauth-provider.js';
+import { ClientMetadataDocuments } from './oauth/client-metadata/client-metadata-documents.js';
 import { consentRoutes } from './oauth/consent-routes.js';
 import { oauthRoutes } from './oauth/oauth-routes.js';
 import { openApiRoutes } from './openapi/route.js';
@@ -58,7 +59,8 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   const failedAuth = deps.rateLimits.failedAuth ? new FailedAuthLimit(deps.rateLimits.failedAuth) : null;
   const tokens = new ApiTokenAuthenticator(deps.bus, tokenCache, new RefusedTokenCache(deps.config.authNegativeCacheTtlMs), failedAuth);
   const verifier = new AccessTokenVerifier(deps.bus, deps.publicUrl, deps.config.grantCacheTtlMs);
-  const provider = new BusOAuthProvider(deps.bus, deps.publicUrl, verifier);
+  const metadataDocuments = new ClientMetadataDocuments({ allowPrivateNetworks: deps.config.oauthClientMetadataAllowPrivateNetworks });
+  const provider = new BusOAuthProvider(deps.bus, deps.publicUrl, verifier, metadataDocuments);
   const subscriptions = [
     onEvent(deps, TOKEN_REVOKED_EVENT, 'token_id', (id) => tokenCache.evictToken(id)),
     onEvent(deps, GRANT_CHANGED_EVENT, 'grant_id', (id) => verifier.forgetGrant(id)),

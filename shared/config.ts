@@ -88,6 +88,11 @@ const SETTINGS = {
   bodyLimit: withDefault('BODY_LIMIT', z.string(), '100kb', 'Largest accepted request body (413 beyond).'),
   grantCacheTtlMs: withDefault('GRANT_CACHE_TTL_MS', z.coerce.number().int().min(0).max(5000), 3000, 'How long a gateway reuses "this OAuth grant stands" (at most 5000).'),
   oauthRegistrationsPerHour: withDefault('OAUTH_REGISTRATIONS_PER_HOUR', z.coerce.number().int().min(1), 20, 'Dynamic client registrations per IP and hour.'),
+  oauthClientMetadataAllowPrivateNetworks: flag(
+    'OAUTH_CLIENT_METADATA_ALLOW_PRIVATE_NETWORKS',
+    'false',
+    'Development and tests only: let the gateway fetch client metadata documents (an https URL as `client_id`) over http and from loopback, private and link-local addresses, which are otherwise refused (after DNS too, when connecting) so that a client_id cannot reach inside the deployment.',
+  ),
   allowedHosts: mapped(
     optional('MCP_ALLOWED_HOSTS', z.string(), 'none', "Extra host names the tool servers answer to, comma-separated (PUBLIC_URL's host and loopback names always)."),
     (hosts) => (hosts ?? '').split(',').map((h) => h.trim()).filter(Boolean),

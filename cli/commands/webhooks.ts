@@ -5,7 +5,7 @@ import { CLI_ACTOR } from '../../workers/runtime/events/event-actor.js';
 import { sendWebhook } from '../../workers/webhooks/deliveries/send-webhook.js';
 import { newWebhookSecret } from '../../workers/webhooks/endpoints/endpoint-secret.js';
 import { TEST_EVENT_TYPE } from '../../workers/webhooks/endpoints/send-test-event.js';
-import { systemResolver } from '../../workers/webhooks/ssrf/delivery-address.js';
+import { systemResolver } from '../../shared/ssrf/delivery-address.js';
 import { webhookUrlProblem } from '../../workers/webhooks/ssrf/webhook-url-problem.js';
 import { optional, parseCommandArgs } from '../args.js';
 import { printJson, printLines } from '../output.js';

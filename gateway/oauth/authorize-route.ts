@@ -4,13 +4,15 @@ import { redirectUriMatches } from '@modelcontextprotocol/sdk/server/auth/handle
 import { InvalidClientError, InvalidRequestError, OAuthError, ServerError, TemporarilyUnavailableError, TooManyRequestsError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { z } from 'zod';
+import { isMetadataClientId } from '../../shared/auth/metadata-client-id.js';
+import { ClientId } from '../../shared/contracts/oauth.js';
 import { messagePage } from '../pages/message-page.js';
 import { sendPage } from '../pages/session-routes.js';
 import { errorRedirect } from './authorization-response.js';
 import type { BusOAuthProvider } from './bus-oauth-provider.js';
 
 const ClientParams = z.object({
-  client_id: z.string().max(200),
+  client_id: ClientId,
   redirect_uri: z.string().max(2000).refine((v) => URL.canParse(v), 'redirect_uri must be a valid URL').optional(),
 });
 
@@ -35,10 +37,17 @@ function showError(res: Response, error: OAuthError, status = statusOf(error)): 
   sendPage(res, messagePage('This sign-in request cannot go on', `${error.message} (${error.errorCode}). Start again from your client.`), status);
 }
 
-/** The registered redirect URI this request names, or the only one when it names none. */
+/**
+ * The registered redirect URI this request names, or the only one when it names none. A
+ * client described by a metadata document gets exact matches only: its document lists
+ * every URI it uses (RFC 8252's loopback port leeway is for registered native clients).
+ */
 function redirectUriOf(client: OAuthClientInformationFull, requested: string | undefined): string {
   if (requested !== undefined) {
-    if (!client.redirect_uris.some((registered) => redirectUriMatches(requested, registered))) throw new InvalidRequestError('Unregistered redirect_uri');
+    const matches = isMetadataClientId(client.client_id) ? (registered: string) => registered === requested : (registered: string) => redirectUriMatches(requested, registered);
+    if (!client.redirect_uris.some(matches)) {
+      throw new InvalidRequestError(isMetadataClientId(client.client_id) ? "redirect_uri is not one of the redirect_uris of the client's metadata document" : 'Unregistered redirect_uri');
+    }
     return requested;
   }
   if (client.redirect_uris.length === 1) return client.redirect_uris[0] as string;

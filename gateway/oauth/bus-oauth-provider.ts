@@ -1,17 +1,19 @@
 import type { Response } from 'express';
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
-import { InvalidTargetError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { InvalidClientError, InvalidTargetError, OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { BusClient } from '../../shared/bus/bus-client.js';
 import type { Operation, OperationInput, OperationOutput } from '../../shared/bus/operation.js';
-import { codeChallenge, exchangeCode, getOAuthClient, refreshTokens, registerOAuthClient, revokeOAuthToken, startAuthorization } from '../../shared/contracts/oauth.js';
+import { codeChallenge, exchangeCode, getOAuthClient, recordMetadataClient, refreshTokens, registerOAuthClient, revokeOAuthToken, startAuthorization } from '../../shared/contracts/oauth.js';
+import { isMetadataClientId } from '../../shared/auth/metadata-client-id.js';
 import { newId } from '../../shared/ids.js';
 import { MCP_SERVERS } from '../../shared/auth/mcp-servers.js';
 import type { McpServerKey } from '../../shared/contracts/oauth.js';
 import { cookiePolicy, readCookie } from '../pages/cookies.js';
 import type { AccessTokenVerifier } from './access-token-verifier.js';
+import type { ClientMetadataDocuments } from './client-metadata/client-metadata-documents.js';
 import { oauthErrorFrom } from './oauth-errors.js';
 
 /**
@@ -24,6 +26,7 @@ export class BusOAuthProvider implements OAuthServerProvider {
     private readonly bus: BusClient,
     private readonly publicUrl: () => string,
     private readonly verifier: AccessTokenVerifier,
+    private readonly metadataDocuments: ClientMetadataDocuments,
   ) {}
 
   private async call<Op extends Operation>(op: Op, input: OperationInput<Op>): Promise<OperationOutput<Op>> {
@@ -36,10 +39,7 @@ export class BusOAuthProvider implements OAuthServerProvider {
 
   get clientsStore(): OAuthRegisteredClientsStore {
     return {
-      getClient: async (clientId) => {
-        const { client } = await this.call(getOAuthClient, { client_id: clientId });
-        return (client ?? undefined) as OAuthClientInformationFull | undefined;
-      },
+      getClient: async (clientId) => (await this.findClient(clientId))?.client,
       registerClient: async (client) => {
         const registered = await this.call(registerOAuthClient, { client: client as Record<string, unknown> });
         return registered.client as OAuthClientInformationFull;
@@ -47,10 +47,30 @@ export class BusOAuthProvider implements OAuthServerProvider {
     };
   }
 
-  /** A registered client and whether a user has approved it yet; undefined when unknown. */
+  /**
+   * A client and whether a user has approved it yet; undefined when unknown. A URL client
+   * id is resolved through its metadata document (cached as its server allows) at every
+   * use, at the token endpoint too, so a client whose document is gone or now refused
+   * stops working; the document is recorded with the client's row each time.
+   */
   async findClient(clientId: string): Promise<{ client: OAuthClientInformationFull; consented: boolean } | undefined> {
+    if (isMetadataClientId(clientId)) return this.metadataClient(clientId);
     const { client, consented } = await this.call(getOAuthClient, { client_id: clientId });
     return client ? { client: client as OAuthClientInformationFull, consented } : undefined;
+  }
+
+  private async metadataClient(clientId: string): Promise<{ client: OAuthClientInformationFull; consented: boolean }> {
+    const document = await this.metadataDocuments.resolve(clientId);
+    try {
+      const { client, consented } = await this.call(recordMetadataClient, { client: document });
+      return { client: client as OAuthClientInformationFull, consented };
+    } catch (error) {
+      // The worker's own check of the redirect URIs: a fault of the document, not of the request.
+      if (error instanceof OAuthError && error.errorCode === 'invalid_client_metadata') {
+        throw new InvalidClientError(`The client metadata document at ${clientId} is not valid: ${error.message}`);
+      }
+      throw error;
+    }
   }
 
   /** Which server a resource indicator (RFC 8707) names; every authorization is for exactly one. */

@@ -11,7 +11,10 @@ import type { AccessTokenVerifier } from './access-token-verifier.js';
 import { authorizeRoute } from './authorize-route.js';
 import type { BusOAuthProvider } from './bus-oauth-provider.js';
 
-/** RFC 8414 metadata of the authorization server that the gateway is; `iss` in every authorization response (RFC 9207). */
+/**
+ * RFC 8414 metadata of the authorization server that the gateway is; `iss` in every
+ * authorization response (RFC 9207); client ids that are metadata document URLs (MCP 2025-11-25).
+ */
 export function authorizationServerMetadata(issuer: string): OAuthMetadata & { authorization_response_iss_parameter_supported: boolean } {
   const scopes = [...new Set(Object.values(MCP_SERVERS).flatMap((s) => [...s.readScopes, ...s.writeScopes]))];
   return {
@@ -28,6 +31,8 @@ export function authorizationServerMetadata(issuer: string): OAuthMetadata & { a
     revocation_endpoint_auth_methods_supported: ['none'],
     scopes_supported: scopes,
     authorization_response_iss_parameter_supported: true,
+    // An https URL may be the client_id: the client's metadata document is fetched from it (client-metadata/).
+    client_id_metadata_document_supported: true,
   };
 }
 

@@ -5,7 +5,8 @@ import { html, type Html } from './html.js';
 import { layout } from './layout.js';
 
 /**
- * Names the client (as it registered itself, and the host it redirects to), the
+ * Names the client (as it registered itself, or as its metadata document names it with
+ * the host that publishes that document, and the host it redirects to), the
  * workspace (text for one, a dropdown for several), and what the grant allows in each
  * workspace. The list follows the dropdown with /assets/consent.js; without script, the
  * first workspace's list shows and the form still works.
@@ -51,6 +52,11 @@ export function consentPage(view: ConsentView, csrf: string, error?: string): Ht
       <h1>Connect ${clientName} to ${server.title}</h1>
       <p><strong>${clientName}</strong> at <strong>${view.client.redirect_host}</strong> wants to use the
         ${server.title} tool server (${server.description.toLowerCase()}) as <strong>${view.user.email}</strong>.</p>
+      ${
+        view.client.metadata_host === null
+          ? ''
+          : html`<p id="client-publisher">This client describes itself in a document published by <strong>${view.client.metadata_host}</strong>.</p>`
+      }
       ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
       ${
         view.workspaces.length === 0

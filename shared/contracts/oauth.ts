@@ -13,6 +13,8 @@ export type McpServerKey = z.infer<typeof McpServerKey>;
 
 const ClientMetadata = z.record(z.string(), z.unknown());
 const Secret = z.string().min(1).max(512);
+/** A registered client's generated id, or the https URL of a client metadata document (long enough for real URLs). */
+export const ClientId = z.string().max(2048);
 
 export const registerOAuthClient = defineOperation({
   worker: 'tokens',
@@ -29,9 +31,23 @@ export const getOAuthClient = defineOperation({
   verb: 'get-client',
   readOnly: true,
   scoped: false,
-  input: z.object({ client_id: z.string().max(200) }),
+  input: z.object({ client_id: ClientId }),
   /** `consented`: a user approved this client at least once, so errors may be redirected to it (RFC 9700 §4.11.2). */
   output: z.object({ client: ClientMetadata.nullable(), consented: z.boolean() }),
+});
+
+/**
+ * A client identified by the URL of its metadata document (draft-ietf-oauth-client-id-metadata-document):
+ * the gateway fetched and validated the document; the worker keeps it as the client's row,
+ * so requests, grants and codes refer to it like to a registered client.
+ */
+export const recordMetadataClient = defineOperation({
+  worker: 'tokens',
+  resource: 'oauth',
+  verb: 'record-metadata-client',
+  scoped: false,
+  input: z.object({ client: ClientMetadata }),
+  output: z.object({ client: ClientMetadata, consented: z.boolean() }),
 });
 
 export const startAuthorization = defineOperation({
@@ -54,7 +70,8 @@ export const startAuthorization = defineOperation({
 /** The consent page's content: who asks, for which server, and what each workspace allows. */
 export const ConsentView = z.object({
   request: z.object({ id: z.string(), server: McpServerKey }),
-  client: z.object({ id: z.string(), name: z.string().nullable(), redirect_host: z.string() }),
+  /** `metadata_host`: the host serving the client's metadata document, when its id is that document's URL. */
+  client: z.object({ id: z.string(), name: z.string().nullable(), redirect_host: z.string(), metadata_host: z.string().nullable() }),
   user: z.object({ id: z.string(), email: z.string() }),
   /** The user still has an invitation's temporary password: no consent until they choose their own. */
   password_change_required: z.boolean(),

@@ -4,8 +4,8 @@ import t from 'tap';
 import { Webhook } from 'standardwebhooks';
 import { RESPONSE_BODY_LIMIT, sendWebhook, systemNetwork, type DeliveryNetwork } from '../../workers/webhooks/deliveries/send-webhook.js';
 import { newWebhookSecret } from '../../workers/webhooks/endpoints/endpoint-secret.js';
-import type { HostResolver } from '../../workers/webhooks/ssrf/delivery-address.js';
-import { nonPublicReason } from '../../workers/webhooks/ssrf/public-address.js';
+import type { HostResolver } from '../../shared/ssrf/delivery-address.js';
+import { nonPublicReason } from '../../shared/ssrf/public-address.js';
 import { webhookUrlProblem } from '../../workers/webhooks/ssrf/webhook-url-problem.js';
 
 /**

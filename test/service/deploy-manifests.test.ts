@@ -883,8 +883,8 @@ function peerSelects(peer: INetworkPolicyPeer, policyNamespace: string, namespac
 
 const NATS_CLIENT_ROLES: readonly string[] = NATS_ROLES;
 const POSTGRES_ROLES: readonly string[] = [...WORKER_NAMES.map(workerRole), 'migrate', 'cli'];
-/** Who may open connections out of the cluster: the webhooks worker, to HTTPS only (its deliveries). */
-const HTTPS_OUT_ROLES: readonly string[] = [workerRole('webhooks')];
+/** Who may open connections out of the cluster, to HTTPS only: the webhooks worker (its deliveries), gateways (client metadata documents). */
+const HTTPS_OUT_ROLES: readonly string[] = [workerRole('webhooks'), 'gateway'];
 const HTTPS_PORT = 443;
 
 /** The network policies of the crm namespace, for one pod: what it may reach and what may reach it. */
@@ -914,7 +914,7 @@ function workloadNetworkProblems(w: Workload, policies: NetworkPolicy[], namespa
     ...(HTTPS_OUT_ROLES.includes(w.role) ? [HTTPS_PORT] : []),
   ]);
   const https = reaches(HTTPS_PORT);
-  if (HTTPS_OUT_ROLES.includes(w.role) && https.length === 0) problems.push(`${w.where}: cannot reach HTTPS (${HTTPS_PORT}) for its webhook deliveries`);
+  if (HTTPS_OUT_ROLES.includes(w.role) && https.length === 0) problems.push(`${w.where}: cannot reach HTTPS (${HTTPS_PORT}) for its webhook deliveries or client metadata documents`);
   for (const rule of https) {
     const privateRanges = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16'];
     if (rule.peers.length === 0 || rule.peers.some((p) => !p.ipBlock || privateRanges.some((range) => !(p.ipBlock?.except ?? []).includes(range)))) {

@@ -7,6 +7,7 @@ import {
   getOAuthClient,
   grantStatus,
   jwks,
+  recordMetadataClient,
   refreshTokens,
   registerOAuthClient,
   revokeOAuthToken,
@@ -33,6 +34,7 @@ import { exchangeCodeHandler } from './oauth/exchange-code.js';
 import { getClientHandler } from './oauth/get-client.js';
 import { grantStatusHandler } from './oauth/grant-status.js';
 import { jwksHandler, rotateSigningKeyHandler } from './oauth/keys.js';
+import { recordMetadataClientHandler } from './oauth/record-metadata-client.js';
 import { refreshTokensHandler } from './oauth/refresh-tokens.js';
 import { registerClientHandler } from './oauth/register-client.js';
 import { revokeOAuthTokenHandler } from './oauth/revoke-token.js';
@@ -68,6 +70,7 @@ export const tokensWorker: WorkerDefinition = {
     handle(signOut, signOutHandler),
     handle(registerOAuthClient, registerClientHandler),
     handle(getOAuthClient, getClientHandler),
+    handle(recordMetadataClient, recordMetadataClientHandler),
     handle(startAuthorization, startAuthorizationHandler),
     handle(viewConsent, viewConsentHandler),
     handle(decideAuthorization, decideAuthorizationHandler),

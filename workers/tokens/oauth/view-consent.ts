@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { serverScopesFor } from '../../../shared/auth/mcp-servers.js';
+import { isMetadataClientId } from '../../../shared/auth/metadata-client-id.js';
 import type { Permission } from '../../../shared/auth/permissions.js';
 import type { viewConsent } from '../../../shared/contracts/oauth.js';
 import type { EntityManager } from '../../../shared/db/orm.js';
@@ -13,7 +14,9 @@ import { pendingRequest } from './pending-request.js';
  * workspace to this client: the first connection is read-only, writes need a deliberate
  * second one. Removing and re-adding a server registers the client again, so "this client"
  * is the same client id, or a registration with the same name and the same redirect URIs
- * (what the consent page shows the user); a grant to any other client does not count.
+ * (what the consent page shows the user); a grant to any other client does not count. A
+ * client named by its metadata document URL keeps that id for good, so for it (and against
+ * it) only the same id counts: anyone can publish a document with a familiar name.
  */
 export async function workspacesWithPriorGrant(em: EntityManager, userId: string, server: string, clientId: string): Promise<Set<string>> {
   const rows = await crossWorkspaceSql(em, "a user's grants in every workspace decide what consent offers")
@@ -28,6 +31,7 @@ export async function workspacesWithPriorGrant(em: EntityManager, userId: string
       eb.or([
         eb('g.client_id', '=', clientId),
         eb.and([
+          sql<boolean>`granted.id !~* '^https?://' and asking.id !~* '^https?://'`,
           sql<boolean>`granted.client_name is not distinct from asking.client_name`,
           sql<boolean>`granted.redirect_uris @> asking.redirect_uris and granted.redirect_uris <@ asking.redirect_uris`,
         ]),
@@ -52,7 +56,12 @@ export const viewConsentHandler: UnscopedHandler<typeof viewConsent> = async ({ 
   const prior = await workspacesWithPriorGrant(em, user.id, request.server, request.client_id);
   return {
     request: { id: request.id, server: request.server },
-    client: { id: request.client_id, name: request.client_name, redirect_host: new URL(request.redirect_uri).host },
+    client: {
+      id: request.client_id,
+      name: request.client_name,
+      redirect_host: new URL(request.redirect_uri).host,
+      metadata_host: isMetadataClientId(request.client_id) ? new URL(request.client_id).host : null,
+    },
     user,
     password_change_required,
     workspaces: memberships.map((m) => {

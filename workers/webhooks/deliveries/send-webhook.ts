@@ -4,7 +4,7 @@ import net, { type LookupFunction } from 'node:net';
 import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
 import { Webhook } from 'standardwebhooks';
-import { bareHost, deliveryAddress, RefusedAddressError, systemResolver, type HostResolver, type ResolvedAddress } from '../ssrf/delivery-address.js';
+import { bareHost, deliveryAddress, RefusedAddressError, systemResolver, type HostResolver, type ResolvedAddress } from '../../../shared/ssrf/delivery-address.js';
 
 /** At most this much of a response is read: receivers answer with a status, not a document. */
 export const RESPONSE_BODY_LIMIT = 4096;

@@ -1,6 +1,6 @@
 import { ValidationError } from '../../../shared/errors.js';
 import type { WorkerServices } from '../../runtime/worker-call.js';
-import { systemResolver } from '../ssrf/delivery-address.js';
+import { systemResolver } from '../../../shared/ssrf/delivery-address.js';
 import { webhookUrlProblem } from '../ssrf/webhook-url-problem.js';
 
 /** A clear 400 for a URL a webhook may not be sent to (http, loopback, private, metadata…). */

@@ -1,4 +1,4 @@
-import { bareHost, deliveryAddress, RefusedAddressError, UnresolvedHostError, type HostResolver } from './delivery-address.js';
+import { bareHost, deliveryAddress, RefusedAddressError, UnresolvedHostError, type HostResolver } from '../../../shared/ssrf/delivery-address.js';
 
 /**
  * Why a webhook URL is refused at creation or update, or null: https only, no

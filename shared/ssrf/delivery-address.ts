@@ -13,7 +13,7 @@ export type HostResolver = (hostname: string) => Promise<ResolvedAddress[]>;
 export const systemResolver: HostResolver = async (hostname) =>
   (await lookup(hostname, { all: true, verbatim: true })).map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
 
-/** A webhook address that leads somewhere a webhook may not go; the message says where and why. */
+/** An address that leads somewhere an outbound request (a webhook, a client metadata fetch) may not go; the message says where and why. */
 export class RefusedAddressError extends Error {
   override name = 'RefusedAddressError';
 }

@@ -1,8 +1,9 @@
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
 
 /**
- * Addresses a webhook must never reach: the deployment's own network and the machine
- * itself (SSRF). Each range with what it is, so a refusal can name the reason.
+ * Addresses an outbound request (a webhook, a client metadata document) must never reach:
+ * the deployment's own network and the machine itself (SSRF). Each range with what it is,
+ * so a refusal can name the reason.
  */
 const IPV4_RANGES: [string, number, string][] = [
   ['0.0.0.0', 8, 'unspecified ("this network")'],

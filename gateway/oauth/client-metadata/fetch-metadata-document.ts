@@ -1,0 +1,132 @@
+import http from 'node:http';
+import https from 'node:https';
+import net, { type LookupFunction } from 'node:net';
+import type { Duplex } from 'node:stream';
+import tls from 'node:tls';
+import { bareHost, deliveryAddress, RefusedAddressError, systemResolver, type HostResolver, type ResolvedAddress } from '../../../shared/ssrf/delivery-address.js';
+
+/** A document that takes longer than this (lookup, connection and body) is not waited for. */
+export const FETCH_TIMEOUT_MS = 5_000;
+/** A client's metadata is a few hundred bytes; more than this is refused, unread. */
+export const MAX_DOCUMENT_BYTES = 5 * 1024;
+
+/** How a fetch reaches the network; tests inject both to see every lookup and every socket. */
+export interface FetchNetwork {
+  resolve: HostResolver;
+  openSocket(options: net.NetConnectOpts & tls.ConnectionOptions, secure: boolean): Duplex;
+}
+
+export const systemFetchNetwork: FetchNetwork = {
+  resolve: systemResolver,
+  openSocket: (options, secure) => (secure ? tls.connect(options) : net.createConnection(options)),
+};
+
+export interface FetchOptions {
+  allowPrivateNetworks: boolean;
+  network?: FetchNetwork;
+  timeoutMs?: number;
+}
+
+export interface FetchedDocument {
+  body: string;
+  cacheControl: string | undefined;
+}
+
+/** Why a document could not be fetched; the message completes "The client metadata document at URL …". */
+export class MetadataFetchError extends Error {
+  override name = 'MetadataFetchError';
+}
+
+/** The socket's lookup answers with the address already checked, so the connection goes exactly there. */
+function pinnedLookup(resolved: ResolvedAddress): LookupFunction {
+  return (_hostname, options, callback) => {
+    if (options.all) callback(null, [resolved]);
+    else callback(null, resolved.address, resolved.family);
+  };
+}
+
+/**
+ * GETs a client metadata document the way webhooks are sent: https only (http with the
+ * development switch), the host's addresses checked after DNS and only the checked one
+ * connected to (so no name can lead inside the deployment), no redirect followed, at most
+ * {@link MAX_DOCUMENT_BYTES} read and {@link FETCH_TIMEOUT_MS} waited for.
+ */
+export async function fetchMetadataDocument(text: string, options: FetchOptions): Promise<FetchedDocument> {
+  const network = options.network ?? systemFetchNetwork;
+  const timeoutMs = options.timeoutMs ?? FETCH_TIMEOUT_MS;
+  const url = new URL(text);
+  const secure = url.protocol === 'https:';
+  if (!secure && !(options.allowPrivateNetworks && url.protocol === 'http:')) throw new MetadataFetchError(`is refused: ${url.protocol} is not https`);
+
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const timedOut = () => new MetadataFetchError(`did not answer within ${timeoutMs / 1000} s`);
+  let resolved: ResolvedAddress;
+  try {
+    resolved = await Promise.race([
+      deliveryAddress(bareHost(url), { resolve: network.resolve, allowPrivateNetworks: options.allowPrivateNetworks }),
+      new Promise<never>((_, reject) => deadline.addEventListener('abort', () => reject(timedOut()))),
+    ]);
+  } catch (error) {
+    if (error instanceof RefusedAddressError) throw new MetadataFetchError(`is refused: ${error.message}`);
+    throw error;
+  }
+
+  const host = bareHost(url);
+  const port = Number(url.port || (secure ? 443 : 80));
+  return new Promise<FetchedDocument>((resolve, reject) => {
+    let settled = false;
+    const fail = (error: Error) => {
+      if (settled) return;
+      settled = true;
+      reject(error);
+    };
+    const request = (secure ? https : http).request(
+      {
+        protocol: url.protocol,
+        hostname: host,
+        port,
+        path: `${url.pathname}${url.search}`,
+        method: 'GET',
+        lookup: pinnedLookup(resolved),
+        // One socket, to the checked address only, never pooled; TLS names the host for SNI and the certificate.
+        createConnection: () => network.openSocket({ host, port, lookup: pinnedLookup(resolved), ...(secure && net.isIP(host) === 0 ? { servername: host } : {}) }, secure),
+        signal: deadline,
+        headers: { accept: 'application/json', 'user-agent': 'workspace-crm-oauth/1' },
+      },
+      (response) => {
+        const status = response.statusCode ?? 0;
+        const refuse = (error: MetadataFetchError) => {
+          response.destroy();
+          fail(error);
+        };
+        if (status >= 300 && status < 400) return refuse(new MetadataFetchError(`redirected (HTTP ${status}); redirects are not followed`));
+        if (status !== 200) return refuse(new MetadataFetchError(`answered HTTP ${status}`));
+        const tooLarge = () => new MetadataFetchError(`is larger than ${MAX_DOCUMENT_BYTES} bytes`);
+        if (Number(response.headers['content-length'] ?? 0) > MAX_DOCUMENT_BYTES) return refuse(tooLarge());
+        const chunks: Buffer[] = [];
+        let read = 0;
+        response.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read > MAX_DOCUMENT_BYTES) return refuse(tooLarge());
+          chunks.push(chunk);
+        });
+        response.on('end', () => {
+          if (settled) return;
+          settled = true;
+          const cacheControl = response.headers['cache-control'];
+          resolve({ body: Buffer.concat(chunks).toString('utf8'), cacheControl });
+        });
+        const brokeOff = () => fail(deadline.aborted ? timedOut() : new MetadataFetchError('broke off while being read'));
+        response.on('error', brokeOff);
+        // A body cut short (the deadline, the server) may close without an error: never left pending.
+        response.on('close', () => {
+          if (!response.complete) brokeOff();
+        });
+      },
+    );
+    request.on('error', (error: Error & { code?: string }) => {
+      fail(deadline.aborted ? timedOut() : new MetadataFetchError(`could not be fetched (${error.code ?? error.message})`));
+    });
+    request.end();
+  });
+}

@@ -1,0 +1,31 @@
+import { isMetadataClientId } from '../../../shared/auth/metadata-client-id.js';
+import type { recordMetadataClient } from '../../../shared/contracts/oauth.js';
+import { jsonb, sqlOf } from '../../../shared/db/sql.js';
+import { ValidationError } from '../../../shared/errors.js';
+import type { UnscopedHandler } from '../../runtime/worker-call.js';
+import { checkRedirectUri } from './redirect-uri.js';
+
+/**
+ * Keeps a client described by its metadata document as a client row, its id the document's
+ * URL, refreshed with each fetch the gateway validated. Only URL ids come here, so a
+ * registered client (whose id the server generated) can never be overwritten through it.
+ * Public like every client: a secret in the document is refused before it gets here.
+ */
+export const recordMetadataClientHandler: UnscopedHandler<typeof recordMetadataClient> = async ({ input, em }) => {
+  const { client_id: clientId, client_name: clientName } = input.client;
+  if (typeof clientId !== 'string' || !isMetadataClientId(clientId) || !URL.canParse(clientId)) {
+    throw new ValidationError('client_id: a metadata document client is identified by its URL.', 'client_id');
+  }
+  if ('client_secret' in input.client) throw new ValidationError('client_secret: a metadata document client is public.', 'client_secret');
+  const uris = Array.isArray(input.client.redirect_uris) ? input.client.redirect_uris.map(checkRedirectUri) : [];
+  if (uris.length === 0) throw new ValidationError('redirect_uris: at least one is required.', 'redirect_uris');
+  const client = { ...input.client, redirect_uris: uris, token_endpoint_auth_method: 'none' };
+  const name = typeof clientName === 'string' ? clientName.slice(0, 200) : null;
+  const row = await sqlOf(em)
+    .insertInto('oauth_clients')
+    .values({ id: clientId, client_name: name, redirect_uris: uris, metadata: jsonb(client), created_at: new Date() })
+    .onConflict((oc) => oc.column('id').doUpdateSet({ client_name: name, redirect_uris: uris, metadata: jsonb(client) }))
+    .returning('first_consented_at')
+    .executeTakeFirstOrThrow();
+  return { client, consented: row.first_consented_at !== null };
+};

@@ -9,6 +9,7 @@ import { bearerCredential } from '../auth/bearer.js';
 import { HTTP_STATUS } from '../errors/http-status.js';
 import type { AccessTokenVerifier } from '../oauth/access-token-verifier.js';
 import { BEARER_ERROR, bearerErrorBody } from '../oauth/oauth-errors.js';
+import { resourceMetadataUrl, sendBearerChallenge } from './bearer-challenge.js';
 import type { ResolvedCredential } from '../request-state.js';
 
 declare module 'express-serve-static-core' {
@@ -36,14 +37,8 @@ export function authenticateMcp(
   const def = MCP_SERVERS[server];
   return async (req, res, next) => {
     const resource = `${publicUrl()}${def.path}`;
-    const metadata = `${publicUrl()}/.well-known/oauth-protected-resource${def.path}`;
-    const refuse = (error: CrmError, scope?: string) => {
-      const bearerError = BEARER_ERROR[error.code];
-      const parts = [`Bearer error="${bearerError}"`, `error_description="${error.message}"`];
-      if (scope) parts.push(`scope="${scope}"`);
-      parts.push(`resource_metadata="${metadata}"`);
-      res.status(HTTP_STATUS[error.code]).set('WWW-Authenticate', parts.join(', ')).json(bearerErrorBody(error));
-    };
+    const metadata = resourceMetadataUrl(publicUrl(), def);
+    const refuse = (error: CrmError, scope?: string) => sendBearerChallenge(res, error, metadata, scope);
 
     const credentialText = bearerCredential(req);
     if (!credentialText) {

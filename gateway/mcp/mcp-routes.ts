@@ -11,7 +11,9 @@ import type { AccessTokenVerifier } from '../oauth/access-token-verifier.js';
 import { refuseProtoKey } from '../middlewares/json-body.js';
 import { allowedHosts } from './allowed-hosts.js';
 import { authenticateMcp } from './authenticate-mcp.js';
+import { resourceMetadataUrl, sendBearerChallenge } from './bearer-challenge.js';
 import { buildMcpServer } from './build-mcp-server.js';
+import { stepUpChallenge } from './scope-step-up.js';
 import { checkJsonRpc } from './check-json-rpc.js';
 import { sendJsonRpcError } from './json-rpc-error.js';
 import { toolCall, type ToolDefinition } from './tool.js';
@@ -46,6 +48,8 @@ export function mcpRoutes(deps: GatewayDeps, tokens: ApiTokenAuthenticator, veri
         res.status(refusal.status).json(refusal.body);
         return;
       }
+      const challenge = await stepUpChallenge(req, def, CATALOGUES[key], deps.bus);
+      if (challenge) return sendBearerChallenge(res, challenge, resourceMetadataUrl(deps.publicUrl(), def), challenge.scopes);
       const server = buildMcpServer(def, CATALOGUES[key], FEATURES[key], toolCall(deps.bus, req.credential, req.requestId), { validateReplies: deps.bus.validateReplies });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on('close', () => {

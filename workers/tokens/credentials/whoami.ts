@@ -1,4 +1,5 @@
 import type { whoAmI } from '../../../shared/contracts/whoami.js';
+import { grantableScopes, type Permission } from '../../../shared/auth/permissions.js';
 import { sqlOf } from '../../../shared/db/sql.js';
 import { ForbiddenError, NotFoundError } from '../../../shared/errors.js';
 import type { OperationHandler } from '../../runtime/worker-call.js';
@@ -13,6 +14,7 @@ export const whoAmIHandler: OperationHandler<typeof whoAmI> = async ({ context, 
     .where('w.id', '=', context.workspace_id)
     .executeTakeFirstOrThrow();
   let authorizedBy;
+  let grantable = principal.scopes;
   if (principal.type === 'token') {
     const token = await db.selectFrom('api_tokens').select(['id', 'name']).where('id', '=', principal.id).executeTakeFirst();
     if (!token) throw new NotFoundError('token', principal.id);
@@ -20,6 +22,8 @@ export const whoAmIHandler: OperationHandler<typeof whoAmI> = async ({ context, 
   } else if (principal.type === 'user') {
     const user = await sqlOf(em).selectFrom('users').select(['id', 'email']).where('id', '=', principal.id).executeTakeFirstOrThrow();
     authorizedBy = { type: 'user' as const, id: user.id, email: user.email };
+    const membership = await db.selectFrom('memberships').select('permissions').where('user_id', '=', principal.id).executeTakeFirst();
+    grantable = membership ? grantableScopes(membership.permissions as Permission[]) : [];
   } else {
     throw new ForbiddenError('whoami describes a token or a signed-in user.');
   }
@@ -30,5 +34,6 @@ export const whoAmIHandler: OperationHandler<typeof whoAmI> = async ({ context, 
     scopes: principal.scopes,
     credential_kind: principal.type === 'token' ? ('api_token' as const) : ('oauth' as const),
     reads_company_wide: context.visibility === 'all',
+    grantable_scopes: grantable,
   };
 };

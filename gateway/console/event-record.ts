@@ -7,6 +7,7 @@ import { workspacePath } from './workspace-url.js';
 export const EVENT_OBJECT_LABELS: Record<EventObjectType, string> = {
   contact: 'Contact',
   deal: 'Deal',
+  note: 'Note',
   custom_field: 'Custom field',
   pipeline: 'Pipeline',
   stage: 'Stage',

@@ -87,6 +87,13 @@ t.test("a deal's notes, and no form for a member who may only read", async (t) =
   t.equal(await submit(page, 'Add note'), 303);
   t.match(await notesSection(page).getByRole('listitem').first().innerText(), /Sent the quote\./);
   await check(t, page, 'console-deal-notes');
+
+  // The Activity page lists note events; a note links to its record's page, at its notes.
+  await page.goto(`${base}${ws}/activity?object=note`);
+  const links = await Promise.all((await page.locator('main a[href*="#notes"]').all()).map((a) => a.getAttribute('href')));
+  t.ok(links.includes(`${ws}/deals/${dealId}#notes`), "a deal note's event links to the deal's notes");
+  t.ok(links.includes(`${ws}/contacts/${contactId}#notes`), "a contact note's event links to the contact's notes");
+  await check(t, page, 'console-activity-notes');
   await page.context().close();
 
   const reader = await newPage();

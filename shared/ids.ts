@@ -21,6 +21,7 @@ export const ID_PREFIXES = {
   event: 'evt',
   webhookEndpoint: 'we',
   webhookMessage: 'msg',
+  note: 'note',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

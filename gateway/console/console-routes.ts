@@ -23,8 +23,11 @@ import { webhookEndpointRoutes } from './routes/webhook-endpoint-routes.js';
 import { webhooksRoutes } from './routes/webhooks-routes.js';
 import { workspaceUrl } from './workspace-url.js';
 
-/** Every console form is urlencoded and carries the CSRF token; checked before any route sees it. */
-const parseForm = express.urlencoded({ extended: false, limit: '20kb', parameterLimit: 100 });
+/**
+ * Every console form is urlencoded and carries the CSRF token; checked before any route sees it.
+ * The limit fits a note of 10,000 characters however it is encoded (up to 12 bytes a character).
+ */
+const parseForm = express.urlencoded({ extended: false, limit: '128kb', parameterLimit: 100 });
 
 function checkCsrf(deps: GatewayDeps) {
   return (req: Request, _res: Response, next: NextFunction): void => {

@@ -7,6 +7,7 @@ import { workspacePath } from './workspace-url.js';
 export const EVENT_OBJECT_LABELS: Record<EventObjectType, string> = {
   contact: 'Contact',
   deal: 'Deal',
+  note: 'Note',
   custom_field: 'Custom field',
   pipeline: 'Pipeline',
   stage: 'Stage',
@@ -35,9 +36,22 @@ export function recordId(event: Event): string {
   return typeof id === 'string' ? id : '';
 }
 
+/** A note has no page of its own: it is shown on its contact's or deal's page, under Notes. */
+function notePath(event: Event): string | null {
+  const { contact_id: contactId, deal_id: dealId } = event.data.object;
+  if (typeof contactId === 'string') return `/contacts/${encodeURIComponent(contactId)}#notes`;
+  if (typeof dealId === 'string') return `/deals/${encodeURIComponent(dealId)}#notes`;
+  return null;
+}
+
 /** The kind of record and its name, linked to its page unless it has none (or was deleted). */
 export function eventRecord(session: ConsoleSession, event: Event): Html {
   const kind = objectTypeOf(event.type);
+  if (kind === 'note') {
+    const path = event.type.endsWith('.deleted') ? null : notePath(event);
+    const label = html`<span class="muted">${EVENT_OBJECT_LABELS.note}</span>`;
+    return path === null ? html`${label} ${recordId(event)}` : html`${label} <a href="${workspacePath(session, path)}">${recordId(event)}</a>`;
+  }
   const page = RECORD_PAGES[kind];
   const id = recordId(event);
   const name = recordName(event);

@@ -124,6 +124,7 @@ export function buildOpenApiDocument(endpoints: readonly Endpoint[], serverUrl: 
     tags: [
       { name: 'Contacts', description: 'People, with E.164 phones unique per workspace.' },
       { name: 'Deals', description: 'Deals in pipeline stages.' },
+      { name: 'Notes', description: 'Markdown notes on a contact or a deal, with their author; they take the scopes and the visibility of their record.' },
       { name: 'Pipelines', description: 'Pipelines and their ordered stages.' },
       { name: 'Custom fields', description: 'Typed fields on contacts and deals.' },
       { name: 'Tokens', description: 'API tokens of the workspace.' },

@@ -78,5 +78,11 @@ table.events td:first-child { white-space: nowrap; }
 .event-groups fieldset { margin: .5rem 0; }
 ol.attempts { margin: 0; padding-left: 1.2rem; font-size: .92rem; }
 .attempt-error { color: var(--bad); overflow-wrap: anywhere; }
+textarea { width: 100%; max-width: 48rem; padding: .55rem .65rem; font: inherit; border: 1px solid #8a93a6; border-radius: 6px; background: #fff; color: var(--ink); }
+textarea:focus { outline: 3px solid #f0b429; outline-offset: 2px; }
+ul.notes { list-style: none; padding: 0; margin: 1rem 0 0; }
+li.note { border-top: 1px solid var(--line); padding: .5rem 0; }
+.note-meta { margin: 0 0 .25rem; font-size: .92rem; }
+.note-body { white-space: pre-wrap; overflow-wrap: anywhere; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Scope } from '../auth/scopes.js';
+import { grantsScope, type Scope } from '../auth/scopes.js';
 import { defineOperation } from '../bus/operation.js';
 import { Cursor, PageLimit, pageOf, Timestamp, TimestampQuery } from './common.js';
 
@@ -10,10 +10,15 @@ import { Cursor, PageLimit, pageOf, Timestamp, TimestampQuery } from './common.j
  * after the change, `data.previous_attributes` the old values of the fields that changed.
  */
 
-/** What an event can be about, and who may read such events. */
+/**
+ * What an event can be about, and who may read such events: a credential holding the scope
+ * (any one, where several). A note's events follow its record: each needs the scope of its
+ * own contact or deal (NOTE_PARENT_SCOPES), and `owned` reads see the record owner's.
+ */
 export const EVENT_OBJECTS = {
   contact: { scope: 'contacts:read', owned: true },
   deal: { scope: 'deals:read', owned: true },
+  note: { scope: ['contacts:read', 'deals:read'], owned: true },
   custom_field: { scope: 'schema:read', owned: false },
   pipeline: { scope: 'schema:read', owned: false },
   stage: { scope: 'schema:read', owned: false },
@@ -21,8 +26,17 @@ export const EVENT_OBJECTS = {
   member: { scope: 'tokens:write', owned: false },
   agent: { scope: 'tokens:write', owned: false },
   webhook_endpoint: { scope: 'webhooks:write', owned: false },
-} as const satisfies Record<string, { scope: Scope; owned: boolean }>;
+} as const satisfies Record<string, { scope: Scope | readonly Scope[]; owned: boolean }>;
 export type EventObjectType = keyof typeof EVENT_OBJECTS;
+
+/** The field of a note event's object naming its record, and the scope reading that record needs. */
+export const NOTE_PARENT_SCOPES = { contact_id: 'contacts:read', deal_id: 'deals:read' } as const satisfies Record<string, Scope>;
+
+/** Whether these scopes read some events of this kind (for a note: those of at least one kind of record). */
+export function readsEventsOf(held: readonly Scope[], kind: EventObjectType): boolean {
+  const scope: Scope | readonly Scope[] = EVENT_OBJECTS[kind].scope;
+  return (typeof scope === 'string' ? [scope] : scope).some((s) => grantsScope(held, s));
+}
 
 /** Every event type, `<object>.<what happened>`. */
 export const EVENT_TYPES = [
@@ -33,6 +47,9 @@ export const EVENT_TYPES = [
   'deal.updated',
   'deal.stage_changed',
   'deal.deleted',
+  'note.created',
+  'note.updated',
+  'note.deleted',
   'custom_field.created',
   'custom_field.updated',
   'custom_field.archived',

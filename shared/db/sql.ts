@@ -24,6 +24,7 @@ import type {
   WebhookEndpointSchema,
   WebhookDeliverySchema,
   WebhookDeliveryAttemptSchema,
+  NoteSchema,
 } from './entities/index.js';
 import type { EntityManager } from './orm.js';
 
@@ -51,6 +52,7 @@ type EntityTables = InferKyselyDB<
   | typeof WebhookEndpointSchema
   | typeof WebhookDeliverySchema
   | typeof WebhookDeliveryAttemptSchema
+  | typeof NoteSchema
 >;
 
 /**

@@ -12,6 +12,7 @@ export const WORKSPACE_TABLES = [
   'events',
   'idempotency_keys',
   'memberships',
+  'notes',
   'oauth_grants',
   'pipelines',
   'stages',

@@ -101,6 +101,7 @@ export function leakIn(text: string): string | null {
 const FINGERPRINTED: [table: string, row: string, order: string][] = [
   ['contacts', 't::text', 't.id'],
   ['deals', 't::text', 't.id'],
+  ['notes', 't::text', 't.id'],
   ['pipelines', 't::text', 't.id'],
   ['stages', 't::text', 't.id'],
   ['custom_fields', 't::text', 't.id'],

@@ -42,7 +42,7 @@ const budget = new PropertyBudget({ totalMs: 150_000, properties: 1, maxPerPrope
 const stack = await useStack(t);
 
 const ALL_SCOPES = ['contacts:write', 'deals:write', 'schema:write', 'tokens:write', 'studio:write'];
-const ID = /\b(?:con|deal|pipe|stg|fld|tok|usr|ws|org|mem)_[0-9A-Z]{20,}\b/g;
+const ID = /\b(?:con|deal|note|pipe|stg|fld|tok|usr|ws|org|mem)_[0-9A-Z]{20,}\b/g;
 
 interface Side {
   key: 'A' | 'B';
@@ -56,6 +56,8 @@ interface Side {
   tokenIds: string[];
   contacts: string[];
   deals: string[];
+  /** Notes on contacts[0] and deals[0]. */
+  notes: string[];
   pipelines: string[];
   /** Stages of pipelines[i] (active ones), by pipeline id. */
   stagesOf: Map<string, string[]>;
@@ -114,6 +116,7 @@ async function seed(key: 'A' | 'B', mark: string, areaCode: string): Promise<Sid
     tokenIds,
     contacts: [],
     deals: [],
+    notes: [],
     pipelines: pipelines.map((p) => p.id),
     stagesOf,
     stages: pipelines.flatMap((p) => p.stages.map((s) => s.id)),
@@ -159,7 +162,9 @@ async function seed(key: 'A' | 'B', mark: string, areaCode: string): Promise<Sid
     });
     side.deals.push(d.id);
   }
-  for (const id of [...side.contacts, ...side.deals, ...side.pipelines, ...side.stages]) side.secrets.add(id);
+  side.notes.push((await seedOk<{ id: string }>(base, 'POST', '/v1/notes', { contact_id: side.contacts[0], body: `Contact note ${mark}` })).id);
+  side.notes.push((await seedOk<{ id: string }>(base, 'POST', '/v1/notes', { deal_id: side.deals[0], body: `Deal note ${mark}` })).id);
+  for (const id of [...side.contacts, ...side.deals, ...side.notes, ...side.pipelines, ...side.stages]) side.secrets.add(id);
   for (const s of [...side.phones, ...side.emails, ...side.firstNames]) side.secrets.add(s);
 
   // Cursors of every list, with and without filters; and of the tools.
@@ -349,6 +354,30 @@ const ACTIONS: Record<string, (me: Side, them: Side, p: Picks) => Planned> = {
   restMixedCredentials: (me, them, p) => {
     const bearer = p.of([`${me.token} ${them.token}`, `${them.token},${me.token}`, `${them.token.slice(0, -1)}`, `${me.token.slice(0, 20)}${them.token.slice(20)}`]);
     return { call: { via: 'rest', method: 'GET', path: `/v1/contacts/${p.of(me.contacts)}`, bearer }, expect: 'reject' };
+  },
+  notesAcrossWorkspaces: (me, them, p) => {
+    const body = `Note by ${me.mark}`;
+    const calls: Call[] = [
+      { via: 'rest', method: 'GET', path: `/v1/notes/${p.of(them.notes)}` },
+      { via: 'rest', method: 'PATCH', path: `/v1/notes/${p.of(them.notes)}`, body: { body: `Taken by ${me.mark}` } },
+      { via: 'rest', method: 'DELETE', path: `/v1/notes/${p.of(them.notes)}` },
+      { via: 'rest', method: 'POST', path: '/v1/notes', body: { contact_id: p.of(them.contacts), body }, headers: p.chance(30) ? { 'idempotency-key': p.of(SHARED_KEYS) } : undefined },
+      { via: 'rest', method: 'POST', path: '/v1/notes', body: { deal_id: p.of(them.deals), body } },
+      { via: 'rest', method: 'GET', path: p.of([`/v1/notes?contact_id=${p.of(them.contacts)}`, `/v1/notes?deal_id=${p.of(them.deals)}`]) },
+      { via: 'tool', server: 'crm', name: 'add_note', args: p.of<Json>([{ contact_id: p.of(them.contacts), body }, { deal_id: p.of(them.deals), body, idempotency_key: p.of(SHARED_KEYS) }]) },
+      { via: 'tool', server: 'crm', name: 'list_notes', args: p.of<Json>([{ contact_id: p.of(them.contacts) }, { deal_id: p.of(them.deals) }]) },
+    ];
+    return { call: p.of(calls), expect: 'reject' };
+  },
+  notesOwn: (me, _them, p) => {
+    const calls: Call[] = [
+      { via: 'rest', method: 'POST', path: '/v1/notes', body: { contact_id: p.of(me.contacts), body: `More ${me.mark}` }, headers: p.chance(40) ? { 'idempotency-key': p.of(SHARED_KEYS) } : undefined },
+      { via: 'rest', method: 'PATCH', path: `/v1/notes/${p.of(me.notes)}`, body: { body: `Again ${me.mark}` } },
+      { via: 'rest', method: 'GET', path: p.of(['/v1/notes?limit=3', `/v1/notes?deal_id=${p.of(me.deals)}`, `/v1/notes/${p.of(me.notes)}`]) },
+      { via: 'tool', server: 'crm', name: 'add_note', args: { deal_id: p.of(me.deals), body: `Tool ${me.mark}`, idempotency_key: p.of(SHARED_KEYS) } },
+      { via: 'tool', server: 'crm', name: 'list_notes', args: { contact_id: p.of(me.contacts), limit: 2 } },
+    ];
+    return { call: p.of(calls), expect: 'any' };
   },
   toolReadForeign: (_me, them, p) => {
     const calls: Planned[] = [
@@ -544,7 +573,7 @@ async function step(action: Action, log: string[]): Promise<void> {
 /** SQL over the whole database: every reference stays inside its workspace. */
 async function crossWorkspaceReferences(): Promise<Record<string, unknown[]>> {
   const checks: [name: string, sql: string, params?: unknown[]][] = [
-    // The composite foreign keys already enforce these seven (see the initial migration):
+    // The composite foreign keys already enforce these nine (see the initial migration):
     // checked anyway, so that a migration dropping one of them fails here.
     ['deals.contact_id', `select d.id, d.contact_id from deals d where d.contact_id is not null
       and not exists (select 1 from contacts c where c.id = d.contact_id and c.workspace_id = d.workspace_id)`],
@@ -558,6 +587,10 @@ async function crossWorkspaceReferences(): Promise<Record<string, unknown[]>> {
       and not exists (select 1 from memberships m where m.user_id = c.owner_id and m.workspace_id = c.workspace_id)`],
     ['stages.pipeline_id', `select s.id from stages s
       where not exists (select 1 from pipelines p where p.id = s.pipeline_id and p.workspace_id = s.workspace_id)`],
+    ['notes.contact_id', `select n.id, n.contact_id from notes n where n.contact_id is not null
+      and not exists (select 1 from contacts c where c.id = n.contact_id and c.workspace_id = n.workspace_id)`],
+    ['notes.deal_id', `select n.id, n.deal_id from notes n where n.deal_id is not null
+      and not exists (select 1 from deals d where d.id = n.deal_id and d.workspace_id = n.workspace_id)`],
     ['memberships.workspace', `select m.id from memberships m where not exists (select 1 from workspaces w where w.id = m.workspace_id)`],
     // No constraint can check these.
     ['contacts.custom_fields', `select c.id, k from contacts c, jsonb_object_keys(c.custom_fields) k
@@ -571,12 +604,13 @@ async function crossWorkspaceReferences(): Promise<Record<string, unknown[]>> {
       where k.response->>'id' is not null and not exists (
         select 1 from contacts c where c.id = k.response->>'id' and c.workspace_id = k.workspace_id
         union all select 1 from deals d where d.id = k.response->>'id' and d.workspace_id = k.workspace_id
+        union all select 1 from notes n where n.id = k.response->>'id' and n.workspace_id = k.workspace_id
         union all select 1 from pipelines p where p.id = k.response->>'id' and p.workspace_id = k.workspace_id
         union all select 1 from custom_fields f where f.id = k.response->>'id' and f.workspace_id = k.workspace_id)`],
   ];
   // No row of one workspace carries the other's marker (a copied name, a stored foreign id or reply).
   for (const [mine, theirs] of [[A, B], [B, A]] as const) {
-    for (const table of ['contacts', 'deals', 'pipelines', 'stages', 'custom_fields', 'api_tokens', 'idempotency_keys']) {
+    for (const table of ['contacts', 'deals', 'notes', 'pipelines', 'stages', 'custom_fields', 'api_tokens', 'idempotency_keys']) {
       checks.push([
         `${table} of ${mine.key} mentioning ${theirs.key}`,
         `select * from ${table} t where t.workspace_id = $1 and (position($2 in t::text) > 0 or position($3 in t::text) > 0)`,

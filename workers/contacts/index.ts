@@ -2,6 +2,7 @@ import { importContacts } from '../../shared/contracts/contact-import.js';
 import { archiveContact, countContacts, createContact, getContact, listContacts, updateContact } from '../../shared/contracts/contacts.js';
 import { handle, type WorkerDefinition } from '../runtime/worker-call.js';
 import { purgeExpiredIdempotencyKeys } from '../runtime/idempotency.js';
+import { noteHandlers } from '../notes/index.js';
 import { archiveContactHandler } from './archive-contact.js';
 import { countContactsHandler } from './count-contacts.js';
 import { createContactHandler } from './create-contact.js';
@@ -20,6 +21,7 @@ export const contactsWorker: WorkerDefinition = {
     handle(archiveContact, archiveContactHandler),
     handle(countContacts, countContactsHandler),
     handle(importContacts, importContactsHandler),
+    ...noteHandlers,
   ],
   maintenance: {
     everyMs: 10 * 60_000,

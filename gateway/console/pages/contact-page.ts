@@ -6,6 +6,7 @@ import type { ConsoleSession } from '../console-session.js';
 import { when } from '../format.js';
 import { recordFacts } from '../record-facts.js';
 import { recordHistory } from '../record-history.js';
+import { recordNotesSection, type RecordNotesView } from '../record-notes.js';
 import type { RecordValueNames } from '../record-value-names.js';
 import { workspacePath } from '../workspace-url.js';
 
@@ -16,16 +17,18 @@ export interface ContactView {
   nextCursor: string | null;
   onLaterPage: boolean;
   names: RecordValueNames;
+  notes: Omit<RecordNotesView, 'session' | 'base'>;
 }
 
 export function contactName(contact: Contact): string {
   return [contact.first_name, contact.last_name].filter(Boolean).join(' ');
 }
 
-/** One contact: its fields, then its own history. */
+/** One contact: its fields, its notes, then its own history. */
 export function contactPage(view: ContactView): Html {
   const c = view.contact;
   const list = workspacePath(view.session, '/contacts');
+  const base = `${list}/${encodeURIComponent(c.id)}`;
   return consoleLayout({
     session: view.session,
     section: 'contacts',
@@ -44,6 +47,7 @@ export function contactPage(view: ContactView): Html {
         ],
         c.custom_fields,
       )}
-      ${recordHistory({ ...view, base: `${list}/${encodeURIComponent(c.id)}` })}`,
+      ${recordNotesSection({ ...view.notes, session: view.session, base })}
+      ${recordHistory({ ...view, base })}`,
   });
 }

@@ -6,6 +6,7 @@ import type { ConsoleSession } from '../console-session.js';
 import { money, when } from '../format.js';
 import { recordFacts } from '../record-facts.js';
 import { recordHistory } from '../record-history.js';
+import { recordNotesSection, type RecordNotesView } from '../record-notes.js';
 import type { RecordValueNames } from '../record-value-names.js';
 import { workspacePath } from '../workspace-url.js';
 
@@ -18,6 +19,7 @@ export interface DealView {
   nextCursor: string | null;
   onLaterPage: boolean;
   names: RecordValueNames;
+  notes: Omit<RecordNotesView, 'session' | 'base'>;
 }
 
 function contactFact(view: DealView): Html | string {
@@ -27,10 +29,11 @@ function contactFact(view: DealView): Html | string {
   return html`<a href="${workspacePath(view.session, `/contacts/${encodeURIComponent(id)}`)}">${view.contactName}</a>`;
 }
 
-/** One deal: its fields, then its own history. */
+/** One deal: its fields, its notes, then its own history. */
 export function dealPage(view: DealView): Html {
   const d = view.deal;
   const list = workspacePath(view.session, '/deals');
+  const base = `${list}/${encodeURIComponent(d.id)}`;
   return consoleLayout({
     session: view.session,
     section: 'deals',
@@ -51,6 +54,7 @@ export function dealPage(view: DealView): Html {
         ],
         d.custom_fields,
       )}
-      ${recordHistory({ ...view, base: `${list}/${encodeURIComponent(d.id)}` })}`,
+      ${recordNotesSection({ ...view.notes, session: view.session, base })}
+      ${recordHistory({ ...view, base })}`,
   });
 }

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { EVENT_OBJECTS, listEvents, type EventObjectType } from '../../../shared/contracts/events.js';
+import { EVENT_OBJECTS, listEvents, readsEventsOf, type EventObjectType } from '../../../shared/contracts/events.js';
 import { validationErrorFrom } from '../../../shared/errors.js';
 import { callWorker } from '../../call-worker.js';
 import type { GatewayDeps } from '../../deps.js';
@@ -7,7 +7,6 @@ import { HTTP_STATUS } from '../../errors/http-status.js';
 import { crmErrorIn } from '../../pages/form-error.js';
 import { sendPage } from '../../pages/session-routes.js';
 import { ListEventsQuery } from '../../routes/v1/events/validators.js';
-import { may } from '../console-layout.js';
 import { sessionOf } from '../console-session.js';
 import { filledQuery } from '../form-fields.js';
 import { activityPage } from '../pages/activity-page.js';
@@ -32,7 +31,7 @@ export function activityRoute(deps: GatewayDeps): Router {
     const typed = Object.fromEntries(FILTER_KEYS.filter((k) => query[k] !== undefined).map((k) => [k, query[k] as string]));
     const cursor = query.cursor;
     const names = await recordValueNames(deps, req, session);
-    const objectKinds = OBJECT_TYPES.filter((kind) => may(session, EVENT_OBJECTS[kind].scope));
+    const objectKinds = OBJECT_TYPES.filter((kind) => readsEventsOf(session.scopes, kind));
     const base = { session, typed, objectKinds, events: [], nextCursor: null, onLaterPage: cursor !== undefined, names };
 
     if (typed.object !== undefined && !isObjectType(typed.object)) {

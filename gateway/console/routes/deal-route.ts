@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { getContact } from '../../../shared/contracts/contacts.js';
 import { getDeal } from '../../../shared/contracts/deals.js';
 import { NotFoundError } from '../../../shared/errors.js';
@@ -9,9 +9,12 @@ import { sendPage } from '../../pages/session-routes.js';
 import { may } from '../console-layout.js';
 import { sessionOf, type ConsoleSession } from '../console-session.js';
 import { pathParam } from '../form-fields.js';
+import { addNoteFromForm } from '../note-form.js';
 import { contactName } from '../pages/contact-page.js';
 import { dealPage } from '../pages/deal-page.js';
 import { recordEvents } from '../record-events.js';
+import { recordNotes } from '../record-notes.js';
+import { workspacePath } from '../workspace-url.js';
 import { recordValueNames } from '../record-value-names.js';
 
 /** The deal's contact by name, or null when the member may not read it (the page shows the id). */
@@ -26,22 +29,35 @@ async function contactNameOf(deps: GatewayDeps, req: Request, session: ConsoleSe
 }
 
 /**
- * One deal and its history, read with GET /v1/deals/{id}'s operation in the member's
- * context: a deal they may not see is a 404, and so is a deleted one.
+ * One deal, its notes and its history, read with GET /v1/deals/{id}'s operation in the
+ * member's context: a deal they may not see is a 404, and so is a deleted one. A member who
+ * may write deals adds notes with the form on the page.
  */
 export function dealRoute(deps: GatewayDeps): Router {
   const router = Router();
-  router.get('/:dealId', async (req, res) => {
+
+  const show = async (req: Request, res: Response, noteForm: { error: string; draft: string; status: number } | null = null) => {
     const session = sessionOf(req);
     const id = pathParam(req, 'dealId');
     if (!may(session, 'deals:read')) throw new NotFoundError('deal', id);
-    const [{ result: deal }, history, names] = await Promise.all([
+    const [{ result: deal }, notes, history, names] = await Promise.all([
       callWorker(deps.bus, req, getDeal, { id }),
+      recordNotes(deps, req, { deal_id: id }),
       recordEvents(deps, req, id),
       recordValueNames(deps, req, session),
     ]);
     const contact = await contactNameOf(deps, req, session, deal.contact_id);
-    sendPage(res, dealPage({ session, deal, contactName: contact, ...history, names }));
+    const page = dealPage({ session, deal, contactName: contact, ...history, names, notes: { ...notes, mayWrite: may(session, 'deals:write'), ...(noteForm ?? {}) } });
+    sendPage(res, page, noteForm?.status ?? 200);
+  };
+
+  router.get('/:dealId', (req, res) => show(req, res));
+
+  router.post('/:dealId/notes', async (req, res) => {
+    const id = pathParam(req, 'dealId');
+    const outcome = await addNoteFromForm(deps, req, { deal_id: id });
+    if (!outcome.added) return show(req, res, outcome);
+    res.redirect(303, `${workspacePath(sessionOf(req), `/deals/${encodeURIComponent(id)}`)}#notes`);
   });
   return router;
 }

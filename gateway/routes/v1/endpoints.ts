@@ -4,6 +4,7 @@ import { customFieldEndpoints } from './custom-fields/endpoints.js';
 import { dealEndpoints } from './deals/endpoints.js';
 import { eventEndpoints } from './events/endpoints.js';
 import { getMeEndpoint } from './me/endpoints.js';
+import { noteEndpoints } from './notes/endpoints.js';
 import { pipelineEndpoints } from './pipelines/endpoints.js';
 import { describeSchemaEndpoint } from './schema/endpoints.js';
 import { tokenEndpoints } from './tokens/endpoints.js';
@@ -14,6 +15,7 @@ export const V1_ENDPOINTS: readonly Endpoint[] = [
   getMeEndpoint,
   ...contactEndpoints,
   ...dealEndpoints,
+  ...noteEndpoints,
   ...pipelineEndpoints,
   ...customFieldEndpoints,
   describeSchemaEndpoint,

@@ -21,6 +21,7 @@ export { Event, EventSchema } from './event.js';
 export { WebhookEndpoint, WebhookEndpointSchema } from './webhook-endpoint.js';
 export { WebhookDelivery, WebhookDeliverySchema } from './webhook-delivery.js';
 export { WebhookDeliveryAttempt, WebhookDeliveryAttemptSchema } from './webhook-delivery-attempt.js';
+export { Note, NoteSchema } from './note.js';
 
 import { ApiToken } from './api-token.js';
 import { Contact } from './contact.js';
@@ -45,6 +46,7 @@ import { Event } from './event.js';
 import { WebhookEndpoint } from './webhook-endpoint.js';
 import { WebhookDelivery } from './webhook-delivery.js';
 import { WebhookDeliveryAttempt } from './webhook-delivery-attempt.js';
+import { Note } from './note.js';
 
 export const ALL_ENTITIES = [
   Organization,
@@ -70,7 +72,8 @@ export const ALL_ENTITIES = [
   WebhookEndpoint,
   WebhookDelivery,
   WebhookDeliveryAttempt,
+  Note,
 ];
 
 /** Entities that belong to one workspace: the `workspace` filter scopes every query on them. */
-export const WORKSPACE_ENTITIES = ['Membership', 'ApiToken', 'Contact', 'CustomField', 'Pipeline', 'Stage', 'Deal', 'IdempotencyKey', 'Event', 'WebhookEndpoint', 'WebhookDelivery', 'WebhookDeliveryAttempt'];
+export const WORKSPACE_ENTITIES = ['Membership', 'ApiToken', 'Contact', 'CustomField', 'Pipeline', 'Stage', 'Deal', 'IdempotencyKey', 'Event', 'WebhookEndpoint', 'WebhookDelivery', 'WebhookDeliveryAttempt', 'Note'];

@@ -15,6 +15,8 @@ export interface Change<R extends EventRecord = EventRecord> {
   type: EventType;
   object: R;
   previous?: R;
+  /** Whose `owned` view shows the event, for a record that has no owner of its own (a note: its contact's or deal's). */
+  owner?: string | null;
 }
 
 export interface RecorderOptions {
@@ -107,7 +109,7 @@ export class EventRecorder {
           type: change.type,
           object_type: objectType,
           object_id: change.object.id,
-          owner_id: EVENT_OBJECTS[objectType].owned ? (change.object.owner_id ?? null) : null,
+          owner_id: EVENT_OBJECTS[objectType].owned ? (change.owner !== undefined ? change.owner : (change.object.owner_id ?? null)) : null,
           data: jsonb<Record<string, unknown>>({ ...change.object }),
           previous_attributes: previous === null ? null : jsonb(previous),
           request_id: this.requestId === 'unknown' ? null : this.requestId,

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import { grantsScope } from '../../../shared/auth/scopes.js';
 import type { CallContext } from '../../../shared/contracts/call-context.js';
-import { EVENT_OBJECTS, type EventObjectType } from '../../../shared/contracts/events.js';
+import { EVENT_OBJECTS, NOTE_PARENT_SCOPES, readsEventsOf, type EventObjectType } from '../../../shared/contracts/events.js';
 import { ownerRestriction } from '../../runtime/visibility.js';
 
 const OBJECT_TYPES = Object.keys(EVENT_OBJECTS) as EventObjectType[];
@@ -9,19 +9,30 @@ const OWNED_TYPES = OBJECT_TYPES.filter((t) => EVENT_OBJECTS[t].owned);
 
 /** The kinds of record whose events the caller may read: those its scopes let it read. */
 export function readableObjectTypes(context: CallContext): EventObjectType[] {
-  return OBJECT_TYPES.filter((t) => grantsScope(context.principal.scopes, EVENT_OBJECTS[t].scope));
+  return OBJECT_TYPES.filter((t) => readsEventsOf(context.principal.scopes, t));
+}
+
+/** A note's event needs the scope of its own record: only the kinds of record the caller reads (none excluded: no condition). */
+function noteParentsSql(context: CallContext): RawBuilder<boolean> {
+  const parents = Object.entries(NOTE_PARENT_SCOPES);
+  const readable = parents.filter(([, scope]) => grantsScope(context.principal.scopes, scope));
+  if (readable.length === parents.length) return sql<boolean>`true`;
+  const given = readable.map(([field]) => sql<boolean>`data ->> ${sql.lit(field)} is not null`);
+  return sql<boolean>`(object_type <> 'note' or ${given.length === 0 ? sql`false` : sql.join(given, sql` or `)})`;
 }
 
 /**
- * An event is visible to a caller who may read its record: the scope of the record's kind,
- * and, for an `owned` member, only contacts and deals they own (after the change).
+ * An event is visible to a caller who may read its record: the scope of the record's kind
+ * (a note's: of its contact or deal), and, for an `owned` member, only contacts and deals
+ * they own (after the change), and notes on those.
  */
 export function visibleEventsSql(context: CallContext): RawBuilder<boolean> {
   const readable = readableObjectTypes(context);
   if (readable.length === 0) return sql<boolean>`false`;
   const kinds = sql.join(readable.map((t) => sql.lit(t)));
   const owner = ownerRestriction(context);
-  if (owner === null) return sql<boolean>`object_type in (${kinds})`;
+  const parents = noteParentsSql(context);
+  if (owner === null) return sql<boolean>`(object_type in (${kinds}) and ${parents})`;
   const owned = sql.join(OWNED_TYPES.map((t) => sql.lit(t)));
-  return sql<boolean>`(object_type in (${kinds}) and (object_type not in (${owned}) or owner_id = ${owner}))`;
+  return sql<boolean>`(object_type in (${kinds}) and ${parents} and (object_type not in (${owned}) or owner_id = ${owner}))`;
 }

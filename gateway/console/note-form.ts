@@ -1,0 +1,27 @@
+import type { Request } from 'express';
+import { createNote, NOTE_BODY_MAX } from '../../shared/contracts/notes.js';
+import { callWorker } from '../call-worker.js';
+import type { GatewayDeps } from '../deps.js';
+import { HTTP_STATUS } from '../errors/http-status.js';
+import { crmErrorIn } from '../pages/form-error.js';
+import { textField } from './form-fields.js';
+
+/** What the note form's POST came to: added, or refused with a message to show above the text as typed. */
+export type NoteFormOutcome = { added: true } | { added: false; error: string; draft: string; status: number };
+
+/**
+ * Adds the note typed into a record page's form, with POST /v1/notes's operation in the
+ * member's context (the worker checks the record's scope and visibility). Browsers send a
+ * textarea's line breaks as CRLF; the note keeps them as LF, like text sent over the API.
+ */
+export async function addNoteFromForm(deps: GatewayDeps, req: Request, parent: { contact_id: string } | { deal_id: string }): Promise<NoteFormOutcome> {
+  // Read past the limit, so that an over-long note is refused rather than cut.
+  const draft = textField(req, 'body', NOTE_BODY_MAX * 2).replace(/\r\n?/g, '\n');
+  try {
+    await callWorker(deps.bus, req, createNote, { ...parent, body: draft });
+    return { added: true };
+  } catch (error) {
+    if (crmErrorIn(error, ['validation_failed', 'missing_scope'])) return { added: false, error: error.message, draft, status: HTTP_STATUS[error.code] };
+    throw error;
+  }
+}

@@ -1,0 +1,14 @@
+import { z } from 'zod';
+import { Cursor, PageLimitQuery } from '../../../../shared/contracts/common.js';
+import { CreateNoteInput, NoteFilters, UpdateNoteFields } from '../../../../shared/contracts/notes.js';
+
+export const NoteIdParams = z.strictObject({ id: z.string().max(64).describe('note_…') });
+
+export const ListNotesQuery = z.strictObject({
+  limit: PageLimitQuery,
+  cursor: Cursor.optional().describe('Taken from links.next'),
+  ...NoteFilters.shape,
+});
+
+export const CreateNoteBody = CreateNoteInput;
+export const UpdateNoteBody = UpdateNoteFields;

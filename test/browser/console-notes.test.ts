@@ -1,0 +1,107 @@
+import type { Page } from 'playwright-core';
+import t from 'tap';
+import type { Note } from '../../shared/contracts/notes.js';
+import type { ListPage } from '../helpers/api-types.js';
+import { launchBrowser } from '../helpers/browser.js';
+import { check, signIn } from '../helpers/console-pages.js';
+import { client } from '../helpers/http.js';
+import { useStack } from '../helpers/shared-stack.js';
+import { TEST_PASSWORD } from '../helpers/stack.js';
+
+/**
+ * Notes in the console, in headless Chromium under the pages' own CSP: a contact's and a
+ * deal's notes newest first with their authors, a note added with the page's form, a
+ * refused one shown with its reason, and no form for a member who may only read.
+ */
+const stack = await useStack(t);
+const base = stack.baseUrl;
+const admin = await stack.bootstrap({ org: 'Initech', workspace: 'Sales', email: 'peter@initech.test', defaultCountry: 'US' });
+const wsId = admin.workspace.id;
+const ws = `/console/w/${wsId}`;
+await stack.addMember(wsId, 'milton@initech.test', ['contacts.read', 'deals.read'], 'all');
+const api = client(base, await stack.token(wsId, ['contacts:write', 'deals:write'], { name: 'Website form' }));
+
+const contactId = (await api.post<{ id: string }>('/v1/contacts', { first_name: 'Joanna', phone: '+1 415 555 0700' })).body.id;
+const dealId = (await api.post<{ id: string }>('/v1/deals', { name: 'Flair upgrade' })).body.id;
+await api.post('/v1/notes', { contact_id: contactId, body: 'Came in through the website.\n<script>alert(1)</script>' });
+await api.post('/v1/notes', { deal_id: dealId, body: 'Needs **37 pieces** of flair.' });
+
+const browser = await launchBrowser();
+t.teardown(() => browser.close());
+const cspReports: string[] = [];
+
+async function newPage(): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) cspReports.push(message.text());
+  });
+  return page;
+}
+
+async function submit(page: Page, button: string): Promise<number> {
+  const [response] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: button, exact: true }).click()]);
+  await page.waitForLoadState();
+  return response.status();
+}
+
+const notesSection = (page: Page) => page.getByRole('region', { name: 'Notes' });
+
+t.test("a contact's notes, and one added with the form", async (t) => {
+  const page = await newPage();
+  await signIn(page, base, 'peter@initech.test', TEST_PASSWORD);
+  await page.goto(`${base}${ws}/contacts/${contactId}`);
+  const notes = notesSection(page);
+  t.match(await notes.innerText(), /API token Website form/, 'the author of a note written over REST');
+  t.match(await notes.innerText(), /<script>alert\(1\)<\/script>/, 'markup in a note is shown as text');
+  t.equal(await page.locator('li.note script').count(), 0, 'and never runs');
+
+  await page.getByLabel('Add a note').fill('Called Joanna.\nShe wants a **demo** on Friday.');
+  t.equal(await submit(page, 'Add note'), 303);
+  t.equal(new URL(page.url()).pathname, `${ws}/contacts/${contactId}`, 'back on the contact page');
+  const items = notes.getByRole('listitem');
+  t.equal(await items.count(), 2);
+  t.match(await items.first().innerText(), /Console user peter@initech\.test/, 'newest first, by the signed-in user');
+  t.match(await items.first().innerText(), /Called Joanna\.\nShe wants a \*\*demo\*\* on Friday\./, 'line breaks kept');
+  t.match(await items.nth(1).innerText(), /Came in through the website/);
+  await check(t, page, 'console-contact-notes');
+
+  const stored = (await api.get<ListPage<Note>>(`/v1/notes?contact_id=${contactId}&order=desc`)).body.data[0];
+  t.equal(stored?.body, 'Called Joanna.\nShe wants a **demo** on Friday.', "the form's CRLF line breaks are stored as LF");
+  t.match(stored?.author, { kind: 'console_user', name: 'peter@initech.test' });
+
+  await page.getByLabel('Add a note').fill('   ');
+  t.equal(await submit(page, 'Add note'), 400, 'an empty note is refused');
+  t.match(await page.getByRole('alert').innerText(), /body: is required/);
+  t.equal(await notes.getByRole('listitem').count(), 2, 'nothing added');
+  await check(t, page, 'console-contact-note-refused');
+  await page.context().close();
+});
+
+t.test("a deal's notes, and no form for a member who may only read", async (t) => {
+  const page = await newPage();
+  await signIn(page, base, 'peter@initech.test', TEST_PASSWORD);
+  await page.goto(`${base}${ws}/deals/${dealId}`);
+  t.match(await notesSection(page).innerText(), /Needs \*\*37 pieces\*\* of flair\./);
+  await page.getByLabel('Add a note').fill('Sent the quote.');
+  t.equal(await submit(page, 'Add note'), 303);
+  t.match(await notesSection(page).getByRole('listitem').first().innerText(), /Sent the quote\./);
+  await check(t, page, 'console-deal-notes');
+
+  // The Activity page lists note events; a note links to its record's page, at its notes.
+  await page.goto(`${base}${ws}/activity?object=note`);
+  const links = await Promise.all((await page.locator('main a[href*="#notes"]').all()).map((a) => a.getAttribute('href')));
+  t.ok(links.includes(`${ws}/deals/${dealId}#notes`), "a deal note's event links to the deal's notes");
+  t.ok(links.includes(`${ws}/contacts/${contactId}#notes`), "a contact note's event links to the contact's notes");
+  await check(t, page, 'console-activity-notes');
+  await page.context().close();
+
+  const reader = await newPage();
+  await signIn(reader, base, 'milton@initech.test', TEST_PASSWORD);
+  await reader.goto(`${base}${ws}/contacts/${contactId}`);
+  t.equal(await notesSection(reader).getByRole('listitem').count(), 2, 'the notes are there to read');
+  t.equal(await reader.getByLabel('Add a note').count(), 0, 'but no form');
+  await check(t, reader, 'console-contact-notes-reader');
+  await reader.context().close();
+  t.same(cspReports, [], 'no CSP violation on any page');
+});

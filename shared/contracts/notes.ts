@@ -58,21 +58,6 @@ const CreateNoteFields = { contact_id: ContactRef.optional(), deal_id: DealRef.o
 export const CreateNoteInput = z.strictObject(CreateNoteFields).superRefine(exactlyOneParent).meta({ id: 'CreateNote' });
 export type CreateNoteInput = z.infer<typeof CreateNoteInput>;
 
-/**
- * The input of notes.create: the REST body, and for tool calls (which cannot send the
- * Idempotency-Key header) the key as a field, with the same replay rules.
- */
-const CreateNoteOpInput = z
-  .strictObject({
-    ...CreateNoteFields,
-    idempotency_key: z
-      .string()
-      .regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 visible ASCII characters')
-      .optional()
-      .describe('Sent again with the same arguments, the first note is returned instead of a second one (24 hours)'),
-  })
-  .superRefine(exactlyOneParent);
-
 /** The body of PATCH /v1/notes/{id}: the text only (a note stays on its record). */
 export const UpdateNoteFields = z.strictObject({ body: NoteBody }).meta({ id: 'UpdateNote' });
 
@@ -104,7 +89,7 @@ export const createNote = defineOperation({
   verb: 'create',
   scope: WRITE_SCOPES,
   idempotent: true,
-  input: CreateNoteOpInput,
+  input: CreateNoteInput,
   output: Note,
 });
 

@@ -1,11 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { BrowserContext, Page } from 'playwright-core';
 import t from 'tap';
 import { SCOPE_DESCRIPTIONS } from '../../shared/auth/scopes.js';
 import { launchBrowser } from '../helpers/browser.js';
+import { AGENT_REDIRECT, TestAgent } from '../helpers/mcp-oauth-agent.js';
 import { client as restClient } from '../helpers/http.js';
 import { useStack } from '../helpers/shared-stack.js';
 import { TEST_PASSWORD } from '../helpers/stack.js';
@@ -15,44 +15,8 @@ import { TEST_PASSWORD } from '../helpers/stack.js';
  * authorization server, registers itself, sends the user to sign in and consent (clicked
  * here in headless Chromium), exchanges the code, and calls tools.
  */
-const REDIRECT = 'http://127.0.0.1:9/oauth/callback';
+const REDIRECT = AGENT_REDIRECT;
 
-class TestAgent implements OAuthClientProvider {
-  private info?: OAuthClientInformationMixed;
-  private saved?: OAuthTokens;
-  private verifier = '';
-  authorizationUrl?: URL;
-
-  constructor(private readonly name: string) {}
-
-  get redirectUrl(): string {
-    return REDIRECT;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return { client_name: this.name, redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.info = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
 
 const stack = await useStack(t);
 const admin = await stack.bootstrap({ org: 'Umbrella', workspace: 'Sales', email: 'ada@umbrella.test', defaultCountry: 'US' });

@@ -73,6 +73,8 @@ export interface AuthorizeOptions {
   allowChanges?: boolean;
   challenge: string;
   browser?: FormBrowser;
+  /** An authorization URL made elsewhere (e.g. by the MCP SDK's client) instead of one from the fields above. */
+  url?: string;
 }
 
 export function authorizeUrl(o: Pick<AuthorizeOptions, 'baseUrl' | 'clientId' | 'redirectUri' | 'server' | 'challenge'>, extra: Record<string, string> = {}): string {
@@ -92,7 +94,7 @@ export function authorizeUrl(o: Pick<AuthorizeOptions, 'baseUrl' | 'clientId' | 
 /** Authorize → sign in (unless the browser has a session) → consent → the code from the redirect. */
 export async function authorizeWithForms(o: AuthorizeOptions): Promise<{ code: string; browser: FormBrowser; consentHtml: string; redirect: URL }> {
   const browser = o.browser ?? new FormBrowser();
-  let res = await browser.request(authorizeUrl(o));
+  let res = await browser.request(o.url ?? authorizeUrl(o));
   let location = res.headers.get('location') ?? '';
   if (location.startsWith('/sign-in')) {
     const page = await (await browser.request(`${o.baseUrl}${location}`)).text();

@@ -84,8 +84,9 @@ t.test('a read-only connection calling a write tool gets the scope and the remed
   t.ok(Math.abs(Date.parse(String(who.now)) - Date.now()) < 60_000, 'whoami gives the current time');
   t.match(ok(t, await call(writer, 'whoami')), { can_write: true, missing_write_scopes: [] });
 
-  // Over OAuth (a read-only first grant): the remedy is the consent page's "Allow changes".
-  const member = await stack.addMember(W, 'reader@strict.test', ['contacts.write', 'deals.write'], 'all');
+  // Over OAuth, for a user whose permissions do not allow the scope (so no step-up challenge,
+  // mcp-scope-step-up.test.ts): the remedy is re-adding the server and the consent page.
+  const member = await stack.addMember(W, 'reader@strict.test', ['contacts.write', 'deals.read'], 'all');
   t.ok(member);
   const redirect = 'http://127.0.0.1:9/cb';
   const clientId = await registerClient(stack.baseUrl, redirect);
@@ -94,7 +95,7 @@ t.test('a read-only connection calling a write tool gets the scope and the remed
   const tokens = await tokenRequest(stack.baseUrl, { grant_type: 'authorization_code', client_id: clientId, code, code_verifier: verifier, redirect_uri: redirect });
   const agent = await connect('crm', String(tokens.body.access_token));
   const refused = await call(agent, 'create_deal', { name: 'Nope' });
-  t.match(refused.structuredContent, { code: 'missing_scope', required_scope: 'deals:write', message: /remove this server .* tick "Allow changes"/, hint: /Allow changes/ });
+  t.match(refused.structuredContent, { code: 'missing_scope', required_scope: 'deals:write', message: /remove this server .* tick "Allow changes".*membership must allow deals:write/, hint: /Allow changes/ });
   t.equal((await admin.get<{ data: unknown[] }>('/v1/deals')).body.data.length, 0, 'nothing created');
 });
 

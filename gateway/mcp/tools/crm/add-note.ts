@@ -12,7 +12,6 @@ export const addNoteTool = defineTool({
     contact_id: z.string().max(64).optional().describe('con_…: the contact the note is about (or give deal_id)'),
     deal_id: z.string().max(64).optional().describe('deal_…: the deal the note is about (or give contact_id)'),
     body: NoteBody,
-    idempotency_key: z.string().min(1).max(255).optional().describe('Any unique string, e.g. a UUID; replayed for 24 hours'),
   },
   output: Note,
 });

@@ -1,4 +1,4 @@
-import { createNote, type CreateNoteInput } from '../../shared/contracts/notes.js';
+import type { createNote } from '../../shared/contracts/notes.js';
 import { jsonb } from '../../shared/db/sql.js';
 import { newId } from '../../shared/ids.js';
 import { actorOf } from '../runtime/events/event-actor.js';

@@ -49,7 +49,9 @@ export const CreateContactInput = z
 export type CreateContactInput = z.infer<typeof CreateContactInput>;
 
 /** The body of PATCH /v1/contacts/{id}: only the fields given change; custom_fields merge key by key. */
-export const UpdateContactFields = CreateContactInput.partial().meta({ id: 'UpdateContact' });
+export const UpdateContactFields = CreateContactInput.partial()
+  .extend({ status: ContactStatus.optional().describe('active or archived (an archived contact stays readable)') })
+  .meta({ id: 'UpdateContact' });
 
 /** Filters of the contact list; each one also travels in links.next. */
 export const ContactFilters = z.object({

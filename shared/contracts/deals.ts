@@ -36,6 +36,9 @@ const DealFields = z.strictObject({
   name: cleanText(200).pipe(z.string().min(1, 'is required')),
   pipeline_id: Ref.describe('On create, default: the default pipeline, or the pipeline of stage_id. Moving a deal to another pipeline takes a stage_id of that pipeline too (or its first stage).'),
   stage_id: Ref.describe("On create, default: the first stage of the pipeline. A stage of the deal's pipeline, unless pipeline_id moves it."),
+  stage: cleanText(100)
+    .pipe(z.string().min(1, 'must not be empty'))
+    .describe("Instead of stage_id: a stage's name (case does not matter), in the deal's pipeline (or the one pipeline_id names)"),
   amount: Amount.nullable(),
   currency: Currency.nullable().describe('Required with an amount'),
   contact_id: Ref.nullable(),
@@ -47,7 +50,12 @@ const DealFields = z.strictObject({
 export const CreateDealInput = DealFields.partial().required({ name: true }).meta({ id: 'CreateDeal' });
 
 /** PATCH: only the fields given change; custom_fields merge key by key. */
-export const UpdateDealFields = DealFields.partial().meta({ id: 'UpdateDeal' });
+export const UpdateDealFields = DealFields.partial()
+  .extend({
+    pipeline_id: Ref.optional().describe('Moves the deal to this pipeline: into the stage that stage or stage_id names there, else its first stage'),
+    stage_id: Ref.optional().describe("Moves the deal to this stage of its pipeline (or of the pipeline that pipeline_id names)"),
+  })
+  .meta({ id: 'UpdateDeal' });
 
 export const DealFilters = z.object({
   stage: z.string().trim().min(1).max(100).optional().describe('A stage id (stg_…) or a stage name (case does not matter, any pipeline)'),

@@ -35,17 +35,51 @@ async function firstStageOf(db: WorkspaceSql, pipelineId: string | null): Promis
   throw new ValidationError('pipeline_id: the pipeline has no active stage.', 'pipeline_id');
 }
 
+/** The pipeline a deal is in or goes to: the one named, else the current one, else the default. */
+async function pipelineOf(db: WorkspaceSql, pipelineId: string | undefined): Promise<string> {
+  if (pipelineId !== undefined) return pipelineId;
+  const pipeline = await db.selectFrom('pipelines').select('id').where('is_default', '=', true).executeTakeFirst();
+  if (!pipeline) throw new ValidationError('pipeline_id: the workspace has no default pipeline; name one.', 'pipeline_id');
+  return pipeline.id;
+}
+
+/** A stage by name within one pipeline; an unknown or ambiguous name is a 400 that lists the valid names. */
+async function stageNamed(db: WorkspaceSql, pipelineId: string, name: string) {
+  const stages = await db
+    .selectFrom('stages')
+    .select(['id', 'pipeline_id', 'name'])
+    .where('pipeline_id', '=', pipelineId)
+    .where('archived_at', 'is', null)
+    .orderBy('position')
+    .execute();
+  if (stages.length === 0) {
+    const exists = await db.selectFrom('pipelines').select('id').where('id', '=', pipelineId).executeTakeFirst();
+    if (!exists) throw new NotFoundError('pipeline', pipelineId, 'pipeline_id');
+  }
+  const wanted = name.trim().toLowerCase();
+  const matches = stages.filter((s) => s.name.toLowerCase() === wanted);
+  const valid = stages.map((s) => `"${s.name}"`).join(', ');
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length > 1) throw new ValidationError(`stage: several stages of the pipeline are named "${name}"; give stage_id instead (${matches.map((s) => s.id).join(', ')}).`, 'stage');
+  throw new ValidationError(`stage: the pipeline has no active stage named "${name}". Valid names: ${valid || 'none'}.`, 'stage');
+}
+
 /**
- * Where a deal goes. A stage names its pipeline; a pipeline alone means its first stage;
+ * Where a deal goes. A stage (by id, or by name within the deal's pipeline) names its pipeline; a pipeline alone means its first stage;
  * neither means the default pipeline. A stage of another pipeline is a 400: a deal
  * changes pipeline only when pipeline_id says so.
  */
 export async function resolvePlacement(
   db: WorkspaceSql,
-  requested: { pipeline_id?: string; stage_id?: string },
+  requested: { pipeline_id?: string; stage_id?: string; stage?: string },
   current?: Placement,
 ): Promise<Placement> {
   const targetPipeline = requested.pipeline_id ?? current?.pipelineId;
+  if (requested.stage !== undefined) {
+    if (requested.stage_id !== undefined) throw new ValidationError('stage: give stage or stage_id, not both.', 'stage');
+    const stage = await stageNamed(db, await pipelineOf(db, targetPipeline), requested.stage);
+    return { pipelineId: stage.pipeline_id, stageId: stage.id };
+  }
   if (requested.stage_id !== undefined) {
     const stage = await findStage(db, requested.stage_id);
     if (targetPipeline !== undefined && stage.pipeline_id !== targetPipeline) {

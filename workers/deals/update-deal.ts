@@ -15,7 +15,7 @@ import { requireCurrencyWithAmount } from './money.js';
 
 /** Changes the fields given; moves between stages stay inside the deal's pipeline unless pipeline_id moves it. */
 export const updateDealHandler: OperationHandler<typeof updateDeal> = async ({ input, context, db, events }) => {
-  const { id, custom_fields: customFields, pipeline_id: pipelineId, stage_id: stageId, ...fields } = input;
+  const { id, custom_fields: customFields, pipeline_id: pipelineId, stage_id: stageId, stage: stageName, ...fields } = input;
   const current = await findVisibleDeal(db, context, id, { lock: true });
   requireCurrencyWithAmount(
     fields.amount === undefined ? (current.amount === null ? null : Number(current.amount)) : fields.amount,
@@ -24,9 +24,9 @@ export const updateDealHandler: OperationHandler<typeof updateDeal> = async ({ i
   const dealFields = await loadDealFields(db);
   const change = customFields === undefined ? null : customFieldChange(dealFields, 'deal', customFields);
   const placement =
-    pipelineId === undefined && stageId === undefined
+    pipelineId === undefined && stageId === undefined && stageName === undefined
       ? undefined
-      : await resolvePlacement(db, { pipeline_id: pipelineId, stage_id: stageId }, { pipelineId: current.pipeline_id, stageId: current.stage_id });
+      : await resolvePlacement(db, { pipeline_id: pipelineId, stage_id: stageId, stage: stageName }, { pipelineId: current.pipeline_id, stageId: current.stage_id });
   if (fields.contact_id) await requireVisibleContact(db, context, fields.contact_id);
   const ownerId = fields.owner_id === undefined ? undefined : await resolveOwner(db, context, fields.owner_id);
   const owner = ownerRestriction(context);

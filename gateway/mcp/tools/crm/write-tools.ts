@@ -8,7 +8,7 @@ export const createContactTool = defineTool({
   name: 'create_contact',
   title: 'Create a contact',
   description:
-    'Creates a contact. first_name and phone are required; the phone is stored in E.164 and must be new in the workspace. custom_fields must match describe_schema.',
+    'Creates a contact. first_name and phone are required; the phone is stored in E.164 and must be new in the workspace. custom_fields must match describe_schema. Give idempotency_key to make a retry safe.',
   op: createContact,
   input: CreateContactInput.shape,
   output: Contact,
@@ -17,7 +17,7 @@ export const createContactTool = defineTool({
 export const updateContactTool = defineTool({
   name: 'update_contact',
   title: 'Update a contact',
-  description: 'Changes the fields given of a contact (con_…); custom_fields merge key by key and null clears one.',
+  description: 'Changes only the fields given of a contact (con_…); the others stay as they are. custom_fields merge key by key and null clears one. To write a note about the contact use add_note.',
   op: updateContact,
   input: { id: z.string().max(64).describe('con_…'), ...UpdateContactFields.shape },
   output: Contact,
@@ -27,7 +27,7 @@ export const createDealTool = defineTool({
   name: 'create_deal',
   title: 'Create a deal',
   description:
-    'Creates a deal. Without pipeline_id and stage_id it starts in the first stage of the default pipeline; amount is in minor units (cents) with an ISO 4217 currency.',
+    'Creates a deal. Place it with stage (a stage name such as "Negotiation") or stage_id, and pipeline_id for another pipeline than the default; with neither it starts in the first stage of the default pipeline. amount is in minor units (cents) with an ISO 4217 currency. Give idempotency_key to make a retry safe.',
   op: createDeal,
   input: CreateDealInput.shape,
   output: Deal,
@@ -37,7 +37,7 @@ export const updateDealTool = defineTool({
   name: 'update_deal',
   title: 'Update or move a deal',
   description:
-    "Changes the fields given of a deal (deal_…). stage_id moves it to another stage of its pipeline; to move it to another pipeline give pipeline_id too.",
+    "Changes only the fields given of a deal (deal_…); the others stay as they are. stage (a stage name, e.g. \"Won\") or stage_id moves it to another stage of its pipeline; to move it to another pipeline give pipeline_id too.",
   op: updateDeal,
   input: { id: z.string().max(64).describe('deal_…'), ...UpdateDealFields.shape },
   output: Deal,

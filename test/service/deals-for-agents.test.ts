@@ -1,0 +1,65 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import t, { type Test } from 'tap';
+import { client as restClient } from '../helpers/http.js';
+import { useStack } from '../helpers/shared-stack.js';
+
+/**
+ * Deals an agent can read in one call and move by name: stage and pipeline names and a
+ * contact summary in the results (only what the credential may read), get_deal, a name
+ * query, count_deals with totals, and stage by name on create and update (REST and tools).
+ */
+const stack = await useStack(t);
+const ws = await stack.bootstrap({ org: 'Deals Inc', workspace: 'Deals', email: 'boss@deals.test', defaultCountry: 'US' });
+const W = ws.workspace.id;
+const admin = restClient(stack.baseUrl, await stack.token(W, ['contacts:write', 'deals:write', 'schema:write']));
+
+async function connect(bearer: string): Promise<Client> {
+  const client = new Client({ name: 'deals-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${stack.baseUrl}/mcp/crm`), { requestInit: { headers: { Authorization: `Bearer ${bearer}` } } }));
+  t.teardown(() => client.close());
+  return client;
+}
+type Result = { isError?: boolean; structuredContent?: Record<string, unknown> };
+const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as Result;
+const ok = (t: Test, r: Result) => {
+  t.notOk(r.isError, r.isError ? JSON.stringify(r.structuredContent) : 'ok');
+  return r.structuredContent as Record<string, unknown>;
+};
+
+type Pipeline = { id: string; name: string; is_default: boolean; stages: { id: string; name: string }[] };
+const pipelines = (await admin.get<{ data: Pipeline[] }>('/v1/pipelines')).body.data;
+const sales = pipelines.find((p) => p.is_default)!;
+const other = (await admin.post<Pipeline>('/v1/pipelines', { name: 'Partners', stages: ['Intro', 'Negotiation', 'Signed'] })).body;
+const writer = await connect(await stack.token(W, ['contacts:write', 'deals:write', 'schema:read']));
+
+t.test('stage by name on create and update, resolved in the deal\'s pipeline; unknown names list the valid ones', async (t) => {
+  const rest = await admin.post<{ stage_id: string; pipeline_id: string; id: string }>('/v1/deals', { name: 'By name', stage: 'negotiation' });
+  t.equal(rest.status, 201);
+  t.equal(rest.body.stage_id, sales.stages.find((s) => s.name === 'Negotiation')?.id, 'the default pipeline\'s Negotiation');
+  const partner = await admin.post<{ stage_id: string; pipeline_id: string }>('/v1/deals', { name: 'Partner deal', pipeline_id: other.id, stage: 'Negotiation' });
+  t.equal(partner.body.stage_id, other.stages.find((s) => s.name === 'Negotiation')?.id, 'the named pipeline\'s Negotiation');
+
+  const unknown = await admin.post<{ error: { param: string; message: string } }>('/v1/deals', { name: 'Nope', stage: 'Closing' });
+  t.equal(unknown.status, 400);
+  t.match(unknown.body.error, { param: 'stage', message: /no active stage named "Closing". Valid names: .*"Negotiation"/ });
+  const both = await admin.post<{ error: { param: string } }>('/v1/deals', { name: 'Nope', stage: 'Won', stage_id: sales.stages[0]!.id });
+  t.equal(both.status, 400);
+
+  const moved = ok(t, await call(writer, 'update_deal', { id: rest.body.id, stage: 'won' }));
+  t.equal(moved.stage_id, sales.stages.find((s) => s.name === 'Won')?.id);
+  const wrong = await call(writer, 'update_deal', { id: rest.body.id, stage: 'Signed' });
+  t.match(wrong.structuredContent, { code: 'validation_failed', param: 'stage', message: /Valid names: "Lead"/ });
+  const created = ok(t, await call(writer, 'create_deal', { name: 'Tool deal', stage: 'Qualified' }));
+  t.equal(created.stage_id, sales.stages.find((s) => s.name === 'Qualified')?.id);
+  const count = await stack.db.query<{ n: number }>(`select count(*)::int as n from deals where workspace_id = $1 and name = 'Nope'`, [W]);
+  t.equal(count[0]?.n, 0, 'refused writes stored nothing');
+});
+
+t.test('update tools describe updates, not create defaults', async (t) => {
+  const { tools } = await writer.listTools();
+  for (const name of ['update_deal', 'update_contact']) {
+    const tool = tools.find((x) => x.name === name)!;
+    t.notMatch(JSON.stringify(tool), /On create|Default on create/i, `${name} speaks of updates only`);
+  }
+});

@@ -51,14 +51,19 @@ export interface ToolSpec<Op extends Operation = Operation, I extends z.ZodRawSh
   output: O;
   /** The operation's input from the arguments; by default the arguments themselves. */
   opInput?(args: Args<I>): OperationInput<Op>;
-  /** The result from the operation's output (and the server offering the tool); by default that output. */
-  result?(output: OperationOutput<Op>, server: McpServerDefinition): z.input<O>;
+  /**
+   * The result from the operation's output (and the server offering the tool; the call, for
+   * a result that names what the output refers to); by default that output.
+   */
+  result?(output: OperationOutput<Op>, server: McpServerDefinition, call: ToolCall): z.input<O> | Promise<z.input<O>>;
 }
 
 /** Without an input mapping, the arguments must be the operation's input. */
 type InputMapping<Op extends Operation, I extends z.ZodRawShape> = Args<I> extends OperationInput<Op> ? unknown : { opInput(args: Args<I>): OperationInput<Op> };
 /** Without a result mapping, the operation's output must be the result. */
-type ResultMapping<Op extends Operation, O extends z.ZodObject> = OperationOutput<Op> extends z.input<O> ? unknown : { result(output: OperationOutput<Op>, server: McpServerDefinition): z.input<O> };
+type ResultMapping<Op extends Operation, O extends z.ZodObject> = OperationOutput<Op> extends z.input<O>
+  ? unknown
+  : { result(output: OperationOutput<Op>, server: McpServerDefinition, call: ToolCall): z.input<O> | Promise<z.input<O>> };
 
 export function defineTool<Op extends Operation, I extends z.ZodRawShape, O extends z.ZodObject>(
   tool: ToolSpec<Op, I, O> & InputMapping<Op, I> & ResultMapping<Op, O>,
@@ -125,7 +130,7 @@ function offerTool(server: McpServerDefinition, tool: ToolSpec): ToolDefinition 
     run: async (args, call) => {
       const { idempotency_key: idempotencyKey, ...rest } = args as Record<string, unknown> & { idempotency_key?: string };
       const output = await call.run(op, opInput ? opInput(rest as never) : rest, { idempotencyKey: keyed ? idempotencyKey : undefined });
-      return (result ? result(output, server) : output) as Record<string, unknown>;
+      return (result ? await result(output, server, call) : output) as Record<string, unknown>;
     },
   };
 }

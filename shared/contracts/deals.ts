@@ -101,3 +101,29 @@ export const updateDeal = defineOperation({
 export const DeletedDeal = z.object({ object: z.literal('deal'), id: z.string(), deleted: z.literal(true) }).meta({ id: 'DeletedDeal' });
 
 export const deleteDeal = defineOperation({ worker: 'deals', resource: 'deals', verb: 'delete', scope: 'deals:write', destructive: true, input: ById, output: DeletedDeal });
+
+/** What a deal's contact is, in one line of a deal result: only for a credential that may read that contact. */
+export const DealContactSummary = z.object({
+  id: z.string(),
+  name: z.string().describe(userWritten('First and last name')),
+  email: z.string().nullable().describe(userWritten('E-mail address')),
+  phone: z.string().describe('E.164'),
+});
+
+/**
+ * The names behind a set of deals' references, for results an agent reads in one call: each
+ * stage with its pipeline, and each contact the caller may read (contacts:read, and for an
+ * `owned` member only their own); a contact left out is one the caller may not see.
+ */
+export const describeDealReferences = defineOperation({
+  worker: 'deals',
+  resource: 'deal-references',
+  verb: 'describe',
+  readOnly: true,
+  scope: 'deals:read',
+  input: z.strictObject({ stage_ids: z.array(Ref).max(200), contact_ids: z.array(Ref).max(200) }),
+  output: z.object({
+    stages: z.array(z.object({ id: z.string(), name: z.string(), pipeline_id: z.string(), pipeline_name: z.string() })),
+    contacts: z.array(DealContactSummary),
+  }),
+});

@@ -1,7 +1,8 @@
-import { createDeal, deleteDeal, getDeal, listDeals, updateDeal } from '../../shared/contracts/deals.js';
+import { createDeal, deleteDeal, describeDealReferences, getDeal, listDeals, updateDeal } from '../../shared/contracts/deals.js';
 import { handle, type WorkerDefinition } from '../runtime/worker-call.js';
 import { createDealHandler } from './create-deal.js';
 import { deleteDealHandler } from './delete-deal.js';
+import { describeDealReferencesHandler } from './describe-deal-references.js';
 import { getDealHandler } from './get-deal.js';
 import { listDealsHandler } from './list-deals.js';
 import { updateDealHandler } from './update-deal.js';
@@ -15,5 +16,6 @@ export const dealsWorker: WorkerDefinition = {
     handle(getDeal, getDealHandler),
     handle(updateDeal, updateDealHandler),
     handle(deleteDeal, deleteDealHandler),
+    handle(describeDealReferences, describeDealReferencesHandler),
   ],
 };

@@ -1,12 +1,14 @@
 import { z } from 'zod';
-import { Deal, getDeal } from '../../../../shared/contracts/deals.js';
+import { getDeal } from '../../../../shared/contracts/deals.js';
 import { defineTool } from '../../tool.js';
+import { dealForAgents, DealForAgents } from './deal-for-agents.js';
 
 export const getDealTool = defineTool({
   name: 'get_deal',
   title: 'Get a deal',
-  description: 'One deal by id (deal_…): its pipeline and stage, amount, contact, owner and custom fields.',
+  description: 'One deal by id (deal_…): its pipeline and stage with their names, amount, its contact (name, e-mail, phone), owner and custom fields.',
   op: getDeal,
   input: { id: z.string().max(64).describe('deal_…') },
-  output: Deal,
+  output: DealForAgents,
+  result: (deal, _server, call) => dealForAgents(deal, call),
 });

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { Contact, CreateContactInput, createContact, UpdateContactFields, updateContact } from '../../../../shared/contracts/contacts.js';
-import { CreateDealInput, createDeal, Deal, UpdateDealFields, updateDeal } from '../../../../shared/contracts/deals.js';
+import { CreateDealInput, createDeal, UpdateDealFields, updateDeal } from '../../../../shared/contracts/deals.js';
 import { defineTool } from '../../tool.js';
+import { dealForAgents, DealForAgents } from './deal-for-agents.js';
 
 /** The CRM tools that change data: listed only to connections that may write. */
 export const createContactTool = defineTool({
@@ -30,7 +31,8 @@ export const createDealTool = defineTool({
     'Creates a deal. Place it with stage (a stage name such as "Negotiation") or stage_id, and pipeline_id for another pipeline than the default; with neither it starts in the first stage of the default pipeline. amount is in minor units (cents) with an ISO 4217 currency. Give idempotency_key to make a retry safe.',
   op: createDeal,
   input: CreateDealInput.shape,
-  output: Deal,
+  output: DealForAgents,
+  result: (deal, _server, call) => dealForAgents(deal, call),
 });
 
 export const updateDealTool = defineTool({
@@ -40,5 +42,6 @@ export const updateDealTool = defineTool({
     "Changes only the fields given of a deal (deal_…); the others stay as they are. stage (a stage name, e.g. \"Won\") or stage_id moves it to another stage of its pipeline; to move it to another pipeline give pipeline_id too.",
   op: updateDeal,
   input: { id: z.string().max(64).describe('deal_…'), ...UpdateDealFields.shape },
-  output: Deal,
+  output: DealForAgents,
+  result: (deal, _server, call) => dealForAgents(deal, call),
 });

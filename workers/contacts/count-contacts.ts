@@ -1,17 +1,19 @@
 import type { countContacts } from '../../shared/contracts/contacts.js';
+import { loadFilterSettings, needsTimeZone, resolveCreatedRange, timeZoneSql } from '../runtime/created-range.js';
 import { ownerRestriction } from '../runtime/visibility.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { applicableContactFilters, whereContactFilters } from './contact-filters.js';
-import { loadContactSetup } from './load-contact-setup.js';
 
-/** How many contacts match, with the same filters and visibility as the list. */
+/** How many contacts match, with the same filters and visibility as the list, and the range it applied. */
 export const countContactsHandler: OperationHandler<typeof countContacts> = async ({ input, context, db }) => {
-  const defaultCountry = input.phone === undefined ? null : (await loadContactSetup(db)).default_country;
+  const settings = input.phone !== undefined || needsTimeZone(input) ? await loadFilterSettings(db) : null;
+  const range = resolveCreatedRange(input, settings?.time_zone ?? 'UTC', new Date());
   const owner = ownerRestriction(context);
   const query = db
     .selectFrom('contacts')
     .select((eb) => eb.fn.countAll<string>().as('count'))
+    .select(timeZoneSql(db).as('time_zone'))
     .$if(owner !== null, (q) => q.where('owner_id', '=', owner));
-  const row = await whereContactFilters(query, applicableContactFilters(input, defaultCountry)).executeTakeFirstOrThrow();
-  return { count: Number(row.count) };
+  const row = await whereContactFilters(query, applicableContactFilters(input, range, settings?.default_country ?? null)).executeTakeFirstOrThrow();
+  return { count: Number(row.count), applied_range: { ...range, time_zone: row.time_zone } };
 };

@@ -5,6 +5,8 @@ import { Migration0004TemporaryPasswords } from './0004-temporary-passwords.js';
 import { Migration0005TokenLineageAndOauth } from './0005-token-lineage-and-oauth.js';
 import { Migration0006Events } from './0006-events.js';
 import { Migration0007Webhooks } from './0007-webhooks.js';
+import { Migration0009ContactSearch } from './0009-contact-search.js';
+import { Migration0010WorkspaceTimeZone } from './0010-workspace-time-zone.js';
 
 /** Every migration, in order. Listed explicitly so the compiled service needs no file discovery. */
-export const MIGRATIONS = [Migration0001InitialSchema, Migration0002FiltersAndStageOrder, Migration0003OauthAndSessions, Migration0004TemporaryPasswords, Migration0005TokenLineageAndOauth, Migration0006Events, Migration0007Webhooks];
+export const MIGRATIONS = [Migration0001InitialSchema, Migration0002FiltersAndStageOrder, Migration0003OauthAndSessions, Migration0004TemporaryPasswords, Migration0005TokenLineageAndOauth, Migration0006Events, Migration0007Webhooks, Migration0009ContactSearch, Migration0010WorkspaceTimeZone];

@@ -2,9 +2,13 @@
  * `npm run bench -- --search [--rows 1000000]`: contact search at size. Seeds `rows` contacts
  * with names people search for (bench/seed-contacts.ts) in one workspace of a fresh stack, then
  * times GET /v1/contacts?q=… for common and rare words, accents, e-mail and phone prefixes, and
- * prints each query's plan: the trigram index on search_text (migration 0009) must serve them.
+ * prints each query's plan: the trigram index on search_text (migration 0009) must serve rare
+ * words (for common ones Postgres rightly reads in order until the page is full).
  */
+import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
 import pg from 'pg';
+import type { ScopedSelect } from '../shared/db/workspace-sql.js';
+import { applicableContactFilters, whereContactFilters } from '../workers/contacts/contact-filters.js';
 import { startBenchStack } from './bench-stack.js';
 import { formatColumns, load } from './load.js';
 import { seedNamedContacts } from './seed-contacts.js';
@@ -15,18 +19,21 @@ export interface SearchBenchOptions {
   connections: number;
 }
 
-/** Query, and what it stands for. */
-const QUERIES: [string, string][] = [
-  ['Ada Lovelace', 'two words, one contact in 1,600'],
-  ['lovelace', 'a last name, one in 40'],
-  ['zoe', 'accent-free for Zoë, one in 40'],
-  ['Brontë', 'with its accent'],
-  ['ada.lovelace1234', 'e-mail prefix, a handful'],
-  ['ada.lovelace123440@', 'whole e-mail local part, one contact'],
-  ['kowalski mercier', 'two last names: no contact'],
-  ['qqq', 'no contact at all'],
-  ['+1 650 200 12', 'phone digits'],
+/** Query, what it stands for, and whether its words are rare (then the trigram index must serve it). */
+const QUERIES: [string, string, boolean][] = [
+  ['Ada Lovelace', 'two words, one contact in 1,600', true],
+  ['lovelace', 'a last name, one in 40', false],
+  ['zoe', 'accent-free for Zoë, one in 40', false],
+  ['Brontë', 'with its accent, one in 40', false],
+  ['ada.lovelace12', 'e-mail prefix, a handful', true],
+  ['ada.lovelace123200@', 'whole e-mail local part, one contact', true],
+  ['kowalski mercier', 'two last names: no contact', true],
+  ['qqq', 'no contact at all', true],
+  ['+1 650 200 12', 'phone digits', false],
 ];
+
+/** Median latency every search must stay under (ms). */
+const P50_BAR_MS = 20;
 
 export async function runSearchBench(options: SearchBenchOptions): Promise<boolean> {
   const stack = await startBenchStack();
@@ -42,38 +49,48 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<boole
     process.stdout.write(`done in ${((Date.now() - seeding) / 1000).toFixed(0)} s\n`);
 
     const rows: string[][] = [['q', 'matches', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'plan (execution ms)']];
-    let usesIndex = true;
-    for (const [q, what] of QUERIES) {
+    const failures: string[] = [];
+    for (const [q, what, rare] of QUERIES) {
       const url = `${stack.baseUrl}/v1/contacts?limit=25&q=${encodeURIComponent(q)}`;
       const first = await fetch(url, { headers: auth });
       const page = (await first.json()) as { data: unknown[]; meta: { has_more: boolean } };
       await load({ name: 'warm-up', url, headers: auth, connections: options.connections, durationSeconds: 1 });
       const result = await load({ name: q, url, headers: auth, connections: options.connections, durationSeconds: options.durationSeconds });
       const plan = await planOf(db, stack.workspaceId, q);
-      if (!/^[\d\s+]+$/.test(q) && !plan.text.includes('contacts_search_text_idx')) usesIndex = false;
+      if (rare && !plan.text.includes('contacts_search_text_idx')) failures.push(`"${q}": rare words, yet not the trigram index`);
+      if (result.p50 > P50_BAR_MS) failures.push(`"${q}": p50 ${result.p50} ms`);
+      if (result.errors + result.non2xx > 0) failures.push(`"${q}": errors`);
       rows.push([`${q} (${what})`, `${page.data.length}${page.meta.has_more ? '+' : ''}`, String(result.rps), result.p50.toFixed(1), result.p99.toFixed(1), String(result.errors + result.non2xx), `${plan.summary} (${plan.ms.toFixed(1)})`]);
     }
     await db.end();
     process.stdout.write(`\n${options.rows.toLocaleString('en')} contacts, ${options.connections} connections, ${options.durationSeconds} s per query, first page of 25, Node ${process.version}\n\n`);
     process.stdout.write(`${formatColumns(rows)}\n\n`);
-    process.stdout.write(`word searches use the trigram index: ${usesIndex ? 'PASS' : 'FAIL'}\n`);
-    return usesIndex;
+    process.stdout.write(`rare words served by the trigram index, every search p50 under ${P50_BAR_MS} ms: ${failures.length === 0 ? 'PASS' : `FAIL (${failures.join('; ')})`}\n`);
+    return failures.length === 0;
   } finally {
     await stack.stop();
   }
 }
 
+/** The worker's own filter code, compiled without a database. */
+const compiler = new Kysely<Record<string, Record<string, unknown>>>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+});
+
 /**
- * The plan of the worker's first-page statement for `q`, as a generic plan: the worker runs
- * it prepared, and after five runs Postgres may plan it once for any value.
+ * The plan of the worker's first-page statement for `q` (its filter, as the worker builds it),
+ * with the values in place: the worker runs a search unprepared, planned for its words.
  */
 async function planOf(db: pg.Client, workspaceId: string, q: string): Promise<{ text: string; summary: string; ms: number }> {
-  const words = q.split(/\s+/).filter(Boolean);
-  const conditions = words.map((_, i) => `search_text like '% ' || lower(crm_unaccent($${i + 2}))`).join(' and ');
-  const statement = `select id from contacts where workspace_id = $1 and (${conditions}) order by created_at, id limit 26`;
-  await db.query('set plan_cache_mode = force_generic_plan');
-  const result = await db.query<{ 'QUERY PLAN': string }>(`explain (analyze, costs off) ${statement}`, [workspaceId, ...words.map((w) => `${w.toLowerCase()}%`)]);
-  await db.query('reset plan_cache_mode');
+  const query = compiler.selectFrom('contacts').select('id').where('contacts.workspace_id', '=', workspaceId) as unknown as ScopedSelect<'contacts'>;
+  const range = { created_after: null, created_before: null, time_zone: 'UTC' };
+  const compiled = whereContactFilters(query, applicableContactFilters({ q }, range, null)).orderBy('created_at').orderBy('id').limit(26).compile();
+  const result = await db.query<{ 'QUERY PLAN': string }>(`explain (analyze, costs off) ${compiled.sql}`, [...compiled.parameters]);
   const text = result.rows.map((r) => r['QUERY PLAN']).join('\n');
   const summary = text.includes('contacts_search_text_idx') ? 'trigram index' : /Index Scan using (\w+)/.exec(text)?.[1] ?? (text.includes('Seq Scan') ? 'sequential scan' : 'other');
   return { text, summary, ms: Number(/Execution Time: ([\d.]+)/.exec(text)?.[1] ?? NaN) };

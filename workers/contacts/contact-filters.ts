@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { ContactFilters } from '../../shared/contracts/contacts.js';
 import type { AppliedRange } from '../../shared/contracts/created-range.js';
+import { PLANNED_PER_VALUE } from '../../shared/db/prepared-statement-client.js';
 import type { ScopedSelect } from '../../shared/db/workspace-sql.js';
 import { likePrefix } from '../runtime/like-prefix.js';
 import { normalizePhone } from './normalize-phone.js';
@@ -58,7 +59,9 @@ export function whereContactFilters<O>(
   if (f.q) {
     const words = f.q.split(' ');
     const digits = f.q.replace(/\D/g, '');
-    q = q.where((eb) => {
+    // How rare the words are decides the plan (the trigram index, or reading in order until the
+    // page is full); a prepared statement's generic plan would pick one for every search.
+    q = q.modifyFront(sql.raw(PLANNED_PER_VALUE)).where((eb) => {
       const everyWord = eb.and(words.map((word) => beginsAWord(word)));
       return PHONE_QUERY.test(f.q!) && digits.length >= 2 ? eb.or([everyWord, eb('phone', 'like', likePrefix(`+${digits}`))]) : everyWord;
     });

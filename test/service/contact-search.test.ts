@@ -4,8 +4,9 @@ import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQue
 import pg from 'pg';
 import t from 'tap';
 import { PLANNED_PER_VALUE } from '../../shared/db/prepared-statement-client.js';
-import type { ScopedSelect } from '../../shared/db/workspace-sql.js';
+import type { ScopedSelect, WorkspaceSql } from '../../shared/db/workspace-sql.js';
 import { applicableContactFilters, whereContactFilters } from '../../workers/contacts/contact-filters.js';
+import { searchStatements } from '../../workers/contacts/search-page.js';
 import type { Contact, ErrorBody, ListPage } from '../helpers/api-types.js';
 import { client } from '../helpers/http.js';
 import { useStack } from '../helpers/shared-stack.js';
@@ -189,7 +190,7 @@ t.test('bad searches are 400s and change nothing', async (t) => {
   }
 });
 
-t.test('a word search is served by the trigram index', async (t) => {
+t.test('a search reads a bounded stretch in order, else asks the trigram index', async (t) => {
   // A workspace big enough that reading it in order would cost: 30,000 contacts of its own.
   const big = (await stack.bootstrap({ defaultCountry: 'US' })).workspace.id;
   await stack.db.query(
@@ -201,7 +202,7 @@ t.test('a word search is served by the trigram index', async (t) => {
   );
   await stack.db.query('analyze contacts');
 
-  // The worker's own filter code, compiled as it compiles it.
+  // The worker's own statements, compiled as it compiles them.
   const kysely = new Kysely<Record<string, Record<string, unknown>>>({
     dialect: {
       createAdapter: () => new PostgresAdapter(),
@@ -210,30 +211,42 @@ t.test('a word search is served by the trigram index', async (t) => {
       createQueryCompiler: () => new PostgresQueryCompiler(),
     },
   });
-  const statementFor = (q: string) => {
-    const query = kysely.selectFrom('contacts').select('id').where('contacts.workspace_id', '=', big) as unknown as ScopedSelect<'contacts'>;
+  const statementsFor = (q: string) => {
+    const query = kysely.selectFrom('contacts').selectAll().where('contacts.workspace_id', '=', big) as unknown as ScopedSelect<'contacts', Contact>;
     const range = { created_after: null, created_before: null, time_zone: 'UTC' };
-    return whereContactFilters(query, applicableContactFilters({ q }, range, null)).orderBy('created_at').orderBy('id').limit(26).compile();
+    const filtered = whereContactFilters(query, applicableContactFilters({ q }, range, null));
+    const db = { global: kysely } as unknown as Pick<WorkspaceSql, 'global'>;
+    const { inOrder, byIndex } = searchStatements(db, filtered, applicableContactFilters({ q }, range, null).q ?? '', 'asc', 26);
+    return { inOrder: inOrder.compile(), byIndex: byIndex.compile() };
   };
 
   const connection = new pg.Client({ connectionString: stack.db.url });
   await connection.connect();
   t.teardown(() => connection.end());
-  let statement = 0;
+  const plan = async (compiled: { sql: string; parameters: readonly unknown[] }) =>
+    (await connection.query<{ 'QUERY PLAN': string }>(`explain (analyze, costs off, timing off, summary off) ${compiled.sql}`, [...compiled.parameters])).rows.map((r) => r['QUERY PLAN']).join('\n');
+
+  const rowsRead = (walk: string) => Number([...walk.matchAll(/Limit \(actual rows=(\d+)/g)][1]?.[1]);
   for (const q of ['first12345', 'Last2999 first2999', 'PERSON777@', 'zzyzx']) {
-    const compiled = statementFor(q);
-    // The worker runs its statements prepared: planned for the values (custom), or once for any (generic).
-    const name = `search_${statement++}`;
-    await connection.query(`prepare ${name} as ${compiled.sql}`);
-    const values = compiled.parameters.map((v) => (typeof v === 'number' ? String(v) : connection.escapeLiteral(String(v)))).join(', ');
-    await connection.query('set plan_cache_mode = force_custom_plan');
-    const plan = (await connection.query<{ 'QUERY PLAN': string }>(`explain execute ${name}(${values})`)).rows.map((r) => r['QUERY PLAN']).join('\n');
-    t.match(plan, /Bitmap Index Scan on contacts_search_text_idx/, `"${q}": the trigram index`);
-    // Planned once for any value, the statement would read the workspace in order instead:
-    // so the worker never lets it be prepared (shared/db/prepared-statement-client.ts).
-    t.ok(compiled.sql.includes(PLANNED_PER_VALUE), `"${q}": planned for its values on every run`);
+    const { inOrder, byIndex } = statementsFor(q);
+    const walk = await plan(inOrder);
+    t.match(walk, /Index Scan using contacts_workspace_created_idx/, `"${q}": the read in order follows the list's index`);
+    t.equal(rowsRead(walk), 2080, `"${q}": and stops after 80 rows per row asked for, too few matches`);
+    t.match(await plan(byIndex), /Bitmap Index Scan on contacts_search_text_idx/, `"${q}": then the matches come from the trigram index`);
+    // Planned once for any value, Postgres may read the workspace in order instead: so the
+    // worker never lets this statement be prepared (shared/db/prepared-statement-client.ts).
+    t.ok(byIndex.sql.includes(PLANNED_PER_VALUE), `"${q}": planned for its words on every run`);
   }
-  await connection.query('reset plan_cache_mode');
-  const found = await client(stack.baseUrl, await stack.token(big, ['contacts:read'])).get<ListPage<Contact>>('/v1/contacts?q=first12345');
-  t.same(found.body.data.map((c) => c.first_name), ['First12345'], 'and finds the one contact');
+  const common = await plan(statementsFor('first last').inOrder);
+  t.equal(rowsRead(common), 26, 'common words: the read in order fills the page at once (no index needed)');
+
+  const reader = client(stack.baseUrl, await stack.token(big, ['contacts:read']));
+  const rare = await reader.get<ListPage<Contact>>('/v1/contacts?q=first12345');
+  t.same(rare.body.data.map((c) => c.first_name), ['First12345'], 'a rare word: the one contact');
+  const everyone = await reader.get<ListPage<Contact>>('/v1/contacts?q=first&limit=3');
+  const oldest = await stack.db.query<{ id: string }>('select id from contacts where workspace_id = $1 order by created_at, id limit 3', [big]);
+  t.same(everyone.body.data.map((c) => c.id), oldest.map((r) => r.id), 'a word every contact has: the first page in order');
+  const sparse = await reader.get<ListPage<Contact>>('/v1/contacts?q=first1234&limit=5');
+  const expected = await stack.db.query<{ id: string }>("select id from contacts where workspace_id = $1 and first_name like 'First1234%' order by created_at, id limit 5", [big]);
+  t.same(sparse.body.data.map((c) => c.id), expected.map((r) => r.id), 'a word of a few hundred spread out: found by the index, in order');
 });

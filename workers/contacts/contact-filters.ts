@@ -1,7 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { ContactFilters } from '../../shared/contracts/contacts.js';
 import type { AppliedRange } from '../../shared/contracts/created-range.js';
-import { PLANNED_PER_VALUE } from '../../shared/db/prepared-statement-client.js';
 import type { ScopedSelect } from '../../shared/db/workspace-sql.js';
 import { likePrefix } from '../runtime/like-prefix.js';
 import { normalizePhone } from './normalize-phone.js';
@@ -44,7 +43,22 @@ function beginsAWord(word: string): RawBuilder<boolean> {
   return sql<boolean>`search_text like '% ' || lower(crm_unaccent(${likePrefix(word)}))`;
 }
 
-/** Adds the filters to a query on `contacts` (the workspace and owner conditions are the caller's). */
+/**
+ * The search condition of `q`: every word begins a word of the name or e-mail, or, for a text
+ * of phone characters, the phone starts with its digits. Raw SQL on `search_text` and `phone`,
+ * so it applies to `contacts` and to a derived table of its rows alike.
+ */
+export function matchesWords(q: string): RawBuilder<boolean> {
+  const everyWord = sql<boolean>`(${sql.join(q.split(' ').map(beginsAWord), sql` and `)})`;
+  const digits = q.replace(/\D/g, '');
+  if (!PHONE_QUERY.test(q) || digits.length < 2) return everyWord;
+  return sql<boolean>`(${everyWord} or phone like ${likePrefix(`+${digits}`)})`;
+}
+
+/**
+ * Adds the filters but the search to a query on `contacts` (the workspace and owner conditions
+ * are the caller's); a list adds the search its own way (./search-page.ts).
+ */
 export function whereContactFilters<O>(
   query: ScopedSelect<'contacts', O>,
   f: AppliedContactFilters,
@@ -56,15 +70,5 @@ export function whereContactFilters<O>(
   if (f.status) q = q.where('status', '=', f.status);
   if (f.email) q = q.where('email', '=', f.email);
   if (f.phone) q = q.where('phone', '=', f.phone);
-  if (f.q) {
-    const words = f.q.split(' ');
-    const digits = f.q.replace(/\D/g, '');
-    // How rare the words are decides the plan (the trigram index, or reading in order until the
-    // page is full); a prepared statement's generic plan would pick one for every search.
-    q = q.modifyFront(sql.raw(PLANNED_PER_VALUE)).where((eb) => {
-      const everyWord = eb.and(words.map((word) => beginsAWord(word)));
-      return PHONE_QUERY.test(f.q!) && digits.length >= 2 ? eb.or([everyWord, eb('phone', 'like', likePrefix(`+${digits}`))]) : everyWord;
-    });
-  }
   return q;
 }

@@ -7,6 +7,7 @@ import { ownerRestriction } from '../runtime/visibility.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { applicableContactFilters, whereContactFilters } from './contact-filters.js';
 import { toContactResource } from './contact-resource.js';
+import { searchPage } from './search-page.js';
 
 /** One page of contacts in (created_at, id) order, or its reverse; the cursor continues the same filtered query. */
 export const listContactsHandler: OperationHandler<typeof listContacts> = async ({ input, context, db, services }) => {
@@ -30,7 +31,10 @@ export const listContactsHandler: OperationHandler<typeof listContacts> = async 
     .$if(settings === null, (q) => q.select(timeZoneSql(db).as('time_zone')))
     .$if(owner !== null, (q) => q.where('owner_id', '=', owner))
     .$if(after !== undefined, (q) => q.where(newestFirst ? beforePosition(after!) : afterPosition(after!)));
-  const rows = await whereContactFilters(query, applied).orderBy('created_at', direction).orderBy('id', direction).limit(limit + 1).execute();
+  const filtered = whereContactFilters(query, applied);
+  const rows = applied.q
+    ? await searchPage(db, filtered, applied.q, direction, limit + 1)
+    : await filtered.orderBy('created_at', direction).orderBy('id', direction).limit(limit + 1).execute();
 
   const keys = rows[0]?.field_keys ?? [];
   const timeZone = settings?.time_zone ?? rows[0]?.time_zone ?? (await loadFilterSettings(db)).time_zone;

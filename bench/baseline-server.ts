@@ -33,7 +33,7 @@ app.get('/v1/deals', async (req, res) => {
   const params: unknown[] = [workspaceId];
   let where = 'workspace_id = $1';
   if (typeof req.query.stage_id === 'string') where += ` and stage_id = $${params.push(req.query.stage_id)}`;
-  if (typeof req.query.created_after === 'string') where += ` and created_at > $${params.push(req.query.created_after)}`;
+  if (typeof req.query.created_after === 'string') where += ` and created_at >= $${params.push(req.query.created_after)}`;
   const { rows } = await pool.query(
     `select id, name, pipeline_id, stage_id, amount::float8 as amount, currency, contact_id, owner_id, custom_fields, closed_at, created_at, updated_at
      from deals where ${where} order by created_at, id limit $${params.push(limit + 1)}`,

@@ -8,6 +8,7 @@
  *   npm run bench -- --soak [--soak-seconds 120]     (bench/soak.ts: mixed load, memory, scaling)
  *   npm run bench -- --profile [--scenario list|mcp|create]   (bench/profile.ts: CPU profiles of the hot path)
  *   npm run bench -- --cluster     (bench/cluster.ts: 3 NATS nodes, 2 gateways, 1/2/4 workers held to 0.25 CPU, a node killed)
+ *   npm run bench -- --search [--rows 1000000]   (bench/contact-search.ts: contact search at 1,000,000 contacts)
  *
  * It ends with `crm import contacts` of a 100,000-row CSV (bench/import-contacts.ts), then
  * measures what events and webhooks cost (bench/events.ts).
@@ -26,6 +27,7 @@ import { benchImportContacts, formatImportResult } from './import-contacts.js';
 import { formatTable, load, type LoadResult } from './load.js';
 import { freePort, ROOT, waitReady } from './processes.js';
 import { runClusterBench } from './cluster.js';
+import { runSearchBench } from './contact-search.js';
 import { seedContacts } from './seed-contacts.js';
 import { runProfile, type ProfileScenario } from './profile.js';
 import { runSoak } from './soak.js';
@@ -40,6 +42,7 @@ const { values } = parseArgs({
     'soak-seconds': { type: 'string', default: '120' },
     profile: { type: 'boolean', default: false },
     cluster: { type: 'boolean', default: false },
+    search: { type: 'boolean', default: false },
     scenario: { type: 'string', default: 'list' },
   },
 });
@@ -49,6 +52,11 @@ if (values.profile) {
 }
 if (values.cluster) {
   const passed = await runClusterBench({ durationSeconds: Number(values.duration), connections: Number(values.connections) });
+  process.exit(passed ? 0 : 1);
+}
+if (values.search) {
+  const rows = process.argv.includes('--rows') ? Number(values.rows) : 1_000_000;
+  const passed = await runSearchBench({ rows, durationSeconds: Number(values.duration), connections: Number(values.connections) });
   process.exit(passed ? 0 : 1);
 }
 if (values.soak) {
@@ -134,7 +142,7 @@ try {
       baseline: `${baselineUrl}/v1/deals?limit=100&created_after=${after}`,
       deep: {
         label: `${(deep - 4_000).toLocaleString('en')} rows deep`,
-        url: `${baseUrl}/v1/deals?limit=100&created_after=${after}&cursor=${await cursorAt('deals', 'and created_at > $2', [after], { list: 'deals', filters: { created_after: after } }, deep - 4_000)}`,
+        url: `${baseUrl}/v1/deals?limit=100&created_after=${after}&cursor=${await cursorAt('deals', 'and created_at >= $2', [after], { list: 'deals', filters: { created_after: after } }, deep - 4_000)}`,
       },
     },
   ];

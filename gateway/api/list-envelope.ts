@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-/** The list envelope of every collection read. */
-export function listOf<T extends z.ZodType>(item: T, id: string) {
+/** The list envelope of every collection read; `extra`: fields a list adds (e.g. applied_range). */
+export function listOf<T extends z.ZodType, E extends z.ZodRawShape = Record<never, never>>(item: T, id: string, extra?: E) {
   return z
     .object({
       object: z.literal('list'),
@@ -10,6 +10,7 @@ export function listOf<T extends z.ZodType>(item: T, id: string) {
       links: z.object({
         next: z.string().nullable().describe('Absolute URL of the next page (same filters, with the cursor); null on the last page'),
       }),
+      ...(extra ?? ({} as E)),
     })
     .meta({ id });
 }

@@ -21,8 +21,11 @@ export function responseBodyOf(endpoint: Endpoint, publicUrl: () => string, bus:
     return (reply, query) => {
       const page = reply.head.ok ? reply.head.page : undefined;
       if (!page) return reply.body;
-      const next = nextLink(publicUrl(), endpoint.path, query, page.next_cursor);
-      const end = `,"meta":${JSON.stringify({ limit: page.limit, has_more: page.has_more })},"links":${JSON.stringify({ next })}}`;
+      const { limit, has_more, next_cursor, ...extra } = page;
+      const next = nextLink(publicUrl(), endpoint.path, query, next_cursor);
+      // Whatever else the page carries (a list's applied_range) follows the links, as the worker sent it.
+      const extraFields = Object.entries(extra).map(([key, value]) => `,${JSON.stringify(key)}:${JSON.stringify(value)}`).join('');
+      const end = `,"meta":${JSON.stringify({ limit, has_more })},"links":${JSON.stringify({ next })}${extraFields}}`;
       return Buffer.concat([LIST_START, reply.body, Buffer.from(end)]);
     };
   }

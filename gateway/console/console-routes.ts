@@ -21,6 +21,7 @@ import { overviewRoute } from './routes/overview-route.js';
 import { tokensRoutes } from './routes/tokens-routes.js';
 import { webhookEndpointRoutes } from './routes/webhook-endpoint-routes.js';
 import { webhooksRoutes } from './routes/webhooks-routes.js';
+import { workspaceSettingsRoute } from './routes/workspace-settings-route.js';
 import { workspaceUrl } from './workspace-url.js';
 
 /**
@@ -72,6 +73,7 @@ export function consoleRoutes(deps: GatewayDeps): Router {
   pages.use(`${workspace}/webhooks`, webhooksRoutes(deps));
   pages.use(`${workspace}/webhooks`, webhookEndpointRoutes(deps));
   pages.use(`${workspace}/members`, membersRoutes(deps));
+  pages.use(`${workspace}/settings`, workspaceSettingsRoute(deps));
   pages.use(workspace, overviewRoute(deps));
   pages.use(() => {
     throw new NotFoundError('page');

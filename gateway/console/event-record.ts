@@ -15,6 +15,7 @@ export const EVENT_OBJECT_LABELS: Record<EventObjectType, string> = {
   member: 'Member',
   agent: 'Connected agent',
   webhook_endpoint: 'Webhook endpoint',
+  workspace: 'Workspace settings',
 };
 
 /** The console's own page of a record, where there is one. */

@@ -122,6 +122,7 @@ export function buildOpenApiDocument(endpoints: readonly Endpoint[], serverUrl: 
     servers: [{ url: serverUrl }],
     security: [{ apiToken: [] }],
     tags: [
+      { name: 'Workspace', description: 'Its settings: the default country for phones and the time zone that days in filters are read in.' },
       { name: 'Contacts', description: 'People, with E.164 phones unique per workspace.' },
       { name: 'Deals', description: 'Deals in pipeline stages.' },
       { name: 'Notes', description: 'Markdown notes on a contact or a deal, with their author; they take the scopes and the visibility of their record.' },

@@ -9,7 +9,8 @@ import type { Operation } from './operation.js';
  * HTTP response as they are, without parsing and serialising 100 rows again.
  * JSON.stringify never writes a raw newline, so the first one ends the head.
  */
-const PageHead = z.object({ limit: z.number().int(), has_more: z.boolean(), next_cursor: z.string().nullable() });
+/** A page's position; other fields of a page's result (e.g. a list's `applied_range`) travel beside it. */
+const PageHead = z.looseObject({ limit: z.number().int(), has_more: z.boolean(), next_cursor: z.string().nullable() });
 export type PageHead = z.infer<typeof PageHead>;
 
 export const ReplyHead = z.discriminatedUnion('ok', [
@@ -36,8 +37,8 @@ type Page = PageHead & { data: unknown };
 /** A worker's answer in wire form. */
 export function encodeReply(op: Pick<Operation, 'output'>, result: unknown, replayed?: boolean): Buffer {
   if (answersWithPage(op)) {
-    const { data, limit, has_more, next_cursor } = result as Page;
-    return wire({ ok: true, replayed, page: { limit, has_more, next_cursor } }, JSON.stringify(data));
+    const { data, ...position } = result as Page;
+    return wire({ ok: true, replayed, page: position }, JSON.stringify(data));
   }
   return wire({ ok: true, replayed }, JSON.stringify(result) ?? 'null');
 }

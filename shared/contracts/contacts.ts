@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../bus/operation.js';
-import { cleanText, Cursor, PageLimit, pageOf, Timestamp, TimestampQuery, userWritten } from './common.js';
+import { cleanText, Cursor, PageLimit, pageOf, Timestamp, userWritten } from './common.js';
+import { AppliedRange, createdRangeFilters } from './created-range.js';
 import { CustomFieldValues } from './custom-field-values.js';
 
 export const ContactStatus = z.enum(['active', 'archived']);
@@ -53,26 +54,40 @@ export const UpdateContactFields = CreateContactInput.partial()
   .extend({ status: ContactStatus.optional().describe('active or archived (an archived contact stays readable)') })
   .meta({ id: 'UpdateContact' });
 
-/** Filters of the contact list; each one also travels in links.next. */
+/** Filters of the contact list and count; each one also travels in links.next. */
 export const ContactFilters = z.object({
-  created_after: TimestampQuery.optional().describe('Only contacts created strictly after this instant'),
-  created_before: TimestampQuery.optional().describe('Only contacts created strictly before this instant'),
+  ...createdRangeFilters('contacts'),
   status: ContactStatus.optional(),
   email: z.string().trim().min(1).max(254).optional().describe('Exact e-mail address (case does not matter)'),
-  phone: z.string().trim().min(1).max(40).optional().describe('A phone in any format; normalised to E.164 like on create'),
+  phone: z
+    .string()
+    .trim()
+    .min(1)
+    .max(40)
+    .optional()
+    .describe('A phone in any format; normalised to E.164 like on create (without a country code, in the workspace default_country)'),
   q: z
     .string()
     .trim()
     .min(1)
     .max(100)
     .optional()
-    .describe('Prefix of the first name, last name or e-mail (case does not matter), or of the phone digits after +'),
+    .describe(
+      'Words to find, e.g. "Ada Lovelace", "love" or "ada.lovelace@": every word must begin a word of the first name, last name or e-mail (the whole address or a part of it), case and accents ignored. Digits alone (e.g. 1415555) also match the start of the phone after +',
+    ),
 });
 export type ContactFilters = z.infer<typeof ContactFilters>;
+
+export const CONTACT_SORTS = ['oldest_first', 'newest_first'] as const;
+export const ContactSort = z
+  .enum(CONTACT_SORTS, { error: 'must be oldest_first or newest_first' })
+  .describe('Creation order: oldest_first (default) or newest_first. A cursor continues only the order it came from');
+export type ContactSort = z.infer<typeof ContactSort>;
 
 export const ListContactsInput = z.strictObject({
   limit: PageLimit,
   cursor: Cursor.optional(),
+  sort: ContactSort.optional(),
   ...ContactFilters.shape,
 });
 
@@ -95,7 +110,7 @@ export const listContacts = defineOperation({
   readOnly: true,
   scope: 'contacts:read',
   input: ListContactsInput,
-  output: pageOf(Contact),
+  output: pageOf(Contact).extend({ applied_range: AppliedRange }),
 });
 
 export const getContact = defineOperation({ worker: 'contacts', resource: 'contacts', verb: 'get', readOnly: true, scope: 'contacts:read', input: ById, output: Contact });
@@ -121,5 +136,5 @@ export const countContacts = defineOperation({
   readOnly: true,
   scope: 'contacts:read',
   input: ContactFilters.strict(),
-  output: z.object({ count: z.number().int() }),
+  output: z.object({ count: z.number().int(), applied_range: AppliedRange }),
 });

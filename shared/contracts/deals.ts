@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../bus/operation.js';
-import { cleanText, Cursor, isoInstant, PageLimit, pageOf, Timestamp, TimestampQuery, userWritten } from './common.js';
+import { cleanText, Cursor, isoInstant, PageLimit, pageOf, Timestamp, userWritten } from './common.js';
+import { AppliedRange, createdRangeFilters } from './created-range.js';
 import { CustomFieldValues } from './custom-field-values.js';
 
 export const Deal = z
@@ -61,8 +62,7 @@ export const DealFilters = z.object({
   stage: z.string().trim().min(1).max(100).optional().describe('A stage id (stg_…) or a stage name (case does not matter, any pipeline)'),
   pipeline_id: Ref.optional(),
   contact_id: Ref.optional(),
-  created_after: TimestampQuery.optional().describe('Only deals created strictly after this instant'),
-  created_before: TimestampQuery.optional().describe('Only deals created strictly before this instant'),
+  ...createdRangeFilters('deals'),
 });
 export type DealFilters = z.infer<typeof DealFilters>;
 
@@ -82,7 +82,7 @@ export const listDeals = defineOperation({
     ...DealFilters.shape,
     pipeline: z.string().trim().min(1).max(100).optional().describe('A pipeline id (pipe_…) or name; for tools that name things'),
   }),
-  output: pageOf(Deal),
+  output: pageOf(Deal).extend({ applied_range: AppliedRange }),
 });
 
 export const getDeal = defineOperation({ worker: 'deals', resource: 'deals', verb: 'get', readOnly: true, scope: 'deals:read', input: ById, output: Deal });

@@ -26,6 +26,7 @@ export const EVENT_OBJECTS = {
   member: { scope: 'tokens:write', owned: false },
   agent: { scope: 'tokens:write', owned: false },
   webhook_endpoint: { scope: 'webhooks:write', owned: false },
+  workspace: { scope: 'schema:read', owned: false },
 } as const satisfies Record<string, { scope: Scope | readonly Scope[]; owned: boolean }>;
 export type EventObjectType = keyof typeof EVENT_OBJECTS;
 
@@ -69,6 +70,7 @@ export const EVENT_TYPES = [
   'webhook_endpoint.updated',
   'webhook_endpoint.deleted',
   'webhook_endpoint.disabled',
+  'workspace.updated',
 ] as const satisfies readonly `${EventObjectType}.${string}`[];
 export const EventType = z.enum(EVENT_TYPES);
 export type EventType = z.infer<typeof EventType>;

@@ -10,6 +10,14 @@ const names = new Map<string, string>();
 type Query = (...args: unknown[]) => unknown;
 
 /**
+ * A statement whose text holds this runs unnamed, planned for its values every time. For
+ * statements whose best plan depends on the values: after five runs Postgres may settle on
+ * one generic plan for every value, and for a word search that is the plan that reads the
+ * whole workspace in order to find a rare word (see workers/contacts/contact-filters.ts).
+ */
+export const PLANNED_PER_VALUE = '/* planned per value */';
+
+/**
  * A pg client that runs the service's statements as prepared (named) statements, so that
  * Postgres parses and plans a statement once per connection instead of on every request.
  * Kysely builds every statement from code with parameters, so there are few distinct
@@ -44,7 +52,7 @@ export class PreparedStatementClient extends pg.Client {
   }
 
   private nameFor(text: string): string | undefined {
-    if (this.unpreparable.has(text)) return undefined;
+    if (this.unpreparable.has(text) || text.includes(PLANNED_PER_VALUE)) return undefined;
     const name = nameOf(text);
     if (this.prepared.has(name)) return name;
     if (this.prepared.size >= MAX_PREPARED_PER_CONNECTION) return undefined;

@@ -59,9 +59,9 @@ const contactCases: [string, Record<string, string>, string, unknown[]][] = [
   ['no filter', {}, 'true', []],
   ['status=active', { status: 'active' }, "status = 'active'", []],
   ['status=archived', { status: 'archived' }, "status = 'archived'", []],
-  ['created_after', { created_after: '2026-01-02T00:00:00Z' }, 'created_at > $2', ['2026-01-02T00:00:00Z']],
+  ['created_after', { created_after: '2026-01-02T00:00:00Z' }, 'created_at >= $2', ['2026-01-02T00:00:00Z']],
   ['created_before (with offset)', { created_before: '2026-01-03T01:00:00+01:00' }, 'created_at < $2', ['2026-01-03T00:00:00Z']],
-  ['created range', { created_after: '2026-01-02T05:00:00Z', created_before: '2026-01-03T05:00:00Z' }, 'created_at > $2 and created_at < $3', ['2026-01-02T05:00:00Z', '2026-01-03T05:00:00Z']],
+  ['created range', { created_after: '2026-01-02T05:00:00Z', created_before: '2026-01-03T05:00:00Z' }, 'created_at >= $2 and created_at < $3', ['2026-01-02T05:00:00Z', '2026-01-03T05:00:00Z']],
   ['email, any case', { email: 'ADA9@Example.TEST' }, "email = 'ada9@example.test'", []],
   ['phone in national format', { phone: '(415) 555-0003' }, "phone = '+14155550003'", []],
   ['phone with country code', { phone: '+1 212 555 0001' }, "phone = '+12125550001'", []],
@@ -71,7 +71,7 @@ const contactCases: [string, Record<string, string>, string, unknown[]][] = [
   ['q: phone digits', { q: '1646555' }, "phone like '+1646555%'", []],
   ['q: % and _ match literally', { q: '50%_' }, "first_name like '50\\%\\_%'", []],
   ['q: accents', { q: 'émi' }, "lower(first_name) like 'émi%'", []],
-  ['q + status + created_after', { q: 'ada', status: 'active', created_after: '2026-01-02T00:00:00Z' }, "(lower(first_name) like 'ada%' or lower(last_name) like 'ada%' or email like 'ada%') and status = 'active' and created_at > '2026-01-02T00:00:00Z'", []],
+  ['q + status + created_after', { q: 'ada', status: 'active', created_after: '2026-01-02T00:00:00Z' }, "(lower(first_name) like 'ada%' or lower(last_name) like 'ada%' or email like 'ada%') and status = 'active' and created_at >= '2026-01-02T00:00:00Z'", []],
   ['nothing matches', { q: 'zzz' }, 'false', []],
 ];
 
@@ -139,8 +139,8 @@ t.test('deal filters against SQL, across pages', async (t) => {
     ['stage by name within a pipeline', { stage: 'Negotiation', pipeline_id: partners.id }, 'stage_id = any($2) and pipeline_id = $3', [negotiationIds, partners.id]],
     ['pipeline_id', { pipeline_id: sales.id }, 'pipeline_id = $2', [sales.id]],
     ['contact_id', { contact_id: contacts[1] ?? '' }, 'contact_id = $2', [contacts[1]]],
-    ['created_after', { created_after: '2026-02-02T00:00:00Z' }, 'created_at > $2', ['2026-02-02T00:00:00Z']],
-    ['created range + stage', { created_after: '2026-02-01T12:00:00Z', created_before: '2026-02-02T12:00:00Z', stage: 'Lead' }, "created_at > '2026-02-01T12:00:00Z' and created_at < '2026-02-02T12:00:00Z' and stage_id = $2", [sales.stages[0]?.id]],
+    ['created_after', { created_after: '2026-02-02T00:00:00Z' }, 'created_at >= $2', ['2026-02-02T00:00:00Z']],
+    ['created range + stage', { created_after: '2026-02-01T12:00:00Z', created_before: '2026-02-02T12:00:00Z', stage: 'Lead' }, "created_at >= '2026-02-01T12:00:00Z' and created_at < '2026-02-02T12:00:00Z' and stage_id = $2", [sales.stages[0]?.id]],
   ];
   for (const [label, filters, where, params] of dealCases) {
     const query = new URLSearchParams({ limit: '9', ...filters }).toString();

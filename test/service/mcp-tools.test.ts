@@ -108,7 +108,7 @@ t.test('CRM capabilities on real data: count, describe, contacts by creation dat
     seen.push(...page.contacts.map((c) => c.id));
     cursor = page.next_cursor ?? undefined;
   } while (cursor);
-  const expected = await stack.db.query<{ id: string }>('select id from contacts where workspace_id = $1 and created_at > $2 and created_at < $3 order by created_at, id', [W, range.created_after, range.created_before]);
+  const expected = await stack.db.query<{ id: string }>('select id from contacts where workspace_id = $1 and created_at >= $2 and created_at < $3 order by created_at, id', [W, range.created_after, range.created_before]);
   t.same(seen, expected.map((r) => r.id), `${expected.length} contacts in the range, paged`);
   t.equal(ok(t, await call(crm, 'count_contacts', range)).count, expected.length, 'counted with the same filter');
 

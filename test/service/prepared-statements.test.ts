@@ -1,7 +1,7 @@
 import t from 'tap';
 import { sql as sqlText } from 'kysely';
 import { openDatabase } from '../../shared/db/orm.js';
-import { PreparedStatementClient } from '../../shared/db/prepared-statement-client.js';
+import { PLANNED_PER_VALUE, PreparedStatementClient } from '../../shared/db/prepared-statement-client.js';
 import { sqlOf } from '../../shared/db/sql.js';
 import { createTestDatabase } from '../helpers/database.js';
 
@@ -28,6 +28,13 @@ t.test('a statement with parameters is prepared once and reused', async (t) => {
   t.same((await client.query(select, [2])).rows, [{ id: 2, body: 'two' }], 'the prepared statement runs with other values');
   t.equal((await prepared()).filter((s) => s === select).length, 1, 'one prepared statement on the connection');
   t.notOk((await prepared()).some((s) => s.startsWith('create table')), 'statements without parameters (DDL) run unprepared');
+});
+
+t.test('a statement marked as planned per value runs unnamed', async (t) => {
+  const select = `select ${PLANNED_PER_VALUE} body from notes_under_test where body like $1`;
+  t.same((await client.query(select, ['on%'])).rows, [{ body: 'one' }]);
+  t.same((await client.query(select, ['tw%'])).rows, [{ body: 'two' }]);
+  t.notOk((await prepared()).includes(select), 'not prepared: Postgres plans it for each value');
 });
 
 t.test('a table changed under a prepared select * does not break the next call', async (t) => {

@@ -1,32 +1,43 @@
 import type { listContacts } from '../../shared/contracts/contacts.js';
 import { activeFieldKeysSql } from '../schema/custom-field-definitions.js';
+import { loadFilterSettings, needsTimeZone, resolveCreatedRange, timeZoneSql } from '../runtime/created-range.js';
 import { decodeCursor, pageFrom, type CursorScope } from '../runtime/keyset-cursor.js';
-import { afterPosition } from '../runtime/keyset-sql.js';
+import { afterPosition, beforePosition } from '../runtime/keyset-sql.js';
 import { ownerRestriction } from '../runtime/visibility.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { applicableContactFilters, whereContactFilters } from './contact-filters.js';
 import { toContactResource } from './contact-resource.js';
-import { loadContactSetup } from './load-contact-setup.js';
+import { searchPage } from './search-page.js';
 
-/** One page of contacts in (created_at, id) order; the cursor continues the same filtered query. */
+/** One page of contacts in (created_at, id) order, or its reverse; the cursor continues the same filtered query. */
 export const listContactsHandler: OperationHandler<typeof listContacts> = async ({ input, context, db, services }) => {
-  const { limit, cursor, ...filters } = input;
+  const { limit, cursor, sort, ...filters } = input;
   const workspaceId = context.workspace_id;
-  // Only a phone filter needs the workspace's default country; spare the round trip otherwise.
-  const defaultCountry = filters.phone === undefined ? null : (await loadContactSetup(db)).default_country;
-  const applied = applicableContactFilters(filters, defaultCountry);
-  const scope: CursorScope = { workspaceId, list: 'contacts', filters: { ...applied } };
+  // Only a phone filter, a day or a relative range needs the workspace's settings first; spare the round trip otherwise.
+  const settings = filters.phone !== undefined || needsTimeZone(filters) ? await loadFilterSettings(db) : null;
+  const range = resolveCreatedRange(filters, settings?.time_zone ?? 'UTC', new Date());
+  const applied = applicableContactFilters(filters, range, settings?.default_country ?? null);
+  const newestFirst = sort === 'newest_first';
+  // The order is part of the query a cursor continues (the default adds nothing, so older cursors still work).
+  const scope: CursorScope = { workspaceId, list: 'contacts', filters: { ...applied, sort: newestFirst ? 'newest_first' : undefined } };
   const after = cursor ? decodeCursor(services.secrets.cursorKey, scope, cursor) : undefined;
   const owner = ownerRestriction(context);
+  const direction = newestFirst ? 'desc' : 'asc';
 
   const query = db
     .selectFrom('contacts')
     .selectAll()
     .select(activeFieldKeysSql(db, 'contact').as('field_keys'))
+    .$if(settings === null, (q) => q.select(timeZoneSql(db).as('time_zone')))
     .$if(owner !== null, (q) => q.where('owner_id', '=', owner))
-    .$if(after !== undefined, (q) => q.where(afterPosition(after!)));
-  const rows = await whereContactFilters(query, applied).orderBy('created_at').orderBy('id').limit(limit + 1).execute();
+    .$if(after !== undefined, (q) => q.where(newestFirst ? beforePosition(after!) : afterPosition(after!)));
+  const filtered = whereContactFilters(query, applied);
+  const rows = applied.q
+    ? await searchPage(db, filtered, applied.q, direction, limit + 1)
+    : await filtered.orderBy('created_at', direction).orderBy('id', direction).limit(limit + 1).execute();
 
   const keys = rows[0]?.field_keys ?? [];
-  return pageFrom(rows, limit, services.secrets.cursorKey, scope, (row) => toContactResource(row, keys));
+  const timeZone = settings?.time_zone ?? rows[0]?.time_zone ?? (await loadFilterSettings(db)).time_zone;
+  const page = pageFrom(rows, limit, services.secrets.cursorKey, scope, (row) => toContactResource(row, keys));
+  return { ...page, applied_range: { ...range, time_zone: timeZone } };
 };

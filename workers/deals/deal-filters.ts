@@ -1,10 +1,11 @@
 import type { CallContext } from '../../shared/contracts/call-context.js';
+import type { AppliedRange } from '../../shared/contracts/created-range.js';
 import type { DealFilters } from '../../shared/contracts/deals.js';
 import type { ScopedSelect, WorkspaceSql } from '../../shared/db/workspace-sql.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { requireVisibleContact } from './deal-references.js';
 
-/** Filters as applied: a stage name resolved to ids, instants normalised. */
+/** Filters as applied: a stage name resolved to ids, the creation range as instants. */
 export interface AppliedDealFilters {
   stage_ids?: string[];
   pipeline_id?: string;
@@ -23,7 +24,7 @@ export type DealListFilters = DealFilters & { pipeline?: string };
  * name is resolved to ids here (an unknown name is a 404 at once). Ids are used as given:
  * see {@link explainEmptyResult}.
  */
-export async function applicableDealFilters(db: WorkspaceSql, f: DealListFilters): Promise<AppliedDealFilters> {
+export async function applicableDealFilters(db: WorkspaceSql, f: DealListFilters, range: AppliedRange): Promise<AppliedDealFilters> {
   let stageIds: string[] | undefined;
   if (f.stage !== undefined && isStageId(f.stage)) stageIds = [f.stage];
   else if (f.stage !== undefined) {
@@ -54,8 +55,8 @@ export async function applicableDealFilters(db: WorkspaceSql, f: DealListFilters
     stage_ids: stageIds,
     pipeline_id: pipelineId,
     contact_id: f.contact_id,
-    created_after: f.created_after ? new Date(f.created_after).toISOString() : undefined,
-    created_before: f.created_before ? new Date(f.created_before).toISOString() : undefined,
+    created_after: range.created_after ?? undefined,
+    created_before: range.created_before ?? undefined,
   };
 }
 
@@ -81,7 +82,8 @@ export function whereDealFilters<O>(query: ScopedSelect<'deals', O>, f: AppliedD
   if (f.stage_ids) q = f.stage_ids.length === 1 ? q.where('stage_id', '=', f.stage_ids[0]!) : q.where('stage_id', 'in', f.stage_ids);
   if (f.pipeline_id) q = q.where('pipeline_id', '=', f.pipeline_id);
   if (f.contact_id) q = q.where('contact_id', '=', f.contact_id);
-  if (f.created_after) q = q.where('created_at', '>', f.created_after);
+  // Half-open: the start is in the range, the end is not.
+  if (f.created_after) q = q.where('created_at', '>=', f.created_after);
   if (f.created_before) q = q.where('created_at', '<', f.created_before);
   return q;
 }

@@ -1,6 +1,7 @@
 import { archiveCustomField, createCustomField, getCustomField, listCustomFields, updateCustomField } from '../../shared/contracts/custom-fields.js';
 import { archiveStage, createPipeline, createStage, getPipeline, listPipelines, updatePipeline, updateStage } from '../../shared/contracts/pipelines.js';
 import { describeSchema } from '../../shared/contracts/schema.js';
+import { getWorkspaceSettings, updateWorkspaceSettings } from '../../shared/contracts/workspace-settings.js';
 import { handle, type WorkerDefinition } from '../runtime/worker-call.js';
 import { describeSchemaHandler } from './describe-schema.js';
 import { archiveCustomFieldHandler } from './archive-custom-field.js';
@@ -14,8 +15,9 @@ import { getPipelineHandler, listPipelinesHandler } from './list-pipelines.js';
 import { updateCustomFieldHandler } from './update-custom-field.js';
 import { updatePipelineHandler } from './update-pipeline.js';
 import { updateStageHandler } from './update-stage.js';
+import { getWorkspaceSettingsHandler, updateWorkspaceSettingsHandler } from './workspace-settings.js';
 
-/** The workspace's design: custom field definitions, pipelines and their stages. */
+/** The workspace's design: custom field definitions, pipelines and their stages, and its settings. */
 export const schemaWorker: WorkerDefinition = {
   name: 'schema',
   handlers: [
@@ -32,5 +34,7 @@ export const schemaWorker: WorkerDefinition = {
     handle(updateStage, updateStageHandler),
     handle(archiveStage, archiveStageHandler),
     handle(describeSchema, describeSchemaHandler),
+    handle(getWorkspaceSettings, getWorkspaceSettingsHandler),
+    handle(updateWorkspaceSettings, updateWorkspaceSettingsHandler),
   ],
 };

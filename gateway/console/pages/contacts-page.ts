@@ -58,11 +58,11 @@ export function contactsPage(view: ContactsView): Html {
             <option value="archived" ${t.status === 'archived' ? 'selected' : ''}>Archived</option>
           </select>`,
         )}
-        ${field('created_after', 'Created after', html`<input id="created_after" name="created_after" type="date" value="${t.created_after ?? ''}">`)}
+        ${field('created_after', 'Created on or after', html`<input id="created_after" name="created_after" type="date" value="${t.created_after ?? ''}">`)}
         ${field('created_before', 'Created before', html`<input id="created_before" name="created_before" type="date" value="${t.created_before ?? ''}">`)}
         <div class="field actions-inline"><button class="primary" type="submit">Search</button> <a href="${base}">Clear</a></div>
       </form>
-      <p id="q-help" class="muted">Search matches the start of a first name, last name, e-mail or phone. Dates are days in UTC.</p>
+      <p id="q-help" class="muted">Search finds contacts whose first name, last name or e-mail has a word starting with each word you type (case and accents do not matter), or whose phone starts with the digits. Dates are days in the workspace's time zone.</p>
       ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
       ${view.total !== null ? html`<p role="status">${view.total === 1 ? '1 contact' : `${view.total} contacts`}${visibility} match.</p>` : ''}
       ${

@@ -1,4 +1,5 @@
 import { PERMISSION_DESCRIPTIONS, VISIBILITY_DESCRIPTIONS } from '../../../shared/auth/permissions.js';
+import type { WorkspaceSettings } from '../../../shared/contracts/workspace-settings.js';
 import { html, type Html } from '../../pages/html.js';
 import { consoleLayout } from '../console-layout.js';
 import type { ConsoleSession } from '../console-session.js';
@@ -17,7 +18,7 @@ function figure(label: string, value: number | null, href: string, more = false)
   return html`<li><a href="${href}"><span class="figure">${value}${more ? '+' : ''}</span> ${label}</a></li>`;
 }
 
-export function overviewPage(session: ConsoleSession, figures: OverviewFigures, tokensTruncated: boolean): Html {
+export function overviewPage(session: ConsoleSession, figures: OverviewFigures, tokensTruncated: boolean, settings: WorkspaceSettings): Html {
   const membership = session.membership;
   const path = (p: string) => workspacePath(session, p);
   return consoleLayout({
@@ -35,6 +36,8 @@ export function overviewPage(session: ConsoleSession, figures: OverviewFigures, 
       <h2>Your access to ${membership?.workspace_name ?? 'this workspace'}</h2>
       <ul>${(membership?.permissions ?? []).map((p) => html`<li>${PERMISSION_DESCRIPTIONS[p]}</li>`)}</ul>
       <p>Records you see: ${membership ? VISIBILITY_DESCRIPTIONS[membership.visibility].toLowerCase() : ''}.</p>
+      <p id="workspace-time-zone">Time zone: ${settings.time_zone}. Days and ranges such as last week in filters are read in it.
+        ${session.isAdministrator ? html`<a href="${path('/settings')}">Change the workspace settings</a>` : ''}</p>
       <h2>Next steps</h2>
       <ul>
         <li><a href="${path('/connect')}">Connect an agent</a> to the CRM and Studio tool servers.</li>

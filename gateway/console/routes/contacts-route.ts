@@ -8,7 +8,7 @@ import { crmErrorIn } from '../../pages/form-error.js';
 import { sendPage } from '../../pages/session-routes.js';
 import { ListContactsQuery } from '../../routes/v1/contacts/validators.js';
 import { sessionOf } from '../console-session.js';
-import { dayStart, filledQuery } from '../form-fields.js';
+import { filledQuery } from '../form-fields.js';
 import { ownerNames } from '../owner-names.js';
 import { contactsPage } from '../pages/contacts-page.js';
 
@@ -23,12 +23,8 @@ export function contactsRoute(deps: GatewayDeps): Router {
     const typed = Object.fromEntries(FILTER_KEYS.filter((k) => query[k] !== undefined).map((k) => [k, query[k] as string]));
     const cursor = query.cursor;
     const base = { session, typed, contacts: [], total: null, nextCursor: null, onLaterPage: cursor !== undefined, ownerName: (id: string | null) => id ?? '' };
-    const parsed = ListContactsQuery.safeParse({
-      ...typed,
-      created_after: dayStart(typed.created_after),
-      created_before: dayStart(typed.created_before),
-      ...(cursor ? { cursor } : {}),
-    });
+    // Dates from the date inputs go as they are: the worker reads them in the workspace's time zone.
+    const parsed = ListContactsQuery.safeParse({ ...typed, ...(cursor ? { cursor } : {}) });
     if (!parsed.success) return sendPage(res, contactsPage({ ...base, error: validationErrorFrom(parsed.error).message }), 400);
     const { limit: _limit, cursor: _cursor, ...filters } = parsed.data;
     try {

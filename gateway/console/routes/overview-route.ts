@@ -4,6 +4,7 @@ import { listGrants } from '../../../shared/contracts/grants.js';
 import { listMembers } from '../../../shared/contracts/members.js';
 import { listPipelines } from '../../../shared/contracts/pipelines.js';
 import { listTokens } from '../../../shared/contracts/tokens.js';
+import { getWorkspaceSettings } from '../../../shared/contracts/workspace-settings.js';
 import { callWorker } from '../../call-worker.js';
 import type { GatewayDeps } from '../../deps.js';
 import { sendPage } from '../../pages/session-routes.js';
@@ -19,16 +20,17 @@ export function overviewRoute(deps: GatewayDeps): Router {
   router.get('/', async (req, res) => {
     const session = sessionOf(req);
     const admin = session.isAdministrator;
-    const [contacts, pipelines, agents, tokens, members] = await Promise.all([
+    const [contacts, pipelines, agents, tokens, members, settings] = await Promise.all([
       may(session, 'contacts:read') ? callWorker(deps.bus, req, countContacts, {}).then((r) => r.result.count) : null,
       may(session, 'schema:read') ? callWorker(deps.bus, req, listPipelines, {}).then((r) => r.result.data.length) : null,
       callWorker(deps.bus, req, listGrants, {}).then((r) => r.result.agents.length),
       admin ? callWorker(deps.bus, req, listTokens, { limit: TOKENS_SHOWN }).then((r) => r.result) : null,
       admin ? callWorker(deps.bus, req, listMembers, {}).then((r) => r.result.members.length) : null,
+      callWorker(deps.bus, req, getWorkspaceSettings, {}).then((r) => r.result),
     ]);
     sendPage(
       res,
-      overviewPage(session, { contacts, pipelines, agents, tokens: tokens ? tokens.data.length : null, members }, tokens !== null && tokens.next_cursor !== null),
+      overviewPage(session, { contacts, pipelines, agents, tokens: tokens ? tokens.data.length : null, members }, tokens !== null && tokens.next_cursor !== null, settings),
     );
   });
   return router;

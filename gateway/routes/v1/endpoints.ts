@@ -9,10 +9,12 @@ import { pipelineEndpoints } from './pipelines/endpoints.js';
 import { describeSchemaEndpoint } from './schema/endpoints.js';
 import { tokenEndpoints } from './tokens/endpoints.js';
 import { webhookEndpointEndpoints } from './webhook-endpoints/endpoints.js';
+import { workspaceEndpoints } from './workspace/endpoints.js';
 
 /** Every REST endpoint: the gateway mounts exactly these, and the OpenAPI document lists them. */
 export const V1_ENDPOINTS: readonly Endpoint[] = [
   getMeEndpoint,
+  ...workspaceEndpoints,
   ...contactEndpoints,
   ...dealEndpoints,
   ...noteEndpoints,

@@ -10,6 +10,8 @@ export const WorkspaceSchema = defineEntity({
     name: p.string(),
     /** ISO 3166 alpha-2; phones without a country code are read in this country. */
     defaultCountry: p.string().nullable(),
+    /** IANA name; days and relative ranges in filters are read in it. */
+    timeZone: p.string().default('UTC'),
     createdAt: p.datetime(3),
     updatedAt: p.datetime(3),
   },

@@ -6,6 +6,19 @@ import { Migration0005TokenLineageAndOauth } from './0005-token-lineage-and-oaut
 import { Migration0006Events } from './0006-events.js';
 import { Migration0007Webhooks } from './0007-webhooks.js';
 import { Migration0008Notes } from './0008-notes.js';
+import { Migration0009ContactSearch } from './0009-contact-search.js';
+import { Migration0010WorkspaceTimeZone } from './0010-workspace-time-zone.js';
 
 /** Every migration, in order. Listed explicitly so the compiled service needs no file discovery. */
-export const MIGRATIONS = [Migration0001InitialSchema, Migration0002FiltersAndStageOrder, Migration0003OauthAndSessions, Migration0004TemporaryPasswords, Migration0005TokenLineageAndOauth, Migration0006Events, Migration0007Webhooks, Migration0008Notes];
+export const MIGRATIONS = [
+  Migration0001InitialSchema,
+  Migration0002FiltersAndStageOrder,
+  Migration0003OauthAndSessions,
+  Migration0004TemporaryPasswords,
+  Migration0005TokenLineageAndOauth,
+  Migration0006Events,
+  Migration0007Webhooks,
+  Migration0008Notes,
+  Migration0009ContactSearch,
+  Migration0010WorkspaceTimeZone,
+];

@@ -1,11 +1,24 @@
 import { z } from 'zod';
-import { TimestampQuery } from '../../../../shared/contracts/common.js';
-import { ContactStatus } from '../../../../shared/contracts/contacts.js';
+import { ContactFilters, ContactSort, ContactStatus } from '../../../../shared/contracts/contacts.js';
+import { createdRangeFilters } from '../../../../shared/contracts/created-range.js';
 
 /** The contact filters that count_contacts and find_contacts share (query is the REST list's q). */
 export const ContactFilterInput = {
-  created_after: TimestampQuery.optional().describe('Only contacts created after this ISO 8601 instant'),
-  created_before: TimestampQuery.optional().describe('Only contacts created before this ISO 8601 instant'),
-  query: z.string().min(1).max(100).optional().describe('Prefix of a first name, last name, e-mail or phone'),
+  ...createdRangeFilters('contacts'),
+  query: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe(
+      'Words to find, e.g. "Ada Lovelace", "love" or "ada.lovelace@": every word must begin a word of the first name, last name or e-mail, case and accents ignored; digits alone also match the start of the phone after +',
+    ),
+  email: ContactFilters.shape.email,
+  phone: ContactFilters.shape.phone,
   status: ContactStatus.optional(),
+};
+
+/** find_contacts' order (count_contacts has none): oldest_first by default, or newest_first. */
+export const ContactSortInput = {
+  sort: ContactSort.optional(),
 };

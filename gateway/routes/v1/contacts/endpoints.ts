@@ -1,3 +1,4 @@
+import { AppliedRange } from '../../../../shared/contracts/created-range.js';
 import { archiveContact, Contact, createContact, getContact, listContacts, updateContact } from '../../../../shared/contracts/contacts.js';
 import { defineEndpoint } from '../../../api/endpoint.js';
 import { listOf } from '../../../api/list-envelope.js';
@@ -11,11 +12,11 @@ export const listContactsEndpoint = defineEndpoint({
   operationId: 'listContacts',
   summary: 'List contacts',
   description:
-    'Contacts in creation order (created_at, then id). Follow links.next to read every contact exactly once; filters combine with AND and travel in links.next.',
+    'Contacts in creation order (created_at, then id; sort=newest_first reverses it). Follow links.next to read every contact exactly once; filters combine with AND and travel in links.next. Days (YYYY-MM-DD) and created_within are read in the workspace time zone; applied_range says which instants the creation-date filters selected.',
   tag,
   op: listContacts,
   query: ListContactsQuery,
-  response: listOf(Contact, 'ContactList'),
+  response: listOf(Contact, 'ContactList', { applied_range: AppliedRange }),
   status: 200,
   errors: ['validation_failed', 'invalid_cursor'],
 });

@@ -1,3 +1,4 @@
+import { AppliedRange } from '../../../../shared/contracts/created-range.js';
 import { createDeal, Deal, deleteDeal, getDeal, listDeals, updateDeal } from '../../../../shared/contracts/deals.js';
 import { defineEndpoint } from '../../../api/endpoint.js';
 import { listOf } from '../../../api/list-envelope.js';
@@ -12,11 +13,11 @@ export const listDealsEndpoint = defineEndpoint({
   operationId: 'listDeals',
   summary: 'List deals',
   description:
-    'Deals in creation order. Filters combine with AND and travel in links.next; a filter naming a stage, pipeline or contact that does not exist in the workspace is a 404.',
+    'Deals in creation order. Filters combine with AND and travel in links.next; a filter naming a stage, pipeline or contact that does not exist in the workspace is a 404. Days (YYYY-MM-DD) and created_within are read in the workspace time zone; applied_range says which instants the creation-date filters selected.',
   tag,
   op: listDeals,
   query: ListDealsQuery,
-  response: listOf(Deal, 'DealList'),
+  response: listOf(Deal, 'DealList', { applied_range: AppliedRange }),
   status: 200,
   errors: ['validation_failed', 'invalid_cursor', 'not_found'],
 });

@@ -1,0 +1,51 @@
+import type { WorkspaceSettings } from '../../../shared/contracts/workspace-settings.js';
+import { html, type Html } from '../../pages/html.js';
+import { consoleLayout } from '../console-layout.js';
+import type { ConsoleSession } from '../console-session.js';
+import { noticeLine } from '../notice.js';
+import { workspacePath } from '../workspace-url.js';
+
+export interface WorkspaceSettingsForm {
+  time_zone: string;
+  default_country: string;
+}
+
+/** Every zone this runtime knows, UTC first: the choices of the time zone list. */
+const TIME_ZONES = ['UTC', ...Intl.supportedValuesOf('timeZone').filter((zone) => zone !== 'UTC')];
+
+/** The workspace's settings (administrators): its time zone and the default country for phones. */
+export function workspaceSettingsPage(
+  session: ConsoleSession,
+  settings: WorkspaceSettings,
+  options: { error?: string; form?: WorkspaceSettingsForm; notice?: string } = {},
+): Html {
+  const form = options.form ?? { time_zone: settings.time_zone, default_country: settings.default_country ?? '' };
+  const zones = TIME_ZONES.includes(form.time_zone) ? TIME_ZONES : [form.time_zone, ...TIME_ZONES];
+  return consoleLayout({
+    session,
+    section: 'overview',
+    title: 'Workspace settings',
+    body: html`
+      ${noticeLine(options.notice)}
+      ${options.error ? html`<p class="error" role="alert" id="settings-error">${options.error}</p>` : ''}
+      <form method="post" action="${workspacePath(session, '/settings')}" ${options.error ? html`aria-describedby="settings-error"` : ''}>
+        <input type="hidden" name="csrf_token" value="${session.csrf}">
+        <div class="field">
+          <label for="time_zone">Time zone</label>
+          <select id="time_zone" name="time_zone" aria-describedby="time-zone-help">
+            ${zones.map((zone) => html`<option value="${zone}" ${zone === form.time_zone ? 'selected' : ''}>${zone}</option>`)}
+          </select>
+          <p class="muted" id="time-zone-help">Days in filters (created after 2026-01-31) and ranges such as last week are read in this time zone. Times are still stored and returned in UTC.</p>
+        </div>
+        <div class="field">
+          <label for="default_country">Default country for phones</label>
+          <input id="default_country" name="default_country" type="text" maxlength="2" value="${form.default_country}" aria-describedby="country-help">
+          <p class="muted" id="country-help">Two letters, e.g. US: a phone written without a country code is read in this country. Empty: such phones are refused.</p>
+        </div>
+        <div class="actions">
+          <button class="primary" type="submit">Save settings</button>
+          <a class="button-link" href="${workspacePath(session, '')}">Back to the overview</a>
+        </div>
+      </form>`,
+  });
+}

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { parseLocalDate } from '../time/zoned-day.js';
+import { isoInstant, Timestamp } from './common.js';
+
+/**
+ * The creation-date filters of the contact and deal lists and counts. A day (YYYY-MM-DD) and a
+ * relative range (created_within) are read in the workspace's time zone by the worker, which
+ * knows it; the range is half-open, [created_after, created_before), and every answer echoes
+ * the instants it applied.
+ */
+
+const DAY_OR_INSTANT = 'must be a date (YYYY-MM-DD, read in the workspace time zone) or an ISO 8601 timestamp, e.g. 2026-01-31 or 2026-01-31T00:00:00Z';
+
+const Instant = isoInstant(DAY_OR_INSTANT);
+
+/** A day, or an instant with its offset. */
+export const DayOrInstant = z.string().superRefine((text, ctx) => {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) {
+    if (parseLocalDate(text) === null) ctx.addIssue({ code: 'custom', message: 'must be a real calendar date, e.g. 2026-01-31' });
+    return;
+  }
+  const instant = Instant.safeParse(text);
+  if (!instant.success) ctx.addIssue({ code: 'custom', message: instant.error.issues[0]?.message ?? DAY_OR_INSTANT });
+});
+
+export const CREATED_WITHIN = ['today', 'yesterday', 'last_7_days', 'this_week', 'last_week', 'this_month', 'last_month'] as const;
+export const CreatedWithin = z.enum(CREATED_WITHIN, { error: `must be one of ${CREATED_WITHIN.join(', ')}` });
+export type CreatedWithin = z.infer<typeof CreatedWithin>;
+
+/** The three filters, described for what they select (`what`: "contacts", "deals"). */
+export function createdRangeFilters(what: string) {
+  return {
+    created_after: DayOrInstant.optional().describe(
+      `Only ${what} created at or after this instant, or from the start of this day (YYYY-MM-DD) in the workspace time zone (inclusive)`,
+    ),
+    created_before: DayOrInstant.optional().describe(
+      `Only ${what} created before this instant, or before the start of this day (YYYY-MM-DD) in the workspace time zone (exclusive: created_before=2026-01-31 ends when January 31 begins)`,
+    ),
+    created_within: CreatedWithin.optional().describe(
+      `Only ${what} created in this period of the workspace time zone: today, yesterday, last_7_days (today and the 6 days before), this_week, last_week (weeks start on Monday), this_month or last_month. Not with created_after or created_before`,
+    ),
+  };
+}
+
+/** The range a list or count applied, as instants; every such answer carries it. */
+export const AppliedRange = z
+  .object({
+    created_after: Timestamp.nullable().describe('Inclusive start (UTC ISO 8601); null when open'),
+    created_before: Timestamp.nullable().describe('Exclusive end (UTC ISO 8601); null when open'),
+    time_zone: z.string().describe('The workspace time zone that days and relative ranges were read in'),
+  })
+  .meta({ id: 'AppliedRange' });
+export type AppliedRange = z.infer<typeof AppliedRange>;

@@ -1,0 +1,52 @@
+import t from 'tap';
+import type { WorkspaceSettings } from '../../shared/contracts/workspace-settings.js';
+import { launchBrowser } from '../helpers/browser.js';
+import { check, signIn } from '../helpers/console-pages.js';
+import { client } from '../helpers/http.js';
+import { useStack } from '../helpers/shared-stack.js';
+import { TEST_PASSWORD } from '../helpers/stack.js';
+
+/**
+ * The workspace settings page in headless Chromium: an administrator picks the time zone the
+ * workspace's days are read in, and the contacts page's date filters follow it.
+ */
+const stack = await useStack(t);
+const base = stack.baseUrl;
+const admin = await stack.bootstrap({ org: 'Clockwork', workspace: 'Pacific', email: 'tz-admin@clockwork.test', defaultCountry: 'US' });
+const wsId = admin.workspace.id;
+const ws = `/console/w/${wsId}`;
+const api = client(base, await stack.token(wsId, ['contacts:write']));
+// Born at 07:30 UTC on January 31: still January 30 in Los Angeles.
+await stack.db.query(
+  `insert into contacts (id, workspace_id, first_name, phone, status, custom_fields, created_at, updated_at)
+   values ('con_TZCONSOLE1', $1, 'Night Owl', '+14155550177', 'active', '{}', '2026-01-31T07:30:00Z', '2026-01-31T07:30:00Z')`,
+  [wsId],
+);
+
+const browser = await launchBrowser();
+t.teardown(() => browser.close());
+const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+await signIn(page, base, admin.user.email, TEST_PASSWORD);
+
+t.test('an administrator sets the time zone, and days are read in it', async (t) => {
+  await page.goto(`${base}${ws}/contacts?created_after=2026-01-31`);
+  t.match(await page.locator('main').innerText(), /Night Owl/, 'in UTC the contact was created on January 31');
+
+  await page.goto(`${base}${ws}`);
+  await page.getByRole('link', { name: 'Change the workspace settings' }).click();
+  t.equal(await page.getByLabel('Time zone').inputValue(), 'UTC');
+  await check(t, page, 'console-settings');
+  await page.getByLabel('Time zone').selectOption('America/Los_Angeles');
+  await Promise.all([page.waitForURL(/notice=saved/), page.getByRole('button', { name: 'Save settings' }).click()]);
+  t.match(await page.getByRole('status').innerText(), /saved/);
+  t.equal(await page.getByLabel('Time zone').inputValue(), 'America/Los_Angeles');
+  t.equal((await api.get<WorkspaceSettings>('/v1/workspace')).body.time_zone, 'America/Los_Angeles', 'REST reads the same setting');
+
+  await page.goto(`${base}${ws}/contacts?created_after=2026-01-31`);
+  t.notMatch(await page.locator('main').innerText(), /Night Owl/, 'in Los Angeles it was January 30');
+  await page.goto(`${base}${ws}/contacts?created_after=2026-01-30&created_before=2026-01-31`);
+  t.match(await page.locator('main').innerText(), /Night Owl/);
+
+  await page.goto(`${base}${ws}`);
+  t.match(await page.locator('#workspace-time-zone').innerText(), /America\/Los_Angeles/, 'the overview says it');
+});

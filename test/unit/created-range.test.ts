@@ -1,0 +1,55 @@
+import t from 'tap';
+import { ValidationError } from '../../shared/errors.js';
+import { needsTimeZone, resolveCreatedRange } from '../../workers/runtime/created-range.js';
+
+const LA = 'America/Los_Angeles';
+const KIRITIMATI = 'Pacific/Kiritimati';
+
+t.test('relative ranges around a fixed now, in the zone', async (t) => {
+  // Wednesday March 11, 2026, 05:00 in Los Angeles; clocks went forward on Sunday March 8.
+  const now = new Date('2026-03-11T12:00:00Z');
+  const within = (w: Parameters<typeof resolveCreatedRange>[0]['created_within']) => resolveCreatedRange({ created_within: w }, LA, now);
+  t.same(within('today'), { created_after: '2026-03-11T07:00:00.000Z', created_before: '2026-03-12T07:00:00.000Z', time_zone: LA });
+  t.same(within('yesterday'), { created_after: '2026-03-10T07:00:00.000Z', created_before: '2026-03-11T07:00:00.000Z', time_zone: LA });
+  t.same(within('last_7_days'), { created_after: '2026-03-05T08:00:00.000Z', created_before: '2026-03-12T07:00:00.000Z', time_zone: LA }, 'today and the six days before');
+  t.same(within('this_week'), { created_after: '2026-03-09T07:00:00.000Z', created_before: '2026-03-16T07:00:00.000Z', time_zone: LA }, 'from Monday');
+  t.same(within('last_week'), { created_after: '2026-03-02T08:00:00.000Z', created_before: '2026-03-09T07:00:00.000Z', time_zone: LA }, 'a week of 167 hours');
+  t.same(within('this_month'), { created_after: '2026-03-01T08:00:00.000Z', created_before: '2026-04-01T07:00:00.000Z', time_zone: LA });
+  t.same(within('last_month'), { created_after: '2026-02-01T08:00:00.000Z', created_before: '2026-03-01T08:00:00.000Z', time_zone: LA });
+});
+
+t.test('the same instant is another day at UTC+14', async (t) => {
+  // 2026-01-04T10:30Z is Monday January 5, 00:30 in Kiritimati, but still Sunday in UTC.
+  const now = new Date('2026-01-04T10:30:00Z');
+  t.same(resolveCreatedRange({ created_within: 'today' }, KIRITIMATI, now).created_after, '2026-01-04T10:00:00.000Z');
+  t.same(resolveCreatedRange({ created_within: 'this_week' }, KIRITIMATI, now), { created_after: '2026-01-04T10:00:00.000Z', created_before: '2026-01-11T10:00:00.000Z', time_zone: KIRITIMATI });
+  t.same(resolveCreatedRange({ created_within: 'last_week' }, KIRITIMATI, now), { created_after: '2025-12-28T10:00:00.000Z', created_before: '2026-01-04T10:00:00.000Z', time_zone: KIRITIMATI });
+  t.same(resolveCreatedRange({ created_within: 'last_week' }, 'UTC', now), { created_after: '2025-12-22T00:00:00.000Z', created_before: '2025-12-29T00:00:00.000Z', time_zone: 'UTC' }, 'in UTC the week before');
+  t.same(resolveCreatedRange({ created_within: 'last_month' }, KIRITIMATI, now).created_after, '2025-11-30T10:00:00.000Z', 'December, across the year');
+});
+
+t.test('days and instants', async (t) => {
+  t.same(resolveCreatedRange({ created_after: '2026-01-01', created_before: '2026-01-31' }, LA, new Date()), {
+    created_after: '2026-01-01T08:00:00.000Z',
+    created_before: '2026-01-31T08:00:00.000Z',
+    time_zone: LA,
+  }, 'created_before a day ends where that day begins');
+  t.same(resolveCreatedRange({ created_after: '2026-01-01T01:00:00+01:00' }, LA, new Date()), { created_after: '2026-01-01T00:00:00.000Z', created_before: null, time_zone: LA }, 'instants stay instants, in UTC');
+  t.same(resolveCreatedRange({}, LA, new Date()), { created_after: null, created_before: null, time_zone: LA });
+  t.equal(needsTimeZone({ created_after: '2026-01-01T00:00:00Z' }), false);
+  t.equal(needsTimeZone({ created_before: '2026-01-01' }), true);
+  t.equal(needsTimeZone({ created_within: 'today' }), true);
+});
+
+t.test('created_within with created_after or created_before is refused', async (t) => {
+  for (const extra of [{ created_after: '2026-01-01' }, { created_before: '2026-01-01T00:00:00Z' }]) {
+    let error: unknown;
+    try {
+      resolveCreatedRange({ created_within: 'today', ...extra }, 'UTC', new Date());
+    } catch (e) {
+      error = e;
+    }
+    t.ok(error instanceof ValidationError, Object.keys(extra).join());
+    t.same((error as ValidationError).details, { param: 'created_within' });
+  }
+});

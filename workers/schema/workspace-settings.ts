@@ -1,0 +1,29 @@
+import type { getWorkspaceSettings, updateWorkspaceSettings, WorkspaceSettings } from '../../shared/contracts/workspace-settings.js';
+import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
+import type { OperationHandler } from '../runtime/worker-call.js';
+
+async function loadSettings(db: WorkspaceSql): Promise<WorkspaceSettings> {
+  const row = await db.global
+    .selectFrom('workspaces')
+    .select(['id', 'name', 'default_country', 'time_zone'])
+    .where('id', '=', db.workspaceId)
+    .executeTakeFirstOrThrow();
+  return { object: 'workspace', ...row };
+}
+
+export const getWorkspaceSettingsHandler: OperationHandler<typeof getWorkspaceSettings> = async ({ db }) => loadSettings(db);
+
+/** Only the settings given change; the change is recorded as workspace.updated. */
+export const updateWorkspaceSettingsHandler: OperationHandler<typeof updateWorkspaceSettings> = async ({ input, db, events }) => {
+  const before = await loadSettings(db);
+  const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+  if (Object.keys(changes).length === 0) return before;
+  await db.global
+    .updateTable('workspaces')
+    .set({ ...changes, updated_at: new Date() })
+    .where('id', '=', db.workspaceId)
+    .execute();
+  const after = await loadSettings(db);
+  await events.record({ type: 'workspace.updated', object: after, previous: before });
+  return after;
+};

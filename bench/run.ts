@@ -8,6 +8,7 @@
  *   npm run bench -- --soak [--soak-seconds 120]     (bench/soak.ts: mixed load, memory, scaling)
  *   npm run bench -- --profile [--scenario list|mcp|create]   (bench/profile.ts: CPU profiles of the hot path)
  *   npm run bench -- --cluster     (bench/cluster.ts: 3 NATS nodes, 2 gateways, 1/2/4 workers held to 0.25 CPU, a node killed)
+ *   npm run bench -- --agents      (bench/agent-evaluation.ts: 20 agent tasks as tool calls, each within its call budget)
  *   npm run bench -- --search [--rows 1000000]   (bench/contact-search.ts: contact search at 1,000,000 contacts)
  *
  * It ends with `crm import contacts` of a 100,000-row CSV (bench/import-contacts.ts), then
@@ -21,6 +22,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { deriveSecrets } from '../shared/secrets.js';
 import { encodeCursor, type CursorScope } from '../workers/runtime/keyset-cursor.js';
+import { runAgentEvaluation } from './agent-evaluation.js';
 import { startBenchStack } from './bench-stack.js';
 import { benchEvents } from './events.js';
 import { benchImportContacts, formatImportResult } from './import-contacts.js';
@@ -42,6 +44,7 @@ const { values } = parseArgs({
     'soak-seconds': { type: 'string', default: '120' },
     profile: { type: 'boolean', default: false },
     cluster: { type: 'boolean', default: false },
+    agents: { type: 'boolean', default: false },
     search: { type: 'boolean', default: false },
     scenario: { type: 'string', default: 'list' },
   },
@@ -49,6 +52,9 @@ const { values } = parseArgs({
 if (values.profile) {
   await runProfile({ scenario: values.scenario as ProfileScenario, durationSeconds: Number(values.duration), connections: Number(values.connections) });
   process.exit(0);
+}
+if (values.agents) {
+  process.exit((await runAgentEvaluation()) ? 0 : 1);
 }
 if (values.cluster) {
   const passed = await runClusterBench({ durationSeconds: Number(values.duration), connections: Number(values.connections) });

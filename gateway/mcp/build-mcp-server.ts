@@ -5,7 +5,6 @@ import { installCompletionHandler } from './completion-handler.js';
 import type { McpFeatures } from './mcp-features.js';
 import { installPromptHandlers } from './prompt-handlers.js';
 import { installResourceHandlers } from './resource-handlers.js';
-import { serverInstructions } from './server-instructions.js';
 import type { ToolCall, ToolDefinition } from './tool.js';
 import { installToolHandlers } from './tool-handlers.js';
 
@@ -16,7 +15,13 @@ const VERSION = '1.0.0';
  * ours, so tool arguments are read strictly, schemas are the portable ones made once, and a
  * tool the connection may not use answers with the scope and the way to get it).
  */
-export function buildMcpServer(server: McpServerDefinition, tools: readonly ToolDefinition[], features: McpFeatures, call: ToolCall, options: { validateReplies: boolean }): Server {
+export function buildMcpServer(
+  server: McpServerDefinition,
+  tools: readonly ToolDefinition[],
+  features: McpFeatures,
+  call: ToolCall,
+  options: { validateReplies: boolean; instructions: string },
+): Server {
   const capabilities: ServerCapabilities = {
     tools: {},
     // Logging: the level is accepted; a stateless request has no stream to send log messages on.
@@ -25,7 +30,7 @@ export function buildMcpServer(server: McpServerDefinition, tools: readonly Tool
     ...(features.prompts.length > 0 ? { prompts: {} } : {}),
     ...(features.prompts.length > 0 || features.resources.length > 0 ? { completions: {} } : {}),
   };
-  const mcp = new Server({ name: `workspace-crm-${server.key}`, title: server.title, version: VERSION }, { capabilities, instructions: serverInstructions(server) });
+  const mcp = new Server({ name: `workspace-crm-${server.key}`, title: server.title, version: VERSION }, { capabilities, instructions: options.instructions });
   installToolHandlers(mcp, server, tools, call, options);
   if (capabilities.resources) installResourceHandlers(mcp, features.resources, call);
   if (capabilities.prompts) installPromptHandlers(mcp, features.prompts, call);

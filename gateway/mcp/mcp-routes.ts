@@ -1,6 +1,7 @@
 import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { MCP_SERVERS } from '../../shared/auth/mcp-servers.js';
+import { whoAmI } from '../../shared/contracts/whoami.js';
 import type { McpServerKey } from '../../shared/contracts/oauth.js';
 import { InvalidJsonError, MethodNotAllowedError, RouteNotFoundError } from '../../shared/errors.js';
 import type { ApiTokenAuthenticator } from '../auth/authenticate-api-token.js';
@@ -14,6 +15,7 @@ import { authenticateMcp } from './authenticate-mcp.js';
 import { resourceMetadataUrl, sendBearerChallenge } from './bearer-challenge.js';
 import { buildMcpServer } from './build-mcp-server.js';
 import { stepUpChallenge } from './scope-step-up.js';
+import { serverInstructions } from './server-instructions.js';
 import { checkJsonRpc } from './check-json-rpc.js';
 import { sendJsonRpcError } from './json-rpc-error.js';
 import { toolCall, type ToolDefinition } from './tool.js';
@@ -50,7 +52,11 @@ export function mcpRoutes(deps: GatewayDeps, tokens: ApiTokenAuthenticator, veri
       }
       const challenge = await stepUpChallenge(req, def, CATALOGUES[key], deps.bus);
       if (challenge) return sendBearerChallenge(res, challenge, resourceMetadataUrl(deps.publicUrl(), def), challenge.scopes);
-      const server = buildMcpServer(def, CATALOGUES[key], FEATURES[key], toolCall(deps.bus, req.credential, req.requestId), { validateReplies: deps.bus.validateReplies });
+      const call = toolCall(deps.bus, req.credential, req.requestId);
+      // Instructions travel only in the initialize answer: only then is the workspace's time zone worth a call.
+      const initializing = (req.body as { method?: unknown }).method === 'initialize';
+      const timeZone = initializing ? (await call.run(whoAmI, {})).time_zone : undefined;
+      const server = buildMcpServer(def, CATALOGUES[key], FEATURES[key], call, { validateReplies: deps.bus.validateReplies, instructions: serverInstructions(def, new Date(), timeZone) });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on('close', () => {
         void transport.close();

@@ -62,6 +62,13 @@ export const DealFilters = z.object({
   stage: z.string().trim().min(1).max(100).optional().describe('A stage id (stg_…) or a stage name (case does not matter, any pipeline)'),
   pipeline_id: Ref.optional(),
   contact_id: Ref.optional(),
+  q: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe("Words of the deal's name: every word must appear in it, case and accents ignored"),
   ...createdRangeFilters('deals'),
 });
 export type DealFilters = z.infer<typeof DealFilters>;
@@ -83,6 +90,32 @@ export const listDeals = defineOperation({
     pipeline: z.string().trim().min(1).max(100).optional().describe('A pipeline id (pipe_…) or name; for tools that name things'),
   }),
   output: pageOf(Deal).extend({ applied_range: AppliedRange }),
+});
+
+/** Deals per stage and currency: what a pipeline holds, in one answer. */
+export const DealTotals = z.object({
+  count: z.number().int().describe('Deals matching the filters'),
+  by_stage: z.array(
+    z.object({
+      stage_id: z.string(),
+      stage_name: z.string().describe(userWritten("The stage's name")),
+      pipeline_id: z.string(),
+      pipeline_name: z.string().describe(userWritten("The pipeline's name")),
+      count: z.number().int(),
+      amounts: z.array(z.object({ currency: z.string(), amount: z.number().int().describe('Sum in minor units (e.g. cents)') })).describe('Per currency; deals without an amount count but add nothing'),
+    }),
+  ).describe('In pipeline order, then stage order; only stages with matching deals'),
+  applied_range: AppliedRange,
+});
+
+export const countDeals = defineOperation({
+  worker: 'deals',
+  resource: 'deals',
+  verb: 'count',
+  readOnly: true,
+  scope: 'deals:read',
+  input: z.strictObject({ ...DealFilters.shape, pipeline: z.string().trim().min(1).max(100).optional().describe('A pipeline id (pipe_…) or name') }),
+  output: DealTotals,
 });
 
 export const getDeal = defineOperation({ worker: 'deals', resource: 'deals', verb: 'get', readOnly: true, scope: 'deals:read', input: ById, output: Deal });

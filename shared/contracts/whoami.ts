@@ -13,6 +13,7 @@ export const WhoAmI = z.object({
   scopes: z.array(Scope),
   credential_kind: z.enum(['api_token', 'oauth']),
   reads_company_wide: z.boolean().describe('False when the connection sees only what its user owns'),
+  time_zone: z.string().describe('The workspace time zone (IANA): days (YYYY-MM-DD) and ranges such as last_week are read in it'),
   grantable_scopes: z
     .array(Scope)
     .describe("What this connection could be allowed: for a sign-in, what the user's workspace permissions let them grant; for an API token, its own scopes"),

@@ -63,3 +63,42 @@ t.test('update tools describe updates, not create defaults', async (t) => {
     t.notMatch(JSON.stringify(tool), /On create|Default on create/i, `${name} speaks of updates only`);
   }
 });
+
+t.test('deal results name the stage, the pipeline and the contact; the contact only for a connection that may read it', async (t) => {
+  const ada = (await admin.post<{ id: string }>('/v1/contacts', { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@deals.test', phone: '+1 415 555 0601' })).body;
+  const deal = (await admin.post<{ id: string }>('/v1/deals', { name: 'Analytical Engine order', stage: 'Negotiation', amount: 250_000, currency: 'USD', contact_id: ada.id })).body;
+  const got = ok(t, await call(writer, 'get_deal', { id: deal.id }));
+  t.match(got, { stage_name: 'Negotiation', pipeline_name: sales.name, contact: { id: ada.id, name: 'Ada Lovelace', email: 'ada@deals.test', phone: '+14155550601' } });
+  const found = ok(t, await call(writer, 'find_deals', { query: 'analytical ENGINE' })) as { deals: { id: string; contact: unknown }[]; applied_range: unknown };
+  t.same(found.deals.map((d) => d.id), [deal.id], 'name words, case ignored');
+  t.ok(found.applied_range, 'the applied range is echoed');
+  t.same((ok(t, await call(writer, 'find_deals', { query: 'engine nothing' })) as { deals: unknown[] }).deals, [], 'every word must match');
+  const rest = await admin.get<{ data: { id: string }[] }>('/v1/deals?q=analytical');
+  t.same(rest.body.data.map((d) => d.id), [deal.id], 'q on the REST list too');
+
+  const dealsOnly = await connect(await stack.token(W, ['deals:read']));
+  const bare = ok(t, await call(dealsOnly, 'get_deal', { id: deal.id }));
+  t.match(bare, { stage_name: 'Negotiation', contact_id: ada.id, contact: null }, 'no contacts:read: no contact details');
+});
+
+t.test('count_deals: the count and the amounts per stage and currency, with the same filters as find_deals', async (t) => {
+  await admin.post('/v1/deals', { name: 'Euro deal', stage: 'Negotiation', amount: 1_000, currency: 'EUR' });
+  await admin.post('/v1/deals', { name: 'No amount', stage: 'Negotiation' });
+  const totals = ok(t, await call(writer, 'count_deals', { pipeline: sales.name })) as {
+    count: number;
+    by_stage: { stage_name: string; count: number; amounts: { currency: string; amount: number }[] }[];
+    applied_range: { time_zone: string };
+  };
+  const negotiation = totals.by_stage.find((s) => s.stage_name === 'Negotiation');
+  t.equal(negotiation?.count, 3, 'Analytical Engine order, Euro deal, No amount (By name moved on to Won)');
+  t.same(negotiation?.amounts.sort((a, b) => a.currency.localeCompare(b.currency)), [{ currency: 'EUR', amount: 1_000 }, { currency: 'USD', amount: 250_000 }]);
+  t.equal(totals.count, totals.by_stage.reduce((n, s) => n + s.count, 0));
+  t.equal(totals.applied_range.time_zone, 'UTC');
+  const stageNames = totals.by_stage.map((s) => s.stage_name);
+  const order = sales.stages.map((s) => s.name).filter((n) => stageNames.includes(n));
+  t.same(stageNames, order, 'in stage order');
+  const today = ok(t, await call(writer, 'count_deals', { stage: 'Negotiation', created_within: 'today' })) as { count: number };
+  t.equal(today.count, 4, 'created today, in every pipeline (Partner deal too)');
+  const none = await call(writer, 'count_deals', { stage: 'Nowhere' });
+  t.match(none.structuredContent, { code: 'not_found', param: 'stage' });
+});

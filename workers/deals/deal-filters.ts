@@ -3,6 +3,8 @@ import type { AppliedRange } from '../../shared/contracts/created-range.js';
 import type { DealFilters } from '../../shared/contracts/deals.js';
 import type { ScopedSelect, WorkspaceSql } from '../../shared/db/workspace-sql.js';
 import { NotFoundError } from '../../shared/errors.js';
+import { sql } from 'kysely';
+import { likeAnywhere } from '../runtime/like-prefix.js';
 import { requireVisibleContact } from './deal-references.js';
 
 /** Filters as applied: a stage name resolved to ids, the creation range as instants. */
@@ -12,6 +14,7 @@ export interface AppliedDealFilters {
   contact_id?: string;
   created_after?: string;
   created_before?: string;
+  words?: string[];
 }
 
 const isStageId = (stage: string) => stage.startsWith('stg_');
@@ -57,6 +60,7 @@ export async function applicableDealFilters(db: WorkspaceSql, f: DealListFilters
     contact_id: f.contact_id,
     created_after: range.created_after ?? undefined,
     created_before: range.created_before ?? undefined,
+    words: f.q === undefined ? undefined : nameWords(f.q),
   };
 }
 
@@ -77,8 +81,21 @@ export async function explainEmptyResult(db: WorkspaceSql, context: CallContext,
   if (f.contact_id !== undefined) await requireVisibleContact(db, context, f.contact_id);
 }
 
+/** The words of a name query, lower case and without accents (as crm_unaccent() reads the name). */
+function nameWords(text: string): string[] {
+  return text
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 10);
+}
+
 export function whereDealFilters<O>(query: ScopedSelect<'deals', O>, f: AppliedDealFilters): ScopedSelect<'deals', O> {
   let q = query;
+  // Each word anywhere in the name; deals are few next to contacts, so no index of their own.
+  for (const word of f.words ?? []) q = q.where(sql<string>`lower(crm_unaccent(name))`, 'like', likeAnywhere(word));
   if (f.stage_ids) q = f.stage_ids.length === 1 ? q.where('stage_id', '=', f.stage_ids[0]!) : q.where('stage_id', 'in', f.stage_ids);
   if (f.pipeline_id) q = q.where('pipeline_id', '=', f.pipeline_id);
   if (f.contact_id) q = q.where('contact_id', '=', f.contact_id);

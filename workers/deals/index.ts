@@ -1,5 +1,6 @@
-import { createDeal, deleteDeal, describeDealReferences, getDeal, listDeals, updateDeal } from '../../shared/contracts/deals.js';
+import { countDeals, createDeal, deleteDeal, describeDealReferences, getDeal, listDeals, updateDeal } from '../../shared/contracts/deals.js';
 import { handle, type WorkerDefinition } from '../runtime/worker-call.js';
+import { countDealsHandler } from './count-deals.js';
 import { createDealHandler } from './create-deal.js';
 import { deleteDealHandler } from './delete-deal.js';
 import { describeDealReferencesHandler } from './describe-deal-references.js';
@@ -13,6 +14,7 @@ export const dealsWorker: WorkerDefinition = {
   handlers: [
     handle(createDeal, createDealHandler),
     handle(listDeals, listDealsHandler),
+    handle(countDeals, countDealsHandler),
     handle(getDeal, getDealHandler),
     handle(updateDeal, updateDealHandler),
     handle(deleteDeal, deleteDealHandler),

@@ -7,7 +7,7 @@ export const whoamiTool = defineTool({
   name: 'whoami',
   title: 'Who am I',
   description:
-    "The workspace and organization this connection acts in, who authorized it, its scopes, whether it may change data on this server (and which scopes it lacks for that), the kind of credential, whether it reads company-wide or only what its user owns, and the current time.",
+    "The workspace and organization this connection acts in, who authorized it, its scopes, whether it may change data on this server (and which scopes it lacks for that), the kind of credential, whether it reads company-wide or only what its user owns, the current time, and the workspace time zone in which days and ranges such as last_week are read.",
   op: whoAmI,
   input: {},
   output: WhoAmI.extend({

@@ -10,7 +10,7 @@ export const whoAmIHandler: OperationHandler<typeof whoAmI> = async ({ context, 
   const place = await sqlOf(em)
     .selectFrom('workspaces as w')
     .innerJoin('organizations as o', 'o.id', 'w.organization_id')
-    .select(['w.id', 'w.name', 'o.id as organization_id', 'o.name as organization_name'])
+    .select(['w.id', 'w.name', 'w.time_zone', 'o.id as organization_id', 'o.name as organization_name'])
     .where('w.id', '=', context.workspace_id)
     .executeTakeFirstOrThrow();
   let authorizedBy;
@@ -34,6 +34,7 @@ export const whoAmIHandler: OperationHandler<typeof whoAmI> = async ({ context, 
     scopes: principal.scopes,
     credential_kind: principal.type === 'token' ? ('api_token' as const) : ('oauth' as const),
     reads_company_wide: context.visibility === 'all',
+    time_zone: place.time_zone,
     grantable_scopes: grantable,
   };
 };

@@ -3,6 +3,7 @@ import { toolCatalogue, type ToolSpec } from '../../tool.js';
 import { whoamiTool } from '../whoami.js';
 import { addNoteTool } from './add-note.js';
 import { countContactsTool } from './count-contacts.js';
+import { countDealsTool } from './count-deals.js';
 import { describeSchemaTool } from './describe-schema.js';
 import { findContactsTool } from './find-contacts.js';
 import { findDealsTool } from './find-deals.js';
@@ -20,6 +21,7 @@ export const CRM_TOOLS = toolCatalogue(MCP_SERVERS.crm, [
   findContactsTool,
   getContactTool,
   findDealsTool,
+  countDealsTool,
   getDealTool,
   recentChangesTool,
   listNotesTool,

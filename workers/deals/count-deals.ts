@@ -1,0 +1,47 @@
+import { sql } from 'kysely';
+import type { countDeals } from '../../shared/contracts/deals.js';
+import { loadFilterSettings, resolveCreatedRange } from '../runtime/created-range.js';
+import { ownerRestriction } from '../runtime/visibility.js';
+import type { OperationHandler } from '../runtime/worker-call.js';
+import { applicableDealFilters, explainEmptyResult, whereDealFilters } from './deal-filters.js';
+
+/** How many deals match, and their count and amount per stage and currency, in pipeline and stage order. */
+export const countDealsHandler: OperationHandler<typeof countDeals> = async ({ input, context, db }) => {
+  const timeZone = (await loadFilterSettings(db)).time_zone;
+  const range = resolveCreatedRange(input, timeZone, new Date());
+  const applied = await applicableDealFilters(db, input, range);
+  const owner = ownerRestriction(context);
+  const query = db
+    .selectFrom('deals')
+    .select(['stage_id', 'currency', sql<number>`count(*)::int`.as('count'), sql<string | null>`sum(amount)::text`.as('amount')])
+    .$if(owner !== null, (q) => q.where('owner_id', '=', owner))
+    .groupBy(['stage_id', 'currency']);
+  const groups = await whereDealFilters(query, applied).execute();
+  if (groups.length === 0) await explainEmptyResult(db, context, input);
+
+  const stageIds = [...new Set(groups.map((g) => g.stage_id))];
+  const stages =
+    stageIds.length === 0
+      ? []
+      : await db
+          .selectFrom('stages as s')
+          .innerJoin(db.table('pipelines', 'p'), 'p.id', 's.pipeline_id')
+          .select(['s.id', 's.name', 's.position', 's.pipeline_id', 'p.name as pipeline_name', 'p.is_default'])
+          .where('s.id', 'in', stageIds)
+          .orderBy('p.is_default', 'desc')
+          .orderBy('p.name')
+          .orderBy('s.position')
+          .execute();
+  const byStage = stages.map((s) => {
+    const own = groups.filter((g) => g.stage_id === s.id);
+    return {
+      stage_id: s.id,
+      stage_name: s.name,
+      pipeline_id: s.pipeline_id,
+      pipeline_name: s.pipeline_name,
+      count: own.reduce((n, g) => n + g.count, 0),
+      amounts: own.filter((g) => g.currency !== null && g.amount !== null).map((g) => ({ currency: g.currency!, amount: Number(g.amount) })),
+    };
+  });
+  return { count: byStage.reduce((n, s) => n + s.count, 0), by_stage: byStage, applied_range: { ...range, time_zone: timeZone } };
+};

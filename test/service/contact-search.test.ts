@@ -46,6 +46,8 @@ async function mcp(): Promise<Client> {
   const mcpClient = new Client({ name: 'contact-search-test', version: '1.0.0' });
   await mcpClient.connect(new StreamableHTTPClientTransport(new URL(`${stack.baseUrl}/mcp/crm`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
   t.teardown(() => mcpClient.close());
+  // Listed first, as agents do: the client then checks every result against the tool's output schema.
+  await mcpClient.listTools();
   return mcpClient;
 }
 const tools = await mcp();

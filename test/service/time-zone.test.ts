@@ -33,6 +33,8 @@ async function workspace(timeZone?: string) {
   const tools = new Client({ name: 'time-zone-test', version: '1.0.0' });
   await tools.connect(new StreamableHTTPClientTransport(new URL(`${stack.baseUrl}/mcp/crm`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
   t.teardown(() => tools.close());
+  // Listed first, as agents do: the client then checks every result against the tool's output schema.
+  await tools.listTools();
   /** count_contacts' whole result. */
   const count = async (args: Record<string, unknown>) => {
     const result = (await tools.callTool({ name: 'count_contacts', arguments: args })) as { isError?: boolean; structuredContent?: { count: number; applied_range: AppliedRange }; content?: { text?: string }[] };

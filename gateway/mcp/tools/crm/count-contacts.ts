@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { countContacts } from '../../../../shared/contracts/contacts.js';
 import { defineTool } from '../../tool.js';
 import { ContactFilterInput } from './contact-filter-input.js';
@@ -9,6 +8,7 @@ export const countContactsTool = defineTool({
   description: 'How many contacts the workspace has (that this connection may see), optionally only those matching the filters.',
   op: countContacts,
   input: ContactFilterInput,
-  output: z.object({ count: z.number().int() }),
+  // The operation's own result: the count and the range it applied (clients check results against this schema).
+  output: countContacts.output,
   opInput: ({ query, ...filters }) => ({ ...filters, q: query }),
 });

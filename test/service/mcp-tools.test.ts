@@ -56,6 +56,7 @@ t.test('every tool declares input and output schemas and annotations; write tool
   t.same(tools.map((x) => x.name).sort(), [
     'add_note',
     'count_contacts',
+    'count_deals',
     'create_contact',
     'create_deal',
     'describe_schema',
@@ -70,7 +71,7 @@ t.test('every tool declares input and output schemas and annotations; write tool
     'whoami',
   ]);
   const readOnly = await connect('crm', await stack.token(W, ['contacts:read', 'deals:read']));
-  t.same((await readOnly.listTools()).tools.map((x) => x.name).sort(), ['count_contacts', 'describe_schema', 'find_contacts', 'find_deals', 'get_contact', 'get_deal', 'list_notes', 'recent_changes', 'whoami']);
+  t.same((await readOnly.listTools()).tools.map((x) => x.name).sort(), ['count_contacts', 'count_deals', 'describe_schema', 'find_contacts', 'find_deals', 'get_contact', 'get_deal', 'list_notes', 'recent_changes', 'whoami']);
   const studio = await connect('studio', fullToken);
   t.same((await studio.listTools()).tools.map((x) => x.name).sort(), [
     'archive_custom_field', 'archive_stage', 'create_custom_field', 'create_pipeline', 'create_stage', 'get_pipeline', 'list_custom_fields', 'list_pipelines', 'update_custom_field', 'update_stage', 'whoami',

@@ -56,6 +56,8 @@ function zonedMidnight(day: Date, timeZone: string): Date {
 
 const TIME_ZONE = 'America/New_York';
 
+const print = (line: string) => process.stdout.write(`${line}\n`);
+
 export async function runAgentEvaluation(): Promise<boolean> {
   const stack = await startBenchStack();
   try {
@@ -207,8 +209,8 @@ export async function runAgentEvaluation(): Promise<boolean> {
     ];
 
     let passed = 0;
-    console.log(`\nAgent evaluation: ${tasks.length} tasks on /mcp/crm (workspace time zone ${TIME_ZONE})\n`);
-    console.log(`${'task'.padEnd(92)} calls  result`);
+    print(`\nAgent evaluation: ${tasks.length} tasks on /mcp/crm (workspace time zone ${TIME_ZONE})\n`);
+    print(`${'task'.padEnd(92)} calls  result`);
     for (const task of tasks) {
       const agent = new Agent(client);
       let ok = false;
@@ -220,9 +222,9 @@ export async function runAgentEvaluation(): Promise<boolean> {
       }
       const within = agent.calls <= task.budget;
       if (ok && within) passed++;
-      console.log(`${task.ask.padEnd(92)} ${`${agent.calls}/${task.budget}`.padEnd(6)} ${ok && within ? 'pass' : `FAIL${within ? '' : ' (over budget)'}${why}`}`);
+      print(`${task.ask.padEnd(92)} ${`${agent.calls}/${task.budget}`.padEnd(6)} ${ok && within ? 'pass' : `FAIL${within ? '' : ' (over budget)'}${why}`}`);
     }
-    console.log(`\n${passed}/${tasks.length} tasks passed within their call budgets`);
+    print(`\n${passed}/${tasks.length} tasks passed within their call budgets`);
     await client.close();
     return passed === tasks.length;
   } finally {

@@ -54,7 +54,7 @@ export function mcpRoutes(deps: GatewayDeps, tokens: ApiTokenAuthenticator, veri
       if (challenge) return sendBearerChallenge(res, challenge, resourceMetadataUrl(deps.publicUrl(), def), challenge.scopes);
       const call = toolCall(deps.bus, req.credential, req.requestId);
       // Instructions travel only in the initialize answer: only then is the workspace's time zone worth a call.
-      const initializing = (req.body as { method?: unknown }).method === 'initialize';
+      const initializing = (req.body as { method?: unknown } | undefined)?.method === 'initialize';
       const timeZone = initializing ? (await call.run(whoAmI, {})).time_zone : undefined;
       const server = buildMcpServer(def, CATALOGUES[key], FEATURES[key], call, { validateReplies: deps.bus.validateReplies, instructions: serverInstructions(def, new Date(), timeZone) });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

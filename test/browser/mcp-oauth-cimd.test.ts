@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import t from 'tap';
 import { launchBrowser } from '../helpers/browser.js';
 import { check } from '../helpers/console-pages.js';
+import { AGENT_REDIRECT, TestAgent } from '../helpers/mcp-oauth-agent.js';
 import { metadataDocument, startMetadataDocumentServer } from '../helpers/metadata-document-server.js';
 import { startStack, TEST_PASSWORD } from '../helpers/stack.js';
 import { makeTestCertificates } from '../helpers/test-certificates.js';
@@ -20,7 +20,7 @@ import { makeTestCertificates } from '../helpers/test-certificates.js';
  * https on 127.0.0.1 with a throwaway CA that the gateway is told to trust; the development
  * switch admits the loopback address.
  */
-const REDIRECT = 'http://127.0.0.1:9/oauth/callback';
+const REDIRECT = AGENT_REDIRECT;
 const DOCUMENT_PATH = '/agents/cimd-agent.json';
 
 const certificateDir = mkdtempSync(path.join(tmpdir(), 'crm-cimd-'));
@@ -34,43 +34,10 @@ const stack = await startStack({ env: { OAUTH_CLIENT_METADATA_ALLOW_PRIVATE_NETW
 t.teardown(() => stack.stop());
 const admin = await stack.bootstrap({ org: 'Initech', workspace: 'Docs', email: 'peter@initech.test' });
 
-class MetadataDocumentAgent implements OAuthClientProvider {
-  private info?: OAuthClientInformationMixed;
-  private saved?: OAuthTokens;
-  private verifier = '';
-  authorizationUrl?: URL;
-
-  get redirectUrl(): string {
-    return REDIRECT;
-  }
-  /** What makes the SDK use the URL as its client id, without registering. */
+/** The SDK uses the URL as its client id, without registering, when its provider names one. */
+class MetadataDocumentAgent extends TestAgent {
   get clientMetadataUrl(): string {
     return clientId;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    // Registered only if the server did not support metadata documents.
-    return { client_name: 'Docs Agent', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' };
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.info = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
   }
 }
 
@@ -78,7 +45,7 @@ const browser = await launchBrowser();
 t.teardown(() => browser.close());
 
 t.test('the SDK client signs in with its metadata document URL as client_id, consents in Chromium, and calls whoami', async (t) => {
-  const agent = new MetadataDocumentAgent();
+  const agent = new MetadataDocumentAgent('Docs Agent');
   const url = new URL(`${stack.baseUrl}/mcp/crm`);
   const first = new Client({ name: 'cimd-e2e', version: '1.0.0' });
   const firstTransport = new StreamableHTTPClientTransport(url, { authProvider: agent });

@@ -1,6 +1,5 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import t, { type Test } from 'tap';
+import t from 'tap';
+import { callTool, connectMcp, okResult } from '../helpers/mcp-client.js';
 import { client as restClient } from '../helpers/http.js';
 import { useStack } from '../helpers/shared-stack.js';
 
@@ -14,18 +13,9 @@ const ws = await stack.bootstrap({ org: 'Deals Inc', workspace: 'Deals', email: 
 const W = ws.workspace.id;
 const admin = restClient(stack.baseUrl, await stack.token(W, ['contacts:write', 'deals:write', 'schema:write']));
 
-async function connect(bearer: string): Promise<Client> {
-  const client = new Client({ name: 'deals-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${stack.baseUrl}/mcp/crm`), { requestInit: { headers: { Authorization: `Bearer ${bearer}` } } }));
-  t.teardown(() => client.close());
-  return client;
-}
-type Result = { isError?: boolean; structuredContent?: Record<string, unknown> };
-const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as Result;
-const ok = (t: Test, r: Result) => {
-  t.notOk(r.isError, r.isError ? JSON.stringify(r.structuredContent) : 'ok');
-  return r.structuredContent as Record<string, unknown>;
-};
+const connect = (bearer: string) => connectMcp(t, stack.baseUrl, 'crm', bearer);
+const call = callTool;
+const ok = okResult;
 
 type Pipeline = { id: string; name: string; is_default: boolean; stages: { id: string; name: string }[] };
 const pipelines = (await admin.get<{ data: Pipeline[] }>('/v1/pipelines')).body.data;

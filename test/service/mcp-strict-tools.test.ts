@@ -1,7 +1,6 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import t, { type Test } from 'tap';
+import t from 'tap';
+import { callTool, connectMcp, okResult } from '../helpers/mcp-client.js';
 import { authorizeWithForms, pkce, registerClient, tokenRequest } from '../helpers/oauth-forms.js';
 import { client as restClient } from '../helpers/http.js';
 import { useStack } from '../helpers/shared-stack.js';
@@ -16,18 +15,9 @@ const stack = await useStack(t);
 const ws = await stack.bootstrap({ org: 'Strict Inc', workspace: 'Strict', email: 'boss@strict.test', defaultCountry: 'US' });
 const W = ws.workspace.id;
 
-async function connect(server: 'crm' | 'studio', bearer: string): Promise<Client> {
-  const client = new Client({ name: 'strict-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${stack.baseUrl}/mcp/${server}`), { requestInit: { headers: { Authorization: `Bearer ${bearer}` } } }));
-  t.teardown(() => client.close());
-  return client;
-}
-type Result = { isError?: boolean; structuredContent?: Record<string, unknown>; content?: { text?: string }[] };
-const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as Result;
-const ok = (t: Test, r: Result) => {
-  t.notOk(r.isError, r.isError ? JSON.stringify(r.content) : 'ok');
-  return r.structuredContent as Record<string, unknown>;
-};
+const connect = (server: 'crm' | 'studio', bearer: string) => connectMcp(t, stack.baseUrl, server, bearer);
+const call = callTool;
+const ok = okResult;
 
 const admin = restClient(stack.baseUrl, await stack.token(W, ['contacts:write', 'deals:write', 'schema:write']));
 await admin.post('/v1/custom-fields', { object_type: 'contact', key: 'tier', label: 'Tier', type: 'select', options: ['gold', 'silver'] });

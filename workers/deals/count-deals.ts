@@ -4,6 +4,7 @@ import { loadFilterSettings, resolveCreatedRange } from '../runtime/created-rang
 import { ownerRestriction } from '../runtime/visibility.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { applicableDealFilters, explainEmptyResult, whereDealFilters } from './deal-filters.js';
+import { stagesWithPipelines } from './stages-with-pipelines.js';
 
 /** How many deals match, and their count and amount per stage and currency, in pipeline and stage order. */
 export const countDealsHandler: OperationHandler<typeof countDeals> = async ({ input, context, db }) => {
@@ -19,19 +20,7 @@ export const countDealsHandler: OperationHandler<typeof countDeals> = async ({ i
   const groups = await whereDealFilters(query, applied).execute();
   if (groups.length === 0) await explainEmptyResult(db, context, input);
 
-  const stageIds = [...new Set(groups.map((g) => g.stage_id))];
-  const stages =
-    stageIds.length === 0
-      ? []
-      : await db
-          .selectFrom('stages as s')
-          .innerJoin(db.table('pipelines', 'p'), 'p.id', 's.pipeline_id')
-          .select(['s.id', 's.name', 's.position', 's.pipeline_id', 'p.name as pipeline_name', 'p.is_default'])
-          .where('s.id', 'in', stageIds)
-          .orderBy('p.is_default', 'desc')
-          .orderBy('p.name')
-          .orderBy('s.position')
-          .execute();
+  const stages = await stagesWithPipelines(db, groups.map((g) => g.stage_id));
   const byStage = stages.map((s) => {
     const own = groups.filter((g) => g.stage_id === s.id);
     return {

@@ -2,20 +2,12 @@ import { grantsScope } from '../../shared/auth/scopes.js';
 import type { describeDealReferences } from '../../shared/contracts/deals.js';
 import { ownerRestriction } from '../runtime/visibility.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
+import { stagesWithPipelines } from './stages-with-pipelines.js';
 
 /** Stage and pipeline names, and the contacts this caller may read, for deal results. */
 export const describeDealReferencesHandler: OperationHandler<typeof describeDealReferences> = async ({ input, context, db }) => {
-  const stageIds = [...new Set(input.stage_ids)];
   const contactIds = [...new Set(input.contact_ids)];
-  const stages =
-    stageIds.length === 0
-      ? []
-      : await db
-          .selectFrom('stages as s')
-          .innerJoin(db.table('pipelines', 'p'), 'p.id', 's.pipeline_id')
-          .select(['s.id', 's.name', 's.pipeline_id', 'p.name as pipeline_name'])
-          .where('s.id', 'in', stageIds)
-          .execute();
+  const stages = await stagesWithPipelines(db, input.stage_ids);
   const owner = ownerRestriction(context);
   const readsContacts = grantsScope(context.principal.scopes, 'contacts:read');
   const contacts =

@@ -15,10 +15,10 @@ import { TEST_PASSWORD } from '../helpers/stack.js';
  */
 const stack = await useStack(t);
 const base = stack.baseUrl;
-const admin = await stack.bootstrap({ org: 'Initech', workspace: 'Sales', email: 'peter@initech.test', defaultCountry: 'US' });
+const admin = await stack.bootstrap({ org: 'Initrode', workspace: 'Sales', email: 'peter@initrode.test', defaultCountry: 'US' });
 const wsId = admin.workspace.id;
 const ws = `/console/w/${wsId}`;
-await stack.addMember(wsId, 'milton@initech.test', ['contacts.read', 'deals.read'], 'all');
+await stack.addMember(wsId, 'milton@initrode.test', ['contacts.read', 'deals.read'], 'all');
 const api = client(base, await stack.token(wsId, ['contacts:write', 'deals:write'], { name: 'Website form' }));
 
 const contactId = (await api.post<{ id: string }>('/v1/contacts', { first_name: 'Joanna', phone: '+1 415 555 0700' })).body.id;
@@ -49,7 +49,7 @@ const notesSection = (page: Page) => page.getByRole('region', { name: 'Notes' })
 
 t.test("a contact's notes, and one added with the form", async (t) => {
   const page = await newPage();
-  await signIn(page, base, 'peter@initech.test', TEST_PASSWORD);
+  await signIn(page, base, 'peter@initrode.test', TEST_PASSWORD);
   await page.goto(`${base}${ws}/contacts/${contactId}`);
   const notes = notesSection(page);
   t.match(await notes.innerText(), /API token Website form/, 'the author of a note written over REST');
@@ -61,14 +61,14 @@ t.test("a contact's notes, and one added with the form", async (t) => {
   t.equal(new URL(page.url()).pathname, `${ws}/contacts/${contactId}`, 'back on the contact page');
   const items = notes.getByRole('listitem');
   t.equal(await items.count(), 2);
-  t.match(await items.first().innerText(), /Console user peter@initech\.test/, 'newest first, by the signed-in user');
+  t.match(await items.first().innerText(), /Console user peter@initrode\.test/, 'newest first, by the signed-in user');
   t.match(await items.first().innerText(), /Called Joanna\.\nShe wants a \*\*demo\*\* on Friday\./, 'line breaks kept');
   t.match(await items.nth(1).innerText(), /Came in through the website/);
   await check(t, page, 'console-contact-notes');
 
   const stored = (await api.get<ListPage<Note>>(`/v1/notes?contact_id=${contactId}&order=desc`)).body.data[0];
   t.equal(stored?.body, 'Called Joanna.\nShe wants a **demo** on Friday.', "the form's CRLF line breaks are stored as LF");
-  t.match(stored?.author, { kind: 'console_user', name: 'peter@initech.test' });
+  t.match(stored?.author, { kind: 'console_user', name: 'peter@initrode.test' });
 
   await page.getByLabel('Add a note').fill('   ');
   t.equal(await submit(page, 'Add note'), 400, 'an empty note is refused');
@@ -80,7 +80,7 @@ t.test("a contact's notes, and one added with the form", async (t) => {
 
 t.test("a deal's notes, and no form for a member who may only read", async (t) => {
   const page = await newPage();
-  await signIn(page, base, 'peter@initech.test', TEST_PASSWORD);
+  await signIn(page, base, 'peter@initrode.test', TEST_PASSWORD);
   await page.goto(`${base}${ws}/deals/${dealId}`);
   t.match(await notesSection(page).innerText(), /Needs \*\*37 pieces\*\* of flair\./);
   await page.getByLabel('Add a note').fill('Sent the quote.');
@@ -97,7 +97,7 @@ t.test("a deal's notes, and no form for a member who may only read", async (t) =
   await page.context().close();
 
   const reader = await newPage();
-  await signIn(reader, base, 'milton@initech.test', TEST_PASSWORD);
+  await signIn(reader, base, 'milton@initrode.test', TEST_PASSWORD);
   await reader.goto(`${base}${ws}/contacts/${contactId}`);
   t.equal(await notesSection(reader).getByRole('listitem').count(), 2, 'the notes are there to read');
   t.equal(await reader.getByLabel('Add a note').count(), 0, 'but no form');

@@ -1,3 +1,4 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { ADMIN_PERMISSIONS } from '../../../shared/auth/permissions.js';
 import type { bootstrapWorkspace } from '../../../shared/contracts/identity.js';
 import { Membership, Organization, Workspace } from '../../../shared/db/entities/index.js';
@@ -14,9 +15,20 @@ import { organizationIdByName, workspaceIdsByName } from './find-by-name.js';
 
 /**
  * `crm bootstrap`: the organization (if new), the workspace (if new) with its default
- * pipeline, and the user as the workspace's administrator. Safe to run again.
+ * pipeline, and the user as the workspace's administrator. Safe to run again, and at the
+ * same time: two runs creating the same organization, workspace or user race on its unique
+ * name, and the loser runs once more, finding what the winner made.
  */
-export const bootstrapWorkspaceHandler: UnscopedHandler<typeof bootstrapWorkspace> = async ({ input, em, requestId }) =>
+export const bootstrapWorkspaceHandler: UnscopedHandler<typeof bootstrapWorkspace> = async (call) => {
+  try {
+    return await bootstrapOnce(call);
+  } catch (error) {
+    if (!(error instanceof UniqueConstraintViolationException)) throw error;
+    return bootstrapOnce(call);
+  }
+};
+
+const bootstrapOnce: UnscopedHandler<typeof bootstrapWorkspace> = async ({ input, em, requestId }) =>
   em.transactional(async (tx) => {
     const now = new Date();
     let organization: Organization;

@@ -1,9 +1,10 @@
 import http from 'node:http';
 import https from 'node:https';
-import net, { type LookupFunction } from 'node:net';
+import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
 import { bareHost, deliveryAddress, RefusedAddressError, systemResolver, type HostResolver, type ResolvedAddress } from '../../../shared/ssrf/delivery-address.js';
+import { pinnedLookup } from '../../../shared/ssrf/pinned-lookup.js';
 
 /** A document that takes longer than this (lookup, connection and body) is not waited for. */
 export const FETCH_TIMEOUT_MS = 5_000;
@@ -35,14 +36,6 @@ export interface FetchedDocument {
 /** Why a document could not be fetched; the message completes "The client metadata document at URL …". */
 export class MetadataFetchError extends Error {
   override name = 'MetadataFetchError';
-}
-
-/** The socket's lookup answers with the address already checked, so the connection goes exactly there. */
-function pinnedLookup(resolved: ResolvedAddress): LookupFunction {
-  return (_hostname, options, callback) => {
-    if (options.all) callback(null, [resolved]);
-    else callback(null, resolved.address, resolved.family);
-  };
 }
 
 /**

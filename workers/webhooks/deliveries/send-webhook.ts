@@ -1,10 +1,11 @@
 import http from 'node:http';
 import https from 'node:https';
-import net, { type LookupFunction } from 'node:net';
+import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
 import { Webhook } from 'standardwebhooks';
 import { bareHost, deliveryAddress, RefusedAddressError, systemResolver, type HostResolver, type ResolvedAddress } from '../../../shared/ssrf/delivery-address.js';
+import { pinnedLookup } from '../../../shared/ssrf/pinned-lookup.js';
 
 /** At most this much of a response is read: receivers answer with a status, not a document. */
 export const RESPONSE_BODY_LIMIT = 4096;
@@ -45,14 +46,6 @@ export interface AttemptOutcome {
   error: string | null;
   /** What the receiver answered, at most {@link RESPONSE_BODY_LIMIT} bytes. */
   responseBody: string;
-}
-
-/** The socket's lookup answers with the address already checked, so the connection goes exactly there. */
-function pinnedLookup(resolved: ResolvedAddress): LookupFunction {
-  return (_hostname, options, callback) => {
-    if (options.all) callback(null, [resolved]);
-    else callback(null, resolved.address, resolved.family);
-  };
 }
 
 /**

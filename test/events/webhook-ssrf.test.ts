@@ -2,7 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import { Webhook } from 'standardwebhooks';
-import { RESPONSE_BODY_LIMIT, sendWebhook, systemNetwork, type DeliveryNetwork } from '../../workers/webhooks/deliveries/send-webhook.js';
+import { systemNetwork, type OutboundNetwork } from '../../shared/ssrf/outbound-network.js';
+import { RESPONSE_BODY_LIMIT, sendWebhook } from '../../workers/webhooks/deliveries/send-webhook.js';
 import { newWebhookSecret } from '../../workers/webhooks/endpoints/endpoint-secret.js';
 import type { HostResolver } from '../../shared/ssrf/delivery-address.js';
 import { nonPublicReason } from '../../shared/ssrf/public-address.js';
@@ -24,7 +25,7 @@ const NAMES: Record<string, string[]> = {
   'public.example': ['93.184.216.34'],
 };
 
-function countingNetwork(): DeliveryNetwork & { lookups: string[]; sockets: string[] } {
+function countingNetwork(): OutboundNetwork & { lookups: string[]; sockets: string[] } {
   const lookups: string[] = [];
   const sockets: string[] = [];
   const resolve: HostResolver = async (hostname) => {
@@ -46,7 +47,7 @@ function countingNetwork(): DeliveryNetwork & { lookups: string[]; sockets: stri
 
 const secret = newWebhookSecret();
 const message = (url: string) => ({ url, id: 'msg_test', payload: JSON.stringify({ object: 'event', id: 'evt_test' }), secret });
-const strict = (network: DeliveryNetwork) => ({ timeoutMs: 2000, allowPrivateNetworks: false, network });
+const strict = (network: OutboundNetwork) => ({ timeoutMs: 2000, allowPrivateNetworks: false, network });
 
 t.test('address classes: loopback, private, link-local and metadata, CGNAT, multicast, unspecified, and IPv4 inside IPv6 are not public', async (t) => {
   for (const address of ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.251', '255.255.255.255']) {

@@ -1,7 +1,7 @@
 import { InvalidClientError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import t from 'tap';
 import { ClientMetadataDocuments } from '../../gateway/oauth/client-metadata/client-metadata-documents.js';
-import { systemFetchNetwork, type FetchNetwork } from '../../gateway/oauth/client-metadata/fetch-metadata-document.js';
+import { systemNetwork, type OutboundNetwork } from '../../shared/ssrf/outbound-network.js';
 import type { HostResolver } from '../../shared/ssrf/delivery-address.js';
 import { authorizeUrl, authorizeWithForms, pkce, registerClient, tokenRequest } from '../helpers/oauth-forms.js';
 import { metadataDocument, startMetadataDocumentServer } from '../helpers/metadata-document-server.js';
@@ -180,7 +180,7 @@ const NAMES: Record<string, string[]> = {
   'loopback.example': ['127.0.0.1'],
 };
 
-function recordingNetwork(): FetchNetwork & { sockets: string[] } {
+function recordingNetwork(): OutboundNetwork & { sockets: string[] } {
   const sockets: string[] = [];
   const resolve: HostResolver = async (hostname) => {
     const addresses = NAMES[hostname];
@@ -192,7 +192,7 @@ function recordingNetwork(): FetchNetwork & { sockets: string[] } {
     resolve,
     openSocket: (options, secure) => {
       sockets.push(`${String(options.host)}:${String(options.port)}`);
-      return systemFetchNetwork.openSocket(options, secure);
+      return systemNetwork.openSocket(options, secure);
     },
   };
 }

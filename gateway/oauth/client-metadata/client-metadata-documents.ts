@@ -1,7 +1,8 @@
 import { InvalidClientError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { cacheLifetimeMs } from './cache-lifetime.js';
 import { clientIdUrlProblem } from './client-id-url-problem.js';
-import { fetchMetadataDocument, MetadataFetchError, type FetchNetwork } from './fetch-metadata-document.js';
+import type { OutboundNetwork } from '../../../shared/ssrf/outbound-network.js';
+import { fetchMetadataDocument, MetadataFetchError } from './fetch-metadata-document.js';
 import { parseMetadataDocument, type MetadataDocument } from './metadata-document.js';
 
 /** Documents kept at once; past it the oldest goes, so many client ids cannot grow the gateway's memory. */
@@ -10,7 +11,7 @@ const MAX_CACHED = 1000;
 export interface ClientMetadataOptions {
   /** OAUTH_CLIENT_METADATA_ALLOW_PRIVATE_NETWORKS: http and private addresses, for development and tests. */
   allowPrivateNetworks: boolean;
-  network?: FetchNetwork;
+  network?: OutboundNetwork;
   timeoutMs?: number;
 }
 

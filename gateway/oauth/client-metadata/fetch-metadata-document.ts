@@ -1,9 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import type { Duplex } from 'node:stream';
-import tls from 'node:tls';
-import { bareHost, deliveryAddress, RefusedAddressError, systemResolver, type HostResolver, type ResolvedAddress } from '../../../shared/ssrf/delivery-address.js';
+import { bareHost, deliveryAddress, RefusedAddressError, type ResolvedAddress } from '../../../shared/ssrf/delivery-address.js';
+import { systemNetwork, type OutboundNetwork } from '../../../shared/ssrf/outbound-network.js';
 import { pinnedLookup } from '../../../shared/ssrf/pinned-lookup.js';
 
 /** A document that takes longer than this (lookup, connection and body) is not waited for. */
@@ -11,20 +10,9 @@ export const FETCH_TIMEOUT_MS = 5_000;
 /** A client's metadata is a few hundred bytes; more than this is refused, unread. */
 export const MAX_DOCUMENT_BYTES = 5 * 1024;
 
-/** How a fetch reaches the network; tests inject both to see every lookup and every socket. */
-export interface FetchNetwork {
-  resolve: HostResolver;
-  openSocket(options: net.NetConnectOpts & tls.ConnectionOptions, secure: boolean): Duplex;
-}
-
-export const systemFetchNetwork: FetchNetwork = {
-  resolve: systemResolver,
-  openSocket: (options, secure) => (secure ? tls.connect(options) : net.createConnection(options)),
-};
-
 export interface FetchOptions {
   allowPrivateNetworks: boolean;
-  network?: FetchNetwork;
+  network?: OutboundNetwork;
   timeoutMs?: number;
 }
 
@@ -45,7 +33,7 @@ export class MetadataFetchError extends Error {
  * {@link MAX_DOCUMENT_BYTES} read and {@link FETCH_TIMEOUT_MS} waited for.
  */
 export async function fetchMetadataDocument(text: string, options: FetchOptions): Promise<FetchedDocument> {
-  const network = options.network ?? systemFetchNetwork;
+  const network = options.network ?? systemNetwork;
   const timeoutMs = options.timeoutMs ?? FETCH_TIMEOUT_MS;
   const url = new URL(text);
   const secure = url.protocol === 'https:';

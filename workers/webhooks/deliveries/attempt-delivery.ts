@@ -9,7 +9,8 @@ import { TEST_EVENT_TYPE } from '../endpoints/send-test-event.js';
 import type { WebhookDeliveryRow } from './delivery-resource.js';
 import { noteEndpointFailure } from './disable-failing-endpoint.js';
 import { retryDelayMs } from './retry-schedule.js';
-import { sendWebhook, type DeliveryNetwork } from './send-webhook.js';
+import type { OutboundNetwork } from '../../../shared/ssrf/outbound-network.js';
+import { sendWebhook } from './send-webhook.js';
 
 export interface DeliveryDeps {
   orm: Orm;
@@ -17,7 +18,7 @@ export interface DeliveryDeps {
   settings: Config['webhooks'];
   log: Logger;
   /** The system's DNS and sockets unless a test injects its own. */
-  network?: DeliveryNetwork;
+  network?: OutboundNetwork;
 }
 
 /**

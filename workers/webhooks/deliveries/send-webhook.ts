@@ -1,10 +1,9 @@
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import type { Duplex } from 'node:stream';
-import tls from 'node:tls';
 import { Webhook } from 'standardwebhooks';
-import { bareHost, deliveryAddress, RefusedAddressError, systemResolver, type HostResolver, type ResolvedAddress } from '../../../shared/ssrf/delivery-address.js';
+import { bareHost, deliveryAddress, RefusedAddressError, type ResolvedAddress } from '../../../shared/ssrf/delivery-address.js';
+import { systemNetwork, type OutboundNetwork } from '../../../shared/ssrf/outbound-network.js';
 import { pinnedLookup } from '../../../shared/ssrf/pinned-lookup.js';
 
 /** At most this much of a response is read: receivers answer with a status, not a document. */
@@ -21,21 +20,10 @@ export interface WebhookMessage {
   secret: string;
 }
 
-/** How an attempt reaches the network; tests inject both to see every lookup and every socket. */
-export interface DeliveryNetwork {
-  resolve: HostResolver;
-  openSocket(options: net.NetConnectOpts & tls.ConnectionOptions, secure: boolean): Duplex;
-}
-
-export const systemNetwork: DeliveryNetwork = {
-  resolve: systemResolver,
-  openSocket: (options, secure) => (secure ? tls.connect(options) : net.createConnection(options)),
-};
-
 export interface SendOptions {
   timeoutMs: number;
   allowPrivateNetworks: boolean;
-  network?: DeliveryNetwork;
+  network?: OutboundNetwork;
 }
 
 export interface AttemptOutcome {

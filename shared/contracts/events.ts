@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { grantsScope, type Scope } from '../auth/scopes.js';
 import { defineOperation } from '../bus/operation.js';
 import { Cursor, PageLimit, pageOf, Timestamp, TimestampQuery } from './common.js';
+import { NOTE_READ_SCOPES } from './note-parents.js';
 
 /**
  * The change history: one event for every successful write, stored in the write's own
@@ -13,12 +14,12 @@ import { Cursor, PageLimit, pageOf, Timestamp, TimestampQuery } from './common.j
 /**
  * What an event can be about, and who may read such events: a credential holding the scope
  * (any one, where several). A note's events follow its record: each needs the scope of its
- * own contact or deal (NOTE_PARENT_SCOPES), and `owned` reads see the record owner's.
+ * own contact or deal (NOTE_PARENTS), and `owned` reads see the record owner's.
  */
 export const EVENT_OBJECTS = {
   contact: { scope: 'contacts:read', owned: true },
   deal: { scope: 'deals:read', owned: true },
-  note: { scope: ['contacts:read', 'deals:read'], owned: true },
+  note: { scope: NOTE_READ_SCOPES, owned: true },
   custom_field: { scope: 'schema:read', owned: false },
   pipeline: { scope: 'schema:read', owned: false },
   stage: { scope: 'schema:read', owned: false },
@@ -29,9 +30,6 @@ export const EVENT_OBJECTS = {
   workspace: { scope: 'schema:read', owned: false },
 } as const satisfies Record<string, { scope: Scope | readonly Scope[]; owned: boolean }>;
 export type EventObjectType = keyof typeof EVENT_OBJECTS;
-
-/** The field of a note event's object naming its record, and the scope reading that record needs. */
-export const NOTE_PARENT_SCOPES = { contact_id: 'contacts:read', deal_id: 'deals:read' } as const satisfies Record<string, Scope>;
 
 /** Whether these scopes read some events of this kind (for a note: those of at least one kind of record). */
 export function readsEventsOf(held: readonly Scope[], kind: EventObjectType): boolean {

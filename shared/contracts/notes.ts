@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineOperation } from '../bus/operation.js';
 import { Cursor, PageLimit, pageOf, Timestamp, userWritten } from './common.js';
 import { Actor } from './events.js';
+import { NOTE_READ_SCOPES, NOTE_WRITE_SCOPES } from './note-parents.js';
 
 /**
  * Notes: Markdown text on one contact or one deal. A note takes the scopes of its record
@@ -79,9 +80,8 @@ export const ListNotesInput = z.strictObject({ limit: PageLimit, cursor: Cursor.
 
 const ById = z.strictObject({ id: Ref });
 
-/** Either parent's scope lets the call through the gateway; the worker then requires the note's own record's scope. */
-const READ_SCOPES = ['contacts:read', 'deals:read'] as const;
-const WRITE_SCOPES = ['contacts:write', 'deals:write'] as const;
+const READ_SCOPES = NOTE_READ_SCOPES;
+const WRITE_SCOPES = NOTE_WRITE_SCOPES;
 
 export const createNote = defineOperation({
   worker: 'contacts',

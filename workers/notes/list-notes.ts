@@ -1,16 +1,17 @@
 import type { CallContext } from '../../shared/contracts/call-context.js';
 import type { listNotes } from '../../shared/contracts/notes.js';
+import { NOTE_PARENT_KINDS, type NoteParentKind } from '../../shared/contracts/note-parents.js';
 import { decodeCursor, pageFrom, type CursorScope } from '../runtime/keyset-cursor.js';
 import { afterPosition, beforePosition } from '../runtime/keyset-sql.js';
 import { ownerRestriction } from '../runtime/visibility.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { grantsScope } from '../../shared/auth/scopes.js';
-import { parentIn, parentScope, requireParentScope, requireVisibleParent, type NoteParent } from './note-parent.js';
+import { parentIn, parentScope, requireParentScope, requireVisibleParent } from './note-parent.js';
 import { toNoteResource } from './note-resource.js';
 
 /** The kinds of record whose notes the caller may read. */
-function readableParents(context: CallContext): NoteParent['kind'][] {
-  return (['contact', 'deal'] as const).filter((kind) => grantsScope(context.principal.scopes, parentScope(kind, 'read')));
+function readableParents(context: CallContext): NoteParentKind[] {
+  return NOTE_PARENT_KINDS.filter((kind) => grantsScope(context.principal.scopes, parentScope(kind, 'read')));
 }
 
 /**

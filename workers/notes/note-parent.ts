@@ -1,17 +1,12 @@
 import { grantsScope, type Scope } from '../../shared/auth/scopes.js';
 import type { CallContext } from '../../shared/contracts/call-context.js';
+import { NOTE_PARENTS, type NoteParentKind } from '../../shared/contracts/note-parents.js';
 import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
 import { MissingScopeError, NotFoundError } from '../../shared/errors.js';
 import { ownerRestriction } from '../runtime/visibility.js';
 
 /** The record a note is on. */
-export type NoteParent = { kind: 'contact'; id: string } | { kind: 'deal'; id: string };
-
-/** A note takes the scopes of its record (decisions.md: "Notes take the scopes of the record they belong to"). */
-const PARENT_SCOPES: Record<NoteParent['kind'], { read: Scope; write: Scope }> = {
-  contact: { read: 'contacts:read', write: 'contacts:write' },
-  deal: { read: 'deals:read', write: 'deals:write' },
-};
+export type NoteParent = { kind: NoteParentKind; id: string };
 
 export function parentOf(note: { contact_id: string | null; deal_id: string | null }): NoteParent {
   return note.contact_id !== null ? { kind: 'contact', id: note.contact_id } : { kind: 'deal', id: note.deal_id ?? '' };
@@ -24,8 +19,8 @@ export function parentIn(input: { contact_id?: string | undefined; deal_id?: str
   return null;
 }
 
-export function parentScope(kind: NoteParent['kind'], access: 'read' | 'write'): Scope {
-  return PARENT_SCOPES[kind][access];
+export function parentScope(kind: NoteParentKind, access: 'read' | 'write'): Scope {
+  return NOTE_PARENTS[kind][access];
 }
 
 /** 403 naming the record's scope: the gateway let the call through on the other kind's. */
@@ -55,6 +50,6 @@ export async function visibleParent(db: WorkspaceSql, context: CallContext, pare
 /** Like {@link visibleParent}, but a parent the caller cannot see is a 404 naming the field that named it. */
 export async function requireVisibleParent(db: WorkspaceSql, context: CallContext, parent: NoteParent, options: { lock?: boolean } = {}): Promise<{ owner_id: string | null }> {
   const found = await visibleParent(db, context, parent, options);
-  if (!found) throw new NotFoundError(parent.kind, parent.id, parent.kind === 'contact' ? 'contact_id' : 'deal_id');
+  if (!found) throw new NotFoundError(parent.kind, parent.id, NOTE_PARENTS[parent.kind].field);
   return found;
 }

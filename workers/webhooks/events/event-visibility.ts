@@ -1,7 +1,8 @@
 import { sql, type RawBuilder } from 'kysely';
 import { grantsScope } from '../../../shared/auth/scopes.js';
 import type { CallContext } from '../../../shared/contracts/call-context.js';
-import { EVENT_OBJECTS, NOTE_PARENT_SCOPES, readsEventsOf, type EventObjectType } from '../../../shared/contracts/events.js';
+import { EVENT_OBJECTS, readsEventsOf, type EventObjectType } from '../../../shared/contracts/events.js';
+import { NOTE_PARENTS } from '../../../shared/contracts/note-parents.js';
 import { ownerRestriction } from '../../runtime/visibility.js';
 
 const OBJECT_TYPES = Object.keys(EVENT_OBJECTS) as EventObjectType[];
@@ -14,10 +15,10 @@ export function readableObjectTypes(context: CallContext): EventObjectType[] {
 
 /** A note's event needs the scope of its own record: only the kinds of record the caller reads (none excluded: no condition). */
 function noteParentsSql(context: CallContext): RawBuilder<boolean> {
-  const parents = Object.entries(NOTE_PARENT_SCOPES);
-  const readable = parents.filter(([, scope]) => grantsScope(context.principal.scopes, scope));
+  const parents = Object.values(NOTE_PARENTS);
+  const readable = parents.filter((parent) => grantsScope(context.principal.scopes, parent.read));
   if (readable.length === parents.length) return sql<boolean>`true`;
-  const given = readable.map(([field]) => sql<boolean>`data ->> ${sql.lit(field)} is not null`);
+  const given = readable.map((parent) => sql<boolean>`data ->> ${sql.lit(parent.field)} is not null`);
   return sql<boolean>`(object_type <> 'note' or ${given.length === 0 ? sql`false` : sql.join(given, sql` or `)})`;
 }
 

@@ -48,6 +48,9 @@ export function isoInstant(message: string) {
 }
 
 /** A query-string timestamp filter (ISO 8601). */
+/** Words to search for (a list's `q`, a tool's `query`): up to 100 characters. */
+export const SearchWords = z.string().trim().min(1).max(100);
+
 export const TimestampQuery = isoInstant('must be an ISO 8601 timestamp, e.g. 2026-01-31T00:00:00Z');
 
 /** Text without control characters, trimmed. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../bus/operation.js';
-import { cleanText, Cursor, PageLimit, pageOf, Timestamp, userWritten } from './common.js';
+import { cleanText, Cursor, PageLimit, pageOf, Timestamp, userWritten, SearchWords } from './common.js';
 import { AppliedRange, createdRangeFilters } from './created-range.js';
 import { CustomFieldValues } from './custom-field-values.js';
 
@@ -66,13 +66,7 @@ export const ContactFilters = z.object({
     .max(40)
     .optional()
     .describe('A phone in any format; normalised to E.164 like on create (without a country code, in the workspace default_country)'),
-  q: z
-    .string()
-    .trim()
-    .min(1)
-    .max(100)
-    .optional()
-    .describe(
+  q: SearchWords.optional().describe(
       'Words to find, e.g. "Ada Lovelace", "love" or "ada.lovelace@": every word must begin a word of the first name, last name or e-mail (the whole address or a part of it), case and accents ignored. Digits alone (e.g. 1415555) also match the start of the phone after +',
     ),
 });

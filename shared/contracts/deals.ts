@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../bus/operation.js';
-import { cleanText, Cursor, isoInstant, PageLimit, pageOf, Timestamp, userWritten } from './common.js';
+import { cleanText, Cursor, isoInstant, PageLimit, pageOf, Timestamp, userWritten, SearchWords } from './common.js';
 import { AppliedRange, createdRangeFilters } from './created-range.js';
 import { CustomFieldValues } from './custom-field-values.js';
 
@@ -62,13 +62,7 @@ export const DealFilters = z.object({
   stage: z.string().trim().min(1).max(100).optional().describe('A stage id (stg_…) or a stage name (case does not matter, any pipeline)'),
   pipeline_id: Ref.optional(),
   contact_id: Ref.optional(),
-  q: z
-    .string()
-    .trim()
-    .min(1)
-    .max(100)
-    .optional()
-    .describe("Words of the deal's name: every word must appear in it, case and accents ignored"),
+  q: SearchWords.optional().describe("Words of the deal's name: every word must appear in it, case and accents ignored"),
   ...createdRangeFilters('deals'),
 });
 export type DealFilters = z.infer<typeof DealFilters>;

@@ -4,7 +4,7 @@ import type { DealFilters } from '../../shared/contracts/deals.js';
 import type { ScopedSelect, WorkspaceSql } from '../../shared/db/workspace-sql.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { sql } from 'kysely';
-import { likeAnywhere } from '../runtime/like-prefix.js';
+import { likePrefix } from '../runtime/like-prefix.js';
 import { requireVisibleContact } from './deal-references.js';
 
 /** Filters as applied: a stage name resolved to ids, the creation range as instants. */
@@ -60,7 +60,7 @@ export async function applicableDealFilters(db: WorkspaceSql, f: DealListFilters
     contact_id: f.contact_id,
     created_after: range.created_after ?? undefined,
     created_before: range.created_before ?? undefined,
-    words: f.q === undefined ? undefined : nameWords(f.q),
+    words: f.q?.split(/\s+/u).filter(Boolean),
   };
 }
 
@@ -81,21 +81,10 @@ export async function explainEmptyResult(db: WorkspaceSql, context: CallContext,
   if (f.contact_id !== undefined) await requireVisibleContact(db, context, f.contact_id);
 }
 
-/** The words of a name query, lower case and without accents (as crm_unaccent() reads the name). */
-function nameWords(text: string): string[] {
-  return text
-    .normalize('NFD')
-    .replace(/\p{Diacritic}/gu, '')
-    .toLowerCase()
-    .split(/\s+/)
-    .filter(Boolean)
-    .slice(0, 10);
-}
-
 export function whereDealFilters<O>(query: ScopedSelect<'deals', O>, f: AppliedDealFilters): ScopedSelect<'deals', O> {
   let q = query;
-  // Each word anywhere in the name; deals are few next to contacts, so no index of their own.
-  for (const word of f.words ?? []) q = q.where(sql<string>`lower(crm_unaccent(name))`, 'like', likeAnywhere(word));
+  // Each word anywhere in the name, both folded by the same crm_unaccent() (migration 0009); deals are few next to contacts, so no index of their own.
+  for (const word of f.words ?? []) q = q.where(sql<boolean>`lower(crm_unaccent(name)) like '%' || lower(crm_unaccent(${likePrefix(word)}))`);
   if (f.stage_ids) q = f.stage_ids.length === 1 ? q.where('stage_id', '=', f.stage_ids[0]!) : q.where('stage_id', 'in', f.stage_ids);
   if (f.pipeline_id) q = q.where('pipeline_id', '=', f.pipeline_id);
   if (f.contact_id) q = q.where('contact_id', '=', f.contact_id);

@@ -3,7 +3,3 @@ export function likePrefix(text: string): string {
   return `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** A LIKE pattern matching strings that contain `text` anywhere. */
-export function likeAnywhere(text: string): string {
-  return `%${likePrefix(text)}`;
-}

@@ -1,18 +1,10 @@
-import { z } from 'zod';
 import { ContactFilters, ContactSort, ContactStatus } from '../../../../shared/contracts/contacts.js';
 import { createdRangeFilters } from '../../../../shared/contracts/created-range.js';
 
 /** The contact filters that count_contacts and find_contacts share (query is the REST list's q). */
 export const ContactFilterInput = {
   ...createdRangeFilters('contacts'),
-  query: z
-    .string()
-    .min(1)
-    .max(100)
-    .optional()
-    .describe(
-      'Words to find, e.g. "Ada Lovelace", "love" or "ada.lovelace@": every word must begin a word of the first name, last name or e-mail, case and accents ignored; digits alone also match the start of the phone after +',
-    ),
+  query: ContactFilters.shape.q,
   email: ContactFilters.shape.email,
   phone: ContactFilters.shape.phone,
   status: ContactStatus.optional(),

@@ -6,6 +6,7 @@ import t from 'tap';
 import { PLANNED_PER_VALUE } from '../../shared/db/prepared-statement-client.js';
 import type { ScopedSelect, WorkspaceSql } from '../../shared/db/workspace-sql.js';
 import { applicableContactFilters, whereContactFilters } from '../../workers/contacts/contact-filters.js';
+import { CONTACT_COLUMNS } from '../../workers/contacts/contact-resource.js';
 import { searchStatements } from '../../workers/contacts/search-page.js';
 import type { Contact, ErrorBody, ListPage } from '../helpers/api-types.js';
 import { client } from '../helpers/http.js';
@@ -214,7 +215,7 @@ t.test('a search reads a bounded stretch in order, else asks the trigram index',
     },
   });
   const statementsFor = (q: string) => {
-    const query = kysely.selectFrom('contacts').selectAll().where('contacts.workspace_id', '=', big) as unknown as ScopedSelect<'contacts', Contact>;
+    const query = kysely.selectFrom('contacts').select(CONTACT_COLUMNS).where('contacts.workspace_id', '=', big) as unknown as ScopedSelect<'contacts', Contact>;
     const range = { created_after: null, created_before: null, time_zone: 'UTC' };
     const filtered = whereContactFilters(query, applicableContactFilters({ q }, range, null));
     const db = { global: kysely } as unknown as Pick<WorkspaceSql, 'global'>;

@@ -5,6 +5,24 @@ import { presentCustomFields } from '../schema/validate-custom-field-values.js';
 
 export type ContactRow = Selectable<CrmDatabase['contacts']>;
 
+/**
+ * The columns a contact's resource is made of: what reads select instead of `*`, which would
+ * also carry the generated `search_text` (migration 0009) of every row for nothing.
+ */
+export const CONTACT_COLUMNS = [
+  'id',
+  'workspace_id',
+  'first_name',
+  'last_name',
+  'email',
+  'phone',
+  'status',
+  'custom_fields',
+  'owner_id',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof ContactRow)[];
+
 /** The API shape of a contact; `fieldKeys` are the workspace's active contact custom fields. */
 export function toContactResource(c: ContactRow, fieldKeys: string[]): ContactResource {
   return {

@@ -6,7 +6,7 @@ import { afterPosition, beforePosition } from '../runtime/keyset-sql.js';
 import { ownerRestriction } from '../runtime/visibility.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { applicableContactFilters, whereContactFilters } from './contact-filters.js';
-import { toContactResource } from './contact-resource.js';
+import { CONTACT_COLUMNS, toContactResource } from './contact-resource.js';
 import { searchPage } from './search-page.js';
 
 /** One page of contacts in (created_at, id) order, or its reverse; the cursor continues the same filtered query. */
@@ -26,7 +26,7 @@ export const listContactsHandler: OperationHandler<typeof listContacts> = async 
 
   const query = db
     .selectFrom('contacts')
-    .selectAll()
+    .select(CONTACT_COLUMNS)
     .select(activeFieldKeysSql(db, 'contact').as('field_keys'))
     .$if(settings === null, (q) => q.select(timeZoneSql(db).as('time_zone')))
     .$if(owner !== null, (q) => q.where('owner_id', '=', owner))

@@ -40,7 +40,8 @@ export function searchStatements<O extends { created_at: string; id: string }>(
   take: number,
 ) {
   const matches = matchesWords(q);
-  const walk = filtered.orderBy('created_at', direction).orderBy('id', direction).limit(take * WALK_ROWS_PER_ROW);
+  // The words are matched outside the bounded read, so it carries search_text (which reads otherwise leave out).
+  const walk = filtered.select(sql<string>`search_text`.as('search_text')).orderBy('created_at', direction).orderBy('id', direction).limit(take * WALK_ROWS_PER_ROW);
   const inOrder = db.global.selectFrom(walk.as('c')).selectAll().where(matches).orderBy('c.created_at', direction).orderBy('c.id', direction).limit(take);
   // OFFSET 0 keeps the order out of the inner query, so it is planned to find the matches (the
   // index), not to read in order; planned for its words each time, never as a generic plan.

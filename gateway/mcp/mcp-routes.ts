@@ -51,7 +51,7 @@ export function mcpRoutes(deps: GatewayDeps, tokens: ApiTokenAuthenticator, veri
         return;
       }
       const challenge = await stepUpChallenge(req, def, CATALOGUES[key], deps.bus);
-      if (challenge) return sendBearerChallenge(res, challenge, resourceMetadataUrl(deps.publicUrl(), def), challenge.scopes);
+      if (challenge) return sendBearerChallenge(res, challenge.error, resourceMetadataUrl(deps.publicUrl(), def), challenge.scope);
       const call = toolCall(deps.bus, req.credential, req.requestId);
       // Instructions travel only in the initialize answer: only then is the workspace's time zone worth a call.
       const initializing = (req.body as { method?: unknown } | undefined)?.method === 'initialize';

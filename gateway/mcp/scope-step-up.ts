@@ -1,10 +1,10 @@
 import type { Request } from 'express';
 import type { McpServerDefinition } from '../../shared/auth/mcp-servers.js';
-import { grantsScope, type Scope } from '../../shared/auth/scopes.js';
+import { grantsScope } from '../../shared/auth/scopes.js';
 import type { BusClient } from '../../shared/bus/bus-client.js';
 import { whoAmI } from '../../shared/contracts/whoami.js';
 import { MissingScopeError } from '../../shared/errors.js';
-import type { ToolDefinition } from './tool.js';
+import { serverScopes, type ToolDefinition } from './tool.js';
 import { scopeMissingFor } from './tool-handlers.js';
 
 /** The protocol revision that brought the step-up flow ("scope challenge") for clients. */
@@ -18,7 +18,12 @@ const STEP_UP_SINCE = '2025-11-25';
  * such call gets the tool error with its remedy (tool-handlers.ts): older clients, API
  * tokens, and users whose permissions do not allow the scope.
  */
-export async function stepUpChallenge(req: Request, server: McpServerDefinition, tools: readonly ToolDefinition[], bus: BusClient): Promise<MissingScopeError & { scopes: string } | null> {
+export async function stepUpChallenge(
+  req: Request,
+  server: McpServerDefinition,
+  tools: readonly ToolDefinition[],
+  bus: BusClient,
+): Promise<{ error: MissingScopeError; scope: string } | null> {
   const credential = req.credential;
   const body = req.body as { method?: unknown; params?: { name?: unknown } } | undefined;
   if (!credential || credential.kind !== 'oauth' || body?.method !== 'tools/call') return null;
@@ -29,7 +34,10 @@ export async function stepUpChallenge(req: Request, server: McpServerDefinition,
   if (!tool || !missing) return null;
   const who = await bus.call(whoAmI, {}, { context: credential.context, requestId: req.requestId });
   if (!grantsScope(who.result.grantable_scopes, missing)) return null;
-  const wanted: Scope[] = [...new Set([...credential.scopes, missing])];
-  const error = new MissingScopeError(missing, `${tool.name} needs the scope ${missing}; re-authorize with it (the consent page offers "Allow changes").`);
-  return Object.assign(error, { scopes: wanted.filter((s) => server.readScopes.includes(s) || server.writeScopes.includes(s)).join(' ') });
+  // What the grant holds on this server, and the missing scope: the client asks for all of it again.
+  const wanted = new Set([...credential.scopes.filter((s) => serverScopes(server).includes(s)), missing]);
+  return {
+    error: new MissingScopeError(missing, `${tool.name} needs the scope ${missing}; re-authorize with it (the consent page offers "Allow changes").`),
+    scope: [...wanted].join(' '),
+  };
 }

@@ -1,6 +1,6 @@
 import type { listContacts } from '../../shared/contracts/contacts.js';
 import { activeFieldKeysSql } from '../schema/custom-field-definitions.js';
-import { loadFilterSettings, needsTimeZone, resolveCreatedRange, timeZoneSql } from '../runtime/created-range.js';
+import { echoedTimeZone, resolveCreatedRange, settingsFirst, timeZoneSql } from '../runtime/created-range.js';
 import { decodeCursor, pageFrom, type CursorScope } from '../runtime/keyset-cursor.js';
 import { afterPosition, beforePosition } from '../runtime/keyset-sql.js';
 import { ownerRestriction } from '../runtime/visibility.js';
@@ -13,8 +13,7 @@ import { searchPage } from './search-page.js';
 export const listContactsHandler: OperationHandler<typeof listContacts> = async ({ input, context, db, services }) => {
   const { limit, cursor, sort, ...filters } = input;
   const workspaceId = context.workspace_id;
-  // Only a phone filter, a day or a relative range needs the workspace's settings first; spare the round trip otherwise.
-  const settings = filters.phone !== undefined || needsTimeZone(filters) ? await loadFilterSettings(db) : null;
+  const settings = await settingsFirst(db, filters);
   const range = resolveCreatedRange(filters, settings?.time_zone ?? 'UTC', new Date());
   const applied = applicableContactFilters(filters, range, settings?.default_country ?? null);
   const newestFirst = sort === 'newest_first';
@@ -37,7 +36,7 @@ export const listContactsHandler: OperationHandler<typeof listContacts> = async 
     : await filtered.orderBy('created_at', direction).orderBy('id', direction).limit(limit + 1).execute();
 
   const keys = rows[0]?.field_keys ?? [];
-  const timeZone = settings?.time_zone ?? rows[0]?.time_zone ?? (await loadFilterSettings(db)).time_zone;
+  const timeZone = await echoedTimeZone(db, settings, rows[0]);
   const page = pageFrom(rows, limit, services.secrets.cursorKey, scope, (row) => toContactResource(row, keys));
   return { ...page, applied_range: { ...range, time_zone: timeZone } };
 };

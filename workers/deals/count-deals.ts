@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { countDeals } from '../../shared/contracts/deals.js';
-import { loadFilterSettings, resolveCreatedRange } from '../runtime/created-range.js';
+import { echoedTimeZone, resolveCreatedRange, settingsFirst, timeZoneSql } from '../runtime/created-range.js';
 import { ownerRestriction } from '../runtime/visibility.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { applicableDealFilters, explainEmptyResult, whereDealFilters } from './deal-filters.js';
@@ -8,13 +8,14 @@ import { stagesWithPipelines } from './stages-with-pipelines.js';
 
 /** How many deals match, and their count and amount per stage and currency, in pipeline and stage order. */
 export const countDealsHandler: OperationHandler<typeof countDeals> = async ({ input, context, db }) => {
-  const timeZone = (await loadFilterSettings(db)).time_zone;
-  const range = resolveCreatedRange(input, timeZone, new Date());
+  const settings = await settingsFirst(db, input);
+  const range = resolveCreatedRange(input, settings?.time_zone ?? 'UTC', new Date());
   const applied = await applicableDealFilters(db, input, range);
   const owner = ownerRestriction(context);
   const query = db
     .selectFrom('deals')
     .select(['stage_id', 'currency', sql<number>`count(*)::int`.as('count'), sql<string | null>`sum(amount)::text`.as('amount')])
+    .$if(settings === null, (q) => q.select(timeZoneSql(db).as('time_zone')))
     .$if(owner !== null, (q) => q.where('owner_id', '=', owner))
     .groupBy(['stage_id', 'currency']);
   const groups = await whereDealFilters(query, applied).execute();
@@ -32,5 +33,5 @@ export const countDealsHandler: OperationHandler<typeof countDeals> = async ({ i
       amounts: own.filter((g) => g.currency !== null && g.amount !== null).map((g) => ({ currency: g.currency!, amount: Number(g.amount) })),
     };
   });
-  return { count: byStage.reduce((n, s) => n + s.count, 0), by_stage: byStage, applied_range: { ...range, time_zone: timeZone } };
+  return { count: byStage.reduce((n, s) => n + s.count, 0), by_stage: byStage, applied_range: { ...range, time_zone: await echoedTimeZone(db, settings, groups[0]) } };
 };

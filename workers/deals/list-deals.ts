@@ -1,6 +1,6 @@
 import type { listDeals } from '../../shared/contracts/deals.js';
 import { activeFieldKeysSql } from '../schema/custom-field-definitions.js';
-import { loadFilterSettings, needsTimeZone, resolveCreatedRange, timeZoneSql } from '../runtime/created-range.js';
+import { echoedTimeZone, resolveCreatedRange, settingsFirst, timeZoneSql } from '../runtime/created-range.js';
 import { decodeCursor, pageFrom, type CursorScope } from '../runtime/keyset-cursor.js';
 import { afterPosition } from '../runtime/keyset-sql.js';
 import { ownerRestriction } from '../runtime/visibility.js';
@@ -12,9 +12,8 @@ import { toDealResource } from './deal-resource.js';
 export const listDealsHandler: OperationHandler<typeof listDeals> = async ({ input, context, db, services }) => {
   const { limit, cursor, ...filters } = input;
   const workspaceId = context.workspace_id;
-  // Only a day or a relative range needs the time zone first; otherwise it comes with the rows.
-  const timeZoneFirst = needsTimeZone(filters) ? (await loadFilterSettings(db)).time_zone : null;
-  const range = resolveCreatedRange(filters, timeZoneFirst ?? 'UTC', new Date());
+  const settings = await settingsFirst(db, filters);
+  const range = resolveCreatedRange(filters, settings?.time_zone ?? 'UTC', new Date());
   const applied = await applicableDealFilters(db, filters, range);
   const scope: CursorScope = { workspaceId, list: 'deals', filters: { ...applied } };
   const after = cursor ? decodeCursor(services.secrets.cursorKey, scope, cursor) : undefined;
@@ -23,13 +22,13 @@ export const listDealsHandler: OperationHandler<typeof listDeals> = async ({ inp
     .selectFrom('deals')
     .selectAll()
     .select(activeFieldKeysSql(db, 'deal').as('field_keys'))
-    .$if(timeZoneFirst === null, (q) => q.select(timeZoneSql(db).as('time_zone')))
+    .$if(settings === null, (q) => q.select(timeZoneSql(db).as('time_zone')))
     .$if(owner !== null, (q) => q.where('owner_id', '=', owner))
     .$if(after !== undefined, (q) => q.where(afterPosition(after!)));
   const rows = await whereDealFilters(query, applied).orderBy('created_at').orderBy('id').limit(limit + 1).execute();
   if (rows.length === 0 && !cursor) await explainEmptyResult(db, context, filters);
   const keys = rows[0]?.field_keys ?? [];
-  const timeZone = timeZoneFirst ?? rows[0]?.time_zone ?? (await loadFilterSettings(db)).time_zone;
+  const timeZone = await echoedTimeZone(db, settings, rows[0]);
   const page = pageFrom(rows, limit, services.secrets.cursorKey, scope, (row) => toDealResource(row, keys));
   return { ...page, applied_range: { ...range, time_zone: timeZone } };
 };

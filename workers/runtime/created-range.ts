@@ -71,6 +71,20 @@ export async function loadFilterSettings(db: WorkspaceSql): Promise<FilterSettin
 }
 
 /**
+ * The settings a list or count reads before its query, when its filters need them (a phone, a
+ * day, a relative range); null otherwise, and the time zone it echoes comes with its rows
+ * ({@link timeZoneSql}), sparing a round trip.
+ */
+export async function settingsFirst(db: WorkspaceSql, f: CreatedRangeInput & { phone?: string }): Promise<FilterSettings | null> {
+  return f.phone !== undefined || needsTimeZone(f) ? loadFilterSettings(db) : null;
+}
+
+/** The time zone a list or count echoes: read first, else with its rows, else (no rows) now. */
+export async function echoedTimeZone(db: WorkspaceSql, settings: FilterSettings | null, row: { time_zone?: string } | undefined): Promise<string> {
+  return settings?.time_zone ?? row?.time_zone ?? (await loadFilterSettings(db)).time_zone;
+}
+
+/**
  * The workspace's time zone as a column of a read (an uncorrelated subquery, computed once per
  * statement): a list or count filtered by instants only echoes it without a second round trip.
  */

@@ -10,6 +10,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import pg from 'pg';
+import { addDays, isoWeekday, localDateOf, startOfDay } from '../shared/time/zoned-day.js';
 import { startBenchStack } from './bench-stack.js';
 import { runCrmJson } from './processes.js';
 
@@ -42,18 +43,6 @@ const contactsOf = (a: ToolAnswer) => (a.data.contacts ?? []) as ContactRow[];
 const dealsOf = (a: ToolAnswer) => (a.data.deals ?? []) as DealRow[];
 const fullName = (c: ContactRow) => [c.first_name, c.last_name].filter(Boolean).join(' ');
 
-/** The start of a local day in a time zone, as an instant (for seeding "last week" exactly). */
-function zonedMidnight(day: Date, timeZone: string): Date {
-  const local = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(day);
-  const guess = new Date(`${local}T00:00:00Z`);
-  const offset = (d: Date) => {
-    const parts = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' }).formatToParts(d).find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
-    const m = /GMT([+-])(\d{2}):(\d{2})/.exec(parts);
-    return m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
-  };
-  return new Date(guess.getTime() - offset(guess) * 60_000);
-}
-
 const TIME_ZONE = 'America/New_York';
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
@@ -81,9 +70,9 @@ export async function runAgentEvaluation(): Promise<boolean> {
     const ids: Record<string, string> = {};
     for (const [first, last, email, phone] of people) ids[first] = String((await rest('POST', '/v1/contacts', { first_name: first, last_name: last, email, phone })).id);
     // Last week in New York: Monday of last week, noon; three contacts there, two well before.
-    const today = zonedMidnight(new Date(), TIME_ZONE);
-    const weekday = (new Date(today.getTime() + 12 * 3600_000).getUTCDay() + 6) % 7;
-    const lastMonday = zonedMidnight(new Date(today.getTime() - (weekday + 7) * 86_400_000 + 12 * 3600_000), TIME_ZONE);
+    const localToday = localDateOf(new Date(), TIME_ZONE);
+    const today = startOfDay(localToday, TIME_ZONE);
+    const lastMonday = startOfDay(addDays(localToday, 1 - isoWeekday(localToday) - 7), TIME_ZONE);
     const db = new pg.Client({ connectionString: stack.dbUrl });
     await db.connect();
     const place = (name: string, at: Date) => db.query('update contacts set created_at = $1 where id = $2', [at, ids[name]]);

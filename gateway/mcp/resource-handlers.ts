@@ -1,6 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, McpError, ReadResourceRequestSchema, type Resource } from '@modelcontextprotocol/sdk/types.js';
-import { grantsScope } from '../../shared/auth/scopes.js';
+import { grantsScope, type Scope } from '../../shared/auth/scopes.js';
 import { CrmError } from '../../shared/errors.js';
 import type { ResourceDefinition } from './mcp-features.js';
 import type { ToolCall } from './tool.js';
@@ -8,8 +8,8 @@ import { hasVariables, matchUriTemplate } from './uri-template.js';
 
 const JSON_TYPE = 'application/json';
 
-export function mayRead(scopes: readonly string[], call: ToolCall): boolean {
-  return scopes.length === 0 || scopes.some((s) => grantsScope(call.credential.scopes, s as never));
+export function mayRead(scopes: readonly Scope[], call: ToolCall): boolean {
+  return scopes.length === 0 || scopes.some((s) => grantsScope(call.credential.scopes, s));
 }
 
 /** A domain error while reading: a JSON-RPC error in words (not found is the protocol's -32002). */

@@ -165,3 +165,36 @@ t.test('a delivery is signed per Standard Webhooks, reads at most 4 KB of the an
   t.match(hung, { succeeded: false, statusCode: null, error: /timed out after 500 ms/ });
   t.ok(hung.latencyMs < 2000, 'stopped at the timeout');
 });
+
+t.test('deliveries to one endpoint reuse a kept-alive connection to the checked address, and a reused connection the receiver reset is retried on a new one', async (t) => {
+  let requests = 0;
+  let resetNext = false;
+  const server = http.createServer((req, res) => {
+    requests++;
+    if (resetNext) {
+      // The receiver drops the kept-alive connection as the next delivery arrives on it.
+      resetNext = false;
+      req.socket.destroy();
+      return;
+    }
+    req.resume();
+    req.on('end', () => res.end('ok'));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  t.teardown(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  const network = countingNetwork();
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  const options = { timeoutMs: 2000, allowPrivateNetworks: true, network };
+
+  for (let i = 0; i < 3; i++) t.match(await sendWebhook(message(url), options), { succeeded: true, statusCode: 200 });
+  t.equal(network.sockets.length, 1, 'three deliveries, one connection');
+
+  resetNext = true;
+  const retried = await sendWebhook(message(url), options);
+  t.match(retried, { succeeded: true, statusCode: 200 }, 'delivered on a new connection');
+  t.equal(network.sockets.length, 2, 'the reset connection was replaced once');
+  t.equal(requests, 5, 'the receiver saw the reset request and the retry');
+});

@@ -20,6 +20,7 @@ const CROSS_WORKSPACE_FILES: Record<string, string> = {
   'purge-expired.ts': 'maintenance purges clients that no workspace holds a grant for',
   'claim-due-deliveries.ts': 'the delivery loop claims the due webhook deliveries of every workspace',
   'unpublished-events.ts': 'the event relay publishes the outbox of every workspace',
+  'attempt-batch.ts': 'webhook attempts of every workspace are stored together, each row naming its own workspace',
 };
 
 /**
@@ -29,6 +30,7 @@ const CROSS_WORKSPACE_FILES: Record<string, string> = {
 const RAW_SQL_FILES: Record<string, string> = {
   'event-recorder.ts': 'a new record and its event in one statement (with … insert … select); the event row carries db.workspaceId',
   'unpublished-events.ts': 'the relay reads and empties the outbox of every workspace (crossWorkspaceSql)',
+  'attempt-batch.ts': 'attempts stored from unnest(…) arrays in one statement; each row is matched on its own workspace_id (crossWorkspaceSql)',
 };
 
 const root = ROOT;

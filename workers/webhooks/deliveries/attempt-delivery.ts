@@ -1,16 +1,18 @@
 import { sql } from 'kysely';
 import type { Config } from '../../../shared/config.js';
-import { workspaceEm, type Orm } from '../../../shared/db/orm.js';
-import { workspaceSql } from '../../../shared/db/workspace-sql.js';
+import { workspaceEm, type EntityManager, type Orm } from '../../../shared/db/orm.js';
+import { workspaceSql, type WorkspaceSql } from '../../../shared/db/workspace-sql.js';
 import type { Logger } from '../../../shared/logger.js';
 import type { Secrets } from '../../../shared/secrets.js';
 import { openWebhookSecret } from '../endpoints/endpoint-secret.js';
+import type { WebhookEndpointRow } from '../endpoints/endpoint-resource.js';
+import type { AttemptBatch } from './attempt-batch.js';
 import { TEST_EVENT_TYPE } from '../endpoints/send-test-event.js';
 import type { WebhookDeliveryRow } from './delivery-resource.js';
 import { noteEndpointFailure } from './disable-failing-endpoint.js';
 import { retryDelayMs } from './retry-schedule.js';
 import type { OutboundNetwork } from '../../../shared/ssrf/outbound-network.js';
-import { sendWebhook } from './send-webhook.js';
+import { sendWebhook, type AttemptOutcome } from './send-webhook.js';
 
 export interface DeliveryDeps {
   orm: Orm;
@@ -19,6 +21,25 @@ export interface DeliveryDeps {
   log: Logger;
   /** The system's DNS and sockets unless a test injects its own. */
   network?: OutboundNetwork;
+  /** Stores the common attempts in batches; without one, each is stored on its own. */
+  attempts?: AttemptBatch;
+}
+
+/** What sending needs of an endpoint: the fan-out that queued a delivery already has it. */
+export type DeliveryEndpoint = Pick<WebhookEndpointRow, 'id' | 'url' | 'status' | 'secret_encrypted' | 'failing_since'>;
+export const DELIVERY_ENDPOINT_COLUMNS = ['id', 'url', 'status', 'secret_encrypted', 'failing_since'] as const satisfies readonly (keyof DeliveryEndpoint)[];
+
+/** Opened secrets by their sealed text, so a burst to one endpoint decrypts once; bounded. */
+const OPENED = new Map<string, string>();
+const OPENED_MAX = 1_000;
+
+function secretOf(deps: DeliveryDeps, sealed: string): string {
+  const known = OPENED.get(sealed);
+  if (known) return known;
+  const secret = openWebhookSecret(deps.secrets, sealed);
+  if (OPENED.size >= OPENED_MAX) OPENED.delete(OPENED.keys().next().value as string);
+  OPENED.set(sealed, secret);
+  return secret;
 }
 
 /**
@@ -26,10 +47,10 @@ export interface DeliveryDeps {
  * schedules the next attempt (or fails it once the schedule is spent) and counts against
  * the endpoint. Returns when it is due next, if ever.
  */
-export async function attemptDelivery(claimed: WebhookDeliveryRow, deps: DeliveryDeps): Promise<Date | null> {
+export async function attemptDelivery(claimed: WebhookDeliveryRow, deps: DeliveryDeps, known?: DeliveryEndpoint): Promise<Date | null> {
   const em = workspaceEm(deps.orm, claimed.workspace_id);
   const db = workspaceSql(em, claimed.workspace_id);
-  const endpoint = await db.selectFrom('webhook_endpoints').selectAll().where('id', '=', claimed.endpoint_id).executeTakeFirst();
+  const endpoint = known ?? (await db.selectFrom('webhook_endpoints').select(DELIVERY_ENDPOINT_COLUMNS).where('id', '=', claimed.endpoint_id).executeTakeFirst());
   // Deleted meanwhile: its deliveries went with it.
   if (!endpoint) return null;
   if (endpoint.status !== 'enabled') {
@@ -39,7 +60,7 @@ export async function attemptDelivery(claimed: WebhookDeliveryRow, deps: Deliver
   }
 
   const outcome = await sendWebhook(
-    { url: endpoint.url, id: claimed.id, payload: claimed.payload, secret: openWebhookSecret(deps.secrets, endpoint.secret_encrypted) },
+    { url: endpoint.url, id: claimed.id, payload: claimed.payload, secret: secretOf(deps, endpoint.secret_encrypted) },
     { timeoutMs: deps.settings.timeoutMs, allowPrivateNetworks: deps.settings.allowPrivateNetworks, network: deps.network },
   );
   const now = new Date();
@@ -49,6 +70,46 @@ export async function attemptDelivery(claimed: WebhookDeliveryRow, deps: Deliver
   const next = delay === null ? null : new Date(now.getTime() + delay);
   const status = outcome.succeeded ? 'succeeded' : next === null ? 'failed' : 'pending';
 
+  if ((isTest || (outcome.succeeded && endpoint.failing_since === null)) && deps.attempts) {
+    // The common case, stored with the other attempts of the moment in one statement.
+    await deps.attempts.store({
+      workspaceId: claimed.workspace_id,
+      deliveryId: claimed.id,
+      attemptedAt: now,
+      statusCode: outcome.statusCode,
+      latencyMs: outcome.latencyMs,
+      succeeded: outcome.succeeded,
+      error: outcome.error,
+      status,
+      attemptCount: attempts,
+      nextAttemptAt: next,
+    });
+  } else {
+    await storeAttempt(db, em, { claimed, endpoint, outcome, now, attempts, status, next, isTest }, deps);
+  }
+
+  const fields = { delivery_id: claimed.id, endpoint_id: endpoint.id, event_id: claimed.event_id, attempt: attempts, status_code: outcome.statusCode, ms: outcome.latencyMs };
+  if (outcome.succeeded) deps.log.info(fields, 'webhook delivered');
+  else deps.log.warn({ ...fields, error: outcome.error, next_attempt_at: next?.toISOString() ?? null, status }, 'webhook attempt failed');
+  return next;
+}
+
+/** One attempt on its own: a failure, or a success that ends an endpoint's failing spell. */
+async function storeAttempt(
+  db: WorkspaceSql,
+  em: EntityManager,
+  { claimed, endpoint, outcome, now, attempts, status, next, isTest }: {
+    claimed: WebhookDeliveryRow;
+    endpoint: DeliveryEndpoint;
+    outcome: AttemptOutcome;
+    now: Date;
+    attempts: number;
+    status: 'pending' | 'succeeded' | 'failed';
+    next: Date | null;
+    isTest: boolean;
+  },
+  deps: DeliveryDeps,
+): Promise<void> {
   const attempt = db.insertInto('webhook_delivery_attempts').values({
     workspace_id: claimed.workspace_id,
     delivery_id: claimed.id,
@@ -77,9 +138,4 @@ export async function attemptDelivery(claimed: WebhookDeliveryRow, deps: Deliver
       if (current) await noteEndpointFailure(txDb, current, now, deps.settings.disableAfterMs);
     });
   }
-
-  const fields = { delivery_id: claimed.id, endpoint_id: endpoint.id, event_id: claimed.event_id, attempt: attempts, status_code: outcome.statusCode, ms: outcome.latencyMs };
-  if (outcome.succeeded) deps.log.info(fields, 'webhook delivered');
-  else deps.log.warn({ ...fields, error: outcome.error, next_attempt_at: next?.toISOString() ?? null, status }, 'webhook attempt failed');
-  return next;
 }

@@ -12,7 +12,7 @@ const POLL_MS = 1_000;
  * The webhooks worker's delivery: the event stream's consumer stores each event's
  * deliveries and hands them to the loop at once; the loop sends and retries them.
  */
-export function startWebhookDelivery(services: WorkerServices, log: Logger): BackgroundTask {
+export function startWebhookDelivery(services: WorkerServices, log: Logger): BackgroundTask & { loop: DeliveryLoop } {
   const loop = new DeliveryLoop({ orm: services.orm, secrets: services.secrets, settings: services.webhooks, log }, { concurrency: CONCURRENCY, pollMs: POLL_MS });
   setRunningDeliveryLoop(loop);
   loop.wake();
@@ -22,8 +22,8 @@ export function startWebhookDelivery(services: WorkerServices, log: Logger): Bac
       services.jetStream,
       services.busNamespace,
       async (events) => {
-        const queued = await fanOutEvents(services.orm, events);
-        if (queued.length > 0) loop.wake();
+        // Stored (and leased to this copy) before the events are acknowledged, then sent at once.
+        loop.send(await fanOutEvents(services.orm, events, loop.leaseMs));
       },
       log,
     );
@@ -31,6 +31,7 @@ export function startWebhookDelivery(services: WorkerServices, log: Logger): Bac
     log.info('no JetStream (in-process bus): events are not fanned out to webhook endpoints; test events and retries are still sent');
   }
   return {
+    loop,
     stop: async () => {
       await consumer?.stop();
       await loop.stop();

@@ -1,5 +1,8 @@
-import { attemptDelivery, type DeliveryDeps } from './attempt-delivery.js';
+import { AttemptBatch } from './attempt-batch.js';
+import { attemptDelivery, type DeliveryDeps, type DeliveryEndpoint } from './attempt-delivery.js';
 import { claimDueDeliveries } from './claim-due-deliveries.js';
+import type { WebhookDeliveryRow } from './delivery-resource.js';
+import type { QueuedDelivery } from './fan-out-event.js';
 
 export interface DeliveryLoopOptions {
   /** Attempts in flight at once in this process. */
@@ -9,24 +12,43 @@ export interface DeliveryLoopOptions {
 }
 
 /**
- * Sends due deliveries: woken at once when this process queues new ones (so an event
- * reaches its endpoints within milliseconds of arriving), at the time of each retry it
- * scheduled, and by a slow poll for the rest. Copies share the work through the claim.
+ * Sends deliveries: those the event consumer just queued (leased to this copy, handed over
+ * at once, so an event reaches its endpoints within milliseconds), and those found due by
+ * a claim: retries at the time this copy scheduled them, and by a slow poll the rest
+ * (other copies' retries, expired leases). Copies share the work through the claim.
  */
 export class DeliveryLoop {
   private inFlight = new Set<Promise<void>>();
+  /** Taken (leased to this copy), not yet sent. */
+  private ready: { row: WebhookDeliveryRow; endpoint?: DeliveryEndpoint }[] = [];
   private claiming: Promise<void> | null = null;
   private again = false;
+  /** The last claim filled every free slot: more may be due. */
+  private moreDue = false;
   private stopped = false;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly poll: NodeJS.Timeout;
+  private readonly attempts: AttemptBatch;
 
   constructor(
     private readonly deps: DeliveryDeps,
     private readonly options: DeliveryLoopOptions,
   ) {
+    this.attempts = deps.attempts ?? new AttemptBatch(deps.orm);
     this.poll = setInterval(() => this.wake(), options.pollMs);
     this.poll.unref();
+  }
+
+  /** How long a taken delivery is this copy's: it outlasts the longest attempt, with room for storing it. */
+  get leaseMs(): number {
+    return this.deps.settings.timeoutMs + 30_000;
+  }
+
+  /** Sends deliveries already leased to this copy (just queued by it), without claiming them. */
+  send(deliveries: readonly QueuedDelivery[]): void {
+    if (this.stopped) return;
+    this.ready.push(...deliveries);
+    this.pump();
   }
 
   /** Looks for due deliveries now; calls while a look is under way make it look once more. */
@@ -36,7 +58,7 @@ export class DeliveryLoop {
       this.again = true;
       return;
     }
-    this.claiming = this.claimAndSend()
+    this.claiming = this.claim()
       .catch((err: unknown) => this.deps.log.warn({ err }, 'claiming webhook deliveries failed'))
       .finally(() => {
         this.claiming = null;
@@ -47,25 +69,36 @@ export class DeliveryLoop {
       });
   }
 
-  private async claimAndSend(): Promise<void> {
-    const room = this.options.concurrency - this.inFlight.size;
-    // The lease outlasts the longest attempt, with room for storing it.
-    const claimed = await claimDueDeliveries(this.deps.orm.em.fork(), room, this.deps.settings.timeoutMs + 30_000);
-    for (const row of claimed) {
-      const sending: Promise<void> = attemptDelivery(row, this.deps)
+  private async claim(): Promise<void> {
+    const room = this.options.concurrency - this.inFlight.size - this.ready.length;
+    if (room <= 0) {
+      this.moreDue = true;
+      return;
+    }
+    const claimed = await claimDueDeliveries(this.deps.orm.em.fork(), room, this.leaseMs);
+    this.moreDue = claimed.length === room;
+    this.ready.push(...claimed.map((row) => ({ row })));
+    this.pump();
+  }
+
+  /** Starts attempts while there is room. */
+  private pump(): void {
+    while (!this.stopped && this.inFlight.size < this.options.concurrency && this.ready.length > 0) {
+      const { row, endpoint } = this.ready.shift() as { row: WebhookDeliveryRow; endpoint?: DeliveryEndpoint };
+      const sending: Promise<void> = attemptDelivery(row, { ...this.deps, attempts: this.attempts }, endpoint)
         .then((next) => {
           if (next) this.wakeAt(next);
         })
         .catch((err: unknown) => this.deps.log.error({ err, delivery_id: row.id }, 'webhook delivery failed unexpectedly; retried when its lease ends'))
         .finally(() => {
           this.inFlight.delete(sending);
-          // A slot is free: more may be waiting.
-          this.wake();
+          // A slot is free: take the next one taken already, or look for more if the last claim left some.
+          if (this.ready.length > 0) this.pump();
+          else if (this.moreDue) this.wake();
         });
       this.inFlight.add(sending);
     }
   }
-
   private wakeAt(when: Date): void {
     if (this.stopped) return;
     const timer = setTimeout(() => {

@@ -10,12 +10,14 @@ export interface QueuedMessage {
 }
 
 /**
- * Delivery rows due now, one per endpoint and event: an event that arrives again (the
- * stream redelivers at least once) adds nothing. Returns the rows actually added.
+ * Delivery rows, one per endpoint and event: an event that arrives again (the stream
+ * redelivers at least once) adds nothing. Due now, or after `leaseMs` when the caller
+ * sends them itself (leased to it, as a claim would). Returns the rows actually added.
  */
-export async function queueDeliveries(db: WorkspaceSql, messages: readonly QueuedMessage[]): Promise<WebhookDeliveryRow[]> {
+export async function queueDeliveries(db: WorkspaceSql, messages: readonly QueuedMessage[], leaseMs = 0): Promise<WebhookDeliveryRow[]> {
   if (messages.length === 0) return [];
   const now = new Date();
+  const due = new Date(now.getTime() + leaseMs);
   return db
     .insertInto('webhook_deliveries')
     .values(
@@ -28,7 +30,7 @@ export async function queueDeliveries(db: WorkspaceSql, messages: readonly Queue
         payload: m.payload,
         status: 'pending',
         attempt_count: 0,
-        next_attempt_at: now,
+        next_attempt_at: due,
         last_attempt_at: null,
         created_at: now,
         updated_at: now,

@@ -1,10 +1,9 @@
 import http from 'node:http';
 import https from 'node:https';
-import net from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { bareHost, deliveryAddress, RefusedAddressError, type ResolvedAddress } from '../../../shared/ssrf/delivery-address.js';
 import { systemNetwork, type OutboundNetwork } from '../../../shared/ssrf/outbound-network.js';
-import { pinnedLookup } from '../../../shared/ssrf/pinned-lookup.js';
+import { pinnedAgentsOf } from './pinned-agents.js';
 
 /** At most this much of a response is read: receivers answer with a status, not a document. */
 export const RESPONSE_BODY_LIMIT = 4096;
@@ -40,6 +39,7 @@ export interface AttemptOutcome {
  * One signed POST of a message: 2xx is a success; anything else, a redirect (never
  * followed), a timeout, or an address that is not public (checked after DNS, right before
  * connecting, and only that address is connected to) is a failure naming the reason.
+ * Connections are kept alive per checked address and reused.
  */
 export async function sendWebhook(message: WebhookMessage, options: SendOptions): Promise<AttemptOutcome> {
   const network = options.network ?? systemNetwork;
@@ -74,37 +74,57 @@ export async function sendWebhook(message: WebhookMessage, options: SendOptions)
 
   const timestamp = new Date();
   const signature = new Webhook(message.secret).sign(message.id, timestamp, message.payload);
-  const body = Buffer.from(message.payload, 'utf8');
-  const port = Number(url.port || (secure ? 443 : 80));
+  const request: SignedRequest = {
+    url,
+    agent: pinnedAgentsOf(network).agentFor({ secure, host: bareHost(url), port: Number(url.port || (secure ? 443 : 80)), resolved }),
+    deadline,
+    body: Buffer.from(message.payload, 'utf8'),
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'workspace-crm-webhooks/1',
+      'webhook-id': message.id,
+      'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+      'webhook-signature': signature,
+    },
+  };
+  const first = await post(request, options.timeoutMs, outcome);
+  // A kept-alive connection the receiver closed just as it was reused: once more, on a new one
+  // (what Node's documentation advises for `reusedSocket`); nothing was received on the closed one.
+  return first.staleConnection ? (await post(request, options.timeoutMs, outcome)).outcome : first.outcome;
+}
 
-  return new Promise<AttemptOutcome>((resolve) => {
+interface SignedRequest {
+  url: URL;
+  agent: http.Agent;
+  deadline: AbortSignal;
+  body: Buffer;
+  headers: Record<string, string>;
+}
+
+/** One POST on the agent's connections; `staleConnection` when a reused connection was reset before any answer. */
+function post(
+  { url, agent, deadline, body, headers }: SignedRequest,
+  timeoutMs: number,
+  outcome: (statusCode: number | null, error: string | null, responseBody?: string) => AttemptOutcome,
+): Promise<{ outcome: AttemptOutcome; staleConnection?: boolean }> {
+  return new Promise((resolve) => {
     let settled = false;
-    const finish = (result: AttemptOutcome) => {
+    const finish = (result: AttemptOutcome, staleConnection = false) => {
       if (settled) return;
       settled = true;
-      resolve(result);
+      resolve({ outcome: result, staleConnection });
     };
-    const request = (secure ? https : http).request(
+    const request = (url.protocol === 'https:' ? https : http).request(
       {
         protocol: url.protocol,
         hostname: bareHost(url),
-        port,
+        port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
         path: `${url.pathname}${url.search}`,
         method: 'POST',
-        lookup: pinnedLookup(resolved),
-        // No agent (none is given with createConnection): the one socket of this attempt, to the
-        // checked address only, never pooled; TLS names the host for SNI and the certificate.
-        createConnection: () =>
-          network.openSocket({ host: bareHost(url), port, lookup: pinnedLookup(resolved), ...(secure && net.isIP(bareHost(url)) === 0 ? { servername: bareHost(url) } : {}) }, secure),
+        // Connections go to the checked address only (see PinnedAgents).
+        agent,
         signal: deadline,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': String(body.length),
-          'user-agent': 'workspace-crm-webhooks/1',
-          'webhook-id': message.id,
-          'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
-          'webhook-signature': signature,
-        },
+        headers: { ...headers, 'content-length': String(body.length) },
       },
       (response) => {
         const status = response.statusCode ?? 0;
@@ -119,7 +139,7 @@ export async function sendWebhook(message: WebhookMessage, options: SendOptions)
         response.on('data', (chunk: Buffer) => {
           if (read < RESPONSE_BODY_LIMIT) chunks.push(chunk.subarray(0, RESPONSE_BODY_LIMIT - read));
           read += chunk.length;
-          // Enough read: the rest is not waited for.
+          // Enough read: the rest is not waited for (and the connection is not reused).
           if (read >= RESPONSE_BODY_LIMIT) {
             response.destroy();
             done();
@@ -131,8 +151,9 @@ export async function sendWebhook(message: WebhookMessage, options: SendOptions)
       },
     );
     request.on('error', (error: Error & { code?: string }) => {
-      const text = deadline.aborted ? `timed out after ${options.timeoutMs} ms` : error.code ? `${error.code}: ${error.message}` : error.message;
-      finish(outcome(null, text));
+      const stale = request.reusedSocket && !deadline.aborted && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
+      const text = deadline.aborted ? `timed out after ${timeoutMs} ms` : error.code ? `${error.code}: ${error.message}` : error.message;
+      finish(outcome(null, text), stale);
     });
     request.end(body);
   });

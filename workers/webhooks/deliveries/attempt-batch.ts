@@ -1,0 +1,77 @@
+import { sql } from 'kysely';
+import { crossWorkspaceSql } from '../../../shared/db/cross-workspace-sql.js';
+import type { Orm } from '../../../shared/db/orm.js';
+
+/** One attempt and the state its delivery is in after it. */
+export interface SettledAttempt {
+  workspaceId: string;
+  deliveryId: string;
+  attemptedAt: Date;
+  statusCode: number | null;
+  latencyMs: number;
+  succeeded: boolean;
+  error: string | null;
+  status: 'pending' | 'succeeded' | 'failed';
+  attemptCount: number;
+  nextAttemptAt: Date | null;
+}
+
+/**
+ * Stores attempts in batches: the attempts that end while one statement runs are stored
+ * together by the next (`insert … select from unnest(…)` and the deliveries' new state,
+ * one statement, atomic without a transaction). Under load this is one statement for
+ * dozens of deliveries instead of one each. Each `store` resolves once its attempt is
+ * stored; until then its delivery stays leased, so a crash sends it again (at least once).
+ */
+export class AttemptBatch {
+  private waiting: { attempt: SettledAttempt; stored: () => void; failed: (error: unknown) => void }[] = [];
+  private writing: Promise<void> | null = null;
+
+  constructor(private readonly orm: Orm) {}
+
+  store(attempt: SettledAttempt): Promise<void> {
+    return new Promise((stored, failed) => {
+      this.waiting.push({ attempt, stored, failed });
+      if (!this.writing) this.writing = this.writeAll();
+    });
+  }
+
+  private async writeAll(): Promise<void> {
+    // Let the attempts that finish in the same turn join the first statement.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (this.waiting.length > 0) {
+      const batch = this.waiting;
+      this.waiting = [];
+      try {
+        await this.write(batch.map((w) => w.attempt));
+        for (const w of batch) w.stored();
+      } catch (error) {
+        for (const w of batch) w.failed(error);
+      }
+    }
+    this.writing = null;
+  }
+
+  private async write(attempts: SettledAttempt[]): Promise<void> {
+    const column = <T>(pick: (a: SettledAttempt) => T) => attempts.map(pick);
+    const db = crossWorkspaceSql(this.orm.em.fork(), 'attempts of every workspace are stored together; each row names its own workspace');
+    await sql`
+      with settled as (
+        select * from unnest(
+          ${column((a) => a.workspaceId)}::text[], ${column((a) => a.deliveryId)}::text[], ${column((a) => a.attemptedAt.toISOString())}::timestamptz[],
+          ${column((a) => a.statusCode)}::int[], ${column((a) => a.latencyMs)}::int[], ${column((a) => a.succeeded)}::boolean[], ${column((a) => a.error)}::text[],
+          ${column((a) => a.status)}::text[], ${column((a) => a.attemptCount)}::int[], ${column((a) => a.nextAttemptAt?.toISOString() ?? null)}::timestamptz[]
+        ) as s (workspace_id, delivery_id, attempted_at, status_code, latency_ms, succeeded, error, status, attempt_count, next_attempt_at)
+      ),
+      attempts as (
+        insert into webhook_delivery_attempts (workspace_id, delivery_id, attempted_at, status_code, latency_ms, succeeded, error)
+        select workspace_id, delivery_id, attempted_at, status_code, latency_ms, succeeded, error from settled s
+        -- A delivery whose endpoint was deleted meanwhile went with it: nothing to store.
+        where exists (select 1 from webhook_deliveries d where d.id = s.delivery_id and d.workspace_id = s.workspace_id)
+      )
+      update webhook_deliveries d
+      set status = s.status, attempt_count = s.attempt_count, next_attempt_at = s.next_attempt_at, last_attempt_at = s.attempted_at, updated_at = s.attempted_at
+      from settled s
+      where d.id = s.delivery_id and d.workspace_id = s.workspace_id`.execute(db);
+  }
+}

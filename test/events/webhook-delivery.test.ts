@@ -114,6 +114,23 @@ t.test('each event reaches each endpoint that wants it, verified, promptly; anot
   t.ok(p50 < 250, 'new deliveries are sent at once, not at the next poll');
 });
 
+t.test('a stream message whose body does not parse, or names another workspace or type than its subject, is delivered to no one', async (t) => {
+  const ours = await receiver();
+  const other = await workspace();
+  await main.addEndpoint(ours, ['contact.created', 'deal.created']);
+  const foreign = await other.write();
+  const mainWorkspace = main.ws.workspace.id;
+  // Another workspace's event on our subject, our event under another type, and no event at all.
+  await stream.publishRaw(mainWorkspace, 'contact.created', JSON.stringify(foreign), 'forged-1');
+  const ownEvent = await main.write();
+  await stream.publishRaw(mainWorkspace, 'deal.created', JSON.stringify({ ...ownEvent, id: 'evt_forged2' }), 'forged-2');
+  await stream.publishRaw(mainWorkspace, 'contact.created', '{"not":"an event"}', 'forged-3');
+  const after = await main.write();
+  const got = await ours.waitFor(2);
+  await new Promise((r) => setTimeout(r, 500));
+  t.same(ours.received.map((r) => r.event.id).sort(), [ownEvent.id, after.id].sort(), 'only the two genuine events arrived');
+});
+
 t.test('a receiver answering 500 and then recovering receives each event; every attempt is kept', async (t) => {
   let failing = true;
   const flaky = await receiver(() => (failing ? 500 : 200));

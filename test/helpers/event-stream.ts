@@ -9,6 +9,8 @@ import type { NatsWatcher } from './stack.js';
  */
 export interface EventStreamPublisher {
   publish(event: Event): Promise<void>;
+  /** Any body on an event's subject: what a forged or broken message would look like. */
+  publishRaw(workspaceId: string, type: Event['type'], body: string, messageId: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -25,6 +27,9 @@ export async function eventStreamPublisher(watcher: NatsWatcher, namespace: stri
   return {
     publish: async (event) => {
       await js.publish(eventSubjectOf(namespace, event.workspace_id, event.type), JSON.stringify(event), { msgID: event.id });
+    },
+    publishRaw: async (workspaceId, type, body, messageId) => {
+      await js.publish(eventSubjectOf(namespace, workspaceId, type), body, { msgID: messageId });
     },
     close: () => nc.drain(),
   };

@@ -1,6 +1,7 @@
 import type { Logger } from '../../shared/logger.js';
 import type { BackgroundTask, WorkerServices } from '../runtime/worker-call.js';
 import { startWebhookDelivery } from './deliveries/delivery-background.js';
+import { streamEventOf } from './deliveries/event-consumer.js';
 import { fanOutEvents } from './deliveries/fan-out-event.js';
 import { EventRelay } from './relay/event-relay.js';
 import { inProcessSink, jetStreamSink } from './relay/event-sinks.js';
@@ -15,7 +16,7 @@ export function startWebhooksBackground(services: WorkerServices, log: Logger): 
   const delivery = startWebhookDelivery(services, log);
   const sink = services.jetStream
     ? jetStreamSink(services.jetStream, services.busNamespace, services.events)
-    : inProcessSink(async (events) => delivery.loop.send(await fanOutEvents(services.orm, events, delivery.loop.leaseMs)));
+    : inProcessSink(async (events) => delivery.loop.send(await fanOutEvents(services.orm, events.map(streamEventOf), delivery.loop.leaseMs)));
   const databaseUrl = services.orm.config.get('clientUrl') ?? '';
   const relay = new EventRelay(services.orm, new RelayLease(databaseUrl, services.busNamespace, log), sink, log.child({ component: 'event relay' }));
   return {

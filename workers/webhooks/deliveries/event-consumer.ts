@@ -17,11 +17,29 @@ export interface EventConsumer {
 }
 
 /**
+ * An event as the stream hands it over: its workspace and type from the subject, and the
+ * event itself parsed (and checked) only when asked: most workspaces have no webhook
+ * endpoint, and their events need no parsing at all. Null when it does not parse, or
+ * names another workspace or type than its subject.
+ */
+export interface StreamEvent {
+  workspaceId: string;
+  type: string;
+  event(): Event | null;
+}
+
+/** An event already in hand (no stream in between), as a {@link StreamEvent}. */
+export function streamEventOf(event: Event): StreamEvent {
+  return { workspaceId: event.workspace_id, type: event.type, event: () => event };
+}
+
+/**
  * Reads the event stream through the durable pull consumer the worker's copies share, so
  * each event is handled by one of them, at least once: `handle` stores its deliveries, then
- * the event is acknowledged; a failure asks for it again a second later.
+ * the event is acknowledged; a failure asks for it again a second later. An event that does
+ * not parse (when it had to be read) is dropped from the stream.
  */
-export function consumeEvents(access: JetStreamAccess, namespace: string, handle: (events: Event[]) => Promise<void>, log: Logger): EventConsumer {
+export function consumeEvents(access: JetStreamAccess, namespace: string, handle: (events: StreamEvent[]) => Promise<void>, log: Logger): EventConsumer {
   const stream = eventStreamName(namespace);
   const durable = webhookConsumerName(namespace);
   let stopped = false;
@@ -66,27 +84,50 @@ export function consumeEvents(access: JetStreamAccess, namespace: string, handle
     await handling;
   };
 
+  const subjectPrefix = `${namespace}.events.`;
   const handleBatch = async (batch: JsMsg[]): Promise<void> => {
-    const events: Event[] = [];
-    const parsedMessages: JsMsg[] = [];
+    const refused = new Set<JsMsg>();
+    const refuse = (message: JsMsg) => {
+      // Retrying cannot make it valid.
+      log.error({ subject: message.subject, seq: message.seq }, 'event in the stream does not parse; skipped');
+      refused.add(message);
+    };
+    const events: StreamEvent[] = [];
     for (const message of batch) {
-      const parsed = Event.safeParse(message.json());
-      if (parsed.success) {
-        events.push(parsed.data);
-        parsedMessages.push(message);
-      } else {
-        // Retrying cannot make it valid.
-        log.error({ subject: message.subject, seq: message.seq }, 'event in the stream does not parse; skipped');
-        message.term();
+      const rest = message.subject.startsWith(subjectPrefix) ? message.subject.slice(subjectPrefix.length) : '';
+      const dot = rest.indexOf('.');
+      if (dot <= 0) {
+        refuse(message);
+        continue;
       }
+      const workspaceId = rest.slice(0, dot);
+      const type = rest.slice(dot + 1);
+      let parsed: Event | null | undefined;
+      events.push({
+        workspaceId,
+        type,
+        event: () => {
+          if (parsed !== undefined) return parsed;
+          const result = Event.safeParse(message.json());
+          // The subject says whose event it is; a body that says otherwise is not trusted.
+          parsed = result.success && result.data.workspace_id === workspaceId && result.data.type === type ? result.data : null;
+          if (!parsed) refuse(message);
+          return parsed;
+        },
+      });
     }
-    if (events.length === 0) return;
     try {
       await handle(events);
-      for (const message of parsedMessages) message.ack();
+      for (const message of batch) {
+        if (refused.has(message)) message.term();
+        else message.ack();
+      }
     } catch (err) {
       log.warn({ err, events: events.length }, 'storing webhook deliveries failed; the events come again');
-      for (const message of parsedMessages) message.nak(1_000);
+      for (const message of batch) {
+        if (refused.has(message)) message.term();
+        else message.nak(1_000);
+      }
     }
   };
 

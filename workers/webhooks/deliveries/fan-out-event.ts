@@ -1,9 +1,9 @@
-import type { Event } from '../../../shared/contracts/events.js';
 import { workspaceEm, type Orm } from '../../../shared/db/orm.js';
 import { pgTimestamp } from '../../../shared/db/sql.js';
 import { workspaceSql } from '../../../shared/db/workspace-sql.js';
 import { DELIVERY_ENDPOINT_COLUMNS, type DeliveryEndpoint } from './attempt-delivery.js';
 import type { WebhookDeliveryRow } from './delivery-resource.js';
+import type { StreamEvent } from './event-consumer.js';
 import { queueDeliveries, type QueuedMessage } from './queue-delivery.js';
 
 /** A delivery just queued, with what sending it needs of its endpoint. */
@@ -19,12 +19,12 @@ export interface QueuedDelivery {
  * the batch. Returns the deliveries added; with `leaseMs` they are leased to the caller,
  * which sends them at once (another copy takes them only if the lease runs out).
  */
-export async function fanOutEvents(orm: Orm, events: readonly Event[], leaseMs = 0): Promise<QueuedDelivery[]> {
-  const byWorkspace = new Map<string, Event[]>();
+export async function fanOutEvents(orm: Orm, events: readonly StreamEvent[], leaseMs = 0): Promise<QueuedDelivery[]> {
+  const byWorkspace = new Map<string, StreamEvent[]>();
   for (const event of events) {
-    const ofWorkspace = byWorkspace.get(event.workspace_id);
+    const ofWorkspace = byWorkspace.get(event.workspaceId);
     if (ofWorkspace) ofWorkspace.push(event);
-    else byWorkspace.set(event.workspace_id, [event]);
+    else byWorkspace.set(event.workspaceId, [event]);
   }
   const added: QueuedDelivery[] = [];
   for (const [workspaceId, ofWorkspace] of byWorkspace) {
@@ -36,12 +36,15 @@ export async function fanOutEvents(orm: Orm, events: readonly Event[], leaseMs =
       .execute();
     if (endpoints.length === 0) continue;
     const messages: QueuedMessage[] = [];
-    for (const event of ofWorkspace) {
+    for (const streamEvent of ofWorkspace) {
+      const wanting = endpoints.filter((endpoint) => endpoint.enabled_events.includes('*') || endpoint.enabled_events.includes(streamEvent.type));
+      // Read only the events some endpoint wants.
+      const event = wanting.length > 0 ? streamEvent.event() : null;
+      if (!event) continue;
       const at = Date.parse(event.created_at);
       const payload = JSON.stringify(event);
-      for (const endpoint of endpoints) {
-        const wants = endpoint.enabled_events.includes('*') || endpoint.enabled_events.includes(event.type);
-        if (wants && pgTimestamp(endpoint.created_at).getTime() <= at) messages.push({ endpointId: endpoint.id, eventId: event.id, eventType: event.type, payload });
+      for (const endpoint of wanting) {
+        if (pgTimestamp(endpoint.created_at).getTime() <= at) messages.push({ endpointId: endpoint.id, eventId: event.id, eventType: event.type, payload });
       }
     }
     const byId = new Map(endpoints.map((endpoint) => [endpoint.id, endpoint]));

@@ -30,6 +30,11 @@ function errorCode(error: unknown): string | undefined {
 export interface JetStreamAccess {
   jetStream(): JetStreamClient;
   jetStreamManager(): Promise<JetStreamManager>;
+  /**
+   * Stores one message in the stream that takes `subject` (message id `msgId`, so a message
+   * sent again is stored once); resolves once the stream acknowledged it.
+   */
+  publishToStream(subject: string, data: Uint8Array | string, msgId: string, timeoutMs: number): Promise<void>;
 }
 
 /** JetStream of the bus, when the bus is NATS (the in-process bus has none). */
@@ -154,6 +159,21 @@ export class NatsTransport implements BusTransport, JetStreamAccess {
 
   jetStream(): JetStreamClient {
     return this.nc.jetstream();
+  }
+
+  /**
+   * A JetStream publish is a request whose answer is the stream's acknowledgement; sent on
+   * this process's reply inbox, because nats.js's own builds an Error with a stack trace for
+   * every request it settles (the relay's profile showed it during a bulk import).
+   */
+  async publishToStream(subject: string, data: Uint8Array | string, msgId: string, timeoutMs: number): Promise<void> {
+    if (!this.isConnected()) throw new BusDisconnectedError(subject);
+    this.replies ??= new ReplyInbox(this.nc, this.inboxPrefix);
+    const headers = natsHeaders();
+    headers.set('Nats-Msg-Id', msgId);
+    const reply = await this.replies.request(subject, timeoutMs, (replyTo) => this.nc.publish(subject, data, { reply: replyTo, headers }));
+    const ack = JSON.parse(new TextDecoder().decode(reply.data)) as { stream?: string; error?: { code?: number; description?: string } };
+    if (ack.error || !ack.stream) throw new Error(`the stream refused ${subject}: ${ack.error?.description ?? 'no acknowledgement'} (${ack.error?.code ?? 'unknown'})`);
   }
 
   jetStreamManager(): Promise<JetStreamManager> {

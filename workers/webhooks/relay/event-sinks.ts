@@ -4,6 +4,9 @@ import type { Event } from '../../../shared/contracts/events.js';
 import { eventSubjectOf } from '../../../shared/events/event-stream.js';
 import { ensureEventStream } from './event-stream-setup.js';
 
+/** How long the stream may take to acknowledge a message before the batch is sent again. */
+const PUBLISH_TIMEOUT_MS = 5_000;
+
 /** Where the relay puts committed events; resolves once all of them are safely there. */
 export interface EventSink {
   publish(events: Event[]): Promise<void>;
@@ -21,8 +24,7 @@ export function jetStreamSink(access: JetStreamAccess, namespace: string, settin
       ready ??= access.jetStreamManager().then((jsm) => ensureEventStream(jsm, namespace, settings));
       try {
         await ready;
-        const js = access.jetStream();
-        await Promise.all(events.map((event) => js.publish(eventSubjectOf(namespace, event.workspace_id, event.type), JSON.stringify(event), { msgID: event.id })));
+        await Promise.all(events.map((event) => access.publishToStream(eventSubjectOf(namespace, event.workspace_id, event.type), JSON.stringify(event), event.id, PUBLISH_TIMEOUT_MS)));
       } catch (error) {
         // The stream may have been deleted or the server replaced: set it up again next time.
         ready = null;

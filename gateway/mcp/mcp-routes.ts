@@ -18,6 +18,7 @@ import { stepUpChallenge } from './scope-step-up.js';
 import { serverInstructions } from './server-instructions.js';
 import { checkJsonRpc } from './check-json-rpc.js';
 import { sendJsonRpcError } from './json-rpc-error.js';
+import { answerToolCallDirectly } from './direct-tool-call.js';
 import { toolCall, type ToolDefinition } from './tool.js';
 import { FEATURES } from './features/index.js';
 import { CRM_TOOLS } from './tools/crm/index.js';
@@ -53,6 +54,7 @@ export function mcpRoutes(deps: GatewayDeps, tokens: ApiTokenAuthenticator, veri
       const challenge = await stepUpChallenge(req, def, CATALOGUES[key], deps.bus);
       if (challenge) return sendBearerChallenge(res, challenge.error, resourceMetadataUrl(deps.publicUrl(), def), challenge.scope);
       const call = toolCall(deps.bus, req.credential, req.requestId);
+      if (await answerToolCallDirectly(req, res, def, CATALOGUES[key], call, { validateReplies: deps.bus.validateReplies })) return;
       // Instructions travel only in the initialize answer: only then is the workspace's time zone worth a call.
       const initializing = (req.body as { method?: unknown } | undefined)?.method === 'initialize';
       const timeZone = initializing ? (await call.run(whoAmI, {})).time_zone : undefined;

@@ -31,35 +31,67 @@ function listing(tool: ToolDefinition): Tool {
 }
 
 /**
- * tools/list and tools/call, with our own schemas and our own argument checks (the SDK's
- * McpServer would strip unknown arguments and answer "not found" for a tool the connection
- * may not see). Worker errors come back as tool errors with a next step, never as stacks.
+ * tools/call for one request, as the SDK's server and the direct path (direct-tool-call.ts)
+ * both answer it: our own argument checks, worker errors as tool errors with a next step,
+ * never stacks. Throws an McpError for a tool the server does not have.
  */
-export function installToolHandlers(mcp: Server, server: McpServerDefinition, tools: readonly ToolDefinition[], call: ToolCall, options: { validateReplies: boolean }): void {
+export function toolCaller(server: McpServerDefinition, tools: readonly ToolDefinition[], call: ToolCall, options: { validateReplies: boolean }) {
   const byName = new Map(tools.map((t) => [t.name, t]));
-
-  mcp.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.filter((t) => listsTool(t, call.credential)).map(listing) }));
-
-  mcp.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    const tool = byName.get(request.params.name);
+  const checked = (tool: ToolDefinition, result: unknown) => {
+    if (options.validateReplies && !tool.outputSchema.safeParse(result).success) {
+      throw new InternalError(`The result of ${tool.name} does not match its output schema (request ${call.requestId}).`);
+    }
+  };
+  /** The tool's answer from `run` (its arguments read strictly), or the tool error a refusal or failure is. */
+  const answer = async <R>(params: CallParams, run: (tool: ToolDefinition, args: Record<string, unknown>) => Promise<R>): Promise<R | CallToolResult> => {
+    const tool = byName.get(params.name);
     if (!tool) {
       const names = tools.filter((t) => listsTool(t, call.credential)).map((t) => t.name);
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}. The tools of this server: ${names.join(', ')}.`);
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${params.name}. The tools of this server: ${names.join(', ')}.`);
     }
     const missing = scopeMissingFor(tool, call.credential);
     if (missing) return toolErrorResult(missingScopeError(tool.name, missing, server, call.credential), missingScopeHint(missing, call.credential));
     try {
-      const args = parseToolArguments(tool.inputSchema, request.params.arguments);
-      const result = await tool.run(args, call);
-      if (options.validateReplies && !tool.outputSchema.safeParse(result).success) {
-        throw new InternalError(`The result of ${tool.name} does not match its output schema (request ${call.requestId}).`);
-      }
-      return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
+      return await run(tool, parseToolArguments(tool.inputSchema, params.arguments));
     } catch (error) {
       if (error instanceof CrmError) {
         return toolErrorResult(error, error.code === 'internal' ? `Call again once; if it fails again, give the user the request id ${call.requestId}.` : undefined);
       }
       throw error;
     }
-  });
+  };
+  const plain = async (tool: ToolDefinition, args: Record<string, unknown>): Promise<CallToolResult> => {
+    const result = await tool.run(args, call);
+    checked(tool, result);
+    return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
+  };
+  /** For a tool that splices its page (ToolDefinition.runEncoded), the worker's rows go into the text and the structured content as they came. */
+  const spliced = async (tool: ToolDefinition, args: Record<string, unknown>): Promise<string> => {
+    if (!tool.runEncoded) return JSON.stringify(await plain(tool, args));
+    const structured = await tool.runEncoded(args, call);
+    if (options.validateReplies) checked(tool, JSON.parse(structured));
+    return `{"content":[{"type":"text","text":${JSON.stringify(structured)}}],"structuredContent":${structured}}`;
+  };
+  return {
+    has: (name: string) => byName.has(name),
+    call: (params: CallParams): Promise<CallToolResult> => answer(params, plain),
+    /** The same answer as JSON text. */
+    encoded: async (params: CallParams): Promise<string> => {
+      const result = await answer(params, spliced);
+      return typeof result === 'string' ? result : JSON.stringify(result);
+    },
+  };
+}
+
+type CallParams = { name: string; arguments?: Record<string, unknown> };
+
+/**
+ * tools/list and tools/call, with our own schemas and our own argument checks (the SDK's
+ * McpServer would strip unknown arguments and answer "not found" for a tool the connection
+ * may not see).
+ */
+export function installToolHandlers(mcp: Server, server: McpServerDefinition, tools: readonly ToolDefinition[], call: ToolCall, options: { validateReplies: boolean }): void {
+  const caller = toolCaller(server, tools, call, options);
+  mcp.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.filter((t) => listsTool(t, call.credential)).map(listing) }));
+  mcp.setRequestHandler(CallToolRequestSchema, (request) => caller.call(request.params));
 }

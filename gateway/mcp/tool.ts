@@ -3,6 +3,8 @@ import { z } from 'zod';
 import type { McpServerDefinition } from '../../shared/auth/mcp-servers.js';
 import type { Scope } from '../../shared/auth/scopes.js';
 import type { BusClient } from '../../shared/bus/bus-client.js';
+import type { RawReply } from '../../shared/bus/reply.js';
+import { InternalError } from '../../shared/errors.js';
 import { scopesOn, type Operation, type OperationInput, type OperationOutput } from '../../shared/bus/operation.js';
 import type { ResolvedCredential } from '../request-state.js';
 import { toolJsonSchema, type JsonObjectSchema } from './portable-json-schema.js';
@@ -13,6 +15,8 @@ export interface ToolCall {
   credential: ResolvedCredential;
   requestId: string;
   run<Op extends Operation>(op: Op, input: OperationInput<Op>, options?: { idempotencyKey?: string }): Promise<OperationOutput<Op>>;
+  /** The same call, its reply still encoded (a page's rows as the worker wrote them). */
+  runRaw<Op extends Operation>(op: Op, input: OperationInput<Op>): Promise<RawReply>;
 }
 
 export function toolCall(bus: BusClient, credential: ResolvedCredential, requestId: string): ToolCall {
@@ -20,6 +24,7 @@ export function toolCall(bus: BusClient, credential: ResolvedCredential, request
     credential,
     requestId,
     run: async (op, input, options) => (await bus.call(op, input, { context: credential.context, requestId, idempotencyKey: options?.idempotencyKey })).result,
+    runRaw: (op, input) => bus.callRaw(op, input, { context: credential.context, requestId }),
   };
 }
 
@@ -56,6 +61,12 @@ export interface ToolSpec<Op extends Operation = Operation, I extends z.ZodRawSh
    * a result that names what the output refers to); by default that output.
    */
   result?(output: OperationOutput<Op>, server: McpServerDefinition, call: ToolCall): z.input<O> | Promise<z.input<O>>;
+  /**
+   * The result is the operation's page with its rows under this name and the rest of its
+   * position (has_more, next_cursor, applied_range…) beside them, `limit` aside. Such a tool
+   * answers with the worker's bytes spliced in (see ToolDefinition.runEncoded).
+   */
+  rows?: string;
 }
 
 /** Without an input mapping, the arguments must be the operation's input. */
@@ -67,6 +78,13 @@ type ResultMapping<Op extends Operation, O extends z.ZodObject> = OperationOutpu
 
 export function defineTool<Op extends Operation, I extends z.ZodRawShape, O extends z.ZodObject>(
   tool: ToolSpec<Op, I, O> & InputMapping<Op, I> & ResultMapping<Op, O>,
+): ToolSpec<Op, I, O> {
+  return tool;
+}
+
+/** A tool whose result is its operation's page, the rows under the name `rows` (see ToolSpec.rows). */
+export function definePageTool<Op extends Operation, I extends z.ZodRawShape, O extends z.ZodObject>(
+  tool: Omit<ToolSpec<Op, I, O>, 'result'> & { rows: string } & InputMapping<Op, I>,
 ): ToolSpec<Op, I, O> {
   return tool;
 }
@@ -102,6 +120,11 @@ export interface ToolDefinition {
   writes: boolean;
   annotations: Annotations;
   run(args: Record<string, unknown>, call: ToolCall): Promise<Record<string, unknown>>;
+  /**
+   * For a tool with `rows`: the same result as JSON text, the worker's rows spliced in as
+   * they came (no parse, no serialisation of a page of rows in the gateway).
+   */
+  runEncoded?(args: Record<string, unknown>, call: ToolCall): Promise<string>;
 }
 
 /** The scopes a server accepts: what a grant to it can carry. */
@@ -110,10 +133,14 @@ export function serverScopes(server: McpServerDefinition): readonly Scope[] {
 }
 
 function offerTool(server: McpServerDefinition, tool: ToolSpec): ToolDefinition {
-  const { op, opInput, result } = tool;
+  const { op, opInput, result, rows } = tool;
   const keyed = takesIdempotencyKey(op);
   const inputSchema = z.strictObject({ ...tool.input, ...(keyed ? { idempotency_key: IdempotencyKeyArgument } : {}) });
   const outputSchema = z.object(tool.output.shape);
+  const opInputOf = (args: Record<string, unknown>) => {
+    const { idempotency_key: idempotencyKey, ...rest } = args as Record<string, unknown> & { idempotency_key?: string };
+    return { input: opInput ? opInput(rest as never) : rest, idempotencyKey: keyed ? idempotencyKey : undefined };
+  };
   return {
     name: tool.name,
     title: tool.title,
@@ -128,11 +155,30 @@ function offerTool(server: McpServerDefinition, tool: ToolSpec): ToolDefinition 
     writes: !op.readOnly,
     annotations: annotationsOf(op),
     run: async (args, call) => {
-      const { idempotency_key: idempotencyKey, ...rest } = args as Record<string, unknown> & { idempotency_key?: string };
-      const output = await call.run(op, opInput ? opInput(rest as never) : rest, { idempotencyKey: keyed ? idempotencyKey : undefined });
-      return (result ? await result(output, server, call) : output) as Record<string, unknown>;
+      const { input, idempotencyKey } = opInputOf(args);
+      const output = await call.run(op, input, { idempotencyKey });
+      if (result) return (await result(output, server, call)) as Record<string, unknown>;
+      return rows ? pageAsRows(output as Page, rows) : (output as Record<string, unknown>);
     },
+    ...(rows
+      ? {
+          runEncoded: async (args: Record<string, unknown>, call: ToolCall) => {
+            const reply = await call.runRaw(op, opInputOf(args).input);
+            if (!reply.head.ok || !reply.head.page) throw new InternalError(`${tool.name}: the reply of ${op.name} is not a page`);
+            const { limit: _limit, ...position } = reply.head.page;
+            const rest = JSON.stringify(position);
+            return `{${JSON.stringify(rows)}:${reply.body.toString('utf8')}${rest === '{}' ? '' : `,${rest.slice(1, -1)}`}}`;
+          },
+        }
+      : {}),
   };
+}
+
+type Page = { data: unknown; limit: number } & Record<string, unknown>;
+
+/** A page as a `rows` tool gives it: the rows under their name, the position beside them, `limit` aside. */
+function pageAsRows({ data, limit: _limit, ...position }: Page, rows: string): Record<string, unknown> {
+  return { [rows]: data, ...position };
 }
 
 /** A server's catalogue: each tool with the scopes that server accepts for its operation. */

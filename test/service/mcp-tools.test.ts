@@ -110,6 +110,17 @@ t.test('CRM capabilities on real data: count, describe, contacts by creation dat
     cursor = page.next_cursor ?? undefined;
   } while (cursor);
   const expected = await stack.db.query<{ id: string }>('select id from contacts where workspace_id = $1 and created_at >= $2 and created_at < $3 order by created_at, id', [W, range.created_after, range.created_before]);
+
+  // find_contacts answers with the worker's rows spliced in: the same page as REST, and the text is the structured content.
+  const reader = restClient(stack.baseUrl, fullToken);
+  const rest = await reader.get<{ data: unknown[]; meta: { has_more: boolean }; applied_range: unknown }>(`/v1/contacts?limit=7&created_after=${range.created_after}&created_before=${range.created_before}`);
+  const spliced = await call(crm, 'find_contacts', { ...range, limit: 7 });
+  const structured = ok(t, spliced) as unknown as { contacts: unknown[]; has_more: boolean; applied_range: unknown };
+  t.same(structured.contacts, rest.body.data, 'the rows of the REST page, custom fields and all');
+  t.equal(structured.has_more, rest.body.meta.has_more);
+  t.same(structured.applied_range, rest.body.applied_range);
+  t.same(Object.keys(structured).sort(), ['applied_range', 'contacts', 'has_more', 'next_cursor'], 'the position beside the rows, limit aside');
+  t.same(JSON.parse(spliced.content?.[0]?.text ?? 'null'), structured, 'the text is the structured content');
   t.same(seen, expected.map((r) => r.id), `${expected.length} contacts in the range, paged`);
   t.equal(ok(t, await call(crm, 'count_contacts', range)).count, expected.length, 'counted with the same filter');
 

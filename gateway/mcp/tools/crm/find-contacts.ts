@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { Contact, listContacts } from '../../../../shared/contracts/contacts.js';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common.js';
 import { AppliedRange } from '../../../../shared/contracts/created-range.js';
-import { defineTool } from '../../tool.js';
+import { definePageTool } from '../../tool.js';
 import { PageInfo, PagingInput } from '../list-page.js';
 import { ContactFilterInput, ContactSortInput } from './contact-filter-input.js';
 
-export const findContactsTool = defineTool({
+export const findContactsTool = definePageTool({
   name: 'find_contacts',
   title: 'Find contacts',
   description:
@@ -15,5 +15,5 @@ export const findContactsTool = defineTool({
   input: { ...ContactFilterInput, ...ContactSortInput, ...PagingInput },
   output: z.object({ contacts: z.array(Contact), ...PageInfo, applied_range: AppliedRange }),
   opInput: ({ query, limit, ...rest }) => ({ ...rest, q: query, limit: limit ?? DEFAULT_PAGE_SIZE }),
-  result: (page) => ({ contacts: page.data, has_more: page.has_more, next_cursor: page.next_cursor, applied_range: page.applied_range }),
+  rows: 'contacts',
 });

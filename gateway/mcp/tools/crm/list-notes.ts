@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common.js';
 import { listNotes, Note, NOTE_ORDERS } from '../../../../shared/contracts/notes.js';
-import { defineTool } from '../../tool.js';
+import { definePageTool } from '../../tool.js';
 import { PageInfo, PagingInput } from '../list-page.js';
 
-export const listNotesTool = defineTool({
+export const listNotesTool = definePageTool({
   name: 'list_notes',
   title: 'List notes',
   description:
@@ -18,5 +18,5 @@ export const listNotesTool = defineTool({
   },
   output: z.object({ notes: z.array(Note), ...PageInfo }),
   opInput: ({ limit, ...filters }) => ({ ...filters, limit: limit ?? DEFAULT_PAGE_SIZE }),
-  result: (page) => ({ notes: page.data, has_more: page.has_more, next_cursor: page.next_cursor }),
+  rows: 'notes',
 });

@@ -126,7 +126,7 @@ t.test('a stream message whose body does not parse, or names another workspace o
   await stream.publishRaw(mainWorkspace, 'deal.created', JSON.stringify({ ...ownEvent, id: 'evt_forged2' }), 'forged-2');
   await stream.publishRaw(mainWorkspace, 'contact.created', '{"not":"an event"}', 'forged-3');
   const after = await main.write();
-  const got = await ours.waitFor(2);
+  await ours.waitFor(2);
   await new Promise((r) => setTimeout(r, 500));
   t.same(ours.received.map((r) => r.event.id).sort(), [ownEvent.id, after.id].sort(), 'only the two genuine events arrived');
 });

@@ -21,8 +21,6 @@ export interface DeliveryDeps {
   log: Logger;
   /** The system's DNS and sockets unless a test injects its own. */
   network?: OutboundNetwork;
-  /** Stores the common attempts in batches; without one, each is stored on its own. */
-  attempts?: AttemptBatch;
 }
 
 /** What sending needs of an endpoint: the fan-out that queued a delivery already has it. */
@@ -47,7 +45,7 @@ function secretOf(deps: DeliveryDeps, sealed: string): string {
  * schedules the next attempt (or fails it once the schedule is spent) and counts against
  * the endpoint. Returns when it is due next, if ever.
  */
-export async function attemptDelivery(claimed: WebhookDeliveryRow, deps: DeliveryDeps, known?: DeliveryEndpoint): Promise<Date | null> {
+export async function attemptDelivery(claimed: WebhookDeliveryRow, deps: DeliveryDeps, attempts: AttemptBatch, known?: DeliveryEndpoint): Promise<Date | null> {
   const em = workspaceEm(deps.orm, claimed.workspace_id);
   const db = workspaceSql(em, claimed.workspace_id);
   const endpoint = known ?? (await db.selectFrom('webhook_endpoints').select(DELIVERY_ENDPOINT_COLUMNS).where('id', '=', claimed.endpoint_id).executeTakeFirst());
@@ -64,15 +62,15 @@ export async function attemptDelivery(claimed: WebhookDeliveryRow, deps: Deliver
     { timeoutMs: deps.settings.timeoutMs, allowPrivateNetworks: deps.settings.allowPrivateNetworks, network: deps.network },
   );
   const now = new Date();
-  const attempts = claimed.attempt_count + 1;
+  const attemptCount = claimed.attempt_count + 1;
   const isTest = claimed.event_type === TEST_EVENT_TYPE;
-  const delay = outcome.succeeded || isTest ? null : retryDelayMs(deps.settings.retrySchedule, attempts);
+  const delay = outcome.succeeded || isTest ? null : retryDelayMs(deps.settings.retrySchedule, attemptCount);
   const next = delay === null ? null : new Date(now.getTime() + delay);
   const status = outcome.succeeded ? 'succeeded' : next === null ? 'failed' : 'pending';
 
-  if ((isTest || (outcome.succeeded && endpoint.failing_since === null)) && deps.attempts) {
+  if (isTest || (outcome.succeeded && endpoint.failing_since === null)) {
     // The common case, stored with the other attempts of the moment in one statement.
-    await deps.attempts.store({
+    await attempts.store({
       workspaceId: claimed.workspace_id,
       deliveryId: claimed.id,
       attemptedAt: now,
@@ -81,32 +79,34 @@ export async function attemptDelivery(claimed: WebhookDeliveryRow, deps: Deliver
       succeeded: outcome.succeeded,
       error: outcome.error,
       status,
-      attemptCount: attempts,
+      attemptCount,
       nextAttemptAt: next,
     });
   } else {
-    await storeAttempt(db, em, { claimed, endpoint, outcome, now, attempts, status, next, isTest }, deps);
+    await storeFailureOrRecovery(db, em, { claimed, endpoint, outcome, now, attemptCount, status, next }, deps);
   }
 
-  const fields = { delivery_id: claimed.id, endpoint_id: endpoint.id, event_id: claimed.event_id, attempt: attempts, status_code: outcome.statusCode, ms: outcome.latencyMs };
+  const fields = { delivery_id: claimed.id, endpoint_id: endpoint.id, event_id: claimed.event_id, attempt: attemptCount, status_code: outcome.statusCode, ms: outcome.latencyMs };
   if (outcome.succeeded) deps.log.info(fields, 'webhook delivered');
   else deps.log.warn({ ...fields, error: outcome.error, next_attempt_at: next?.toISOString() ?? null, status }, 'webhook attempt failed');
   return next;
 }
 
-/** One attempt on its own: a failure, or a success that ends an endpoint's failing spell. */
-async function storeAttempt(
+/**
+ * One attempt on its own, in a transaction with its endpoint's state: a failure counts
+ * against the endpoint (and may disable it); a success ends its failing spell.
+ */
+async function storeFailureOrRecovery(
   db: WorkspaceSql,
   em: EntityManager,
-  { claimed, endpoint, outcome, now, attempts, status, next, isTest }: {
+  { claimed, endpoint, outcome, now, attemptCount, status, next }: {
     claimed: WebhookDeliveryRow;
     endpoint: DeliveryEndpoint;
     outcome: AttemptOutcome;
     now: Date;
-    attempts: number;
+    attemptCount: number;
     status: 'pending' | 'succeeded' | 'failed';
     next: Date | null;
-    isTest: boolean;
   },
   deps: DeliveryDeps,
 ): Promise<void> {
@@ -121,21 +121,16 @@ async function storeAttempt(
   });
   const settle = db
     .updateTable('webhook_deliveries')
-    .set({ status, attempt_count: attempts, next_attempt_at: next, last_attempt_at: now, updated_at: now })
+    .set({ status, attempt_count: attemptCount, next_attempt_at: next, last_attempt_at: now, updated_at: now })
     .where('id', '=', claimed.id);
-  if (isTest || (outcome.succeeded && endpoint.failing_since === null)) {
-    // The common case: the attempt and the delivery's new state in one statement, atomic without a transaction.
-    await sql`with attempt as (${attempt}) ${settle}`.execute(db.global);
-  } else {
-    await em.transactional(async (tx) => {
-      const txDb = db.within(tx);
-      await sql`with attempt as (${attempt}) ${settle}`.execute(txDb.global);
-      if (outcome.succeeded) {
-        await txDb.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', endpoint.id).execute();
-        return;
-      }
-      const current = await txDb.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpoint.id).forUpdate().executeTakeFirst();
-      if (current) await noteEndpointFailure(txDb, current, now, deps.settings.disableAfterMs);
-    });
-  }
+  await em.transactional(async (tx) => {
+    const txDb = db.within(tx);
+    await sql`with attempt as (${attempt}) ${settle}`.execute(txDb.global);
+    if (outcome.succeeded) {
+      await txDb.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', endpoint.id).execute();
+      return;
+    }
+    const current = await txDb.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpoint.id).forUpdate().executeTakeFirst();
+    if (current) await noteEndpointFailure(txDb, current, now, deps.settings.disableAfterMs);
+  });
 }

@@ -34,7 +34,7 @@ export class DeliveryLoop {
     private readonly deps: DeliveryDeps,
     private readonly options: DeliveryLoopOptions,
   ) {
-    this.attempts = deps.attempts ?? new AttemptBatch(deps.orm);
+    this.attempts = new AttemptBatch(deps.orm);
     this.poll = setInterval(() => this.wake(), options.pollMs);
     this.poll.unref();
   }
@@ -85,7 +85,7 @@ export class DeliveryLoop {
   private pump(): void {
     while (!this.stopped && this.inFlight.size < this.options.concurrency && this.ready.length > 0) {
       const { row, endpoint } = this.ready.shift() as { row: WebhookDeliveryRow; endpoint?: DeliveryEndpoint };
-      const sending: Promise<void> = attemptDelivery(row, { ...this.deps, attempts: this.attempts }, endpoint)
+      const sending: Promise<void> = attemptDelivery(row, this.deps, this.attempts, endpoint)
         .then((next) => {
           if (next) this.wakeAt(next);
         })

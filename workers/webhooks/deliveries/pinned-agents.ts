@@ -67,11 +67,6 @@ export class PinnedAgents {
       override createConnection = connect as unknown as http.Agent['createConnection'];
     })(options);
   }
-
-  destroy(): void {
-    for (const agent of this.agents.values()) agent.destroy();
-    this.agents.clear();
-  }
 }
 
 const byNetwork = new WeakMap<OutboundNetwork, PinnedAgents>();

@@ -59,13 +59,14 @@ export async function sendWebhook(message: WebhookMessage, options: SendOptions)
     return outcome(null, 'the endpoint URL is not valid');
   }
   const secure = url.protocol === 'https:';
+  const host = bareHost(url);
   if (!secure && !(options.allowPrivateNetworks && url.protocol === 'http:')) return outcome(null, `refused: ${url.protocol} is not https`);
 
   const deadline = AbortSignal.timeout(options.timeoutMs);
   let resolved: ResolvedAddress;
   try {
     resolved = await Promise.race([
-      deliveryAddress(bareHost(url), { resolve: network.resolve, allowPrivateNetworks: options.allowPrivateNetworks }),
+      deliveryAddress(host, { resolve: network.resolve, allowPrivateNetworks: options.allowPrivateNetworks }),
       new Promise<never>((_, reject) => deadline.addEventListener('abort', () => reject(new Error(`timed out after ${options.timeoutMs} ms resolving ${url.hostname}`)))),
     ]);
   } catch (error) {
@@ -74,9 +75,13 @@ export async function sendWebhook(message: WebhookMessage, options: SendOptions)
 
   const timestamp = new Date();
   const signature = new Webhook(message.secret).sign(message.id, timestamp, message.payload);
+  const port = Number(url.port || (secure ? 443 : 80));
   const request: SignedRequest = {
     url,
-    agent: pinnedAgentsOf(network).agentFor({ secure, host: bareHost(url), port: Number(url.port || (secure ? 443 : 80)), resolved }),
+    secure,
+    host,
+    port,
+    agent: pinnedAgentsOf(network).agentFor({ secure, host, port, resolved }),
     deadline,
     body: Buffer.from(message.payload, 'utf8'),
     headers: {
@@ -95,6 +100,9 @@ export async function sendWebhook(message: WebhookMessage, options: SendOptions)
 
 interface SignedRequest {
   url: URL;
+  secure: boolean;
+  host: string;
+  port: number;
   agent: http.Agent;
   deadline: AbortSignal;
   body: Buffer;
@@ -103,7 +111,7 @@ interface SignedRequest {
 
 /** One POST on the agent's connections; `staleConnection` when a reused connection was reset before any answer. */
 function post(
-  { url, agent, deadline, body, headers }: SignedRequest,
+  { url, secure, host, port, agent, deadline, body, headers }: SignedRequest,
   timeoutMs: number,
   outcome: (statusCode: number | null, error: string | null, responseBody?: string) => AttemptOutcome,
 ): Promise<{ outcome: AttemptOutcome; staleConnection?: boolean }> {
@@ -114,11 +122,11 @@ function post(
       settled = true;
       resolve({ outcome: result, staleConnection });
     };
-    const request = (url.protocol === 'https:' ? https : http).request(
+    const request = (secure ? https : http).request(
       {
         protocol: url.protocol,
-        hostname: bareHost(url),
-        port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
+        hostname: host,
+        port,
         path: `${url.pathname}${url.search}`,
         method: 'POST',
         // Connections go to the checked address only (see PinnedAgents).

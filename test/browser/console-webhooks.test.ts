@@ -291,7 +291,7 @@ t.test('delete, after a confirmation', async (t) => {
 
 t.test('no secret in any log or URL', async (t) => {
   t.ok(secretsShown.length >= 3);
-  const output = stack.allOutput();
+  const output = await stack.allOutput();
   for (const secret of secretsShown) {
     t.notOk(output.includes(secret), 'not in the service’s output');
     t.notOk(output.includes(secret.slice('whsec_'.length)), 'not even without its prefix');

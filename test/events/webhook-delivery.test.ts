@@ -222,7 +222,7 @@ t.test('test event, rotation: the new secret verifies, the old no longer does', 
 });
 
 t.test('no webhook secret, signature or token appears in any log', async (t) => {
-  const output = stack.allOutput();
+  const output = await stack.allOutput();
   t.match(output, /webhook delivered/, 'deliveries are logged');
   for (const r of receivers) {
     if (r.secret) t.notOk(output.includes(r.secret.slice('whsec_'.length)), 'no secret');

@@ -1,5 +1,24 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { CRM_BIN, NODE_FLAGS, nodeCommand, ROOT } from './environment.js';
+import { LOG_FLUSH_INTERVAL_MS } from '../../shared/logger.js';
+
+/** Resolves once every log line a process wrote before the call has reached its output (service logs are buffered). */
+export const logsSettled = () => new Promise<void>((resolve) => setTimeout(resolve, 2 * LOG_FLUSH_INTERVAL_MS));
+
+/** What the kernel says of a process that keeps silent (its state, CPU used, what it waits in), for a failure message. */
+function processState(pid: number | undefined): string {
+  if (pid === undefined) return 'no pid';
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    const wchan = readFileSync(`/proc/${pid}/wchan`, 'utf8');
+    return `state ${fields[0]}, ${ticks} CPU ticks, waiting in ${wchan || 'nothing'}`;
+  } catch {
+    return 'no /proc entry';
+  }
+}
 
 /** A spawned `crm` process whose output is kept for assertions (e.g. "no token in any log"). */
 export class CrmProcess {
@@ -30,6 +49,12 @@ export class CrmProcess {
     return this.output.join('');
   }
 
+  /** Everything printed so far, including log lines still buffered when called. */
+  async settledText(): Promise<string> {
+    await logsSettled();
+    return this.text();
+  }
+
   /** Resolves with the first output line matching `pattern`. */
   async waitFor(pattern: RegExp, timeoutMs = 30_000): Promise<RegExpMatchArray> {
     const until = Date.now() + timeoutMs;
@@ -37,7 +62,7 @@ export class CrmProcess {
       const match = this.text().match(pattern);
       if (match) return match;
       if (!this.running) throw new Error(`${this.label} exited before printing ${pattern}:\n${this.text()}`);
-      if (Date.now() > until) throw new Error(`${this.label} did not print ${pattern} in ${timeoutMs} ms:\n${this.text()}`);
+      if (Date.now() > until) throw new Error(`${this.label} did not print ${pattern} in ${timeoutMs} ms (${processState(this.child.pid)}):\n${this.text()}`);
       await new Promise((r) => setTimeout(r, 50));
     }
   }

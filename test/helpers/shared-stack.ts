@@ -13,7 +13,7 @@ import { WORKER_NAMES } from '../../shared/bus/operation.js';
 import { NATS_ROLES, workerRole, type NatsRole } from '../../shared/bus/nats-permissions.js';
 import { connectDatabase, dropTestDatabase } from './database.js';
 import { CRM_BIN, NODE_FLAGS, nodeCommand, ROOT } from './environment.js';
-import { runCrm } from './process.js';
+import { logsSettled, runCrm } from './process.js';
 import { NATS_SERVER, planNatsServer } from './nats-server.js';
 import { operatorFor } from './operator.js';
 import { prepareEnvironment, startStack, waitUntilReady, type NatsWatcher, type ServiceStack } from './stack.js';
@@ -67,7 +67,10 @@ async function attachSharedStack(): Promise<(ServiceStack & { close(): Promise<v
     bootstrap: operator.bootstrap,
     addMember: operator.addMember,
     token: operator.token,
-    allOutput: () => state.logs.map((log) => readFileSync(log, 'utf8')).join(''),
+    allOutput: async () => {
+      await logsSettled();
+      return state.logs.map((log) => readFileSync(log, 'utf8')).join('');
+    },
     envFor,
     natsWatcher: state.natsWatcher,
     close: async () => {

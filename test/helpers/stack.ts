@@ -5,7 +5,7 @@ import { createTestDatabase, type DatabaseAccess, type TestDatabase } from './da
 import { natsEnvOf } from './nats-server.js';
 import { operatorFor, type Operator } from './operator.js';
 import { startPrivateNats, type PrivateNats } from './private-services.js';
-import { CrmProcess, runCrm } from './process.js';
+import { CrmProcess, logsSettled, runCrm } from './process.js';
 
 export interface StackOptions {
   /** How many copies of each worker to run (default one of each). */
@@ -31,8 +31,8 @@ export interface ServiceStack {
   bootstrap: Operator['bootstrap'];
   addMember: Operator['addMember'];
   token: Operator['token'];
-  /** Everything every process of the stack printed. */
-  allOutput(): string;
+  /** Everything every process of the stack printed, including log lines still buffered when called. */
+  allOutput(): Promise<string>;
   /** The environment of a process in `role` (its NATS identity; a gateway gets no CRM_SECRET or DATABASE_URL). */
   envFor(role: NatsRole): NodeJS.ProcessEnv;
   /** A NATS identity no service process has, that may watch any subject: for tests that count bus traffic. */
@@ -169,7 +169,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     bootstrap: operator.bootstrap,
     addMember: operator.addMember,
     token: operator.token,
-    allOutput: () => processes.map((p) => p.text()).join(''),
+    allOutput: async () => {
+      await logsSettled();
+      return processes.map((p) => p.text()).join('');
+    },
     envFor,
     natsWatcher,
     stop,

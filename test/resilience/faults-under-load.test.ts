@@ -105,7 +105,7 @@ async function checkRun(t: Test, name: string, run: { writes: Write[]; faultStar
   // What the processes logged for an unclean refusal: the error the worker could not classify.
   for (const w of unclean) {
     const id = /"request_id":"(req_\w+)"/.exec(w.body)?.[1];
-    const lines = id ? stack.allOutput().split('\n').filter((line) => line.includes(id) && /"level":(40|50)/.test(line)) : [];
+    const lines = id ? (await stack.allOutput()).split('\n').filter((line) => line.includes(id) && /"level":(40|50)/.test(line)) : [];
     t.comment(`${name}: logged for ${id ?? 'a request without id'}:\n${lines.join('\n').slice(0, 3000)}`);
   }
   const statuses = [...new Set(failed.map((w) => `${w.status} ${w.errorCode}`))];
@@ -139,7 +139,7 @@ t.test('(a) kill -9 one of two contacts workers', async (t) => {
 t.test('(b) restart NATS', async (t) => {
   const run = await underLoad(() => nats.restart({ downMs: 1500 }));
   await checkRun(t, 'NATS restarted', run);
-  t.match(stack.gateway.text(), /NATS connection restored/, 'the gateway reconnected');
+  t.match(await stack.gateway.settledText(), /NATS connection restored/, 'the gateway reconnected');
 });
 
 t.test('(c) restart Postgres', async (t) => {

@@ -821,7 +821,7 @@ t.test('raw JSON-RPC bodies to both tool servers', async (t) => {
 });
 
 t.test('the service logged no unhandled error and no process died', async (t) => {
-  const output = stack.allOutput();
+  const output = await stack.allOutput();
   const errors = output.split('\n').filter((line) => /"level":(?:"error"|"fatal"|50|60)/.test(line));
   t.same(errors.slice(0, 5), [], 'no error-level log line');
   t.ok(stack.gateway.running && stack.workers.every((w) => w.running), 'every process still runs');

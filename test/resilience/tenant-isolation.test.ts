@@ -652,6 +652,6 @@ t.test('after everything: no cross-workspace reference; each token still works, 
   }
   const revoked = await stack.db.query<{ n: string }>('select count(*) n from api_tokens where revoked_at is not null and workspace_id = any($1)', [[A.ws.workspace.id, B.ws.workspace.id]]);
   t.equal(Number(revoked[0]?.n), 0, 'no token was revoked by the other workspace');
-  const errors = stack.allOutput().split('\n').filter((line) => /"level":(?:"error"|"fatal"|50|60)/.test(line));
+  const errors = (await stack.allOutput()).split('\n').filter((line) => /"level":(?:"error"|"fatal"|50|60)/.test(line));
   t.same(errors.slice(0, 5), [], 'no error-level log line');
 });

@@ -49,15 +49,15 @@ t.test('by default (local) a gateway whose store is unreachable still limits, ex
   t.same(statuses, [...Array<number>(PER_MINUTE).fill(403), 429, 429, 429], 'the limit holds, counted in this gateway');
   const metrics = await (await fetch(`${byDefault.admin}/metrics`)).text();
   t.match(metrics, new RegExp(`crm_rate_limit_store_unavailable_total\\{limiter="sign-in",policy="local",component="gateway"\\} ${PER_MINUTE + 3}`));
-  const warnings = byDefault.gateway.text().split('\n').filter((line) => line.includes('rate limit store unreachable'));
+  const warnings = (await byDefault.gateway.settledText()).split('\n').filter((line) => line.includes('rate limit store unreachable'));
   t.equal(warnings.length, 1, 'one warning for all those requests');
   t.match(warnings[0], /counting this gateway's requests alone/);
 });
 
 t.test('RATE_LIMIT_STORE_FAILURE=open lets requests through; closed refuses them', async (t) => {
   t.same(await signInStatuses(open.base, PER_MINUTE + 2), Array<number>(PER_MINUTE + 2).fill(403), 'open: no limit (as before, now only when chosen)');
-  t.match(open.gateway.text(), /rate limit store unreachable; letting requests through/);
+  t.match(await open.gateway.settledText(), /rate limit store unreachable; letting requests through/);
   const refused = await signInStatuses(closed.base, 2);
   t.same(refused, [429, 429], 'closed: refused while the store is unreachable');
-  t.match(closed.gateway.text(), /rate limit store unreachable; refusing requests/);
+  t.match(await closed.gateway.settledText(), /rate limit store unreachable; refusing requests/);
 });

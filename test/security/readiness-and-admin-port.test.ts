@@ -52,7 +52,7 @@ t.test('the public /readyz names the parts that are down, never the error', asyn
 
 t.test('the admin port listens on 127.0.0.1 unless ADMIN_HOST says otherwise', async (t) => {
   // The default in shared/config.ts is what the README says; the process logs where it listens.
-  t.match(byDefault.gateway.text(), /"admin_port":\d+,"host":"127\.0\.0\.1"/);
+  t.match(await byDefault.gateway.settledText(), /"admin_port":\d+,"host":"127\.0\.0\.1"/);
   t.ok(await answers('127.0.0.1', byDefault.adminPort), 'loopback reaches it');
   if (!external) {
     t.comment('no non-loopback IPv4 address on this machine: the outside view is not checked');

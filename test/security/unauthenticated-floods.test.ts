@@ -65,7 +65,7 @@ t.test('an unknown or revoked token is looked up once, then refused from a cache
     for (let i = 0; i < 4; i++) t.match((await from('198.51.100.10', token)).body.error.message, /revoked/);
   });
   t.equal(revokedLookups, 1, 'the revocation is looked up once, then remembered');
-  t.notMatch(stack.allOutput(), unknown, 'the unknown token is in no log');
+  t.notMatch(await stack.allOutput(), unknown, 'the unknown token is in no log');
 });
 
 t.test('an address presenting bad tokens gets 429 with Retry-After and costs no more lookups', async (t) => {

@@ -108,7 +108,7 @@ t.test('tokens: plaintext only in the create output, only a keyed hash stored, n
   t.notOk(list.stdout.includes(created.token.slice(8)), 'listing never shows it');
   t.ok(list.stdout.includes(created.display_hint), 'only the hint');
 
-  const logs = stack.allOutput();
+  const logs = await stack.allOutput();
   t.ok(logs.length > 0);
   t.notOk(logs.includes(created.token.slice(8)), 'no log line contains the token');
   t.notMatch(logs, /sk_live_[0-9A-Za-z]{43}/, 'no log line contains any token');

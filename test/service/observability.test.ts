@@ -30,6 +30,8 @@ function logLines(proc: CrmProcess): Record<string, unknown>[] {
   return proc
     .text()
     .split('\n')
+    // The last piece may be a line still being written.
+    .slice(0, -1)
     .filter((l) => l.startsWith('{'))
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
@@ -39,14 +41,18 @@ t.test('one request id in the gateway log and the worker log; no secret in any l
   t.equal(res.status, 201);
   const requestId = res.headers.get('request-id') ?? '';
   t.match(requestId, /^req_/);
-  await new Promise((r) => setTimeout(r, 300));
+  // Service logs are written in batches (at least every 250 ms): wait for the lines, not a fixed time.
+  for (let waited = 0; waited < 5_000; waited += 50) {
+    if (logLines(stack.gateway).some((l) => l.request_id === requestId) && logLines(contactsWorker).some((l) => l.request_id === requestId)) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
 
   const gatewayLine = logLines(stack.gateway).find((l) => l.request_id === requestId && l.msg === 'request');
   t.match(gatewayLine, { component: 'gateway', method: 'POST', path: '/v1/contacts', status: 201, level: 'info' }, 'the gateway logged the request');
   const workerLine = logLines(contactsWorker).find((l) => l.request_id === requestId);
   t.match(workerLine, { component: 'worker:contacts', subject: `${namespace}.contacts.contacts.create`, msg: 'handled' }, 'the worker logged the same request id');
 
-  const everything = stack.allOutput();
+  const everything = await stack.allOutput();
   t.notOk(everything.includes(token), 'the API token appears in no log');
   t.notOk(everything.includes(TEST_PASSWORD), 'the password appears in no log');
 });

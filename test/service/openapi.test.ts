@@ -89,7 +89,7 @@ t.test('/docs renders the reference in Chromium, from local assets only', async 
     if (!r.url().startsWith(stack.baseUrl) && !r.url().startsWith('data:')) foreign.push(r.url());
   });
   await tab.goto(`${stack.baseUrl}/docs`);
-  await tab.getByText('Workspace CRM API').first().waitFor({ timeout: 15_000 });
+  await tab.getByText('Workspace CRM API').first().waitFor();
   for (const summary of ['List contacts', 'Create a deal', 'Rename or reorder a stage']) {
     t.ok(await tab.getByText(summary).first().isVisible(), `shows "${summary}"`);
   }

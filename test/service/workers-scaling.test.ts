@@ -16,7 +16,7 @@ t.test('two copies of the contacts worker both serve requests', async (t) => {
   t.equal(contactsWorkers.length, 2);
   await Promise.all(Array.from({ length: 60 }, () => api.post('/v1/contacts', { first_name: 'Spread', phone: nextPhone() })));
   for (const worker of contactsWorkers) {
-    const handled = worker.text().match(/"subject":"[a-z0-9]+\.contacts\.contacts\.create"[^\n]*"msg":"handled"/g) ?? [];
+    const handled = (await worker.settledText()).match(/"subject":"[a-z0-9]+\.contacts\.contacts\.create"[^\n]*"msg":"handled"/g) ?? [];
     t.ok(handled.length > 5, `${worker.label} (pid ${worker.pid}) handled ${handled.length} creates`);
   }
 });
@@ -47,7 +47,7 @@ t.test('stopping one worker mid-load loses no acknowledged write', async (t) => 
     (await stack.db.query<{ id: string }>('select id from contacts where id = any($1)', [acknowledged])).map((r) => r.id),
   );
   t.equal(stored.size, acknowledged.length, 'every 201 is in the database');
-  t.match(victim?.text() ?? '', /"msg":"stopped"/);
+  t.match((await victim?.settledText()) ?? '', /"msg":"stopped"/);
 });
 
 t.test('with no contacts worker, requests fail fast with 503 and Retry-After; a new worker restores service', async (t) => {

@@ -73,15 +73,16 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   app.use(httpMetrics(deps.metrics));
   app.use(healthRoutes(deps));
   app.use(openApiRoutes(deps, V1_ENDPOINTS));
+  // The REST API before the pages: express tries every route in order, and API calls are the hot path.
+  const limitCredential = limitByCredential(deps.rateLimits);
+  app.use('/v1', v1Routes(deps, tokens, limitCredential));
   app.use(oauthRoutes(deps, provider, verifier));
   app.post('/sign-in', limitByIp(deps.rateLimits.signIn));
   app.use(sessionRoutes(deps));
   app.use(consentRoutes(deps));
   app.use(consoleRoutes(deps));
   app.use(['/sign-in', '/sign-out', '/oauth/consent'], pageErrorHandler(deps.log));
-  const limitCredential = limitByCredential(deps.rateLimits);
   app.use(mcpRoutes(deps, tokens, verifier, limitCredential));
-  app.use('/v1', v1Routes(deps, tokens, limitCredential));
   app.use(notFoundHandler);
   app.use(errorHandler(deps.log));
 

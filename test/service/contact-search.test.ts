@@ -151,6 +151,24 @@ t.test('e-mail and phone filters, on the list and the count', async (t) => {
   t.equal(bad.body.error.param, 'phone');
 });
 
+t.test('the stored search words are what the first definition (migration 0009) made of each contact', async (t) => {
+  // Migration 0011 moved the function to PL/pgSQL for speed: rows written before and after must agree.
+  const rows = await stack.db.query<{ first_name: string; stored: string; first_definition: string }>(
+    `select first_name, search_text as stored,
+            (select ' ' || w || ' ' || regexp_replace(w, '[[:punct:]]+', ' ', 'g') || ' '
+             from (select lower(crm_unaccent(concat_ws(' ', first_name, last_name, email))) as w) as words) as first_definition
+     from contacts where workspace_id = $1`,
+    [W],
+  );
+  t.equal(rows.length, PEOPLE.length);
+  for (const row of rows) t.equal(row.stored, row.first_definition, `${row.first_name}: ${row.stored}`);
+  t.ok(rows.some((r) => r.stored.includes(' zoe durand ')), 'accents folded');
+  const [fn] = await stack.db.query<{ language: string }>(
+    `select l.lanname as language from pg_proc p join pg_language l on l.oid = p.prolang where p.proname = 'crm_contact_search_text'`,
+  );
+  t.equal(fn?.language, 'plpgsql', 'the words come from the PL/pgSQL definition');
+});
+
 t.test('newest first, paged, and a cursor keeps its order', async (t) => {
   const expected = (await stack.db.query<{ id: string }>('select id from contacts where workspace_id = $1 order by created_at desc, id desc', [W])).map((r) => r.id);
   const { ids: newest, pages } = await readAll('/v1/contacts?limit=3&sort=newest_first');

@@ -1,9 +1,9 @@
-import type { createContact } from '../../shared/contracts/contacts.js';
+import type { Contact as ContactResource, createContact } from '../../shared/contracts/contacts.js';
 import type { CallContext } from '../../shared/contracts/call-context.js';
 import type { EntityManager } from '../../shared/db/orm.js';
 import { uniqueViolation } from '../../shared/db/sql.js';
 import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
-import { PhoneTakenError } from '../../shared/errors.js';
+import { PhoneTakenError, ValidationError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { resolveOwner } from '../runtime/resolve-owner.js';
 import { ownerRestriction } from '../runtime/visibility.js';
@@ -11,12 +11,37 @@ import type { OperationHandler } from '../runtime/worker-call.js';
 import { activeKeys } from '../schema/custom-field-definitions.js';
 import { toContactResource } from './contact-resource.js';
 import { contactRow, newContact } from './contact-row.js';
-import { loadContactSetup } from './load-contact-setup.js';
+import { lastReadContactSetup, loadContactSetup, type ContactSetup } from './load-contact-setup.js';
+import { settingsChanged, settingsStillAt } from '../runtime/settings-version.js';
 
 export const PHONE_UNIQUE_CONSTRAINT = 'contacts_workspace_phone_key';
 
-export const createContactHandler: OperationHandler<typeof createContact> = async ({ input, context, db, events }) => {
-  const setup = await loadContactSetup(db);
+/**
+ * A create normally costs one statement: the workspace's setup (default country, field
+ * definitions) as this process last read it, and an insert that holds only while that
+ * setup is current. When it is not, or when it refused the input, the setup is read again
+ * and, if it had changed, the create is made with the new one.
+ */
+export const createContactHandler: OperationHandler<typeof createContact> = async (call) => {
+  const known = lastReadContactSetup(call.context.workspace_id);
+  if (!known) return createWith(call, await loadContactSetup(call.db), false);
+  try {
+    return await createWith(call, known, true);
+  } catch (error) {
+    const stale = settingsChanged(error);
+    // Only a refusal that the setup decides is worth a second look: a phone (read in the default country) or a custom field.
+    if (!stale && !(error instanceof ValidationError) && !(error instanceof PhoneTakenError)) throw error;
+    const current = await loadContactSetup(call.db);
+    if (!stale && current.settings_version === known.settings_version) throw error;
+    return createWith(call, current, false);
+  }
+};
+
+async function createWith(
+  { input, context, db, events }: Parameters<typeof createContactHandler>[0],
+  setup: ContactSetup,
+  checkSetup: boolean,
+): Promise<ContactResource> {
   const contact = newContact(input, setup);
   const ownerId = await resolveOwner(db, context, input.owner_id);
   const now = new Date();
@@ -31,11 +56,12 @@ export const createContactHandler: OperationHandler<typeof createContact> = asyn
     .insertInto('contacts')
     .values(contactRow({ ...contact, owner_id: ownerId }, { id, workspaceId: context.workspace_id, now }))
     .onConflict((oc) => oc.columns(['workspace_id', 'phone']).doNothing())
-    .returning('id');
+    .returning('id')
+    .$if(checkSetup, (q) => q.returning(settingsStillAt(context.workspace_id, setup.settings_version).as('setup_current')));
   const written = await events.recordWithInsert({ type: 'contact.created', object: created }, insert);
   if (!written) throw await phoneTaken(db, context, contact.phone);
   return created;
-};
+}
 
 /**
  * Runs a write that may collide on the workspace's phone uniqueness and turns the

@@ -12,6 +12,8 @@ export const WorkspaceSchema = defineEntity({
     defaultCountry: p.string().nullable(),
     /** IANA name; days and relative ranges in filters are read in it. */
     timeZone: p.string().default('UTC'),
+    /** Raised by Postgres whenever the settings above or the custom field definitions change (migration 0012). */
+    settingsVersion: p.integer().default(0),
     createdAt: p.datetime(3),
     updatedAt: p.datetime(3),
   },

@@ -8,6 +8,8 @@ import { Migration0007Webhooks } from './0007-webhooks.js';
 import { Migration0008Notes } from './0008-notes.js';
 import { Migration0009ContactSearch } from './0009-contact-search.js';
 import { Migration0010WorkspaceTimeZone } from './0010-workspace-time-zone.js';
+import { Migration0011SearchTextFunction } from './0011-search-text-function.js';
+import { Migration0012WorkspaceSettingsVersion } from './0012-workspace-settings-version.js';
 
 /** Every migration, in order. Listed explicitly so the compiled service needs no file discovery. */
 export const MIGRATIONS = [
@@ -21,4 +23,6 @@ export const MIGRATIONS = [
   Migration0008Notes,
   Migration0009ContactSearch,
   Migration0010WorkspaceTimeZone,
+  Migration0011SearchTextFunction,
+  Migration0012WorkspaceSettingsVersion,
 ];

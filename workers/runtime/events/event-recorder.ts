@@ -1,7 +1,6 @@
 import type { CallContext } from '../../../shared/contracts/call-context.js';
 import { EVENT_OBJECTS, objectTypeOf, type Actor, type EventType } from '../../../shared/contracts/events.js';
 import { sql, type Compilable, type OperationNodeSource } from 'kysely';
-import { jsonb } from '../../../shared/db/sql.js';
 import type { WorkspaceSql } from '../../../shared/db/workspace-sql.js';
 import { newId } from '../../../shared/ids.js';
 import { actorOf, SYSTEM_ACTOR } from './event-actor.js';
@@ -58,11 +57,24 @@ export class EventRecorder {
   }
 
   async record(...changes: Change[]): Promise<void> {
-    const rows = await this.rowsOf(changes);
-    if (rows.length === 0) return;
-    const stored = this.db.insertInto('events').values(rows).returning(['id', 'created_at']);
-    // One statement: the events, and their ids in the relay's outbox.
-    await sql`with stored as (${stored}) insert into event_outbox (event_id, created_at) select id, created_at from stored`.execute(this.db.global);
+    const batch = await this.batchOf(changes);
+    if (!batch) return;
+    const { rows } = batch;
+    // One statement of fixed text for any number of events (a bulk import stores a batch's
+    // worth): the varying columns as arrays, what the events share once. Then their ids in
+    // the relay's outbox.
+    await sql`
+      with stored as (
+        insert into events (id, workspace_id, type, object_type, object_id, owner_id, data, previous_attributes, request_id, actor, created_at)
+        select e.id, ${batch.workspaceId}, e.type, e.object_type, e.object_id, e.owner_id, e.data, e.previous_attributes, ${batch.requestId}, ${batch.actor}::jsonb, ${batch.createdAt}
+        from unnest(
+          ${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.type)}::text[], ${rows.map((r) => r.objectType)}::text[],
+          ${rows.map((r) => r.objectId)}::text[], ${rows.map((r) => r.ownerId)}::text[],
+          ${rows.map((r) => r.data)}::jsonb[], ${rows.map((r) => r.previousAttributes)}::jsonb[]
+        ) as e(id, type, object_type, object_id, owner_id, data, previous_attributes)
+        returning id, created_at
+      )
+      insert into event_outbox (event_id, created_at) select id, created_at from stored`.execute(this.db.global);
   }
 
   /**
@@ -73,8 +85,9 @@ export class EventRecorder {
    * Returns the id written, if any.
    */
   async recordWithInsert(change: Change, write: Compilable & OperationNodeSource): Promise<string | null> {
-    const [row] = await this.rowsOf([change]);
-    if (!row) {
+    const batch = await this.batchOf([change]);
+    const row = batch?.rows[0];
+    if (!batch || !row) {
       const done = await sql<{ id: string }>`${write}`.execute(this.db.global);
       return done.rows[0]?.id ?? null;
     }
@@ -82,7 +95,7 @@ export class EventRecorder {
       with written as (${write}),
       stored as (
         insert into events (id, workspace_id, type, object_type, object_id, owner_id, data, previous_attributes, request_id, actor, created_at)
-        select ${row.id}, ${row.workspace_id}, ${row.type}, ${row.object_type}, written.id, ${row.owner_id}, ${row.data}, null, ${row.request_id}, ${row.actor}, ${row.created_at}
+        select ${row.id}, ${batch.workspaceId}, ${row.type}, ${row.objectType}, written.id, ${row.ownerId}, ${row.data}::jsonb, null, ${batch.requestId}, ${batch.actor}::jsonb, ${batch.createdAt}
         from written
         returning id, object_id, created_at
       ),
@@ -91,31 +104,57 @@ export class EventRecorder {
     return stored.rows[0]?.object_id ?? null;
   }
 
-  /** The events table's rows for these changes (none when recording is off, or nothing changed). */
-  private async rowsOf(changes: Change[]) {
-    if (changes.length === 0 || this.options.off === true) return [];
-    const actor: Actor =
-      this.context === 'system' ? { ...SYSTEM_ACTOR, name: this.options.systemName ?? SYSTEM_ACTOR.name } : await actorOf(this.db, this.context, this.options.cliKind ?? 'cli');
+  /** The events of these changes, JSON as text (none when recording is off, or nothing changed). */
+  private async batchOf(changes: Change[]): Promise<EventBatch | null> {
+    if (changes.length === 0 || this.options.off === true) return null;
     const now = new Date();
-    return changes
+    const rows = changes
       .map((change) => ({ change, previous: change.previous ? previousAttributes(change.previous, change.object) : null }))
       // An update that changed nothing is not a change.
       .filter(({ change, previous }) => !change.previous || previous !== null)
-      .map(({ change, previous }) => {
+      .map(({ change, previous }): EventRow => {
         const objectType = objectTypeOf(change.type);
         return {
           id: newId('event', now.getTime()),
-          workspace_id: this.db.workspaceId,
           type: change.type,
-          object_type: objectType,
-          object_id: change.object.id,
-          owner_id: EVENT_OBJECTS[objectType].owned ? (change.owner !== undefined ? change.owner : (change.object.owner_id ?? null)) : null,
-          data: jsonb<Record<string, unknown>>({ ...change.object }),
-          previous_attributes: previous === null ? null : jsonb(previous),
-          request_id: this.requestId === 'unknown' ? null : this.requestId,
-          actor: jsonb(actor),
-          created_at: now,
+          objectType,
+          objectId: change.object.id,
+          ownerId: EVENT_OBJECTS[objectType].owned ? (change.owner !== undefined ? change.owner : (change.object.owner_id ?? null)) : null,
+          data: JSON.stringify(change.object),
+          previousAttributes: previous === null ? null : JSON.stringify(previous),
         };
       });
+    if (rows.length === 0) return null;
+    const actor: Actor =
+      this.context === 'system' ? { ...SYSTEM_ACTOR, name: this.options.systemName ?? SYSTEM_ACTOR.name } : await actorOf(this.db, this.context, this.options.cliKind ?? 'cli');
+    return {
+      workspaceId: this.db.workspaceId,
+      requestId: this.requestId === 'unknown' ? null : this.requestId,
+      actor: JSON.stringify(actor),
+      createdAt: now,
+      rows,
+    };
   }
+}
+
+/** What one event stores of its own. */
+interface EventRow {
+  id: string;
+  type: EventType;
+  objectType: string;
+  objectId: string;
+  ownerId: string | null;
+  /** JSON text. */
+  data: string;
+  previousAttributes: string | null;
+}
+
+/** The events of one write: what they share, once. */
+interface EventBatch {
+  workspaceId: string;
+  requestId: string | null;
+  /** JSON text. */
+  actor: string;
+  createdAt: Date;
+  rows: EventRow[];
 }

@@ -34,7 +34,7 @@ export interface EventsBenchOptions {
 }
 
 /** A webhook receiver that answers 200 at once and notes when each contact event arrived. */
-async function startReceiver(): Promise<{ url: string; latencies: number[]; count: () => number; close: () => Promise<void> }> {
+export async function startReceiver(): Promise<{ url: string; latencies: number[]; count: () => number; close: () => Promise<void> }> {
   const latencies: number[] = [];
   let count = 0;
   const server = http.createServer((req, res) => {
@@ -67,7 +67,7 @@ function median(runs: LoadResult[]): LoadResult {
 }
 
 /** Waits until the receiver has stopped receiving for a second (A's backlog delivered). */
-async function drained(count: () => number, timeoutMs = 60_000): Promise<void> {
+export async function drained(count: () => number, timeoutMs = 60_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   let last = -1;
   while (Date.now() < until) {

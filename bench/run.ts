@@ -10,6 +10,8 @@
  *   npm run bench -- --cluster     (bench/cluster.ts: 3 NATS nodes, 2 gateways, 1/2/4 workers held to 0.25 CPU, a node killed)
  *   npm run bench -- --agents      (bench/agent-evaluation.ts: 20 agent tasks as tool calls, each within its call budget)
  *   npm run bench -- --search [--rows 1000000]   (bench/contact-search.ts: contact search at 1,000,000 contacts)
+ *   npm run bench -- --cpu-share [--scenario list|mcp|create] [--rounds 2]   (bench/cpu-share.ts: CPU per request, process by process;
+ *                                   CPU_SHARE_ENV='{"EVENTS_RECORDING":"off"}' sets the service's environment)
  *
  * It ends with `crm import contacts` of a 100,000-row CSV (bench/import-contacts.ts), then
  * measures what events and webhooks cost (bench/events.ts).
@@ -32,6 +34,7 @@ import { runClusterBench } from './cluster.js';
 import { runSearchBench } from './contact-search.js';
 import { seedContacts } from './seed-contacts.js';
 import { runProfile, type ProfileScenario } from './profile.js';
+import { runCpuShare } from './cpu-share.js';
 import { runSoak } from './soak.js';
 
 const { values } = parseArgs({
@@ -47,8 +50,13 @@ const { values } = parseArgs({
     agents: { type: 'boolean', default: false },
     search: { type: 'boolean', default: false },
     scenario: { type: 'string', default: 'list' },
+    'cpu-share': { type: 'boolean', default: false },
   },
 });
+if (values['cpu-share']) {
+  await runCpuShare({ scenario: process.argv.includes('--scenario') ? values.scenario : 'all', env: process.env.CPU_SHARE_ENV ? (JSON.parse(process.env.CPU_SHARE_ENV) as Record<string, string>) : undefined, durationSeconds: Number(values.duration), connections: Number(values.connections), rounds: process.argv.includes('--rounds') ? Number(values.rounds) : 2 });
+  process.exit(0);
+}
 if (values.profile) {
   await runProfile({ scenario: values.scenario as ProfileScenario, durationSeconds: Number(values.duration), connections: Number(values.connections) });
   process.exit(0);

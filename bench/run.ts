@@ -10,7 +10,7 @@
  *   npm run bench -- --cluster     (bench/cluster.ts: 3 NATS nodes, 2 gateways, 1/2/4 workers held to 0.25 CPU, a node killed)
  *   npm run bench -- --agents      (bench/agent-evaluation.ts: 20 agent tasks as tool calls, each within its call budget)
  *   npm run bench -- --search [--rows 1000000]   (bench/contact-search.ts: contact search at 1,000,000 contacts)
- *   npm run bench -- --cpu-share [--scenario list|mcp|create] [--rounds 2]   (bench/cpu-share.ts: CPU per request, process by process;
+ *   npm run bench -- --cpu-share [--scenario all|list|mcp|create|webhook] [--rounds 2]   (bench/cpu-share.ts: CPU per request, process by process;
  *                                   CPU_SHARE_ENV='{"EVENTS_RECORDING":"off"}' sets the service's environment)
  *
  * It ends with `crm import contacts` of a 100,000-row CSV (bench/import-contacts.ts), then

@@ -52,7 +52,13 @@ export async function runCpuShare(options: { scenario: string; durationSeconds: 
 
     const auth = { authorization: `Bearer ${stack.token}` };
     let n = 0;
-    const createContact = () => JSON.stringify({ first_name: `Measured ${n}`, phone: `+1415${String(3_000_000 + n++).padStart(7, '0')}` });
+    const create: Scenario = {
+      name: 'POST /v1/contacts',
+      url: `${stack.baseUrl}/v1/contacts`,
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: () => JSON.stringify({ first_name: `Measured ${n}`, phone: `+1415${String(3_000_000 + n++).padStart(7, '0')}` }),
+    };
     const scenarios: (Scenario & { kind: string })[] = [
       { kind: 'list', name: 'baseline GET contacts?limit=100', url: `${baselineUrl}/v1/contacts?limit=100`, headers: {} },
       { kind: 'list', name: 'GET /v1/contacts?limit=100', url: `${stack.baseUrl}/v1/contacts?limit=100`, headers: auth },
@@ -64,23 +70,9 @@ export async function runCpuShare(options: { scenario: string; durationSeconds: 
         headers: { ...auth, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
         body: () => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'find_contacts', arguments: { limit: 100 } } }),
       },
-      {
-        kind: 'create',
-        name: 'POST /v1/contacts',
-        url: `${stack.baseUrl}/v1/contacts`,
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
-        body: createContact,
-      },
-      {
-        kind: 'webhook',
-        name: 'POST /v1/contacts, a webhook endpoint for contact.created',
-        url: `${stack.baseUrl}/v1/contacts`,
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
-        body: createContact,
-        settle: () => drained(receiver.count),
-      },
+      { kind: 'create', ...create },
+      // The same writes, each delivered to a receiver before the CPU is read again.
+      { kind: 'webhook', ...create, name: 'POST /v1/contacts, a webhook endpoint for contact.created', settle: () => drained(receiver.count) },
     ];
     if (options.scenario === 'all' || options.scenario === 'webhook') {
       const created = await fetch(`${stack.baseUrl}/v1/webhook-endpoints`, {

@@ -4,7 +4,7 @@
  * each timed run, so it costs the processes nothing (a profiler would). It says where a
  * request's CPU goes: gateway, each worker, Postgres, NATS, and the load generator.
  *
- *   npm run bench -- --cpu-share [--scenario all|list|mcp|create|webhook] [--duration 8] [--connections 8] [--rounds 2]
+ *   npm run bench -- --cpu-share [--scenario all|list|deals|mcp|create|webhook] [--duration 8] [--connections 8] [--rounds 2]
  *
  * `webhook` is `create` with a webhook endpoint for contact.created (a receiver in this
  * process); its figures run until every delivery has arrived.
@@ -19,6 +19,7 @@ import { cpuSecondsOf, cpuSecondsOfCommand } from './cpu-time.js';
 import { formatColumns } from './load.js';
 import { freePort, ROOT, waitReady } from './processes.js';
 import { seedContacts } from './seed-contacts.js';
+import { seedDeals } from './seed-deals.js';
 
 const SEED_ROWS = 10_000;
 
@@ -40,7 +41,9 @@ export async function runCpuShare(options: { scenario: string; durationSeconds: 
     await db.connect();
     db.on('error', () => undefined);
     await seedContacts(db, stack.workspaceId, SEED_ROWS, 'con_S');
+    const stage = (await seedDeals(db, stack.workspaceId, SEED_ROWS, 'deal_S'))[2]?.id ?? '';
     await db.query('vacuum analyze contacts');
+    await db.query('vacuum analyze deals');
 
     const basePort = await freePort();
     const baseline = stack.spawn([], { ...stack.env, PORT: String(basePort), WORKSPACE_ID: stack.workspaceId }, path.join(ROOT, 'bench', 'baseline-server.ts'));
@@ -62,6 +65,8 @@ export async function runCpuShare(options: { scenario: string; durationSeconds: 
     const scenarios: (Scenario & { kind: string })[] = [
       { kind: 'list', name: 'baseline GET contacts?limit=100', url: `${baselineUrl}/v1/contacts?limit=100`, headers: {} },
       { kind: 'list', name: 'GET /v1/contacts?limit=100', url: `${stack.baseUrl}/v1/contacts?limit=100`, headers: auth },
+      { kind: 'deals', name: 'baseline GET deals?limit=100&stage_id=…', url: `${baselineUrl}/v1/deals?limit=100&stage_id=${stage}`, headers: {} },
+      { kind: 'deals', name: 'GET /v1/deals?limit=100&stage=…', url: `${stack.baseUrl}/v1/deals?limit=100&stage=${stage}`, headers: auth },
       {
         kind: 'mcp',
         name: 'MCP find_contacts limit 100',

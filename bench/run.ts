@@ -10,7 +10,7 @@
  *   npm run bench -- --cluster     (bench/cluster.ts: 3 NATS nodes, 2 gateways, 1/2/4 workers held to 0.25 CPU, a node killed)
  *   npm run bench -- --agents      (bench/agent-evaluation.ts: 20 agent tasks as tool calls, each within its call budget)
  *   npm run bench -- --search [--rows 1000000]   (bench/contact-search.ts: contact search at 1,000,000 contacts)
- *   npm run bench -- --cpu-share [--scenario all|list|mcp|create|webhook] [--rounds 2]   (bench/cpu-share.ts: CPU per request, process by process;
+ *   npm run bench -- --cpu-share [--scenario all|list|deals|mcp|create|webhook] [--rounds 2]   (bench/cpu-share.ts: CPU per request, process by process;
  *                                   CPU_SHARE_ENV='{"EVENTS_RECORDING":"off"}' sets the service's environment)
  *
  * It ends with `crm import contacts` of a 100,000-row CSV (bench/import-contacts.ts), then
@@ -33,6 +33,7 @@ import { freePort, ROOT, waitReady } from './processes.js';
 import { runClusterBench } from './cluster.js';
 import { runSearchBench } from './contact-search.js';
 import { seedContacts } from './seed-contacts.js';
+import { seedDeals } from './seed-deals.js';
 import { runProfile, type ProfileScenario } from './profile.js';
 import { runCpuShare } from './cpu-share.js';
 import { runSoak } from './soak.js';
@@ -100,14 +101,7 @@ try {
   await db.connect();
   process.stdout.write(`Seeding ${rowCount.toLocaleString('en')} contacts and ${rowCount.toLocaleString('en')} deals… `);
   await seedContacts(db, workspaceId, rowCount);
-  const stages = (await db.query<{ id: string; pipeline_id: string }>('select id, pipeline_id from stages where workspace_id = $1 order by position', [workspaceId])).rows;
-  await db.query(
-    `insert into deals (id, workspace_id, name, pipeline_id, stage_id, amount, currency, custom_fields, created_at, updated_at)
-     select 'deal_B' || lpad(i::text, 10, '0'), $1, 'Deal ' || i, $2, ($3::text[])[1 + i % 5], i * 100, 'USD', '{}',
-            timestamptz '2025-01-01' + i * interval '1 second', timestamptz '2025-01-01' + i * interval '1 second'
-     from generate_series(1, $4::int) as i`,
-    [workspaceId, stages[0]?.pipeline_id, stages.map((s) => s.id), rowCount],
-  );
+  const stages = await seedDeals(db, workspaceId, rowCount);
   // Settle the database before measuring: no autovacuum or checkpoint of the seed mid-run.
   await db.query('vacuum analyze contacts');
   await db.query('vacuum analyze deals');

@@ -60,7 +60,8 @@ const WARN = pino.levels.values.warn ?? 40;
  * write per line was a measurable share of a request's CPU (a system call, and a wake-up of
  * whatever reads the pipe). A warning or an error goes out at once, with what was buffered
  * before it, so an operator watching the log sees it when it happens. The rest is written when
- * the process exits, a crash included; only a SIGKILL can lose the last quarter second.
+ * the process exits, a crash included; a SIGKILL, a fatal V8 error or a signal that comes
+ * before the shutdown handlers are installed can lose the last quarter second.
  */
 function bufferedStdout(): DestinationStream {
   // Written synchronously when due: an asynchronous write waits for a thread of libuv's pool,
@@ -82,7 +83,7 @@ function bufferedStdout(): DestinationStream {
       buffer.write(line);
       if (stream.lastLevel >= WARN) buffer.flush();
     },
-    flush: () => buffer.flush(),
+    flush: (callback?: (error?: Error) => void) => buffer.flush(callback),
   };
   return stream;
 }

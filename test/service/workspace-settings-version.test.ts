@@ -102,3 +102,17 @@ t.test('a phone in use is still a 409 naming the contact, with the setup unchang
   t.equal(again.body.error.existing_id, first.body.id);
   t.same(await stored(), before, 'nothing written');
 });
+
+t.test('with an Idempotency-Key (a transaction), a create made right after a change uses the new setup, and its replay returns it', async (t) => {
+  await warm();
+  await define({ object_type: 'contact', key: 'tier', label: 'Tier', type: 'text' });
+  // Input the old setup accepts too: only the insert's version check can notice the change.
+  const body = { first_name: 'Keyed', phone: newPhone() };
+  const headers = { 'idempotency-key': `settings-${Date.now()}` };
+  const res = await api.post<Contact>('/v1/contacts', body, headers);
+  t.equal(res.status, 201, JSON.stringify(res.body));
+  t.equal(res.body.custom_fields.tier, null, 'made with the new field definitions');
+  const replay = await api.post<Contact>('/v1/contacts', body, headers);
+  t.equal(replay.status, 201);
+  t.equal(replay.body.id, res.body.id, 'the same contact, created once');
+});

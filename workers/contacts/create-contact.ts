@@ -23,7 +23,9 @@ export const PHONE_UNIQUE_CONSTRAINT = 'contacts_workspace_phone_key';
  * and, if it had changed, the create is made with the new one.
  */
 export const createContactHandler: OperationHandler<typeof createContact> = async (call) => {
-  const known = lastReadContactSetup(call.context.workspace_id);
+  // Inside a transaction (an Idempotency-Key) a failed version check would abort it, so the
+  // setup is read first there.
+  const known = call.em.isInTransaction() ? undefined : lastReadContactSetup(call.context.workspace_id);
   if (!known) return createWith(call, await loadContactSetup(call.db), false);
   try {
     return await createWith(call, known, true);

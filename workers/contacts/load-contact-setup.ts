@@ -21,6 +21,9 @@ export async function loadContactSetup(db: WorkspaceSql): Promise<ContactSetup> 
     .select(fieldDefinitionsSql(db, 'contact').as('fields'))
     .where('id', '=', db.workspaceId)
     .executeTakeFirstOrThrow();
+  const cached = LAST_READ.get(db.workspaceId);
+  // Reads that overlap may finish out of order: keep the newer.
+  if (cached && cached.settings_version > setup.settings_version) return setup;
   LAST_READ.delete(db.workspaceId);
   if (LAST_READ.size >= LAST_READ_MAX) LAST_READ.delete(LAST_READ.keys().next().value as string);
   LAST_READ.set(db.workspaceId, setup);

@@ -60,6 +60,7 @@ export async function runClusterBench(options: { durationSeconds: number; connec
       );
       return {
         name,
+        requests: runs.reduce((n, r) => n + r.requests, 0),
         rps: runs.reduce((n, r) => n + r.rps, 0),
         p50: Math.max(...runs.map((r) => r.p50)),
         p99: Math.max(...runs.map((r) => r.p99)),

@@ -12,11 +12,10 @@
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
-import autocannon from 'autocannon';
 import { startBenchStack } from './bench-stack.js';
 import { drained, startReceiver } from './events.js';
 import { cpuSecondsOf, cpuSecondsOfCommand } from './cpu-time.js';
-import { formatColumns } from './load.js';
+import { formatColumns, load, type LoadResult } from './load.js';
 import { freePort, ROOT, waitReady } from './processes.js';
 import { seedContacts } from './seed-contacts.js';
 import { seedDeals } from './seed-deals.js';
@@ -140,16 +139,8 @@ async function sample(processes: Map<string, ChildProcess>, db: pg.Client): Prom
   return seconds;
 }
 
-async function drive(scenario: Scenario, connections: number, durationSeconds: number): Promise<{ requests: number; rps: number }> {
-  const body = scenario.body;
-  const result = await autocannon({
-    url: scenario.url,
-    method: scenario.method ?? 'GET',
-    headers: scenario.headers,
-    connections,
-    duration: durationSeconds,
-    requests: body ? [{ setupRequest: (req) => ({ ...req, body: body() }) }] : undefined,
-  });
+async function drive(scenario: Scenario, connections: number, durationSeconds: number): Promise<LoadResult> {
+  const result = await load({ ...scenario, connections, durationSeconds });
   if (result.non2xx + result.errors > 0) throw new Error(`${scenario.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { requests: result.requests.total, rps: Math.round(result.requests.average) };
+  return result;
 }

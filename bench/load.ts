@@ -2,6 +2,8 @@ import autocannon from 'autocannon';
 
 export interface LoadResult {
   name: string;
+  /** Requests completed in the run. */
+  requests: number;
   rps: number;
   p50: number;
   p99: number;
@@ -39,6 +41,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
 export function toLoadResult(name: string, result: autocannon.Result): LoadResult {
   return {
     name,
+    requests: result.requests.total,
     rps: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,

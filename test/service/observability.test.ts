@@ -42,10 +42,7 @@ t.test('one request id in the gateway log and the worker log; no secret in any l
   const requestId = res.headers.get('request-id') ?? '';
   t.match(requestId, /^req_/);
   // Service logs are written in batches (at least every 250 ms): wait for the lines, not a fixed time.
-  for (let waited = 0; waited < 5_000; waited += 50) {
-    if (logLines(stack.gateway).some((l) => l.request_id === requestId) && logLines(contactsWorker).some((l) => l.request_id === requestId)) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await Promise.all([stack.gateway, contactsWorker].map((p) => p.waitFor(new RegExp(`"request_id":"${requestId}"[^\n]*\n`))));
 
   const gatewayLine = logLines(stack.gateway).find((l) => l.request_id === requestId && l.msg === 'request');
   t.match(gatewayLine, { component: 'gateway', method: 'POST', path: '/v1/contacts', status: 201, level: 'info' }, 'the gateway logged the request');

@@ -5,25 +5,31 @@
  * gateway's and the contacts worker's costs by package and by function. The profiles stay
  * in `.profiles/` (out of git) for Chrome DevTools or speedscope.
  *
- *   npm run bench -- --profile [--scenario list|mcp|create] [--duration 15] [--connections 8]
+ *   npm run bench -- --profile [--scenario list|mcp|create|webhook] [--duration 15] [--connections 8]
+ *
+ * `webhook` is `create` with a webhook endpoint for contact.created (a receiver in this
+ * process), and prints the webhooks worker's costs as well.
  */
 import { mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { startBenchStack } from './bench-stack.js';
+import { drained, startReceiver } from './events.js';
 import { formatSummary, summarizeCpuProfile } from './cpu-profile-summary.js';
 import { formatTable, load } from './load.js';
 import { ROOT } from './processes.js';
 import { seedContacts } from './seed-contacts.js';
 
-export type ProfileScenario = 'list' | 'mcp' | 'create';
+export type ProfileScenario = 'list' | 'mcp' | 'create' | 'webhook';
 
 const SEED_ROWS = 10_000;
 
 export async function runProfile(options: { scenario: ProfileScenario; durationSeconds: number; connections: number }): Promise<void> {
   const dir = path.join(ROOT, '.profiles', `${options.scenario}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   mkdirSync(dir, { recursive: true });
-  const stack = await startBenchStack({ nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
+  const webhook = options.scenario === 'webhook';
+  const stack = await startBenchStack({ nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`], env: webhook ? { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } : {} });
+  const receiver = webhook ? await startReceiver() : null;
   const roles = new Map<number | undefined, string>([[stack.gateway.pid, 'gateway']]);
   for (const [name, children] of stack.workers) for (const child of children) roles.set(child.pid, `${name} worker`);
   try {
@@ -36,6 +42,20 @@ export async function runProfile(options: { scenario: ProfileScenario; durationS
 
     const headers: Record<string, string> = { authorization: `Bearer ${stack.token}` };
     let n = 0;
+    if (receiver) {
+      const created = await fetch(`${stack.baseUrl}/v1/webhook-endpoints`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: receiver.url, enabled_events: ['contact.created'] }),
+      });
+      if (created.status !== 201) throw new Error(`webhook endpoint not created: ${created.status}`);
+    }
+    const create = {
+      url: `${stack.baseUrl}/v1/contacts`,
+      method: 'POST' as const,
+      headers: { 'content-type': 'application/json' },
+      body: () => JSON.stringify({ first_name: `Profiled ${n}`, phone: `+1415${String(2_000_000 + n++).padStart(7, '0')}` }),
+    };
     const scenario = {
       list: { url: `${stack.baseUrl}/v1/contacts?limit=100` },
       mcp: {
@@ -44,24 +64,22 @@ export async function runProfile(options: { scenario: ProfileScenario; durationS
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
         body: () => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'find_contacts', arguments: { limit: 100 } } }),
       },
-      create: {
-        url: `${stack.baseUrl}/v1/contacts`,
-        method: 'POST' as const,
-        headers: { 'content-type': 'application/json' },
-        body: () => JSON.stringify({ first_name: `Profiled ${n}`, phone: `+1415${String(2_000_000 + n++).padStart(7, '0')}` }),
-      },
+      create,
+      webhook: create,
     }[options.scenario];
     const run = { ...scenario, name: `${options.scenario} under profile`, headers: { ...headers, ...('headers' in scenario ? scenario.headers : {}) }, connections: options.connections };
     await load({ ...run, name: 'warm-up', durationSeconds: 3 });
     process.stdout.write(`${formatTable([await load({ ...run, durationSeconds: options.durationSeconds })])}\n\n`);
+    if (receiver) await drained(receiver.count);
   } finally {
     await stack.stop();
+    await receiver?.close();
   }
   for (const file of readdirSync(dir)) {
     // Node's own name: CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile
     const pid = Number(/^CPU\.\d+\.\d+\.(\d+)\./.exec(file)?.[1]);
     const role = roles.get(pid);
-    if (role !== 'gateway' && role !== 'contacts worker') continue;
+    if (role !== 'gateway' && role !== 'contacts worker' && !(webhook && role === 'webhooks worker')) continue;
     process.stdout.write(`${formatSummary(`${role} (${path.join(dir, file)})`, summarizeCpuProfile(path.join(dir, file)))}\n\n`);
   }
 }

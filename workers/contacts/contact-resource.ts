@@ -7,11 +7,11 @@ export type ContactRow = Selectable<CrmDatabase['contacts']>;
 
 /**
  * The columns a contact's resource is made of: what reads select instead of `*`, which would
- * also carry the generated `search_text` (migration 0009) of every row for nothing.
+ * also carry the generated `search_text` (migration 0009) of every row for nothing. No
+ * `workspace_id` either: every read is of one workspace already.
  */
 export const CONTACT_COLUMNS = [
   'id',
-  'workspace_id',
   'first_name',
   'last_name',
   'email',
@@ -24,7 +24,7 @@ export const CONTACT_COLUMNS = [
 ] as const satisfies readonly (keyof ContactRow)[];
 
 /** The API shape of a contact; `fieldKeys` are the workspace's active contact custom fields. */
-export function toContactResource(c: ContactRow, fieldKeys: string[]): ContactResource {
+export function toContactResource(c: Pick<ContactRow, (typeof CONTACT_COLUMNS)[number]>, fieldKeys: string[]): ContactResource {
   return {
     object: 'contact',
     id: c.id,

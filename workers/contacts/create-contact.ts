@@ -50,7 +50,7 @@ async function createWith(
   const id = newId('contact');
   // The contact as it will read back: the event carries it, written in the same statement.
   const created = toContactResource(
-    { ...contact, id, workspace_id: context.workspace_id, owner_id: ownerId, created_at: now.toISOString(), updated_at: now.toISOString() },
+    { ...contact, id, owner_id: ownerId, created_at: now.toISOString(), updated_at: now.toISOString() },
     activeKeys(setup.fields),
   );
   // ON CONFLICT rather than a caught violation: nothing is written, and nothing recorded, for a phone in use.

@@ -1,37 +1,38 @@
 import { sql } from 'kysely';
 import type { countDeals } from '../../shared/contracts/deals.js';
-import { echoedTimeZone, resolveCreatedRange, settingsFirst, timeZoneSql } from '../runtime/created-range.js';
+import { resolveCreatedRange } from '../runtime/created-range.js';
+import { withListSettings } from '../runtime/list-settings.js';
 import { ownerRestriction } from '../runtime/visibility.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { applicableDealFilters, explainEmptyResult, whereDealFilters } from './deal-filters.js';
 import { stagesWithPipelines } from './stages-with-pipelines.js';
 
 /** How many deals match, and their count and amount per stage and currency, in pipeline and stage order. */
-export const countDealsHandler: OperationHandler<typeof countDeals> = async ({ input, context, db }) => {
-  const settings = await settingsFirst(db, input);
-  const range = resolveCreatedRange(input, settings?.time_zone ?? 'UTC', new Date());
-  const applied = await applicableDealFilters(db, input, range);
-  const owner = ownerRestriction(context);
-  const query = db
-    .selectFrom('deals')
-    .select(['stage_id', 'currency', sql<number>`count(*)::int`.as('count'), sql<string | null>`sum(amount)::text`.as('amount')])
-    .$if(settings === null, (q) => q.select(timeZoneSql(db).as('time_zone')))
-    .$if(owner !== null, (q) => q.where('owner_id', '=', owner))
-    .groupBy(['stage_id', 'currency']);
-  const groups = await whereDealFilters(query, applied).execute();
-  if (groups.length === 0) await explainEmptyResult(db, context, input);
+export const countDealsHandler: OperationHandler<typeof countDeals> = async ({ input, context, db }) =>
+  withListSettings(db, 'deal', async (settings, current) => {
+    const range = resolveCreatedRange(input, settings.time_zone, new Date());
+    const applied = await applicableDealFilters(db, input, range);
+    const owner = ownerRestriction(context);
+    const query = db
+      .selectFrom('deals')
+      .select(['stage_id', 'currency', sql<number>`count(*)::int`.as('count'), sql<string | null>`sum(amount)::text`.as('amount')])
+      .where(current)
+      .$if(owner !== null, (q) => q.where('owner_id', '=', owner))
+      .groupBy(['stage_id', 'currency']);
+    const groups = await whereDealFilters(query, applied).execute();
+    if (groups.length === 0) await explainEmptyResult(db, context, input);
 
-  const stages = await stagesWithPipelines(db, groups.map((g) => g.stage_id));
-  const byStage = stages.map((s) => {
-    const own = groups.filter((g) => g.stage_id === s.id);
-    return {
-      stage_id: s.id,
-      stage_name: s.name,
-      pipeline_id: s.pipeline_id,
-      pipeline_name: s.pipeline_name,
-      count: own.reduce((n, g) => n + g.count, 0),
-      amounts: own.filter((g) => g.currency !== null && g.amount !== null).map((g) => ({ currency: g.currency!, amount: Number(g.amount) })),
-    };
+    const stages = await stagesWithPipelines(db, groups.map((g) => g.stage_id));
+    const byStage = stages.map((s) => {
+      const own = groups.filter((g) => g.stage_id === s.id);
+      return {
+        stage_id: s.id,
+        stage_name: s.name,
+        pipeline_id: s.pipeline_id,
+        pipeline_name: s.pipeline_name,
+        count: own.reduce((n, g) => n + g.count, 0),
+        amounts: own.filter((g) => g.currency !== null && g.amount !== null).map((g) => ({ currency: g.currency!, amount: Number(g.amount) })),
+      };
   });
-  return { count: byStage.reduce((n, s) => n + s.count, 0), by_stage: byStage, applied_range: { ...range, time_zone: await echoedTimeZone(db, settings, groups[0]) } };
-};
+  return { count: byStage.reduce((n, s) => n + s.count, 0), by_stage: byStage, applied_range: { ...range, time_zone: settings.time_zone } };
+  });

@@ -1,34 +1,31 @@
 import type { listDeals } from '../../shared/contracts/deals.js';
-import { activeFieldKeysSql } from '../schema/custom-field-definitions.js';
-import { echoedTimeZone, resolveCreatedRange, settingsFirst, timeZoneSql } from '../runtime/created-range.js';
+import { resolveCreatedRange } from '../runtime/created-range.js';
 import { decodeCursor, pageFrom, type CursorScope } from '../runtime/keyset-cursor.js';
 import { afterPosition } from '../runtime/keyset-sql.js';
+import { withListSettings } from '../runtime/list-settings.js';
 import { ownerRestriction } from '../runtime/visibility.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { applicableDealFilters, explainEmptyResult, whereDealFilters } from './deal-filters.js';
 import { toDealResource } from './deal-resource.js';
 
 /** One page of deals in (created_at, id) order; the cursor continues the same filtered query. */
-export const listDealsHandler: OperationHandler<typeof listDeals> = async ({ input, context, db, services }) => {
-  const { limit, cursor, ...filters } = input;
-  const workspaceId = context.workspace_id;
-  const settings = await settingsFirst(db, filters);
-  const range = resolveCreatedRange(filters, settings?.time_zone ?? 'UTC', new Date());
-  const applied = await applicableDealFilters(db, filters, range);
-  const scope: CursorScope = { workspaceId, list: 'deals', filters: { ...applied } };
-  const after = cursor ? decodeCursor(services.secrets.cursorKey, scope, cursor) : undefined;
-  const owner = ownerRestriction(context);
-  const query = db
-    .selectFrom('deals')
-    .selectAll()
-    .select(activeFieldKeysSql(db, 'deal').as('field_keys'))
-    .$if(settings === null, (q) => q.select(timeZoneSql(db).as('time_zone')))
-    .$if(owner !== null, (q) => q.where('owner_id', '=', owner))
-    .$if(after !== undefined, (q) => q.where(afterPosition(after!)));
-  const rows = await whereDealFilters(query, applied).orderBy('created_at').orderBy('id').limit(limit + 1).execute();
-  if (rows.length === 0 && !cursor) await explainEmptyResult(db, context, filters);
-  const keys = rows[0]?.field_keys ?? [];
-  const timeZone = await echoedTimeZone(db, settings, rows[0]);
-  const page = pageFrom(rows, limit, services.secrets.cursorKey, scope, (row) => toDealResource(row, keys));
-  return { ...page, applied_range: { ...range, time_zone: timeZone } };
-};
+export const listDealsHandler: OperationHandler<typeof listDeals> = async ({ input, context, db, services }) =>
+  withListSettings(db, 'deal', async (settings, current) => {
+    const { limit, cursor, ...filters } = input;
+    const workspaceId = context.workspace_id;
+    const range = resolveCreatedRange(filters, settings.time_zone, new Date());
+    const applied = await applicableDealFilters(db, filters, range);
+    const scope: CursorScope = { workspaceId, list: 'deals', filters: { ...applied } };
+    const after = cursor ? decodeCursor(services.secrets.cursorKey, scope, cursor) : undefined;
+    const owner = ownerRestriction(context);
+    const query = db
+      .selectFrom('deals')
+      .selectAll()
+      .where(current)
+      .$if(owner !== null, (q) => q.where('owner_id', '=', owner))
+      .$if(after !== undefined, (q) => q.where(afterPosition(after!)));
+    const rows = await whereDealFilters(query, applied).orderBy('created_at').orderBy('id').limit(limit + 1).execute();
+    if (rows.length === 0 && !cursor) await explainEmptyResult(db, context, filters);
+    const page = pageFrom(rows, limit, services.secrets.cursorKey, scope, (row) => toDealResource(row, settings.field_keys));
+    return { ...page, applied_range: { ...range, time_zone: settings.time_zone } };
+  });

@@ -21,11 +21,10 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
 import pg from 'pg';
 import { startBenchStack, type BenchStack } from './bench-stack.js';
 import { benchImportContacts } from './import-contacts.js';
-import { formatTable, load, toLoadResult, type LoadResult } from './load.js';
+import { formatTable, load, percentile, timed, toLoadResult, type LoadResult } from './load.js';
 
 export interface EventsBenchOptions {
   durationSeconds: number;
@@ -56,11 +55,6 @@ export async function startReceiver(): Promise<{ url: string; latencies: number[
     count: () => count,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
 function median(runs: LoadResult[]): LoadResult {
@@ -142,7 +136,7 @@ export async function benchEvents(options: EventsBenchOptions): Promise<{ text: 
 
     // A steady 200 writes/s, as a busy workspace's integrations would see it.
     receiver.latencies.length = 0;
-    const steady = await autocannon({
+    const [steady, steadyLatencies] = await timed({
       url: `${withEvents.baseUrl}/v1/contacts`,
       method: 'POST',
       headers: { authorization: `Bearer ${withEvents.token}`, 'content-type': 'application/json' },
@@ -177,7 +171,7 @@ export async function benchEvents(options: EventsBenchOptions): Promise<{ text: 
 
     const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
     const lines = [
-      formatTable([a, b, toLoadResult('POST /v1/contacts at a steady 200/s (events + webhook)', steady)]),
+      formatTable([a, b, toLoadResult('POST /v1/contacts at a steady 200/s (events + webhook)', steady, steadyLatencies)]),
       '',
       `write throughput with events and a webhook endpoint: ${(ratio * 100).toFixed(0)}% of without (>= 85%) ${verdict(ratio >= 0.85)}` +
         `   [rounds: ${ours.map((r) => r.rps).join('/')} vs ${theirs.map((r) => r.rps).join('/')}]`,

@@ -6,10 +6,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
 import pg from 'pg';
 import { startBenchStack } from './bench-stack.js';
-import { formatColumns, formatTable, load, toLoadResult, type LoadResult } from './load.js';
+import { formatColumns, formatTable, load, timed, toLoadResult, type LoadResult } from './load.js';
 
 const SEED_CONTACTS = 20_000;
 const SAMPLE_EVERY_MS = 15_000;
@@ -119,13 +119,13 @@ export async function runSoak(options: { seconds: number; connections: number })
     ];
     const cycle = [...reads, create, ...reads, create, create, create, create, toolCall];
 
-    const result = await autocannon({ url: stack.baseUrl, connections, duration: seconds, requests: cycle });
+    const [result, latencies] = await timed({ url: stack.baseUrl, connections, duration: seconds, requests: cycle });
     clearInterval(sampler);
     // The end, unless the sampler has just taken it.
     const end = Math.round((Date.now() - started) / 1000);
     if ((samples.at(-1)?.at ?? -1) < end) sample(end);
 
-    const mixed = toLoadResult(`mixed ${seconds} s: 70% reads, 25% creates, 5% tool calls`, result);
+    const mixed = toLoadResult(`mixed ${seconds} s: 70% reads, 25% creates, 5% tool calls`, result, latencies);
     const errors = mixed.errors + mixed.non2xx;
 
     const out = process.stdout;

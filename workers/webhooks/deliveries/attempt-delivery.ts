@@ -27,6 +27,15 @@ export interface DeliveryDeps {
 export type DeliveryEndpoint = Pick<WebhookEndpointRow, 'id' | 'url' | 'status' | 'secret_encrypted' | 'failing_since'>;
 export const DELIVERY_ENDPOINT_COLUMNS = ['id', 'url', 'status', 'secret_encrypted', 'failing_since'] as const satisfies readonly (keyof DeliveryEndpoint)[];
 
+/** Each logger's child for the line of a success: fixed fields, none a secret, so it skips the redaction (a cost on every delivery). */
+const SUCCESS_LINES = new WeakMap<Logger, Logger>();
+
+function successLines(log: Logger): Logger {
+  let lines = SUCCESS_LINES.get(log);
+  if (!lines) SUCCESS_LINES.set(log, (lines = log.child({}, { redact: [] })));
+  return lines;
+}
+
 /** Opened secrets by their sealed text, so a burst to one endpoint decrypts once; bounded. */
 const OPENED = new Map<string, string>();
 const OPENED_MAX = 1_000;
@@ -87,7 +96,7 @@ export async function attemptDelivery(claimed: WebhookDeliveryRow, deps: Deliver
   }
 
   const fields = { delivery_id: claimed.id, endpoint_id: endpoint.id, event_id: claimed.event_id, attempt: attemptCount, status_code: outcome.statusCode, ms: outcome.latencyMs };
-  if (outcome.succeeded) deps.log.info(fields, 'webhook delivered');
+  if (outcome.succeeded) successLines(deps.log).info(fields, 'webhook delivered');
   else deps.log.warn({ ...fields, error: outcome.error, next_attempt_at: next?.toISOString() ?? null, status }, 'webhook attempt failed');
   return next;
 }

@@ -31,6 +31,7 @@ const RAW_SQL_FILES: Record<string, string> = {
   'event-recorder.ts': 'a new record and its event in one statement (with … insert … select); the event row carries db.workspaceId',
   'unpublished-events.ts': 'the relay reads and empties the outbox of every workspace (crossWorkspaceSql)',
   'attempt-batch.ts': 'attempts stored from unnest(…) arrays in one statement; each row is matched on its own workspace_id (crossWorkspaceSql)',
+  'queue-delivery.ts': 'deliveries inserted from unnest(…) arrays in one statement; every row carries db.workspaceId',
 };
 
 const root = ROOT;

@@ -29,10 +29,11 @@ export async function runProfile(options: { scenario: ProfileScenario; durationS
   mkdirSync(dir, { recursive: true });
   const webhook = options.scenario === 'webhook';
   const stack = await startBenchStack({ nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`], env: webhook ? { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } : {} });
-  const receiver = webhook ? await startReceiver() : null;
+  let receiver: Awaited<ReturnType<typeof startReceiver>> | null = null;
   const roles = new Map<number | undefined, string>([[stack.gateway.pid, 'gateway']]);
   for (const [name, children] of stack.workers) for (const child of children) roles.set(child.pid, `${name} worker`);
   try {
+    if (webhook) receiver = await startReceiver();
     const db = new pg.Client({ connectionString: stack.dbUrl });
     await db.connect();
     db.on('error', () => undefined);
@@ -69,6 +70,8 @@ export async function runProfile(options: { scenario: ProfileScenario; durationS
     }[options.scenario];
     const run = { ...scenario, name: `${options.scenario} under profile`, headers: { ...headers, ...('headers' in scenario ? scenario.headers : {}) }, connections: options.connections };
     await load({ ...run, name: 'warm-up', durationSeconds: 3 });
+    // The warm-up's deliveries are sent before the measured run, not during it.
+    if (receiver) await drained(receiver.count);
     process.stdout.write(`${formatTable([await load({ ...run, durationSeconds: options.durationSeconds })])}\n\n`);
     if (receiver) await drained(receiver.count);
   } finally {

@@ -5,6 +5,7 @@ import type { AppliedRange } from '../../shared/contracts/created-range.js';
 import type { Contact, Deal, ErrorBody, ListPage } from '../helpers/api-types.js';
 import { client } from '../helpers/http.js';
 import { useStack } from '../helpers/shared-stack.js';
+import { startStack } from '../helpers/stack.js';
 
 /**
  * Lists and counts read with the workspace settings (time zone, default country, active
@@ -85,4 +86,30 @@ t.test('a filter read in the default country follows its change', async (t) => {
   t.ok(res.status === 400 || (res.body as ContactPage).data.length === 0, 'read in Great Britain: no longer that contact');
   await stack.db.query(`update workspaces set default_country = 'US' where id = $1`, [workspaceId]);
   t.equal((await contacts('&phone=' + encodeURIComponent('(415) 555-0101'))).data.length, 1, 'the US again');
+});
+
+t.test('a cursor issued with new settings is followed on a worker that still holds the old ones', async (t) => {
+  // Two contacts workers share the queue: page 1 and page 2 of one list land on either.
+  const two = await startStack({ workers: { contacts: 2 } });
+  t.teardown(() => two.stop());
+  const own = await two.bootstrap({ defaultCountry: 'US' });
+  const ownApi = client(two.baseUrl, await two.token(own.workspace.id, ['contacts:write']));
+  ok(await ownApi.post<Contact>('/v1/contacts', { first_name: 'Cursor one', phone: '+1 415 555 0131' }), 201);
+  ok(await ownApi.post<Contact>('/v1/contacts', { first_name: 'Cursor two', phone: '+1 415 555 0132' }), 201);
+  for (let i = 0; i < 10; i++) ok(await ownApi.get<ContactPage>('/v1/contacts')); // both workers warm, with UTC
+  const zones = ['Asia/Tokyo', 'America/New_York', 'Europe/Berlin', 'Australia/Sydney', 'America/Denver', 'Asia/Kolkata', 'Africa/Cairo', 'Pacific/Auckland'];
+  for (const zone of zones) {
+    // Both workers now hold a stale copy; page 1 makes one of them read the new zone, and
+    // its cursor carries the day read in it. Page 2 lands on the other worker half the time.
+    await two.db.query('update workspaces set time_zone = $2 where id = $1', [own.workspace.id, zone]);
+    const first = ok(await ownApi.get<ContactPage>('/v1/contacts?limit=1&created_within=today'));
+    t.equal(first.applied_range.time_zone, zone);
+    const next = first.links.next;
+    if (!next) {
+      t.fail('page 1 has a next page');
+      break;
+    }
+    const second = await ownApi.get<ContactPage | ErrorBody>(next.slice(next.indexOf('/v1/')));
+    t.equal(second.status, 200, `page 2 in ${zone}: ${JSON.stringify(second.body).slice(0, 200)}`);
+  }
 });

@@ -8,8 +8,8 @@ import { applicableDealFilters, explainEmptyResult, whereDealFilters } from './d
 import { stagesWithPipelines } from './stages-with-pipelines.js';
 
 /** How many deals match, and their count and amount per stage and currency, in pipeline and stage order. */
-export const countDealsHandler: OperationHandler<typeof countDeals> = async ({ input, context, db }) =>
-  withListSettings(db, 'deal', async (settings, current) => {
+export const countDealsHandler: OperationHandler<typeof countDeals> = async ({ input, context, db, em }) =>
+  withListSettings({ db, em }, 'deal', async (settings, current) => {
     const range = resolveCreatedRange(input, settings.time_zone, new Date());
     const applied = await applicableDealFilters(db, input, range);
     const owner = ownerRestriction(context);
@@ -33,6 +33,6 @@ export const countDealsHandler: OperationHandler<typeof countDeals> = async ({ i
         count: own.reduce((n, g) => n + g.count, 0),
         amounts: own.filter((g) => g.currency !== null && g.amount !== null).map((g) => ({ currency: g.currency!, amount: Number(g.amount) })),
       };
-  });
-  return { count: byStage.reduce((n, s) => n + s.count, 0), by_stage: byStage, applied_range: { ...range, time_zone: settings.time_zone } };
+    });
+    return { count: byStage.reduce((n, s) => n + s.count, 0), by_stage: byStage, applied_range: { ...range, time_zone: settings.time_zone } };
   });

@@ -1,7 +1,8 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { CustomFieldObject } from '../../shared/db/entities/custom-field.js';
+import type { EntityManager } from '../../shared/db/orm.js';
 import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
-import { ValidationError } from '../../shared/errors.js';
+import { CrmError, UnavailableError } from '../../shared/errors.js';
 import { activeFieldKeysSql } from '../schema/custom-field-definitions.js';
 import { settingsChanged } from './settings-version.js';
 
@@ -30,8 +31,8 @@ async function loadListSettings(db: WorkspaceSql, object: CustomFieldObject): Pr
     .executeTakeFirstOrThrow();
   const key = `${db.workspaceId}:${object}`;
   const cached = LAST_READ.get(key);
-  // Reads that overlap may finish out of order: keep the newer.
-  if (cached && cached.settings_version > settings.settings_version) return settings;
+  // Reads that overlap may finish out of order: keep (and use) the newer.
+  if (cached && cached.settings_version > settings.settings_version) return cached;
   LAST_READ.delete(key);
   if (LAST_READ.size >= LAST_READ_MAX) LAST_READ.delete(LAST_READ.keys().next().value as string);
   LAST_READ.set(key, settings);
@@ -42,18 +43,21 @@ async function loadListSettings(db: WorkspaceSql, object: CustomFieldObject): Pr
  * Runs a read with the workspace's settings as this process last read them (read now the
  * first time). The read's statements must hold `current` in their WHERE: it is true while
  * the settings are still at that version and otherwise raises, so a read made with stale
- * settings fails whole and runs again with them read anew. A list thus costs one statement,
- * and Postgres neither looks the settings up nor sends them with every row. A refusal made
- * before any statement ran (a phone not valid in the default country) is checked the same
- * way: made again if the settings have changed.
+ * settings fails whole and runs again with them read anew. A list thus costs one statement
+ * (plus a primary-key lookup of the version), and Postgres does not send the settings with
+ * every row. A refusal made before any statement ran (a phone not valid in the default
+ * country, a cursor whose filters were read in another time zone) is checked the same way:
+ * made again if the settings have changed.
  *
- * Reads only: they run outside a transaction, which the raise would abort.
+ * Inside a transaction the raise would abort it, so there the settings are read first and
+ * the check is left out.
  */
 export async function withListSettings<T>(
-  db: WorkspaceSql,
+  { db, em }: { db: WorkspaceSql; em: EntityManager },
   object: CustomFieldObject,
   read: (settings: ListSettings, current: RawBuilder<boolean>) => Promise<T>,
 ): Promise<T> {
+  if (em.isInTransaction()) return read(await loadListSettings(db, object), sql<boolean>`true`);
   let settings = LAST_READ.get(`${db.workspaceId}:${object}`) ?? (await loadListSettings(db, object));
   // Settings that change twice while a read runs are read a third time; more is a fault.
   for (let attempt = 1; ; attempt++) {
@@ -62,7 +66,9 @@ export async function withListSettings<T>(
       return await read(settings, sql<boolean>`(select crm_assert_settings_version(${db.workspaceId}, ${settings.settings_version}))`);
     } catch (error) {
       const stale = settingsChanged(error);
-      if ((!stale && !(error instanceof ValidationError)) || attempt === 3) throw error;
+      if (!stale && !(error instanceof CrmError)) throw error;
+      // Settings that keep changing (a script defining fields) are worth a retry by the client, not a 500.
+      if (attempt === 3) throw stale ? new UnavailableError('The workspace settings changed while the list was read. Retry shortly.') : error;
       const current = await loadListSettings(db, object);
       if (!stale && current.settings_version === settings.settings_version) throw error;
       settings = current;

@@ -4,7 +4,7 @@ import { sql, type RawBuilder } from 'kysely';
 const SETTINGS_CHANGED = 'CRMSV';
 
 /**
- * For a write's RETURNING: true while the workspace's settings are still at `version`;
+ * For a write's RETURNING (or a read's WHERE): true while the workspace's settings are still at `version`;
  * otherwise Postgres raises, and the whole statement, its event included, is undone.
  */
 export function settingsStillAt(workspaceId: string, version: number): RawBuilder<boolean> {

@@ -35,5 +35,10 @@ export async function queueDeliveries(db: WorkspaceSql, messages: readonly Queue
     on conflict (endpoint_id, event_id) do nothing
     returning ${RETURNED}`.execute(db.global);
   const payloads = new Map(messages.map((m) => [`${m.endpointId} ${m.eventId}`, m.payload]));
-  return added.rows.map((row) => ({ ...row, payload: payloads.get(`${row.endpoint_id} ${row.event_id}`) ?? '' }));
+  return added.rows.map((row) => {
+    const payload = payloads.get(`${row.endpoint_id} ${row.event_id}`);
+    // Never sign and send an empty body in place of the event.
+    if (payload === undefined) throw new Error(`queued delivery ${row.id} has no payload`);
+    return { ...row, payload };
+  });
 }

@@ -1,4 +1,5 @@
 import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
+import { LastReadSettings } from '../runtime/last-read-settings.js';
 import { fieldDefinitionsSql, type FieldDefinition } from '../schema/custom-field-definitions.js';
 
 /** The workspace settings a contact's fields are read with. */
@@ -9,9 +10,8 @@ export interface ContactSetup {
   settings_version: number;
 }
 
-/** Each workspace's setup as this process last read it. Bounded: the oldest entries leave first. */
-const LAST_READ = new Map<string, ContactSetup>();
-const LAST_READ_MAX = 10_000;
+/** Each workspace's setup as this process last read it. */
+const LAST_READ = new LastReadSettings<ContactSetup>();
 
 /** What reading or writing contacts depends on, in one round trip: the default country and the field definitions. */
 export async function loadContactSetup(db: WorkspaceSql): Promise<ContactSetup> {
@@ -21,13 +21,7 @@ export async function loadContactSetup(db: WorkspaceSql): Promise<ContactSetup> 
     .select(fieldDefinitionsSql(db, 'contact').as('fields'))
     .where('id', '=', db.workspaceId)
     .executeTakeFirstOrThrow();
-  const cached = LAST_READ.get(db.workspaceId);
-  // Reads that overlap may finish out of order: keep the newer.
-  if (cached && cached.settings_version > setup.settings_version) return setup;
-  LAST_READ.delete(db.workspaceId);
-  if (LAST_READ.size >= LAST_READ_MAX) LAST_READ.delete(LAST_READ.keys().next().value as string);
-  LAST_READ.set(db.workspaceId, setup);
-  return setup;
+  return LAST_READ.remember(db.workspaceId, setup);
 }
 
 /**

@@ -4,6 +4,7 @@ import type { EntityManager } from '../../shared/db/orm.js';
 import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
 import { CrmError, UnavailableError } from '../../shared/errors.js';
 import { activeFieldKeysSql } from '../schema/custom-field-definitions.js';
+import { LastReadSettings } from './last-read-settings.js';
 import { settingsChanged } from './settings-version.js';
 
 /** What a list or count of one kind of record is read and presented with. */
@@ -18,9 +19,8 @@ export interface ListSettings {
   settings_version: number;
 }
 
-/** Each workspace's settings as this process last read them, by workspace and kind. Bounded: the oldest entries leave first. */
-const LAST_READ = new Map<string, ListSettings>();
-const LAST_READ_MAX = 10_000;
+/** Each workspace's settings as this process last read them, by workspace and kind. */
+const LAST_READ = new LastReadSettings<ListSettings>();
 
 async function loadListSettings(db: WorkspaceSql, object: CustomFieldObject): Promise<ListSettings> {
   const settings = await db.global
@@ -29,14 +29,7 @@ async function loadListSettings(db: WorkspaceSql, object: CustomFieldObject): Pr
     .select(activeFieldKeysSql(db, object).as('field_keys'))
     .where('id', '=', db.workspaceId)
     .executeTakeFirstOrThrow();
-  const key = `${db.workspaceId}:${object}`;
-  const cached = LAST_READ.get(key);
-  // Reads that overlap may finish out of order: keep (and use) the newer.
-  if (cached && cached.settings_version > settings.settings_version) return cached;
-  LAST_READ.delete(key);
-  if (LAST_READ.size >= LAST_READ_MAX) LAST_READ.delete(LAST_READ.keys().next().value as string);
-  LAST_READ.set(key, settings);
-  return settings;
+  return LAST_READ.remember(`${db.workspaceId}:${object}`, settings);
 }
 
 /**

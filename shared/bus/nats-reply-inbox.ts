@@ -1,4 +1,5 @@
 import { createInbox, type Msg, type MsgHdrs, type NatsConnection } from 'nats';
+import type { CoalescedSends } from './coalesced-sends.js';
 import { BusTimeoutError, NoRespondersError } from './transport.js';
 
 interface Pending {
@@ -20,12 +21,16 @@ export class ReplyInbox {
   private next = 0;
 
   /** The subscription ends with the connection (its drain). */
-  constructor(nc: NatsConnection, inboxPrefix: string | undefined) {
+  constructor(
+    nc: NatsConnection,
+    inboxPrefix: string | undefined,
+    private readonly sends: CoalescedSends,
+  ) {
     this.prefix = `${createInbox(inboxPrefix)}.`;
     nc.subscribe(`${this.prefix}*`, { callback: (_err, msg) => this.settle(msg) });
   }
 
-  /** Sends through `publish` with this inbox as the reply subject; resolves with the reply. */
+  /** Sends through `publish` (coalesced with the other sends of this turn of the loop) with this inbox as the reply subject; resolves with the reply. */
   request(subject: string, timeoutMs: number, publish: (replyTo: string) => void): Promise<Msg> {
     const token = String(this.next++);
     return new Promise<Msg>((resolve, reject) => {
@@ -34,13 +39,17 @@ export class ReplyInbox {
         reject(new BusTimeoutError(subject, timeoutMs));
       }, timeoutMs);
       this.pending.set(token, { subject, resolve, reject, timer });
-      try {
-        publish(this.prefix + token);
-      } catch (error) {
-        clearTimeout(timer);
-        this.pending.delete(token);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      }
+      this.sends.send(
+        () => {
+          // Failed already (the connection dropped): a write sent now would be made while its caller was told it was not.
+          if (this.pending.has(token)) publish(this.prefix + token);
+        },
+        (error) => {
+          clearTimeout(timer);
+          this.pending.delete(token);
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
     });
   }
 

@@ -1,5 +1,6 @@
 import { connect, headers as natsHeaders, ErrorCode, type ConnectionOptions, type JetStreamClient, type JetStreamManager, type KV, type NatsConnection, type Msg, type MsgHdrs } from 'nats';
 import type { Logger } from '../logger.js';
+import { CoalescedSends } from './coalesced-sends.js';
 import { ReplyInbox } from './nats-reply-inbox.js';
 import { BusDisconnectedError, BusTimeoutError, NoRespondersError } from './transport.js';
 import type { BusHandler, BusHeaders, BusMessage, BusSubscription, BusTransport } from './transport.js';
@@ -47,6 +48,8 @@ export class NatsTransport implements BusTransport, JetStreamAccess {
   private connected = true;
   /** Made at the first request: workers only answer, and may not subscribe to an inbox. */
   private replies?: ReplyInbox;
+  /** Requests and replies, written to the socket once per turn of the event loop. */
+  private readonly sends = new CoalescedSends();
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -110,7 +113,7 @@ export class NatsTransport implements BusTransport, JetStreamAccess {
   async request(subject: string, data: Uint8Array, options: { headers: BusHeaders; timeoutMs: number }): Promise<BusMessage> {
     // Fail fast instead of buffering a request that will only time out.
     if (!this.isConnected()) throw new BusDisconnectedError(subject);
-    this.replies ??= new ReplyInbox(this.nc, this.inboxPrefix);
+    this.replies ??= new ReplyInbox(this.nc, this.inboxPrefix, this.sends);
     try {
       const headers = fromHeaders(options.headers);
       const reply = await this.replies.request(subject, options.timeoutMs, (replyTo) => this.nc.publish(subject, data, { reply: replyTo, headers }));
@@ -126,7 +129,7 @@ export class NatsTransport implements BusTransport, JetStreamAccess {
     const handle = (msg: Msg): void => {
       const done = handler({ subject: msg.subject, data: msg.data, headers: toHeaders(msg.headers) })
         .then((reply) => {
-          if (msg.reply) msg.respond(reply);
+          if (msg.reply) this.sends.send(() => msg.respond(reply), (error) => this.log.error({ err: error, subject }, 'reply not sent'));
         })
         .catch((error: unknown) => this.log.error({ err: error, subject }, 'bus handler failed without a reply'))
         .finally(() => inFlight.delete(done));
@@ -138,6 +141,7 @@ export class NatsTransport implements BusTransport, JetStreamAccess {
         // Stop taking messages (pending ones are still delivered), then wait for replies to go out.
         if (!sub.isClosed()) await sub.drain();
         while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+        this.sends.flush();
       },
     };
   }
@@ -168,7 +172,7 @@ export class NatsTransport implements BusTransport, JetStreamAccess {
    */
   async publishToStream(subject: string, data: Uint8Array | string, msgId: string, timeoutMs: number): Promise<void> {
     if (!this.isConnected()) throw new BusDisconnectedError(subject);
-    this.replies ??= new ReplyInbox(this.nc, this.inboxPrefix);
+    this.replies ??= new ReplyInbox(this.nc, this.inboxPrefix, this.sends);
     const headers = natsHeaders();
     headers.set('Nats-Msg-Id', msgId);
     const reply = await this.replies.request(subject, timeoutMs, (replyTo) => this.nc.publish(subject, data, { reply: replyTo, headers }));
@@ -182,6 +186,7 @@ export class NatsTransport implements BusTransport, JetStreamAccess {
 
   async close(): Promise<void> {
     if (this.nc.isClosed()) return;
+    this.sends.flush();
     await this.nc.drain();
   }
 }

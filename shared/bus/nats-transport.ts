@@ -48,7 +48,7 @@ export class NatsTransport implements BusTransport, JetStreamAccess {
   private connected = true;
   /** Made at the first request: workers only answer, and may not subscribe to an inbox. */
   private replies?: ReplyInbox;
-  /** Requests and replies, written to the socket once per turn of the event loop. */
+  /** Requests, replies and broadcasts, in the order they were made, written to the socket once per turn of the event loop. */
   private readonly sends = new CoalescedSends();
 
   private constructor(
@@ -146,9 +146,14 @@ export class NatsTransport implements BusTransport, JetStreamAccess {
     };
   }
 
+  /** Queued with the requests and replies, so that every send leaves in the order it was made. */
   publish(subject: string, data: Uint8Array): void {
-    if (this.nc.isClosed()) return;
-    this.nc.publish(subject, data);
+    this.sends.send(
+      () => {
+        if (!this.nc.isClosed()) this.nc.publish(subject, data);
+      },
+      (error) => this.log.warn({ err: error, subject }, 'broadcast not sent'),
+    );
   }
 
   listen(subject: string, handler: (data: Uint8Array) => void): BusSubscription {

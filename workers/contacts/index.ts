@@ -20,7 +20,8 @@ export const contactsWorker: WorkerDefinition = {
     handle(updateContact, updateContactHandler),
     handle(archiveContact, archiveContactHandler),
     handle(countContacts, countContactsHandler),
-    handle(importContacts, importContactsHandler),
+    // A file's batches arrive several at a time; written in that order, the list keeps the file's order.
+    handle(importContacts, importContactsHandler, { inArrivalOrder: true }),
     ...noteHandlers,
   ],
   maintenance: {

@@ -12,6 +12,7 @@ import { workspaceSql } from '../../shared/db/workspace-sql.js';
 import { CrmError, ForbiddenError, InternalError, MissingScopeError, UnavailableError, validationErrorFrom } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import type { Semaphore } from './concurrency.js';
+import { oneAtATime } from './one-at-a-time.js';
 import { contractOutputProblem } from './contract-output.js';
 import { EventRecorder } from './events/event-recorder.js';
 import { fingerprintOf, runIdempotent } from './idempotency.js';
@@ -121,7 +122,7 @@ export function serveOperation(
     }
   };
 
-  return services.bus.subscribe(subject, queueOf(services.busNamespace, op.worker), answer);
+  return services.bus.subscribe(subject, queueOf(services.busNamespace, op.worker), binding.inArrivalOrder ? oneAtATime(answer) : answer);
 }
 
 function toCrmError(error: unknown, log: Logger): CrmError {

@@ -75,10 +75,20 @@ export interface HandlerBinding {
    * so the runtime opens no transaction around it (one with an Idempotency-Key still runs in one).
    */
   singleStatement?: boolean;
+  /**
+   * This process serves the operation's calls one at a time, in the order they arrived: a
+   * caller that sends several at once (a bulk import's batches) sees them written in the
+   * order it sent them, and the list shows them in that order.
+   */
+  inArrivalOrder?: boolean;
 }
 
 /** Pairs an operation with the function that serves it. */
-export function handle<Op extends Operation>(op: Op, handler: OperationHandler<Op> | UnscopedHandler<Op>, options: { singleStatement?: boolean } = {}): HandlerBinding {
+export function handle<Op extends Operation>(
+  op: Op,
+  handler: OperationHandler<Op> | UnscopedHandler<Op>,
+  options: Pick<HandlerBinding, 'singleStatement' | 'inArrivalOrder'> = {},
+): HandlerBinding {
   return { op, handler: handler as HandlerBinding['handler'], ...options };
 }
 

@@ -8,8 +8,9 @@ interface Send {
  * writes what it has queued at the end of each microtask checkpoint, and every request (or
  * reply) begins in an I/O callback of its own, so under load each one cost a system call
  * and a wake-up of the NATS server. Deferred to `setImmediate`, the sends of all the
- * callbacks that one poll of the event loop ran go out in one write; at rest the delay is
- * that of one callback.
+ * callbacks that one poll of the event loop ran go out together: in one write, unless they
+ * pass the 32 KB at which nats.js writes at once. At rest the delay is that of one callback.
+ * nats.js's own traffic (subscriptions, acknowledgements, key-value calls) does not pass here.
  */
 export class CoalescedSends {
   private queued: Send[] = [];
@@ -28,7 +29,12 @@ export class CoalescedSends {
       try {
         send.write();
       } catch (error) {
-        send.failed(error);
+        // A report that fails itself must not cost the sends after it.
+        try {
+          send.failed(error);
+        } catch {
+          /* nothing left to tell */
+        }
       }
     }
   };

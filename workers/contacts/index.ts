@@ -20,7 +20,7 @@ export const contactsWorker: WorkerDefinition = {
     handle(updateContact, updateContactHandler),
     handle(archiveContact, archiveContactHandler),
     handle(countContacts, countContactsHandler),
-    // A file's batches arrive several at a time; written in that order, the list keeps the file's order.
+    // An import's batches arrive several at a time; written in that order, the list keeps the file's order (with one worker).
     handle(importContacts, importContactsHandler, { inArrivalOrder: true }),
     ...noteHandlers,
   ],

@@ -122,7 +122,7 @@ export function serveOperation(
     }
   };
 
-  return services.bus.subscribe(subject, queueOf(services.busNamespace, op.worker), binding.inArrivalOrder ? oneAtATime(answer) : answer);
+  return services.bus.subscribe(subject, queueOf(services.busNamespace, op.worker), binding.inArrivalOrder ? oneAtATime((message) => message.headers[HEADER.requestId] ?? '', answer) : answer);
 }
 
 function toCrmError(error: unknown, log: Logger): CrmError {

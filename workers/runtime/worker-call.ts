@@ -76,9 +76,10 @@ export interface HandlerBinding {
    */
   singleStatement?: boolean;
   /**
-   * This process serves the operation's calls one at a time, in the order they arrived: a
-   * caller that sends several at once (a bulk import's batches) sees them written in the
-   * order it sent them, and the list shows them in that order.
+   * This process serves the calls of one request id one at a time, in the order they
+   * arrived (calls of other request ids do not wait): the batches of one bulk import, sent
+   * several at a time, are written in the order they were sent, so with one contacts worker
+   * the list shows the file's order. The wait is not in the call's duration metric.
    */
   inArrivalOrder?: boolean;
 }

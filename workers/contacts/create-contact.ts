@@ -3,7 +3,7 @@ import type { CallContext } from '../../shared/contracts/call-context.js';
 import type { EntityManager } from '../../shared/db/orm.js';
 import { uniqueViolation } from '../../shared/db/sql.js';
 import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
-import { PhoneTakenError, ValidationError } from '../../shared/errors.js';
+import { PhoneTakenError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { resolveOwner } from '../runtime/resolve-owner.js';
 import { ownerRestriction } from '../runtime/visibility.js';
@@ -11,8 +11,8 @@ import type { OperationHandler } from '../runtime/worker-call.js';
 import { activeKeys } from '../schema/custom-field-definitions.js';
 import { toContactResource } from './contact-resource.js';
 import { contactRow, newContact } from './contact-row.js';
-import { lastReadContactSetup, loadContactSetup, type ContactSetup } from './load-contact-setup.js';
-import { settingsChanged, settingsStillAt } from '../runtime/settings-version.js';
+import { withContactSetup, type ContactSetup } from './load-contact-setup.js';
+import { settingsStillAt } from '../runtime/settings-version.js';
 
 export const PHONE_UNIQUE_CONSTRAINT = 'contacts_workspace_phone_key';
 
@@ -22,22 +22,7 @@ export const PHONE_UNIQUE_CONSTRAINT = 'contacts_workspace_phone_key';
  * setup is current. When it is not, or when it refused the input, the setup is read again
  * and, if it had changed, the create is made with the new one.
  */
-export const createContactHandler: OperationHandler<typeof createContact> = async (call) => {
-  // Inside a transaction (an Idempotency-Key) a failed version check would abort it, so the
-  // setup is read first there.
-  const known = call.em.isInTransaction() ? undefined : lastReadContactSetup(call.context.workspace_id);
-  if (!known) return createWith(call, await loadContactSetup(call.db), false);
-  try {
-    return await createWith(call, known, true);
-  } catch (error) {
-    const stale = settingsChanged(error);
-    // Only a refusal that the setup decides is worth a second look: a phone (read in the default country) or a custom field.
-    if (!stale && !(error instanceof ValidationError) && !(error instanceof PhoneTakenError)) throw error;
-    const current = await loadContactSetup(call.db);
-    if (!stale && current.settings_version === known.settings_version) throw error;
-    return createWith(call, current, false);
-  }
-};
+export const createContactHandler: OperationHandler<typeof createContact> = async (call) => withContactSetup(call, (setup, check) => createWith(call, setup, check));
 
 async function createWith(
   { input, context, db, events }: Parameters<typeof createContactHandler>[0],

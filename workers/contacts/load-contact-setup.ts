@@ -1,3 +1,4 @@
+import type { EntityManager } from '../../shared/db/orm.js';
 import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
 import { LastReadSettings } from '../runtime/last-read-settings.js';
 import { fieldDefinitionsSql, type FieldDefinition } from '../schema/custom-field-definitions.js';
@@ -25,9 +26,10 @@ export async function loadContactSetup(db: WorkspaceSql): Promise<ContactSetup> 
 }
 
 /**
- * The setup this process last read for the workspace, which may since have changed: a write
- * made with it must check its version (crm_assert_settings_version, migration 0012).
+ * Runs `use` with the setup this process last read for the workspace (see
+ * {@link LastReadSettings.use}): with `check`, its write must hold only while that setup is
+ * current (crm_assert_settings_version, migration 0012), and runs again with a fresh one if not.
  */
-export function lastReadContactSetup(workspaceId: string): ContactSetup | undefined {
-  return LAST_READ.get(workspaceId);
+export function withContactSetup<R>({ db, em }: { db: WorkspaceSql; em: EntityManager }, use: (setup: ContactSetup, check: boolean) => Promise<R>): Promise<R> {
+  return LAST_READ.use(db.workspaceId, () => loadContactSetup(db), { inTransaction: em.isInTransaction() }, use);
 }

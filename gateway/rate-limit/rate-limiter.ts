@@ -9,6 +9,12 @@ export const WINDOW_MS = 60_000;
 const PREFETCH_MIN_LEASE = 4;
 /** After the store fails, requests are decided without it this long before it is tried again, so they do not each wait on it. */
 export const STORE_RETRY_MS = 5_000;
+/**
+ * The longest a request waits on the store for a lease. A lease is a few JetStream calls,
+ * each with a 5 s timeout, and one sent as NATS restarts is only answered by that timeout:
+ * without a bound, a request then waited 5 s or more before its own work began.
+ */
+export const STORE_WAIT_MS = 1_000;
 /** At most one warning a minute while the store stays unreachable. */
 const WARN_EVERY_MS = 60_000;
 
@@ -82,10 +88,12 @@ export class RateLimiter {
     const state = this.stateOf(id, window);
 
     while (state.available === 0 && !state.exhausted) {
+      // Checked on each pass: a lease that failed or stalled while this request waited marks the store down.
+      if (Date.now() < this.storeDownUntil) return this.withoutStore(id, resetSeconds);
       // One lease at a time per key: concurrent requests wait for it instead of each leasing.
       state.pending ??= this.refill(id, state).finally(() => (state.pending = null));
       try {
-        await state.pending;
+        await withinStoreWait(state.pending);
       } catch (error) {
         this.storeFailed(error);
         return this.withoutStore(id, resetSeconds);
@@ -164,6 +172,22 @@ export class RateLimiter {
     const what = { local: "counting this gateway's requests alone", open: 'letting requests through', closed: 'refusing requests' }[policy];
     this.log.warn({ err: error, limiter: this.kind, policy }, `rate limit store unreachable; ${what}`);
   }
+}
+
+class StoreStalledError extends Error {
+  override name = 'StoreStalledError';
+  constructor() {
+    super(`the rate limit store did not answer within ${STORE_WAIT_MS} ms`);
+  }
+}
+
+/** The lease, or a StoreStalledError after STORE_WAIT_MS; the lease itself goes on, and its counts are kept when it lands. */
+function withinStoreWait(lease: Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const stalled = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new StoreStalledError()), STORE_WAIT_MS);
+  });
+  return Promise.race([lease, stalled]).finally(() => clearTimeout(timer));
 }
 
 /** Store keys allow letters, digits, - and _ safely; anything else (an IPv6 address) is encoded. */

@@ -98,6 +98,7 @@ async function checkRun(t: Test, name: string, run: { writes: Write[]; faultStar
   const failed = writes.filter((w) => w.status !== 201);
   t.ok(writes.length > 200, `${name}: ${writes.length} writes (${ok.length} acknowledged, ${failed.length} refused)`);
 
+  t.comment(`${name}: slowest answer ${Math.max(...writes.map((w) => w.ms))} ms (a hang is past ${HANG_MS})`);
   const hung = writes.filter((w) => w.status === 0 || w.ms > HANG_MS);
   t.same(hung.map((w) => `${w.status} after ${w.ms} ms`), [], `${name}: every write was answered before the deadline`);
   const unclean = failed.filter((w) => w.status === 500 || w.status === 0 || !w.errorCode || /\bat .+:\d+:\d+/.test(w.body));

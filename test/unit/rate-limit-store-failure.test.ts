@@ -1,6 +1,6 @@
 import { Registry } from 'prom-client';
 import t from 'tap';
-import { RateLimiter, STORE_RETRY_MS } from '../../gateway/rate-limit/rate-limiter.js';
+import { RateLimiter, STORE_RETRY_MS, STORE_WAIT_MS } from '../../gateway/rate-limit/rate-limiter.js';
 import { storeUnavailableCounter, type StoreFailurePolicy } from '../../gateway/rate-limit/store-failure.js';
 import { createLogger } from '../../shared/logger.js';
 import { MemoryRateLimitStore } from '../../shared/rate-limit/memory-rate-limit-store.js';
@@ -18,14 +18,35 @@ class FlakyStore implements RateLimitStore {
   }
 }
 
-function limiterWith(policy: StoreFailurePolicy, limit = 5) {
+/** A store whose leases are answered only when the test says so, as a JetStream call sent while NATS restarts. */
+class StalledStore implements RateLimitStore {
+  private readonly waiting: { answer: () => void; fail: () => void }[] = [];
+  private readonly inner = new MemoryRateLimitStore();
+
+  lease(key: string, want: number, limit: number) {
+    return new Promise<{ granted: number; used: number }>((resolve, reject) => {
+      this.waiting.push({ answer: () => void this.inner.lease(key, want, limit).then(resolve), fail: () => reject(new Error('TIMEOUT')) });
+    });
+  }
+
+  get stalled(): number {
+    return this.waiting.length;
+  }
+
+  release(how: 'answer' | 'fail'): void {
+    for (const lease of this.waiting.splice(0)) lease[how]();
+  }
+}
+
+function limiterOver<S extends RateLimitStore>(store: S, policy: StoreFailurePolicy, limit = 5) {
   const lines: string[] = [];
   const log = createLogger({ level: 'warn', component: 'test', destination: { write: (line: string) => void lines.push(line) } });
   const registry = new Registry();
-  const store = new FlakyStore();
   const limiter = new RateLimiter('sign-in', limit, store, log, { policy, decided: storeUnavailableCounter(registry) });
   return { limiter, store, lines, registry };
 }
+
+const limiterWith = (policy: StoreFailurePolicy, limit = 5) => limiterOver(new FlakyStore(), policy, limit);
 
 async function outcomes(limiter: RateLimiter, n: number, id = '203.0.113.9'): Promise<string[]> {
   const out: string[] = [];
@@ -77,4 +98,24 @@ t.test('the shared store is used again once it answers', async (t) => {
   t.teardown(() => (Date.now = realNow));
   t.same(await outcomes(limiter, 2), ['allowed', 'allowed'], 'past the retry delay, the store decides again');
   t.ok(store.asked >= 2);
+});
+
+t.test('a lease that does not come back holds a request at most STORE_WAIT_MS; the policy decides it and the next requests at once', async (t) => {
+  // Before, a request waited on the JetStream call's own 5 s timeout, and then on the next lease.
+  for (const how of ['answer', 'fail'] as const) {
+    const { limiter, store, lines } = limiterOver(new StalledStore(), 'local');
+    let started = performance.now();
+    t.same(await outcomes(limiter, 1), ['allowed'], `${how}: counted by this gateway alone`);
+    const waited = performance.now() - started;
+    t.ok(waited >= STORE_WAIT_MS - 5 && waited < STORE_WAIT_MS + 500, `${how}: waited ${Math.round(waited)} ms for the store`);
+    t.match(lines[0], /did not answer within 1000 ms.*counting this gateway's requests alone/);
+
+    started = performance.now();
+    t.same(await outcomes(limiter, 5), ['allowed', 'allowed', 'allowed', 'allowed', 'refused'], `${how}: the local count goes on`);
+    t.ok(performance.now() - started < 100, `${how}: the requests after it do not wait on the store`);
+    t.equal(store.stalled, 1, `${how}: the store was asked once`);
+    // Landing (or failing) late is harmless: no unhandled rejection, nothing decided twice.
+    store.release(how);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 });

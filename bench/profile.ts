@@ -5,10 +5,11 @@
  * gateway's and the contacts worker's costs by package and by function. The profiles stay
  * in `.profiles/` (out of git) for Chrome DevTools or speedscope.
  *
- *   npm run bench -- --profile [--scenario list|mcp|create|webhook] [--duration 15] [--connections 8]
+ *   npm run bench -- --profile [--scenario list|deals|mcp|create|webhook] [--duration 15] [--connections 8]
  *
  * `webhook` is `create` with a webhook endpoint for contact.created (a receiver in this
- * process), and prints the webhooks worker's costs as well.
+ * process), and prints the webhooks worker's costs as well; `deals` lists deals of one stage
+ * (the bench's deal list) and prints the deals worker's costs instead of the contacts worker's.
  */
 import { mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -19,8 +20,9 @@ import { formatSummary, summarizeCpuProfile } from './cpu-profile-summary.js';
 import { formatTable, load } from './load.js';
 import { ROOT } from './processes.js';
 import { seedContacts } from './seed-contacts.js';
+import { seedDeals } from './seed-deals.js';
 
-export type ProfileScenario = 'list' | 'mcp' | 'create' | 'webhook';
+export type ProfileScenario = 'list' | 'deals' | 'mcp' | 'create' | 'webhook';
 
 const SEED_ROWS = 10_000;
 
@@ -38,7 +40,9 @@ export async function runProfile(options: { scenario: ProfileScenario; durationS
     await db.connect();
     db.on('error', () => undefined);
     await seedContacts(db, stack.workspaceId, SEED_ROWS, 'con_P');
+    const stage = (await seedDeals(db, stack.workspaceId, SEED_ROWS, 'deal_P'))[2]?.id ?? '';
     await db.query('vacuum analyze contacts');
+    await db.query('vacuum analyze deals');
     await db.end();
 
     const headers: Record<string, string> = { authorization: `Bearer ${stack.token}` };
@@ -59,6 +63,7 @@ export async function runProfile(options: { scenario: ProfileScenario; durationS
     };
     const scenario = {
       list: { url: `${stack.baseUrl}/v1/contacts?limit=100` },
+      deals: { url: `${stack.baseUrl}/v1/deals?limit=100&stage=${stage}` },
       mcp: {
         url: `${stack.baseUrl}/mcp/crm`,
         method: 'POST' as const,
@@ -82,7 +87,8 @@ export async function runProfile(options: { scenario: ProfileScenario; durationS
     // Node's own name: CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile
     const pid = Number(/^CPU\.\d+\.\d+\.(\d+)\./.exec(file)?.[1]);
     const role = roles.get(pid);
-    if (role !== 'gateway' && role !== 'contacts worker' && !(webhook && role === 'webhooks worker')) continue;
+    const worker = options.scenario === 'deals' ? 'deals worker' : 'contacts worker';
+    if (role !== 'gateway' && role !== worker && !(webhook && role === 'webhooks worker')) continue;
     process.stdout.write(`${formatSummary(`${role} (${path.join(dir, file)})`, summarizeCpuProfile(path.join(dir, file)))}\n\n`);
   }
 }

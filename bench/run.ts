@@ -6,7 +6,7 @@
  *
  *   npm run bench -- [--duration 8] [--connections 8] [--rows 100000] [--rounds 3]
  *   npm run bench -- --soak [--soak-seconds 120]     (bench/soak.ts: mixed load, memory, scaling)
- *   npm run bench -- --profile [--scenario list|mcp|create|webhook] (bench/profile.ts: CPU profiles of the hot path)
+ *   npm run bench -- --profile [--scenario list|deals|mcp|create|webhook] (bench/profile.ts: CPU profiles of the hot path)
  *   npm run bench -- --cluster     (bench/cluster.ts: 3 NATS nodes, 2 gateways, 1/2/4 workers held to 0.25 CPU, a node killed)
  *   npm run bench -- --agents      (bench/agent-evaluation.ts: 20 agent tasks as tool calls, each within its call budget)
  *   npm run bench -- --search [--rows 1000000]   (bench/contact-search.ts: contact search at 1,000,000 contacts)

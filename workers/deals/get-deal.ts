@@ -5,7 +5,7 @@ import { NotFoundError } from '../../shared/errors.js';
 import { activeFieldKeysSql } from '../schema/custom-field-definitions.js';
 import { ownerRestriction } from '../runtime/visibility.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
-import { toDealResource, type DealRow } from './deal-resource.js';
+import { DEAL_COLUMNS, toDealResource, type DealRow } from './deal-resource.js';
 
 /**
  * A deal the caller may see, with the workspace's active deal field keys; otherwise 404.
@@ -15,7 +15,7 @@ export async function findVisibleDeal(db: WorkspaceSql, context: CallContext, id
   const owner = ownerRestriction(context);
   const row = await db
     .selectFrom('deals')
-    .selectAll()
+    .select(DEAL_COLUMNS)
     .select(activeFieldKeysSql(db, 'deal').as('field_keys'))
     .where('id', '=', id)
     .$if(owner !== null, (q) => q.where('owner_id', '=', owner))

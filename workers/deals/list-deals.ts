@@ -6,7 +6,7 @@ import { withListSettings } from '../runtime/list-settings.js';
 import { ownerRestriction } from '../runtime/visibility.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { applicableDealFilters, explainEmptyResult, whereDealFilters } from './deal-filters.js';
-import { toDealResource } from './deal-resource.js';
+import { DEAL_COLUMNS, toDealResource } from './deal-resource.js';
 
 /** One page of deals in (created_at, id) order; the cursor continues the same filtered query. */
 export const listDealsHandler: OperationHandler<typeof listDeals> = async ({ input, context, db, em, services }) =>
@@ -20,7 +20,7 @@ export const listDealsHandler: OperationHandler<typeof listDeals> = async ({ inp
     const owner = ownerRestriction(context);
     const query = db
       .selectFrom('deals')
-      .selectAll()
+      .select(DEAL_COLUMNS)
       .where(current)
       .$if(owner !== null, (q) => q.where('owner_id', '=', owner))
       .$if(after !== undefined, (q) => q.where(afterPosition(after!)));

@@ -67,6 +67,8 @@ export interface WorkspaceSql {
   table<T extends WorkspaceTable, A extends string>(table: T, alias: A): AliasedSelectQueryBuilder<Selectable<CrmDatabase[T]>, A>;
   /** The same workspace on another entity manager, e.g. the `tx` of `em.transactional`. */
   within(em: EntityManager): WorkspaceSql;
+  /** Whether its statements run inside a transaction (bound to the `tx` of `em.transactional`). */
+  readonly inTransaction: boolean;
   /** The global tables (users, workspaces…) on the same connection or transaction. */
   readonly global: Sql;
 }
@@ -122,6 +124,10 @@ class BoundWorkspaceSql implements WorkspaceSql {
 
   get global(): Sql {
     return sqlOf(this.em);
+  }
+
+  get inTransaction(): boolean {
+    return this.em.isInTransaction();
   }
 }
 

@@ -8,8 +8,8 @@ import type { OperationHandler } from '../runtime/worker-call.js';
 import { applicableContactFilters, matchesWords, whereContactFilters } from './contact-filters.js';
 
 /** How many contacts match, with the same filters and visibility as the list, and the range it applied. */
-export const countContactsHandler: OperationHandler<typeof countContacts> = async ({ input, context, db, em }) =>
-  withListSettings({ db, em }, 'contact', async (settings, current) => {
+export const countContactsHandler: OperationHandler<typeof countContacts> = async ({ input, context, db }) =>
+  withListSettings(db, 'contact', async (settings, current) => {
     const range = resolveCreatedRange(input, settings.time_zone, new Date());
     const owner = ownerRestriction(context);
     const query = db

@@ -10,8 +10,8 @@ import { CONTACT_COLUMNS, toContactResource } from './contact-resource.js';
 import { searchPage } from './search-page.js';
 
 /** One page of contacts in (created_at, id) order, or its reverse; the cursor continues the same filtered query. */
-export const listContactsHandler: OperationHandler<typeof listContacts> = async ({ input, context, db, em, services }) =>
-  withListSettings({ db, em }, 'contact', async (settings, current) => {
+export const listContactsHandler: OperationHandler<typeof listContacts> = async ({ input, context, db, services }) =>
+  withListSettings(db, 'contact', async (settings, current) => {
     const { limit, cursor, sort, ...filters } = input;
     const workspaceId = context.workspace_id;
     const range = resolveCreatedRange(filters, settings.time_zone, new Date());

@@ -1,4 +1,3 @@
-import type { EntityManager } from '../../shared/db/orm.js';
 import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
 import { LastReadSettings } from '../runtime/last-read-settings.js';
 import { fieldDefinitionsSql, type FieldDefinition } from '../schema/custom-field-definitions.js';
@@ -30,6 +29,6 @@ export async function loadContactSetup(db: WorkspaceSql): Promise<ContactSetup> 
  * {@link LastReadSettings.use}): with `check`, its write must hold only while that setup is
  * current (crm_assert_settings_version, migration 0012), and runs again with a fresh one if not.
  */
-export function withContactSetup<R>({ db, em }: { db: WorkspaceSql; em: EntityManager }, use: (setup: ContactSetup, check: boolean) => Promise<R>): Promise<R> {
-  return LAST_READ.use(db.workspaceId, () => loadContactSetup(db), { inTransaction: em.isInTransaction() }, use);
+export function withContactSetup<R>({ db }: { db: WorkspaceSql }, use: (setup: ContactSetup, check: boolean) => Promise<R>): Promise<R> {
+  return LAST_READ.use(db.workspaceId, () => loadContactSetup(db), { inTransaction: db.inTransaction }, use);
 }

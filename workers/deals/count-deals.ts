@@ -8,8 +8,8 @@ import { applicableDealFilters, explainEmptyResult, whereDealFilters } from './d
 import { stagesWithPipelines } from './stages-with-pipelines.js';
 
 /** How many deals match, and their count and amount per stage and currency, in pipeline and stage order. */
-export const countDealsHandler: OperationHandler<typeof countDeals> = async ({ input, context, db, em }) =>
-  withListSettings({ db, em }, 'deal', async (settings, current) => {
+export const countDealsHandler: OperationHandler<typeof countDeals> = async ({ input, context, db }) =>
+  withListSettings(db, 'deal', async (settings, current) => {
     const range = resolveCreatedRange(input, settings.time_zone, new Date());
     const applied = await applicableDealFilters(db, input, range);
     const owner = ownerRestriction(context);

@@ -9,8 +9,8 @@ import { applicableDealFilters, explainEmptyResult, whereDealFilters } from './d
 import { DEAL_COLUMNS, toDealResource } from './deal-resource.js';
 
 /** One page of deals in (created_at, id) order; the cursor continues the same filtered query. */
-export const listDealsHandler: OperationHandler<typeof listDeals> = async ({ input, context, db, em, services }) =>
-  withListSettings({ db, em }, 'deal', async (settings, current) => {
+export const listDealsHandler: OperationHandler<typeof listDeals> = async ({ input, context, db, services }) =>
+  withListSettings(db, 'deal', async (settings, current) => {
     const { limit, cursor, ...filters } = input;
     const workspaceId = context.workspace_id;
     const range = resolveCreatedRange(filters, settings.time_zone, new Date());

@@ -1,6 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { CustomFieldObject } from '../../shared/db/entities/custom-field.js';
-import type { EntityManager } from '../../shared/db/orm.js';
 import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
 import { activeFieldKeysSql } from '../schema/custom-field-definitions.js';
 import { LastReadSettings } from './last-read-settings.js';
@@ -39,11 +38,11 @@ async function loadListSettings(db: WorkspaceSql, object: CustomFieldObject): Pr
  * primary-key lookup of the version), and Postgres does not send the settings with every row.
  */
 export async function withListSettings<T>(
-  { db, em }: { db: WorkspaceSql; em: EntityManager },
+  db: WorkspaceSql,
   object: CustomFieldObject,
   read: (settings: ListSettings, current: RawBuilder<boolean>) => Promise<T>,
 ): Promise<T> {
-  return LAST_READ.use(`${db.workspaceId}:${object}`, () => loadListSettings(db, object), { inTransaction: em.isInTransaction() }, (settings, check) =>
+  return LAST_READ.use(`${db.workspaceId}:${object}`, () => loadListSettings(db, object), { inTransaction: db.inTransaction }, (settings, check) =>
     // A subquery, so Postgres checks once per statement rather than once per row.
     read(settings, check ? sql<boolean>`(select ${settingsStillAt(db.workspaceId, settings.settings_version)})` : sql<boolean>`true`),
   );

@@ -67,17 +67,22 @@ export function serveOperation(
       const missing = context ? missingScope(context.principal.scopes, scopesOf(op)) : null;
       if (missing) throw new MissingScopeError(missing);
 
-      const em = context ? workspaceEm(services.orm, context.workspace_id) : services.orm.em.fork();
+      // Forked when first asked for: a read made with typed SQL alone (a list, a get) does not
+      // pay for an entity manager it never uses; its SQL runs on the pool (outside any transaction).
+      let forked: EntityManager | undefined;
+      const em = (): EntityManager => (forked ??= context ? workspaceEm(services.orm, context.workspace_id) : services.orm.em.fork());
       const idempotencyKey = message.headers[HEADER.idempotencyKey];
       const effects: (() => void)[] = [];
       // The workspace of both the entity filter and the typed SQL is the one the credential resolved.
-      const callOn = (on: EntityManager) => {
-        const db = context ? workspaceSql(on, context.workspace_id) : null;
+      const callOn = (emOf: () => EntityManager, sqlOn: EntityManager) => {
+        const db = context ? workspaceSql(sqlOn, context.workspace_id) : null;
         const events = context && db ? new EventRecorder(db, context, requestId, { off: !services.events.recording }) : null;
         return {
           input: input.data,
           context,
-          em: on,
+          get em() {
+            return emOf();
+          },
           db,
           events,
           requestId,
@@ -93,15 +98,15 @@ export function serveOperation(
       let replayed: boolean | undefined;
       if (op.idempotent && idempotencyKey && context) {
         ({ result, replayed } = await runIdempotent(
-          em,
+          em(),
           { workspaceId: context.workspace_id, key: idempotencyKey, fingerprint: fingerprintOf(subject, input.data) },
-          (tx) => handler(callOn(tx)),
+          (tx) => handler(callOn(() => tx, tx)),
         ));
       } else if (context && !op.readOnly && services.events.recording && !binding.singleStatement) {
         // A write and its events commit together, or neither does.
-        result = await em.transactional((tx) => handler(callOn(tx)));
+        result = await em().transactional((tx) => handler(callOn(() => tx, tx)));
       } else {
-        result = await handler(callOn(em));
+        result = await handler(callOn(em, services.orm.em));
       }
       const problem = services.validateReplies ? contractOutputProblem(op, result) : null;
       if (problem) {

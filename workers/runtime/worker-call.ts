@@ -41,9 +41,12 @@ export interface WorkerCall<Op extends Operation> {
   input: ParsedInput<Op>;
   /** Present on workspace-scoped operations (the runtime refuses them without one). */
   context: CallContext | null;
-  /** Forked per request; bound to the caller's workspace when there is one. */
+  /**
+   * Forked per request, when the handler first reads it (a read made with `db` alone does
+   * without); bound to the caller's workspace when there is one. In a transaction, its `tx`.
+   */
   em: EntityManager;
-  /** Typed SQL bound to the caller's workspace, on `em`; null without a workspace context. */
+  /** Typed SQL bound to the caller's workspace (in the write's transaction when there is one); null without a workspace context. */
   db: WorkspaceSql | null;
   requestId: string;
   log: Logger;

@@ -1,12 +1,14 @@
 import { sql, type RawBuilder } from 'kysely';
 import { grantsScope } from '../../../shared/auth/scopes.js';
 import type { CallContext } from '../../../shared/contracts/call-context.js';
+import type { WorkspaceSql } from '../../../shared/db/workspace-sql.js';
 import { EVENT_OBJECTS, readsEventsOf, type EventObjectType } from '../../../shared/contracts/events.js';
 import { NOTE_PARENTS } from '../../../shared/contracts/note-parents.js';
 import { ownerRestriction } from '../../runtime/visibility.js';
 
 const OBJECT_TYPES = Object.keys(EVENT_OBJECTS) as EventObjectType[];
-const OWNED_TYPES = OBJECT_TYPES.filter((t) => EVENT_OBJECTS[t].owned);
+/** The kinds of record an `owned` member sees only some of, as EVENT_OBJECTS declares them. */
+type OwnedType = { [K in EventObjectType]: (typeof EVENT_OBJECTS)[K]['owned'] extends true ? K : never }[EventObjectType];
 
 /** The kinds of record whose events the caller may read: those its scopes let it read. */
 export function readableObjectTypes(context: CallContext): EventObjectType[] {
@@ -24,16 +26,37 @@ function noteParentsSql(context: CallContext): RawBuilder<boolean> {
 
 /**
  * An event is visible to a caller who may read its record: the scope of the record's kind
- * (a note's: of its contact or deal), and, for an `owned` member, only contacts and deals
- * they own (after the change), and notes on those.
+ * (a note's: of its contact or deal), and, for an `owned` member, only the contacts and deals
+ * they own now, and notes on those: a record's whole history goes with it when it is
+ * reassigned, and leaves whoever owned it before. A deal deleted since is no one's now: its
+ * events (and its notes') stay with whoever owned it when each was recorded.
  */
-export function visibleEventsSql(context: CallContext): RawBuilder<boolean> {
+export function visibleEventsSql(db: WorkspaceSql, context: CallContext): RawBuilder<boolean> {
   const readable = readableObjectTypes(context);
   if (readable.length === 0) return sql<boolean>`false`;
   const kinds = sql.join(readable.map((t) => sql.lit(t)));
   const owner = ownerRestriction(context);
   const parents = noteParentsSql(context);
   if (owner === null) return sql<boolean>`(object_type in (${kinds}) and ${parents})`;
-  const owned = sql.join(OWNED_TYPES.map((t) => sql.lit(t)));
-  return sql<boolean>`(object_type in (${kinds}) and ${parents} and (object_type not in (${owned}) or owner_id = ${owner}))`;
+
+  const ownedContact = (id: RawBuilder<string>) =>
+    sql<boolean>`exists (${db.selectFrom('contacts').select(sql.lit(1).as('one')).where(sql<boolean>`contacts.id = ${id}`).where('owner_id', '=', owner)})`;
+  const deal = (id: RawBuilder<string>) => db.selectFrom('deals').select(sql.lit(1).as('one')).where(sql<boolean>`deals.id = ${id}`);
+  const ownedDeal = (id: RawBuilder<string>) =>
+    sql<boolean>`(exists (${deal(id).where('owner_id', '=', owner)}) or (events.owner_id = ${owner} and not exists (${deal(id)})))`;
+  const objectId = sql.ref<string>('events.object_id');
+  const noteOn = (field: string) => sql<string>`events.data ->> ${sql.lit(field)}`;
+  // One condition per owned kind (the type makes a kind declared owned without one a compile error).
+  const owned: Record<OwnedType, RawBuilder<boolean>> = {
+    contact: ownedContact(objectId),
+    deal: ownedDeal(objectId),
+    // A note is on one record: the other field is null (and must not read as "a deal deleted since").
+    note: sql<boolean>`case when ${noteOn(NOTE_PARENTS.contact.field)} is not null then ${ownedContact(noteOn(NOTE_PARENTS.contact.field))} else ${ownedDeal(noteOn(NOTE_PARENTS.deal.field))} end`,
+  };
+  const ownedKinds = Object.keys(owned) as OwnedType[];
+  const ownedNow = sql.join(
+    ownedKinds.map((t) => sql<boolean>`(object_type = ${sql.lit(t)} and ${owned[t]})`),
+    sql` or `,
+  );
+  return sql<boolean>`(object_type in (${kinds}) and ${parents} and (object_type not in (${sql.join(ownedKinds.map((t) => sql.lit(t)))}) or ${ownedNow}))`;
 }

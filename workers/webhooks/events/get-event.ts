@@ -6,7 +6,7 @@ import { visibleEventsSql } from './event-visibility.js';
 
 /** One event; an event about a record the caller may not read is a 404, like the record. */
 export const getEventHandler: OperationHandler<typeof getEvent> = async ({ input, context, db }) => {
-  const row = await db.selectFrom('events').selectAll().where('id', '=', input.id).where(visibleEventsSql(context)).executeTakeFirst();
+  const row = await db.selectFrom('events').selectAll().where('id', '=', input.id).where(visibleEventsSql(db, context)).executeTakeFirst();
   if (!row) throw new NotFoundError('event', input.id, 'id');
   return toEventResource(row);
 };

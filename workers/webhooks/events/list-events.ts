@@ -16,7 +16,7 @@ export const listEventsHandler: OperationHandler<typeof listEvents> = async ({ i
   const rows = await db
     .selectFrom('events')
     .selectAll()
-    .where(visibleEventsSql(context))
+    .where(visibleEventsSql(db, context))
     .$if(type !== undefined && type.endsWith('.'), (q) => q.where('type', 'like', likePrefix(type!)))
     .$if(type !== undefined && !type.endsWith('.'), (q) => q.where('type', '=', type!))
     .$if(objectId !== undefined, (q) => q.where('object_id', '=', objectId!))

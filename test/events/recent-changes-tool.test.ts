@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import t from 'tap';
@@ -15,7 +18,7 @@ async function connect(bearer: string): Promise<Client> {
   t.teardown(() => client.close());
   return client;
 }
-type Result = { isError?: boolean; structuredContent?: { changes: { type: string; by: { kind: string; name: string }; object_id: string; changed: Record<string, { from: unknown; to: unknown }> | null }[]; has_more: boolean; next_cursor: string | null }; content?: { text?: string }[] };
+type Result = { isError?: boolean; structuredContent?: { changes: { type: string; by: { kind: string; name: string }; object_id: string; record: Record<string, unknown>; changed: Record<string, { from: unknown; to: unknown }> | null }[]; has_more: boolean; next_cursor: string | null }; content?: { text?: string }[] };
 
 const writer = await stack.token(W, ['contacts:write', 'deals:write'], { name: 'nightly sync' });
 const rest = restClient(stack.baseUrl, writer);
@@ -57,4 +60,44 @@ t.test('a connection sees only changes to what it may read', async (t) => {
   const refused = (await noEvents.callTool({ name: 'recent_changes', arguments: {} })) as Result;
   t.ok(refused.isError, 'refused without events:read');
   t.match(refused.content?.[0]?.text, /events:read/, 'naming the scope');
+});
+
+t.test('actor_kind keeps the changes one kind of actor made; an exact type keeps that type only', async (t) => {
+  // A workspace of its own: changes by a REST token, and by `crm import` (actor kind import).
+  const other = await stack.bootstrap({ defaultCountry: 'US' });
+  const O = other.workspace.id;
+  const rest = restClient(stack.baseUrl, await stack.token(O, ['contacts:write', 'deals:write'], { name: 'rest writer' }));
+  const written = (await rest.post<{ id: string }>('/v1/contacts', { first_name: 'Linus', phone: '+1 415 555 0500' })).body;
+  await rest.send('PATCH', `/v1/contacts/${written.id}`, { body: { first_name: 'Linus T.' } });
+  await rest.post('/v1/deals', { name: 'Upgrade' });
+  const dir = await mkdtemp(path.join(tmpdir(), 'crm-recent-changes-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'contacts.csv');
+  await writeFile(file, 'first_name,phone\nAda,+1 415 555 0501\nAlan,+1 415 555 0502\n');
+  const imported = await stack.crm(['import', 'contacts', file, '--workspace', O, '--json']);
+  t.equal(imported.code, 0, imported.stderr);
+
+  const agent = await connect(await stack.token(O, ['contacts:read', 'deals:read', 'events:read']));
+  const changes = async (args: Record<string, unknown>) => {
+    const result = (await agent.callTool({ name: 'recent_changes', arguments: args })) as Result;
+    if (result.isError) t.fail(`recent_changes ${JSON.stringify(args)}: ${JSON.stringify(result.content)}`);
+    return result.structuredContent?.changes ?? [];
+  };
+  const all = await changes({});
+  t.same(all.map((c) => c.by.kind), ['import', 'import', 'api_token', 'api_token', 'api_token'], 'both kinds of actor are in the workspace');
+
+  const byToken = await changes({ actor_kind: 'api_token' });
+  t.same(byToken.map((c) => c.type), ['deal.created', 'contact.updated', 'contact.created'], 'api_token: the REST writes only');
+  t.ok(byToken.every((c) => c.by.kind === 'api_token' && c.by.name === 'rest writer'));
+  const byImport = await changes({ actor_kind: 'import' });
+  t.same(byImport.map((c) => c.type), ['contact.created', 'contact.created'], 'import: the imported rows only');
+  t.ok(byImport.every((c) => c.by.kind === 'import'));
+  t.same(byImport.map((c) => c.record.first_name).sort(), ['Ada', 'Alan']);
+  t.same(await changes({ actor_kind: 'console_user' }), [], 'a kind that changed nothing: none');
+
+  const createdOnly = await changes({ type: 'contact.created' });
+  t.same(createdOnly.map((c) => c.type), ['contact.created', 'contact.created', 'contact.created'], 'an exact type: that type, whoever made it');
+  t.same(createdOnly.map((c) => c.record.first_name).sort(), ['Ada', 'Alan', 'Linus'], 'the record as each change left it');
+  t.same((await changes({ type: 'contact.updated' })).map((c) => c.object_id), [written.id], 'contact.updated: the one update');
+  t.same((await changes({ type: 'contact.created', actor_kind: 'api_token' })).map((c) => c.object_id), [written.id], 'type and actor_kind together');
 });

@@ -38,10 +38,15 @@ interface Delivery {
   attempts: { succeeded: boolean; status_code: number | null; error: string | null }[];
 }
 
+/** Every API token the tests send as a bearer: none may reach a log. */
+const tokens: string[] = [];
+
 /** A workspace with a token that writes contacts, reads events and manages webhooks. */
 async function workspace() {
   const ws = await stack.bootstrap({ defaultCountry: 'US' });
-  const api = client(stack.baseUrl, await stack.token(ws.workspace.id, ['contacts:write', 'events:read', 'webhooks:write']));
+  const token = await stack.token(ws.workspace.id, ['contacts:write', 'events:read', 'webhooks:write']);
+  tokens.push(token);
+  const api = client(stack.baseUrl, token);
   let phone = 100;
   const addEndpoint = async (r: WebhookReceiver, events: string[] = ['contact.created']) => {
     const res = await api.post<{ id: string; secret: string }>('/v1/webhook-endpoints', { url: r.url, enabled_events: events });
@@ -229,4 +234,15 @@ t.test('no webhook secret, signature or token appears in any log', async (t) => 
     for (const got of r.received) t.notOk(output.includes(String(got.headers['webhook-signature']).slice(3)), 'no signature');
   }
   t.notOk(/whsec_/.test(output), 'no whsec_ at all');
+});
+
+t.test('no API token used as a bearer appears in any log', async (t) => {
+  const output = await stack.allOutput();
+  t.match(output, /"msg":"request"/, 'the requests made with them are logged');
+  t.ok(tokens.length >= 2, 'the tokens of several workspaces were used');
+  for (const token of tokens) {
+    t.match(token, /^sk_live_[0-9A-Za-z]{43}$/, 'a live API token');
+    t.notOk(output.includes(token.slice('sk_live_'.length)), 'neither the token nor its secret part');
+  }
+  t.notOk(/sk_live_[0-9A-Za-z]{20,}/.test(output), 'nothing shaped like a token at all');
 });

@@ -1,5 +1,10 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import tls from 'node:tls';
 import t from 'tap';
 import { Webhook } from 'standardwebhooks';
 import { systemNetwork, type OutboundNetwork } from '../../shared/ssrf/outbound-network.js';
@@ -8,6 +13,7 @@ import { newWebhookSecret } from '../../workers/webhooks/endpoints/endpoint-secr
 import type { HostResolver } from '../../shared/ssrf/delivery-address.js';
 import { nonPublicReason } from '../../shared/ssrf/public-address.js';
 import { webhookUrlProblem } from '../../workers/webhooks/ssrf/webhook-url-problem.js';
+import { makeTestCertificates } from '../helpers/test-certificates.js';
 
 /**
  * Outbound safety of webhook deliveries, in process: private and metadata addresses are
@@ -123,6 +129,64 @@ t.test('a redirect to loopback is a failed attempt and is not followed', async (
   t.equal(outcome.statusCode, 302);
   t.match(outcome.error, /redirect.*not followed/);
   t.equal(network.sockets.length, 1, 'one socket: to the endpoint itself');
+  t.equal(targetConnections, 0, 'the redirect target was never contacted');
+});
+
+t.test('strict mode: a public name whose receiver redirects to loopback is a failed attempt, and the redirect target is never connected to', async (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'crm-ssrf-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const certificates = makeTestCertificates(dir);
+  let targetConnections = 0;
+  const target = http.createServer((_req, res) => res.end('should never be reached'));
+  target.on('connection', () => targetConnections++);
+  await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+  const targetPort = (target.address() as AddressInfo).port;
+  let answer: { status: number; location?: string } = { status: 200 };
+  const receiver = https.createServer({ cert: readFileSync(certificates.cert), key: readFileSync(certificates.key) }, (req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(answer.status, answer.location ? { location: answer.location } : {}).end());
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  t.teardown(() => {
+    receiver.closeAllConnections();
+    receiver.close();
+    target.close();
+  });
+  const receiverPort = (receiver.address() as AddressInfo).port;
+  const ca = readFileSync(certificates.ca);
+
+  /** public.example resolves to a public address; its connections reach the test's receiver on 127.0.0.1 (with the test CA). Every socket is counted. */
+  const mappedNetwork = (): OutboundNetwork & { sockets: string[] } => {
+    const sockets: string[] = [];
+    return {
+      sockets,
+      resolve: countingNetwork().resolve,
+      openSocket: (options, secure) => {
+        sockets.push(`${String(options.host)}:${String(options.port)}`);
+        if (options.host !== 'public.example' || !secure) return systemNetwork.openSocket(options, secure);
+        return tls.connect({ host: '127.0.0.1', port: receiverPort, servername: 'public.example', ca, checkServerIdentity: (_name, cert) => tls.checkServerIdentity('127.0.0.1', cert) });
+      },
+    };
+  };
+
+  // The mapping works: in strict mode the receiver is reached and a 200 is a success.
+  const plain = mappedNetwork();
+  t.match(await sendWebhook(message('https://public.example/hook'), strict(plain)), { succeeded: true, statusCode: 200, error: null });
+  t.same(plain.sockets, ['public.example:443']);
+
+  for (const [status, location] of [
+    [302, `http://127.0.0.1:${targetPort}/internal`],
+    [307, `https://127.0.0.1:${targetPort}/internal`],
+    [301, 'https://[::1]/internal'],
+  ] as const) {
+    answer = { status, location };
+    const network = mappedNetwork();
+    const outcome = await sendWebhook(message('https://public.example/hook'), strict(network));
+    t.equal(outcome.succeeded, false, location);
+    t.equal(outcome.statusCode, status, location);
+    t.match(outcome.error, new RegExp(`redirected \\(HTTP ${status}\\); redirects are not followed`), location);
+    t.same(network.sockets, ['public.example:443'], `${location}: one socket, to the endpoint itself`);
+  }
   t.equal(targetConnections, 0, 'the redirect target was never contacted');
 });
 

@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import t from 'tap';
+import { Webhook } from 'standardwebhooks';
+import { runCrm } from '../helpers/process.js';
+import { startReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+
+/**
+ * `crm webhooks test URL`: one signed test event, sent as the service sends deliveries, to a
+ * receiver on 127.0.0.1 that checks it with the `standardwebhooks` library. The command needs
+ * no database and no NATS; 127.0.0.1 is reached only with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true.
+ */
+const allowed: NodeJS.ProcessEnv = { PATH: process.env.PATH, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_TIMEOUT: '5s' };
+const crm = (args: string[], env = allowed) => runCrm(['webhooks', 'test', ...args], env);
+// Each subtest has receivers of its own and each `crm` is a process: run them side by side.
+t.jobs = 3;
+
+const receivers: WebhookReceiver[] = [];
+t.teardown(() => Promise.all(receivers.map((r) => r.close())));
+async function receiver(behaviour?: Parameters<typeof startReceiver>[0]): Promise<WebhookReceiver> {
+  const r = await startReceiver(behaviour);
+  receivers.push(r);
+  return r;
+}
+
+interface TestEvent {
+  object: string;
+  id: string;
+  type: string;
+  workspace_id: string | null;
+  actor: { kind: string };
+  data: { object: { url: string } };
+}
+
+/** What `--json` prints. */
+interface Outcome {
+  id: string;
+  url: string;
+  succeeded: boolean;
+  status_code: number | null;
+  error: string | null;
+  secret?: string;
+}
+
+t.test('without --secret: signs with a new secret it prints, which verifies the one event sent; exit 0', async (t) => {
+  const r = await receiver();
+  const res = await crm([r.url]);
+  t.equal(res.code, 0, res.stderr);
+  const printed = res.stdout.match(/^Delivered (msg_\S+) to (\S+): HTTP 200 in \d+ ms\.\nSigned with the new secret (whsec_\S+)\n$/);
+  t.ok(printed, `what it printed: ${res.stdout}`);
+  const [, id, url, secret] = printed ?? [];
+  t.equal(url, r.url);
+  t.equal(r.received.length, 1, 'one request');
+  const [got] = r.received;
+  if (!got || !secret) return;
+  t.equal(got.id, id, 'webhook-id is the id it printed');
+  t.doesNotThrow(() => new Webhook(secret).verify(got.body, got.headers as Record<string, string>), 'the printed secret verifies it (standardwebhooks)');
+  t.throws(() => new Webhook(`whsec_${randomBytes(32).toString('base64')}`).verify(got.body, got.headers as Record<string, string>), 'another secret does not');
+  t.match(JSON.parse(got.body) as TestEvent, { object: 'event', id: /^evt_/, type: 'webhook_endpoint.test', workspace_id: null, actor: { kind: 'cli' }, data: { object: { url: r.url } } });
+  t.equal(got.headers['content-type'], 'application/json');
+});
+
+t.test('--secret: signs with the given secret and does not echo it; --json', async (t) => {
+  const r = await receiver();
+  r.secret = `whsec_${randomBytes(32).toString('base64')}`;
+  const res = await crm([r.url, '--secret', r.secret, '--json']);
+  t.equal(res.code, 0, res.stderr);
+  const outcome = JSON.parse(res.stdout) as Outcome;
+  t.match(outcome, { id: /^msg_/, url: r.url, succeeded: true, status_code: 200, error: null });
+  t.notOk('secret' in outcome, 'no secret in the output');
+  t.notOk(res.stdout.includes(r.secret.slice('whsec_'.length)) || res.stderr.includes(r.secret.slice('whsec_'.length)), 'the given secret is printed nowhere');
+  t.equal(r.received.length, 1);
+  t.ok(r.received[0]?.verified, 'the receiver verifies it with the secret given');
+  t.equal(r.received[0]?.id, outcome.id);
+
+  const bad = await crm([r.url, '--secret', 'not-a-secret']);
+  t.equal(bad.code, 2, 'a secret that is not whsec_… is a usage error');
+  t.match(bad.stderr, /--secret must be a whsec_… secret/);
+  t.equal(r.received.length, 1, 'and nothing is sent');
+});
+
+t.test('a receiver answering 500: exit 1, saying what it answered; sent once, not retried', async (t) => {
+  const r = await receiver(() => 500);
+  const res = await crm([r.url]);
+  t.equal(res.code, 1);
+  t.match(res.stdout, new RegExp(`^Not delivered to ${r.url.replace(/[.]/g, '\\.')}: HTTP 500 \\(\\d+ ms\\)\\.\\n`));
+  t.equal(r.received.length, 1, 'one attempt');
+
+  const json = await crm([r.url, '--json']);
+  t.equal(json.code, 1);
+  t.match(JSON.parse(json.stdout) as Outcome, { succeeded: false, status_code: 500, error: 'HTTP 500', secret: /^whsec_/ });
+  t.equal(r.received.length, 2);
+});
+
+t.test('loopback is refused without WEBHOOK_ALLOW_PRIVATE_NETWORKS=true, before any connection', async (t) => {
+  const r = await receiver();
+  const port = new URL(r.url).port;
+  const cases: [string, RegExp][] = [
+    [r.url, /^crm: The URL must be an https URL\. \(URL\)\n$/],
+    [`https://127.0.0.1:${port}/hook`, /^crm: The URL is refused: 127\.0\.0\.1 is not a public address: loopback\. \(URL\)\n$/],
+    [`https://localhost:${port}/hook`, /^crm: The URL is refused: localhost resolves to (127\.0\.0\.1|::1), which is not a public address: loopback\. \(URL\)\n$/],
+  ];
+  for (const env of [{ PATH: process.env.PATH }, { PATH: process.env.PATH, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false' }]) {
+    for (const [url, message] of cases) {
+      const res = await crm([url], env);
+      t.equal(res.code, 1, `${url} (WEBHOOK_ALLOW_PRIVATE_NETWORKS=${env.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? 'unset'})`);
+      t.match(res.stderr, message);
+      t.equal(res.stdout, '');
+    }
+  }
+  t.equal(r.connections, 0, 'no connection reached the receiver');
+  t.equal(r.received.length, 0);
+});

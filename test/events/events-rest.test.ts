@@ -1,0 +1,133 @@
+import t from 'tap';
+import type { Event } from '../../shared/contracts/events.js';
+import { client } from '../helpers/http.js';
+import { useStack } from '../helpers/shared-stack.js';
+
+/**
+ * GET /v1/events over HTTP: keyset pages followed through links.next, the instant filters
+ * (both strict, as the contract describes them: "strictly after", "strictly before") and
+ * `type` as an exact type or a prefix ending in a dot.
+ */
+const stack = await useStack(t);
+const ws = await stack.bootstrap({ defaultCountry: 'US' });
+const api = client(stack.baseUrl, await stack.token(ws.workspace.id, ['contacts:write', 'deals:write', 'events:read'], { name: 'feed reader' }));
+
+interface EventList {
+  data: Event[];
+  meta: { limit: number; has_more: boolean };
+  links: { next: string | null };
+}
+const list = async (query: string) => {
+  const res = await api.get<EventList>(`/v1/events?${query}`);
+  if (res.status !== 200) throw new Error(`GET /v1/events?${query}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+};
+const idsOf = (events: Event[]) => events.map((e) => e.id);
+/** The same instant written with a +02:00 offset instead of Z. */
+const plusTwoHours = (iso: string) => new Date(Date.parse(iso) + 2 * 3_600_000).toISOString().replace('Z', '+02:00');
+const pause = () => new Promise((r) => setTimeout(r, 5));
+
+// Five contacts (one a millisecond or more apart: created_at is stored to the millisecond),
+// then an update, an archive and a deal: eight events, all this token may read.
+const contacts: string[] = [];
+for (let i = 0; i < 5; i++) {
+  const res = await api.post<{ id: string }>('/v1/contacts', { first_name: `Feed ${i}`, phone: `+1 415 555 03${String(i).padStart(2, '0')}` });
+  if (res.status !== 201) throw new Error(`contact not created: ${JSON.stringify(res.body)}`);
+  contacts.push(res.body.id);
+  await pause();
+}
+await api.send('PATCH', `/v1/contacts/${contacts[0]}`, { body: { first_name: 'Feed 0 again' } });
+await pause();
+await api.send('DELETE', `/v1/contacts/${contacts[1]}`);
+await pause();
+await api.post('/v1/deals', { name: 'Feed deal' });
+
+const everything = (await list('limit=100')).data;
+const created = everything.filter((e) => e.type === 'contact.created').reverse();
+const [c0, c1, c2, c3, c4] = created as [Event, Event, Event, Event, Event];
+
+t.test('the workspace holds the eight events written, newest first, each at its own instant', async (t) => {
+  t.same(
+    everything.map((e) => e.type),
+    ['deal.created', 'contact.archived', 'contact.updated', 'contact.created', 'contact.created', 'contact.created', 'contact.created', 'contact.created'],
+  );
+  t.same(
+    created.map((e) => e.data.object.id),
+    contacts,
+    'the contact.created events, oldest first',
+  );
+  t.equal(new Set(everything.map((e) => e.created_at)).size, everything.length, 'no two events share a created_at');
+});
+
+t.test('type: an exact type, or a prefix ending in a dot', async (t) => {
+  t.same(idsOf((await list('limit=100&type=contact.')).data), idsOf(everything.filter((e) => e.type.startsWith('contact.'))), 'contact. is every contact event');
+  t.equal((await list('limit=100&type=contact.')).data.length, 7);
+  t.same(idsOf((await list('limit=100&type=contact.created')).data), idsOf([...created].reverse()), 'contact.created is that type only');
+  t.same((await list('limit=100&type=contact.updated')).data.map((e) => e.type), ['contact.updated']);
+  t.same((await list('limit=100&type=deal.')).data.map((e) => e.type), ['deal.created']);
+  t.same((await list('limit=100&type=deal.stage_changed')).data, [], 'a type with no events: none');
+  for (const type of ['contact', 'contact.create', 'contacts.']) {
+    const res = await api.get<{ error: { code: string; param?: string } }>(`/v1/events?type=${encodeURIComponent(type)}`);
+    t.equal(res.status, 400, `type=${type} is neither a type nor a prefix ending in a dot`);
+  }
+});
+
+t.test('created_after and created_before select by instant, each strictly', async (t) => {
+  const contactCreated = 'limit=100&type=contact.created';
+  t.same(idsOf((await list(`${contactCreated}&created_after=${encodeURIComponent(c1.created_at)}`)).data), idsOf([c4, c3, c2]), 'after: the event at that very instant is out');
+  t.same(idsOf((await list(`${contactCreated}&created_before=${encodeURIComponent(c3.created_at)}`)).data), idsOf([c2, c1, c0]), 'before: the event at that very instant is out');
+  t.same(
+    idsOf((await list(`${contactCreated}&created_after=${encodeURIComponent(c0.created_at)}&created_before=${encodeURIComponent(c4.created_at)}`)).data),
+    idsOf([c3, c2, c1]),
+    'both: between the two, neither end included',
+  );
+  const justBefore = new Date(Date.parse(c1.created_at) - 1).toISOString();
+  t.same(idsOf((await list(`${contactCreated}&created_after=${encodeURIComponent(justBefore)}`)).data), idsOf([c4, c3, c2, c1]), 'a millisecond earlier takes it in');
+  t.same(
+    idsOf((await list(`${contactCreated}&created_after=${encodeURIComponent(plusTwoHours(c1.created_at))}`)).data),
+    idsOf([c4, c3, c2]),
+    'the same instant with an offset selects the same events',
+  );
+  t.same(
+    (await list(`limit=100&created_after=${encodeURIComponent(c4.created_at)}`)).data.map((e) => e.type),
+    ['deal.created', 'contact.archived', 'contact.updated'],
+    'without a type: every event after the instant',
+  );
+  const bad = await api.get(`/v1/events?created_after=${encodeURIComponent('2026-01-31')}`);
+  t.equal(bad.status, 400, 'a day is not an instant here');
+});
+
+t.test('links.next, followed as given, reads every event exactly once, in order, even as new events arrive', async (t) => {
+  const follow = async (first: string, midway?: () => Promise<unknown>) => {
+    const pages: EventList[] = [];
+    let page = await list(first);
+    pages.push(page);
+    if (midway) await midway();
+    while (page.links.next !== null) {
+      t.ok(page.links.next.startsWith('http'), 'an absolute URL');
+      const res = await api.get<EventList>(page.links.next);
+      t.equal(res.status, 200);
+      page = res.body;
+      pages.push(page);
+      if (pages.length > 20) throw new Error('links.next never ends');
+    }
+    return pages;
+  };
+
+  const pages = await follow('limit=2');
+  t.same(pages.map((p) => p.data.length), [2, 2, 2, 2], 'four full pages of two');
+  t.ok(pages.every((p) => p.meta.limit === 2), 'the limit holds on every page');
+  t.same(pages.map((p) => p.meta.has_more), [true, true, true, false]);
+  const read = pages.flatMap((p) => p.data);
+  t.same(idsOf(read), idsOf(everything), 'every event once, newest first');
+
+  const filtered = await follow('limit=2&type=contact.');
+  t.ok(filtered.slice(0, -1).every((p) => p.links.next?.includes('type=contact.')), 'the filter travels in links.next');
+  t.same(idsOf(filtered.flatMap((p) => p.data)), idsOf(everything.filter((e) => e.type.startsWith('contact.'))), 'filtered pages: the contact events, once each');
+
+  // A write between two pages is newer than the first page: the rest of the pages neither repeat nor skip.
+  const during = await follow('limit=2', () => api.post('/v1/contacts', { first_name: 'Late', phone: '+1 415 555 0399' }));
+  t.same(idsOf(during.flatMap((p) => p.data)), idsOf(everything), 'what was there when the first page was read, once each');
+  const newest = (await list('limit=1')).data[0];
+  t.match(newest, { type: 'contact.created', data: { object: { first_name: 'Late' } } }, 'the new event heads the next reading');
+});

@@ -60,20 +60,36 @@ async function fromStream(services: LocalServices, workspaceId: string, type: st
   for await (const message of messages) print(message.json<Event>());
 }
 
-/** Without NATS: the newest page of the history every second, each event printed once, oldest first. */
+/** How far back each poll looks again: an event committed late with an earlier time is still seen (once). */
+const OVERLAP_MS = 5_000;
+
+/**
+ * Without NATS: every event newer than the last poll, every second, each printed once, oldest
+ * first. A poll follows the pages to the end: a burst (a bulk import) is more than one page,
+ * and the newest page alone would skip what came before it.
+ */
 async function byPolling(services: LocalServices, context: CallContext, type: string | undefined, since: Date, print: (e: Event) => void, signal: AbortSignal): Promise<void> {
-  const seen = new Set<string>();
-  let after = new Date(since.getTime() - 1);
+  // What was printed and could still come back (newer than `after`): the polls overlap.
+  const printed = new Map<string, number>();
+  let after = since.getTime() - 1;
   while (!signal.aborted) {
-    const { result } = await services.bus.call(listEvents, { limit: 100, type, created_after: after.toISOString() }, { context, requestId: services.requestId });
-    for (const event of [...result.data].reverse()) {
-      if (seen.has(event.id)) continue;
-      seen.add(event.id);
+    const fresh: Event[] = [];
+    let cursor: string | undefined;
+    do {
+      const filters = { limit: 100, type, created_after: new Date(after).toISOString(), cursor };
+      const { result } = await services.bus.call(listEvents, filters, { context, requestId: services.requestId });
+      fresh.push(...result.data);
+      cursor = result.next_cursor ?? undefined;
+    } while (cursor !== undefined && !signal.aborted);
+    for (const event of fresh.reverse()) {
+      if (printed.has(event.id)) continue;
+      const at = Date.parse(event.created_at);
+      printed.set(event.id, at);
       print(event);
-      // A little overlap: an event committed late with an earlier time is still seen once.
-      after = new Date(Math.max(after.getTime(), Date.parse(event.created_at) - 5_000));
+      after = Math.max(after, at - OVERLAP_MS);
     }
-    if (seen.size > 10_000) seen.clear();
+    // created_after is strict: nothing at or before `after` is listed again.
+    for (const [id, at] of printed) if (at <= after) printed.delete(id);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }

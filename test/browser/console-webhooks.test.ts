@@ -3,7 +3,7 @@ import t from 'tap';
 import { launchBrowser } from '../helpers/browser.js';
 import { check, shownText, signIn } from '../helpers/console-pages.js';
 import { startStack, TEST_PASSWORD } from '../helpers/stack.js';
-import { startReceiver, type ReceivedWebhook, type ReceiverBehaviour, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { receiversClosedWith, type ReceivedWebhook } from '../helpers/webhook-receiver.js';
 
 /**
  * The console's Webhooks pages in real headless Chromium, against receivers on 127.0.0.1
@@ -17,13 +17,7 @@ const admin = await stack.bootstrap({ org: 'Hooli', workspace: 'Sales', email: '
 await stack.addMember(admin.workspace.id, 'rep@hooli.test', ['contacts.write', 'deals.read'], 'all');
 const ws = `/console/w/${admin.workspace.id}`;
 
-const receivers: WebhookReceiver[] = [];
-t.teardown(() => Promise.all(receivers.map((r) => r.close())));
-async function receiver(behaviour?: ReceiverBehaviour): Promise<WebhookReceiver> {
-  const r = await startReceiver(behaviour);
-  receivers.push(r);
-  return r;
-}
+const receiver = receiversClosedWith(t);
 
 const browser = await launchBrowser();
 t.teardown(() => browser.close());

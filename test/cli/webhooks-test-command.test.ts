@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import t from 'tap';
 import { Webhook } from 'standardwebhooks';
 import { runCrm } from '../helpers/process.js';
-import { startReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { receiversClosedWith } from '../helpers/webhook-receiver.js';
 
 /**
  * `crm webhooks test URL`: one signed test event, sent as the service sends deliveries, to a
@@ -14,13 +14,7 @@ const crm = (args: string[], env = allowed) => runCrm(['webhooks', 'test', ...ar
 // Each subtest has receivers of its own and each `crm` is a process: run them side by side.
 t.jobs = 3;
 
-const receivers: WebhookReceiver[] = [];
-t.teardown(() => Promise.all(receivers.map((r) => r.close())));
-async function receiver(behaviour?: Parameters<typeof startReceiver>[0]): Promise<WebhookReceiver> {
-  const r = await startReceiver(behaviour);
-  receivers.push(r);
-  return r;
-}
+const receiver = receiversClosedWith(t);
 
 interface TestEvent {
   object: string;

@@ -4,7 +4,7 @@ import type { Event } from '../../shared/contracts/events.js';
 import { eventStreamPublisher } from '../helpers/event-stream.js';
 import { client } from '../helpers/http.js';
 import { startStack } from '../helpers/stack.js';
-import { startReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { receiversClosedWith, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 /**
  * Deliveries end to end over real NATS (JetStream), Postgres and HTTP receivers on
@@ -22,13 +22,7 @@ const namespace = stack.env.BUS_NAMESPACE ?? '';
 const stream = await eventStreamPublisher(stack.natsWatcher, namespace);
 t.teardown(() => stream.close());
 
-const receivers: WebhookReceiver[] = [];
-t.teardown(() => Promise.all(receivers.map((r) => r.close())));
-async function receiver(behaviour?: Parameters<typeof startReceiver>[0]): Promise<WebhookReceiver> {
-  const r = await startReceiver(behaviour);
-  receivers.push(r);
-  return r;
-}
+const receiver = receiversClosedWith(t);
 
 interface Delivery {
   id: string;
@@ -229,7 +223,7 @@ t.test('test event, rotation: the new secret verifies, the old no longer does', 
 t.test('no webhook secret, signature or token appears in any log', async (t) => {
   const output = await stack.allOutput();
   t.match(output, /webhook delivered/, 'deliveries are logged');
-  for (const r of receivers) {
+  for (const r of receiver.started) {
     if (r.secret) t.notOk(output.includes(r.secret.slice('whsec_'.length)), 'no secret');
     for (const got of r.received) t.notOk(output.includes(String(got.headers['webhook-signature']).slice(3)), 'no signature');
   }

@@ -82,3 +82,15 @@ export async function startReceiver(behaviour: ReceiverBehaviour = () => 200, pa
   receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
   return receiver;
 }
+
+/** Starts receivers as a test file asks for them (`started` lists them); every one is closed when `t` ends. */
+export function receiversClosedWith(t: { teardown(fn: () => unknown): void }) {
+  const started: WebhookReceiver[] = [];
+  t.teardown(() => Promise.all(started.map((r) => r.close())));
+  const start = async (behaviour?: ReceiverBehaviour): Promise<WebhookReceiver> => {
+    const r = await startReceiver(behaviour);
+    started.push(r);
+    return r;
+  };
+  return Object.assign(start, { started: started as readonly WebhookReceiver[] });
+}

@@ -4,7 +4,13 @@ import { answersWithPage, type RawReply } from '../../shared/bus/reply.js';
 import type { Endpoint } from './endpoint.js';
 import { nextLink } from './list-envelope.js';
 
-type ResponseBody = (reply: RawReply, query: Record<string, unknown>) => Buffer;
+/** `params`: the path's parameters as validated (a nested list's link names its parent). */
+type ResponseBody = (reply: RawReply, query: Record<string, unknown>, params: Record<string, unknown>) => Buffer;
+
+/** The request's own path from the endpoint's template: `/v1/webhook-endpoints/{id}/deliveries` with its id. */
+function pathWith(template: string, params: Record<string, unknown>): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name])));
+}
 
 /** The list envelope around a page's rows: `data` first, as the worker encoded it. */
 const LIST_START = Buffer.from('{"object":"list","data":');
@@ -18,11 +24,11 @@ const LIST_START = Buffer.from('{"object":"list","data":');
 export function responseBodyOf(endpoint: Endpoint, publicUrl: () => string, bus: BusClient): ResponseBody {
   const shape: Record<string, unknown> = endpoint.op.output instanceof z.ZodObject ? endpoint.op.output.shape : {};
   if (answersWithPage(endpoint.op)) {
-    return (reply, query) => {
+    return (reply, query, params) => {
       const page = reply.head.ok ? reply.head.page : undefined;
       if (!page) return reply.body;
       const { limit, has_more, next_cursor, ...extra } = page;
-      const next = nextLink(publicUrl(), endpoint.path, query, next_cursor);
+      const next = nextLink(publicUrl(), pathWith(endpoint.path, params), query, next_cursor);
       // Whatever else the page carries (a list's applied_range) follows the links, as the worker sent it.
       const extraFields = Object.entries(extra).map(([key, value]) => `,${JSON.stringify(key)}:${JSON.stringify(value)}`).join('');
       const end = `,"meta":${JSON.stringify({ limit, has_more })},"links":${JSON.stringify({ next })}${extraFields}}`;

@@ -1,5 +1,5 @@
 import type { CallContext } from '../contracts/call-context.js';
-import { CrmError, InternalError, UnavailableError } from '../errors.js';
+import { CrmError, InternalError, UnavailableError, validationErrorFrom } from '../errors.js';
 import { encode } from './codec.js';
 import type { RequestEnvelope } from './envelope.js';
 import { HEADER } from './headers.js';
@@ -53,8 +53,11 @@ export interface BusClientOptions {
 }
 
 /**
- * The typed side of the bus. Input is validated where it enters (the gateway, for
- * a client's request) and where it is trusted (the worker); this client only carries it.
+ * The typed side of the bus. Input is validated where it enters (the gateway, for a
+ * client's request) and where it is trusted (the worker). `call` checks its input against
+ * the operation before sending it, for the callers that take a client's values as they
+ * came (console forms and links, sign-in, consent, tool resources); `callRaw` carries
+ * what its callers (REST endpoints, tool arguments) have validated with their own schemas.
  */
 export class BusClient {
   private readonly observer?: BusObserver;
@@ -72,8 +75,14 @@ export class BusClient {
     this.validateReplies = options.validateReplies ?? false;
   }
 
-  /** One call, its result parsed (and checked, with validateReplies). */
+  /**
+   * One call, its input checked first (a ValidationError, nothing sent) and its result
+   * parsed (and checked, with validateReplies). The input travels as given: the worker
+   * parses it itself.
+   */
   async call<Op extends Operation>(op: Op, input: OperationInput<Op>, options: CallOptions): Promise<CallResult<OperationOutput<Op>>> {
+    const checked = op.input.safeParse(input);
+    if (!checked.success) throw validationErrorFrom(checked.error);
     const reply = await this.callRaw(op, input, options);
     return { result: this.resultOf(op, reply), replayed: reply.head.ok && reply.head.replayed === true };
   }

@@ -50,9 +50,12 @@ t.test('the typed client checks replies against their contract (VALIDATE_REPLIES
   t.same((await client.call(echo, { n: 2 }, { context: null, requestId: 'req_1' })).result, { n: 4 });
   await t.rejects(client.call(echo, { n: -1 }, { context: null, requestId: 'req_1' }), new CrmError('not_found', 'No such thing.'));
   await t.rejects(client.call(echo, { n: 0 }, { context: null, requestId: 'req_1' }), { code: 'internal' }, 'a reply off contract is an internal error');
-  // Input is validated where it enters and where it is trusted (the worker); the client only carries it.
-  await t.rejects(client.call(echo, { n: 'x' } as unknown as { n: number }, { context: null, requestId: 'req_1' }), { code: 'validation_failed', message: 'n must be a number.' });
-  t.same(received.at(-1), { n: 'x' }, 'the worker saw the input as sent and refused it');
+  // Input is validated where it enters (call: before anything is sent) and where it is trusted (the worker).
+  const sent = received.length;
+  await t.rejects(client.call(echo, { n: 'x' } as unknown as { n: number }, { context: null, requestId: 'req_1' }), { code: 'validation_failed', message: /^n: / });
+  t.equal(received.length, sent, 'call refused it before sending');
+  await t.rejects(client.callRaw(echo, { n: 'x' } as unknown as { n: number }, { context: null, requestId: 'req_1' }), { code: 'validation_failed', message: 'n must be a number.' });
+  t.same(received.at(-1), { n: 'x' }, 'callRaw (for input its caller validated) carries it; the worker refused it');
 
   const trusting = new BusClient(transport, 'crm', 1000);
   t.same((await trusting.call(echo, { n: 0 }, { context: null, requestId: 'req_1' })).result, { n: 'zero' }, 'without VALIDATE_REPLIES a gateway trusts its workers');

@@ -10,6 +10,7 @@ import { inboxPrefixOf, workerRole, type NatsRole } from '../../shared/bus/nats-
 import { signOperatorCall } from '../../shared/bus/operator-signature.js';
 import { queueOf, subjectOf } from '../../shared/bus/operation.js';
 import type { CallContext } from '../../shared/contracts/call-context.js';
+import { createContact, getContact, listContacts } from '../../shared/contracts/contacts.js';
 import { healthOf } from '../../shared/contracts/health.js';
 import { bootstrapWorkspace } from '../../shared/contracts/identity.js';
 import { signIn } from '../../shared/contracts/sessions.js';
@@ -155,6 +156,69 @@ t.test('operator calls: only the command line, signed, can make them', async (t)
   t.same(await env.db.query("select id from users where email = 'forged@bus.test'"), [], 'no user was created');
   const stored = await env.db.query<{ name: string }>('select name from api_tokens where workspace_id = $1 order by name', [workspaceId]);
   t.same(stored.map((r) => r.name), ['backdoor'], 'one token, from the one signed call');
+});
+
+t.test('valid JSON in a malformed envelope: the contacts worker answers an error and does nothing', async (t) => {
+  const contactsWorker = new CrmProcess('worker contacts', ['worker', 'contacts'], env.envFor(workerRole('contacts')));
+  t.teardown(() => contactsWorker.stop());
+  await contactsWorker.waitFor(/"msg":"worker ready"/);
+  const ws = await env.crm(['bootstrap', '--org', 'Envelope Org', '--workspace', 'Envelope WS', '--email', 'admin@envelope.test', '--password', TEST_PASSWORD, '--json']);
+  const workspaceId = (JSON.parse(ws.stdout) as { workspace: { id: string } }).workspace.id;
+  const context: CallContext = { workspace_id: workspaceId, principal: { type: 'token', id: 'tok_envelope', scopes: ['contacts:read', 'contacts:write'] }, visibility: 'all' };
+  const gw = await connectAs('gateway');
+
+  // Sent as a gateway sends a request, but with any envelope at all.
+  const send = async (op: typeof createContact | typeof listContacts | typeof getContact, envelope: unknown) => {
+    const h = natsHeaders();
+    h.set(HEADER.requestId, 'req_envelope');
+    h.set(HEADER.deadline, String(Date.now() + 5000));
+    const reply = await gw.request(subjectOf(ns, op), encode(envelope), { timeout: 5000, headers: h });
+    return { reply: decodeReply(reply.data), text: new TextDecoder().decode(reply.data) };
+  };
+  const code = (reply: ReturnType<typeof decodeReply>) => (reply === undefined ? 'not a reply' : reply.ok ? 'done' : reply.error.code);
+  // Refused for its envelope, before any work: not a failure of the work (a database error is `internal` too).
+  const refusal = (reply: ReturnType<typeof decodeReply>) => (reply === undefined || reply.ok ? code(reply) : `${reply.error.code}: ${reply.error.message}`);
+  const MALFORMED = /^internal: Malformed request envelope on /;
+
+  // The same requests well formed, so that what follows fails for its envelope alone.
+  const created = await send(createContact, { context, input: { first_name: 'Ada', phone: '+14155550100' } });
+  t.equal(code(created.reply), 'done', 'a well-formed create is served');
+  const contactId = created.reply?.ok ? (created.reply.result as { id: string }).id : 'none';
+  t.match(contactId, /^con_/);
+  t.match((await send(listContacts, { context, input: { limit: 10 } })).text, contactId, 'a well-formed list returns the contact');
+  t.match((await send(getContact, { context, input: { id: contactId } })).text, contactId, 'a well-formed get returns it');
+
+  const { workspace_id: _workspace, ...withoutWorkspace } = context;
+  const scopesNotAList = { ...context, principal: { ...context.principal, scopes: 'contacts:write' } };
+  const malformed: [string, Record<string, unknown>][] = [
+    ['a context without workspace_id', withoutWorkspace],
+    ['principal.scopes that is not a list', scopesNotAList],
+    ['a principal of no known type', { ...context, principal: { type: 'root', id: 'x', scopes: ['contacts:write'] } }],
+    ['visibility that is no visibility', { ...context, visibility: 'everything' }],
+  ];
+  for (const [what, badContext] of malformed) {
+    const create = await send(createContact, { context: badContext, input: { first_name: 'Forged', phone: '+14155550199' } });
+    t.match(refusal(create.reply), MALFORMED, `create with ${what}: an internal error (a malformed envelope)`);
+    const list = await send(listContacts, { context: badContext, input: { limit: 10 } });
+    t.match(refusal(list.reply), MALFORMED, `list with ${what}: an internal error`);
+    t.notMatch(list.text, contactId, 'and no contact in the reply');
+    const get = await send(getContact, { context: badContext, input: { id: contactId } });
+    t.match(refusal(get.reply), MALFORMED, `get with ${what}: an internal error`);
+    t.notMatch(get.text, contactId, 'and no contact in the reply');
+  }
+  const nullContext = await send(createContact, { context: null, input: { first_name: 'Forged', phone: '+14155550199' } });
+  t.match(refusal(nullContext.reply), /^internal: .* needs a workspace context/, 'a create with context null: refused');
+  t.match(refusal((await send(listContacts, { input: { limit: 10 } })).reply), MALFORMED, 'a list with no context member at all: refused');
+  // `input` may be any JSON, but it must be there (even null): an envelope without it is malformed.
+  t.match(refusal((await send(createContact, { context })).reply), MALFORMED, 'a create without input: refused');
+  const noInputList = await send(listContacts, { context });
+  t.match(refusal(noInputList.reply), MALFORMED, 'a list without input: refused');
+  t.notMatch(noInputList.text, contactId, 'with no contact in the reply');
+  t.equal(code((await send(listContacts, { context, input: null })).reply), 'validation_failed', 'input null is an envelope, refused by the input check');
+
+  const stored = await env.db.query<{ id: string; first_name: string }>('select id, first_name from contacts');
+  t.same(stored, [{ id: contactId, first_name: 'Ada' }], 'only the well-formed create wrote a contact');
+  t.notMatch(await contactsWorker.settledText(), /"msg":"unexpected error"/, 'each was refused, not failed on');
 });
 
 t.test('TLS: clients verify the server, and nothing crosses in clear', async (t) => {

@@ -27,7 +27,7 @@ export const PLANNED_PER_VALUE = '/* planned per value */';
  *
  * A migration that changes a table under a prepared `select *` makes Postgres refuse the
  * old plan ("cached plan must not change result type"): that statement then runs unnamed
- * on this connection from then on, instead of failing.
+ * on this connection from then on, instead of failing (inside a transaction it fails once).
  */
 export class PreparedStatementClient extends pg.Client {
   private readonly prepared = new Set<string>();
@@ -46,6 +46,10 @@ export class PreparedStatementClient extends pg.Client {
       return named.catch((error: unknown) => {
         if (!isStalePlan(error)) throw error;
         this.unpreparable.add(text as string);
+        // In a transaction the failure aborted it, and a second try there would only fail
+        // with "current transaction is aborted": the caller gets this error (a 503 from a
+        // worker), and its retry runs the statement unnamed.
+        if (this.getTransactionStatus() !== 'I') throw error;
         return plain(text, values);
       });
     };
@@ -70,7 +74,9 @@ function nameOf(text: string): string {
   return name;
 }
 
-/** SQLSTATE 0A000 with Postgres's message for a prepared plan whose result type changed. */
-function isStalePlan(error: unknown): boolean {
-  return error instanceof Error && (error as { code?: string }).code === '0A000' && /cached plan must not change result type/.test(error.message);
+/** SQLSTATE 0A000 with Postgres's message for a prepared plan whose result type changed (the error, or what it wraps). */
+export function isStalePlan(error: unknown, depth = 0): boolean {
+  if (!(error instanceof Error) || depth > 3) return false;
+  if ((error as { code?: string }).code === '0A000' && /cached plan must not change result type/.test(error.message)) return true;
+  return isStalePlan(error.cause, depth + 1);
 }

@@ -44,6 +44,21 @@ t.test('a table changed under a prepared select * does not break the next call',
   t.same((await client.query(select, [2])).rows, [{ id: 2, body: 'two', pinned: false }], 'and stays there');
 });
 
+t.test('a table changed under a statement prepared in a transaction: the statement fails once, with its own error, and runs unnamed after', async (t) => {
+  await client.query('create table deals_under_test (id int primary key, name text)');
+  await client.query('insert into deals_under_test values ($1, $2)', [1, 'one']);
+  const select = 'select * from deals_under_test where id = $1';
+  t.same((await client.query(select, [1])).rows, [{ id: 1, name: 'one' }], 'prepared');
+  await client.query('alter table deals_under_test add column amount int');
+  await client.query('begin');
+  // Not "current transaction is aborted" from a second try in the same transaction: the stale plan itself, which the worker answers with a 503.
+  await t.rejects(client.query(select, [1]), { code: '0A000', message: /cached plan must not change result type/ });
+  await client.query('rollback');
+  await client.query('begin');
+  t.same((await client.query(select, [1])).rows, [{ id: 1, name: 'one', amount: null }], 'the retry runs it unnamed, in a transaction too');
+  await client.query('commit');
+});
+
 t.test("the service's own connections prepare their statements", async (t) => {
   // One connection, so that the second query sees what the first prepared.
   const orm = await openDatabase({ url: db.url, poolMax: 1, applicationName: 'prepared statements test' });

@@ -8,6 +8,7 @@ import { queueOf, scopesOf, subjectOf } from '../../shared/bus/operation.js';
 import { encodeErrorReply, encodeReply } from '../../shared/bus/reply.js';
 import type { BusMessage, BusSubscription } from '../../shared/bus/transport.js';
 import { workspaceEm, type EntityManager } from '../../shared/db/orm.js';
+import { isStalePlan } from '../../shared/db/prepared-statement-client.js';
 import { workspaceSql } from '../../shared/db/workspace-sql.js';
 import { CrmError, ForbiddenError, InternalError, MissingScopeError, UnavailableError, validationErrorFrom } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
@@ -132,6 +133,11 @@ export function serveOperation(
 
 function toCrmError(error: unknown, log: Logger): CrmError {
   if (error instanceof CrmError) return error;
+  if (isStalePlan(error)) {
+    // A migration changed a table under a statement prepared in this request's transaction; the statement runs unnamed from now on.
+    log.warn({ err: error }, 'a table changed under a prepared statement');
+    return new UnavailableError('The database schema changed during this request. Retry.', 1);
+  }
   if (error instanceof ConnectionException || isDatabaseUnreachable(error)) {
     log.warn({ err: error }, 'database unavailable');
     return new UnavailableError('The database is not reachable right now. Retry shortly.', 2);

@@ -50,6 +50,8 @@ export async function startBenchStack(options: { env?: Record<string, string>; n
     BUS_NAMESPACE: `bench${randomBytes(3).toString('hex')}`,
     PORT: String(port),
     LOG_LEVEL: 'info',
+    // Measured as a deployment runs (the container image sets it): no development checks of replies.
+    NODE_ENV: 'production',
     // Far above the load: the limiter still runs (its cost is measured), it never refuses.
     RATE_LIMIT_TOKEN_PER_MINUTE: '100000000',
     RATE_LIMIT_GRANT_PER_MINUTE: '100000000',

@@ -71,10 +71,15 @@ const SETTINGS = {
     'Subject prefix, so several deployments can share one NATS.',
   ),
   busTimeoutMs: withDefault('BUS_TIMEOUT_MS', z.coerce.number().int().min(100).max(60_000), 5000, 'Deadline of a bus request; past it the gateway answers 503.'),
-  validateReplies: flag(
-    'VALIDATE_REPLIES',
-    'false',
-    "Check every worker reply against its operation's output schema, in the worker and again in the gateway. For development and tests (whose stacks turn it on); production trusts its authenticated workers and skips the cost.",
+  nodeEnv: optional('NODE_ENV', z.string(), 'unset', '`production` (the container image sets it) turns off the checks meant for development: see `VALIDATE_REPLIES`.'),
+  validateReplies: mapped(
+    optional(
+      'VALIDATE_REPLIES',
+      z.enum(['true', 'false'], { error: 'VALIDATE_REPLIES must be true or false' }),
+      'unset: `true`, but `false` when `NODE_ENV=production`',
+      "Check every worker reply against its operation's output schema, in the worker and again in the gateway: on in development and tests, off in production, which trusts its authenticated workers and skips the cost.",
+    ),
+    (text) => (text === undefined ? undefined : text === 'true'),
   ),
   workerConcurrency: withDefault('WORKER_CONCURRENCY', z.coerce.number().int().min(1).max(1000), 64, 'Messages one worker process works on at once.'),
   dbPoolMax: withDefault('DB_POOL_MAX', z.coerce.number().int().min(1).max(200), 10, 'Postgres connections per process.'),
@@ -200,10 +205,12 @@ function fill(settings: Settings, env: Record<string, unknown>): Record<string, 
 const EnvSchema = z.object(Object.fromEntries(CONFIG_VARIABLES.map((s) => [s.variable, s.schema])));
 
 /** The environment in, the typed configuration out. */
-export const ConfigSchema = EnvSchema.transform(
+export const ConfigSchema = EnvSchema.transform((env) => {
   // Each field holds its own schema's output, so the filled object is exactly a ConfigOf.
-  (env) => fill(SETTINGS, env) as ConfigOf<typeof SETTINGS>,
-);
+  const config = fill(SETTINGS, env) as ConfigOf<typeof SETTINGS>;
+  // The one default that depends on another variable.
+  return { ...config, validateReplies: config.validateReplies ?? config.nodeEnv !== 'production' };
+});
 
 export type Config = z.output<typeof ConfigSchema>;
 

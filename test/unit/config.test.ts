@@ -79,3 +79,11 @@ t.test('invalid values are refused, one line per variable', async (t) => {
   t.ok(lines.includes('  CRM_SECRET: CRM_SECRET must be at least 32 characters'));
   t.ok(lines.includes('  BUS_NAMESPACE: BUS_NAMESPACE may hold letters, digits, _ and - only'));
 });
+
+t.test('replies are checked in development and tests, not in production unless asked', async (t) => {
+  t.equal(loadConfig({}).validateReplies, true, 'development (NODE_ENV unset)');
+  t.equal(loadConfig({ NODE_ENV: 'production' }).validateReplies, false, 'production');
+  t.equal(loadConfig({ NODE_ENV: 'production', VALIDATE_REPLIES: 'true' }).validateReplies, true, 'asked for in production');
+  t.equal(loadConfig({ VALIDATE_REPLIES: 'false' }).validateReplies, false, 'turned off in development');
+  t.throws(() => loadConfig({ VALIDATE_REPLIES: 'yes' }), /VALIDATE_REPLIES must be true or false/);
+});

@@ -14,6 +14,9 @@ function pathWith(template: string, params: Record<string, unknown>): string {
 
 /** The list envelope around a page's rows: `data` first, as the worker encoded it. */
 const LIST_START = Buffer.from('{"object":"list","data":');
+/** A whole list's envelope: its first field, before the worker's `"data":[…]}`. */
+const LIST_OBJECT = Buffer.from('{"object":"list",');
+const OPEN_BRACE = 0x7b;
 
 /**
  * How an endpoint's response is made from its operation's reply, told by the shape of
@@ -34,6 +37,10 @@ export function responseBodyOf(endpoint: Endpoint, publicUrl: () => string, bus:
       const end = `,"meta":${JSON.stringify({ limit, has_more })},"links":${JSON.stringify({ next })}${extraFields}}`;
       return Buffer.concat([LIST_START, reply.body, Buffer.from(end)]);
     };
+  }
+  if (shape.data instanceof z.ZodArray && Object.keys(shape).length === 1) {
+    // The worker wrote `{"data":[…]}`: the envelope's first field goes in front, the rows stay as they came.
+    return (reply) => (reply.head.ok && reply.body[0] === OPEN_BRACE ? Buffer.concat([LIST_OBJECT, reply.body.subarray(1)]) : reply.body);
   }
   if (shape.data instanceof z.ZodArray) {
     return (reply) => Buffer.from(JSON.stringify({ object: 'list', data: (bus.resultOf(endpoint.op, reply) as { data: unknown[] }).data }));

@@ -114,7 +114,9 @@ t.test('custom fields: create, list, get, update, archive, restore', async (t) =
 });
 
 t.test('pipelines and stages: create, rename, reorder, archive, default', async (t) => {
-  const list = await apiA.get<{ data: Pipeline[] }>('/v1/pipelines');
+  const list = await apiA.get<{ object: string; data: Pipeline[] }>('/v1/pipelines');
+  t.same(Object.keys(list.body), ['object', 'data'], 'the list envelope around the rows the worker wrote');
+  t.equal(list.body.object, 'list');
   t.equal(list.body.data.length, 1, 'a workspace starts with one pipeline');
   const [sales] = list.body.data;
   t.equal(sales?.is_default, true);

@@ -1,10 +1,17 @@
+import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import t from 'tap';
 import { getEvent, listEvents, type Event } from '../../shared/contracts/events.js';
 import type { CallContext } from '../../shared/contracts/call-context.js';
 import { CrmError } from '../../shared/errors.js';
 import { busAs } from '../helpers/bus-as.js';
 import { client } from '../helpers/http.js';
+import { callTool, okResult } from '../helpers/mcp-client.js';
+import { TestAgent } from '../helpers/mcp-oauth-agent.js';
+import { authorizeWithForms, FormBrowser } from '../helpers/oauth-forms.js';
 import { useStack } from '../helpers/shared-stack.js';
+import { TEST_PASSWORD } from '../helpers/stack.js';
 
 /**
  * An `owned` member reads the events of the contacts and deals they own now (and of notes on
@@ -17,8 +24,9 @@ const stack = await useStack(t);
 const ws = await stack.bootstrap({ defaultCountry: 'US' });
 const admin = client(stack.baseUrl, await stack.token(ws.workspace.id, ['contacts:write', 'deals:write', 'events:read'], { name: 'admin token' }));
 const bus = await busAs(t, stack, 'gateway');
+const emailOfB = `rep-b-${Date.now()}@example.test`;
 const repA = await stack.addMember(ws.workspace.id, `rep-a-${Date.now()}@example.test`, ['contacts.write', 'deals.write'], 'owned');
-const repB = await stack.addMember(ws.workspace.id, `rep-b-${Date.now()}@example.test`, ['contacts.write', 'deals.write'], 'owned');
+const repB = await stack.addMember(ws.workspace.id, emailOfB, ['contacts.write', 'deals.write'], 'owned');
 const contextOf = (member: string): CallContext => ({
   workspace_id: ws.workspace.id,
   principal: { type: 'user', id: member, scopes: ['contacts:write', 'deals:write', 'events:read'] },
@@ -71,4 +79,35 @@ t.test('a reassigned record takes its whole history to its new owner; a deleted 
   t.equal((await byId(repB)).result.id, created!.id, 'the new owner reads the event by id');
   const refused = await byId(repA).catch((error: unknown) => error);
   t.ok(refused instanceof CrmError && refused.code === 'not_found', 'the old owner gets not_found (a 404)');
+});
+
+t.test("an owned member's own agent, signed in over OAuth, sees through recent_changes what the member owns now", async (t) => {
+  // After the test above: B owns the moved contact and deal, A only what was deleted.
+  const serverUrl = new URL(`${stack.baseUrl}/mcp/crm`);
+  const agent = new TestAgent('Owned history agent');
+  if ((await auth(agent, { serverUrl })) !== 'REDIRECT') throw new Error('the SDK did not send the user to sign in');
+  const url = agent.authorizationUrl;
+  if (!url) throw new Error('no authorization URL');
+  const { code } = await authorizeWithForms({
+    url: url.href,
+    baseUrl: stack.baseUrl,
+    clientId: '',
+    redirectUri: '',
+    server: 'crm',
+    challenge: '',
+    email: emailOfB,
+    password: TEST_PASSWORD,
+    allowChanges: false,
+    browser: new FormBrowser(),
+  });
+  if ((await auth(agent, { serverUrl, authorizationCode: code })) !== 'AUTHORIZED') throw new Error('the code was not exchanged');
+  const mcp = new Client({ name: 'owned-history-test', version: '1.0.0' });
+  await mcp.connect(new StreamableHTTPClientTransport(serverUrl, { requestInit: { headers: { Authorization: `Bearer ${agent.tokens()?.access_token ?? ''}` } } }));
+  t.teardown(() => mcp.close());
+
+  const changes = (okResult(t, await callTool(mcp, 'recent_changes', { limit: 100 })).changes ?? []) as { object_id: string; type: string }[];
+  const viaWorker = await feedOf(repB);
+  t.ok(changes.length > 0, 'the member sees changes');
+  t.same(changes.map((c) => `${c.type} ${c.object_id}`).sort(), describe(viaWorker), 'exactly the events of what B owns now, as the worker lists them for B');
+  t.notOk(changes.some((c) => c.object_id.startsWith('deal_') && c.type === 'deal.deleted'), "nothing of A's deleted deal");
 });

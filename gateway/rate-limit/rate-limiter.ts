@@ -12,7 +12,8 @@ export const STORE_RETRY_MS = 5_000;
 /**
  * The longest a request waits on the store for a lease. A lease is a few JetStream calls,
  * each with a 5 s timeout, and one sent as NATS restarts is only answered by that timeout:
- * without a bound, a request then waited 5 s or more before its own work began.
+ * without a bound, a request then waited 5 s or more before its own work began. Past it,
+ * the request is decided as if the store were unreachable (RATE_LIMIT_STORE_FAILURE).
  */
 export const STORE_WAIT_MS = 1_000;
 /** At most one warning a minute while the store stays unreachable. */
@@ -88,14 +89,22 @@ export class RateLimiter {
     const state = this.stateOf(id, window);
 
     while (state.available === 0 && !state.exhausted) {
-      // Checked on each pass: a lease that failed or stalled while this request waited marks the store down.
+      // Checked on each pass: a lease that failed while this request waited marks the store down.
       if (Date.now() < this.storeDownUntil) return this.withoutStore(id, resetSeconds);
       // One lease at a time per key: concurrent requests wait for it instead of each leasing.
-      state.pending ??= this.refill(id, state).finally(() => (state.pending = null));
+      state.pending ??= this.refill(id, state)
+        .catch((error: unknown) => {
+          this.storeFailed(error);
+          throw error;
+        })
+        .finally(() => (state.pending = null));
       try {
         await withinStoreWait(state.pending);
       } catch (error) {
-        this.storeFailed(error);
+        // A lease that is only slow decides this request without the store, but does not mark
+        // the store down: it may still land, and its counts serve the requests after it. A
+        // lease that fails marks the store down itself (a stalled one too, when it fails).
+        if (error instanceof StoreStalledError) this.warn(error);
         return this.withoutStore(id, resetSeconds);
       }
     }

@@ -39,11 +39,14 @@ export function visibleEventsSql(db: WorkspaceSql, context: CallContext): RawBui
   const parents = noteParentsSql(context);
   if (owner === null) return sql<boolean>`(object_type in (${kinds}) and ${parents})`;
 
-  const ownedContact = (id: RawBuilder<string>) =>
-    sql<boolean>`exists (${db.selectFrom('contacts').select(sql.lit(1).as('one')).where(sql<boolean>`contacts.id = ${id}`).where('owner_id', '=', owner)})`;
-  const deal = (id: RawBuilder<string>) => db.selectFrom('deals').select(sql.lit(1).as('one')).where(sql<boolean>`deals.id = ${id}`);
+  // The member's records as uncorrelated subqueries: Postgres reads each once per statement
+  // into a hash and probes it per event, instead of a lookup per event the feed walks past.
+  const theirContacts = db.selectFrom('contacts').select('id').where('owner_id', '=', owner);
+  const theirDeals = db.selectFrom('deals').select('id').where('owner_id', '=', owner);
+  const ownedContact = (id: RawBuilder<string>) => sql<boolean>`${id} in (${theirContacts})`;
+  // A deleted deal's events stay with its owner then; the lookup runs only for those events.
   const ownedDeal = (id: RawBuilder<string>) =>
-    sql<boolean>`(exists (${deal(id).where('owner_id', '=', owner)}) or (events.owner_id = ${owner} and not exists (${deal(id)})))`;
+    sql<boolean>`(${id} in (${theirDeals}) or (events.owner_id = ${owner} and not exists (${db.selectFrom('deals').select(sql.lit(1).as('one')).where(sql<boolean>`deals.id = ${id}`)})))`;
   const objectId = sql.ref<string>('events.object_id');
   const noteOn = (field: string) => sql<string>`events.data ->> ${sql.lit(field)}`;
   // One condition per owned kind (the type makes a kind declared owned without one a compile error).

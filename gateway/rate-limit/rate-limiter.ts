@@ -92,12 +92,7 @@ export class RateLimiter {
       // Checked on each pass: a lease that failed while this request waited marks the store down.
       if (Date.now() < this.storeDownUntil) return this.withoutStore(id, resetSeconds);
       // One lease at a time per key: concurrent requests wait for it instead of each leasing.
-      state.pending ??= this.refill(id, state)
-        .catch((error: unknown) => {
-          this.storeFailed(error);
-          throw error;
-        })
-        .finally(() => (state.pending = null));
+      state.pending ??= this.refill(id, state).finally(() => (state.pending = null));
       try {
         await withinStoreWait(state.pending);
       } catch (error) {
@@ -137,13 +132,18 @@ export class RateLimiter {
    */
   private prefetch(id: string, state: KeyState): void {
     if (this.leaseSize < PREFETCH_MIN_LEASE || state.exhausted || state.pending || state.available > this.leaseSize / 4) return;
+    // A failed lease has marked the store down (refill); requests waiting on it see that.
     state.pending = this.refill(id, state)
-      .catch((error: unknown) => this.storeFailed(error))
+      .catch(() => undefined)
       .finally(() => (state.pending = null));
   }
 
+  /** Leases counts for `id`; a lease that fails marks the store down, whoever asked for it. */
   private async refill(id: string, state: KeyState): Promise<void> {
-    const { granted, used } = await this.store.lease(`${this.kind}.${storeKeyPart(id)}.${state.window}`, this.leaseSize, this.limit);
+    const { granted, used } = await this.store.lease(`${this.kind}.${storeKeyPart(id)}.${state.window}`, this.leaseSize, this.limit).catch((error: unknown) => {
+      this.storeFailed(error);
+      throw error;
+    });
     state.available += granted;
     state.used = used;
     if (granted === 0) state.exhausted = true;

@@ -1,4 +1,3 @@
-import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import t from 'tap';
@@ -8,8 +7,7 @@ import { CrmError } from '../../shared/errors.js';
 import { busAs } from '../helpers/bus-as.js';
 import { client } from '../helpers/http.js';
 import { callTool, okResult } from '../helpers/mcp-client.js';
-import { TestAgent } from '../helpers/mcp-oauth-agent.js';
-import { authorizeWithForms, FormBrowser } from '../helpers/oauth-forms.js';
+import { signInAgent, TestAgent } from '../helpers/mcp-oauth-agent.js';
 import { useStack } from '../helpers/shared-stack.js';
 import { TEST_PASSWORD } from '../helpers/stack.js';
 
@@ -83,26 +81,10 @@ t.test('a reassigned record takes its whole history to its new owner; a deleted 
 
 t.test("an owned member's own agent, signed in over OAuth, sees through recent_changes what the member owns now", async (t) => {
   // After the test above: B owns the moved contact and deal, A only what was deleted.
-  const serverUrl = new URL(`${stack.baseUrl}/mcp/crm`);
   const agent = new TestAgent('Owned history agent');
-  if ((await auth(agent, { serverUrl })) !== 'REDIRECT') throw new Error('the SDK did not send the user to sign in');
-  const url = agent.authorizationUrl;
-  if (!url) throw new Error('no authorization URL');
-  const { code } = await authorizeWithForms({
-    url: url.href,
-    baseUrl: stack.baseUrl,
-    clientId: '',
-    redirectUri: '',
-    server: 'crm',
-    challenge: '',
-    email: emailOfB,
-    password: TEST_PASSWORD,
-    allowChanges: false,
-    browser: new FormBrowser(),
-  });
-  if ((await auth(agent, { serverUrl, authorizationCode: code })) !== 'AUTHORIZED') throw new Error('the code was not exchanged');
+  await signInAgent(agent, { baseUrl: stack.baseUrl, server: 'crm', email: emailOfB, password: TEST_PASSWORD, allowChanges: false });
   const mcp = new Client({ name: 'owned-history-test', version: '1.0.0' });
-  await mcp.connect(new StreamableHTTPClientTransport(serverUrl, { requestInit: { headers: { Authorization: `Bearer ${agent.tokens()?.access_token ?? ''}` } } }));
+  await mcp.connect(new StreamableHTTPClientTransport(new URL(`${stack.baseUrl}/mcp/crm`), { requestInit: { headers: { Authorization: `Bearer ${agent.tokens()?.access_token ?? ''}` } } }));
   t.teardown(() => mcp.close());
 
   const changes = (okResult(t, await callTool(mcp, 'recent_changes', { limit: 100 })).changes ?? []) as { object_id: string; type: string }[];

@@ -1,4 +1,3 @@
-import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -6,8 +5,8 @@ import t, { type Test } from 'tap';
 import type { Actor, Event } from '../../shared/contracts/events.js';
 import { client } from '../helpers/http.js';
 import { callTool, okResult, type ToolResult } from '../helpers/mcp-client.js';
-import { TestAgent } from '../helpers/mcp-oauth-agent.js';
-import { authorizeWithForms, FormBrowser } from '../helpers/oauth-forms.js';
+import { signInAgent, TestAgent } from '../helpers/mcp-oauth-agent.js';
+import { FormBrowser } from '../helpers/oauth-forms.js';
 import { useStack } from '../helpers/shared-stack.js';
 import { TEST_PASSWORD } from '../helpers/stack.js';
 
@@ -60,16 +59,11 @@ async function write(t: Test, conn: Connection, name: string, args: Record<strin
  * grant reads only, and authorizing again offers "Allow changes".
  */
 async function signIn(server: Server, name: string): Promise<{ accessToken: string; grantId: string }> {
-  const serverUrl = new URL(`${stack.baseUrl}/mcp/${server}`);
   const agent = new TestAgent(name);
   const browser = new FormBrowser();
   for (const allowChanges of [false, true]) {
     agent.forgetTokens();
-    if ((await auth(agent, { serverUrl })) !== 'REDIRECT') throw new Error('the SDK did not send the user to sign in');
-    const url = agent.authorizationUrl;
-    if (!url) throw new Error('no authorization URL');
-    const { code } = await authorizeWithForms({ url: url.href, baseUrl: stack.baseUrl, clientId: '', redirectUri: '', server, challenge: '', email: user.email, password: TEST_PASSWORD, allowChanges, browser });
-    if ((await auth(agent, { serverUrl, authorizationCode: code })) !== 'AUTHORIZED') throw new Error('the code was not exchanged');
+    await signInAgent(agent, { baseUrl: stack.baseUrl, server, email: user.email, password: TEST_PASSWORD, allowChanges, browser });
   }
   const grants = await stack.db.query<{ id: string }>('select id from oauth_grants where client_id = $1 and allows_changes', [agent.clientInformation()?.client_id]);
   if (grants.length !== 1 || !grants[0]) throw new Error(`expected one grant that allows changes, found ${grants.length}`);

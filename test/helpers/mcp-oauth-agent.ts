@@ -1,5 +1,6 @@
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { authorizeWithForms, FormBrowser } from './oauth-forms.js';
 
 /** Nothing listens there: tests read the code from the redirect instead of following it. */
 export const AGENT_REDIRECT = 'http://127.0.0.1:9/oauth/callback';
@@ -51,4 +52,32 @@ export class TestAgent implements OAuthClientProvider {
   codeVerifier() {
     return this.verifier;
   }
+}
+
+/**
+ * The member signs the agent in to one tool server: the SDK's auth() registers and sends the
+ * user to the authorization URL, the real sign-in and consent forms answer it, and auth()
+ * exchanges the code. The agent then holds its tokens (`agent.tokens()`).
+ */
+export async function signInAgent(
+  agent: TestAgent,
+  o: { baseUrl: string; server: 'crm' | 'studio'; email: string; password: string; allowChanges: boolean; browser?: FormBrowser },
+): Promise<void> {
+  const serverUrl = new URL(`${o.baseUrl}/mcp/${o.server}`);
+  if ((await auth(agent, { serverUrl })) !== 'REDIRECT') throw new Error('the SDK did not send the user to sign in');
+  const url = agent.authorizationUrl;
+  if (!url) throw new Error('no authorization URL');
+  const { code } = await authorizeWithForms({
+    url: url.href,
+    baseUrl: o.baseUrl,
+    clientId: '',
+    redirectUri: '',
+    server: o.server,
+    challenge: '',
+    email: o.email,
+    password: o.password,
+    allowChanges: o.allowChanges,
+    browser: o.browser ?? new FormBrowser(),
+  });
+  if ((await auth(agent, { serverUrl, authorizationCode: code })) !== 'AUTHORIZED') throw new Error('the code was not exchanged');
 }

@@ -1,3 +1,5 @@
+// The same V8 tuning as the service's processes (cli/crm.ts), so the comparison stays fair.
+import '../cli/v8-tuning.js';
 import express from 'express';
 import pg from 'pg';
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env -S node --max-semi-space-size=32
+import './v8-tuning.js';
 import { ConfigError } from '../shared/config.js';
 import { CrmError } from '../shared/errors.js';
 import { UsageError } from './usage-error.js';

@@ -1,19 +1,18 @@
-import { CallToolRequestSchema, ErrorCode, InitializeRequestSchema, ListToolsRequestSchema, PingRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ClientRequestSchema, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod/v4';
 
 /**
- * The requests the tool servers answer, by method. The SDK parses a request against
- * its method's schema before its own handlers run, so a malformed one (`tools/call`
- * without params, say) would come back as -32603 "internal error". These are checked
- * first and refused as -32602 "invalid params", as JSON-RPC expects.
+ * Every request a client may send, by method, as the SDK defines them. The SDK parses a
+ * request against its method's schema before the handler runs, so a malformed one
+ * (`tools/call` or `logging/setLevel` without params, say) would come back as -32603
+ * "internal error". These are checked first and refused as -32602 "invalid params", as
+ * JSON-RPC expects. A method neither server offers (`resources/subscribe`) is still
+ * answered by the SDK, -32601, when its params fit; when they do not, -32602 says so first.
  */
 // A Map, not an object: the method is the client's text, and `constructor` must find nothing.
-const REQUEST_SCHEMAS: ReadonlyMap<string, z.ZodType> = new Map<string, z.ZodType>([
-  ['initialize', InitializeRequestSchema],
-  ['ping', PingRequestSchema],
-  ['tools/list', ListToolsRequestSchema],
-  ['tools/call', CallToolRequestSchema],
-]);
+const REQUEST_SCHEMAS: ReadonlyMap<string, z.ZodType> = new Map<string, z.ZodType>(
+  ClientRequestSchema.options.map((schema): [string, z.ZodType] => [schema.shape.method.value, schema]),
+);
 
 export interface JsonRpcRefusal {
   status: 200 | 400;

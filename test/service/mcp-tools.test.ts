@@ -240,7 +240,18 @@ t.test('addresses, methods, hosts and bodies', async (t) => {
   t.equal(parse.status, 400);
   t.equal(((await parse.json()) as { error: { code: number } }).error.code, -32700, 'JSON-RPC parse error');
   // The SDK would parse these before its handlers run and answer -32603 "internal error".
-  for (const request of [{ jsonrpc: '2.0', id: 'x', method: 'tools/call' }, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { arguments: {} } }, { jsonrpc: '2.0', id: 3, method: 'initialize' }]) {
+  // Every method either server answers, the SDK's own (`logging/setLevel`, found by the hostile-input fuzzer) included.
+  const malformed = [
+    { jsonrpc: '2.0', id: 'x', method: 'tools/call' },
+    { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { arguments: {} } },
+    { jsonrpc: '2.0', id: 3, method: 'initialize' },
+    { jsonrpc: '2.0', id: 4, method: 'logging/setLevel' },
+    { jsonrpc: '2.0', id: 5, method: 'logging/setLevel', params: { level: 'loud' } },
+    { jsonrpc: '2.0', id: 6, method: 'resources/read' },
+    { jsonrpc: '2.0', id: 7, method: 'prompts/get', params: {} },
+    { jsonrpc: '2.0', id: 8, method: 'completion/complete', params: { ref: { type: 'ref/prompt' } } },
+  ];
+  for (const request of malformed) {
     const res = await post({}, JSON.stringify(request));
     t.equal(res.status, 200);
     t.match(await res.json(), { jsonrpc: '2.0', id: request.id, error: { code: -32602, message: new RegExp(`^Invalid params for ${request.method}: `) } }, `${request.method} ${JSON.stringify(request.params ?? null)}: invalid params`);

@@ -1,13 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVICE_NODE_FLAGS } from '../cli/node-flags.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export { freePort } from '../shared/free-port.js';
 
 const CRM_BIN = path.join(ROOT, 'dist', 'cli', 'crm.js');
-/** The V8 tuning of service processes (a 32 MB young generation), given to every process the bench times. */
-const NODE_FLAGS = ['--max-semi-space-size=32'];
+/** The V8 flags of service processes, given to every process the bench times. */
+const NODE_FLAGS = SERVICE_NODE_FLAGS;
 
 /** A service process whose logs go to /dev/null, so reading them costs the load generator nothing. */
 export function spawnQuiet(args: string[], env: NodeJS.ProcessEnv, script = CRM_BIN, extraFlags: readonly string[] = []): ChildProcess {

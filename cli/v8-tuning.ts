@@ -13,6 +13,6 @@ import { setFlagsFromString } from 'node:v8';
  * and from about 560 to 300 µs (deals); see docs/benchmarks.md.
  *
  * The young generation's size (`--max-semi-space-size`) cannot change once the heap
- * exists, so it stays on the command line (package.json, deploy/Dockerfile).
+ * exists, so it stays on the command line (cli/node-flags.ts).
  */
 setFlagsFromString('--no-allocation-site-pretenuring');

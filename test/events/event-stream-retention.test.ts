@@ -5,7 +5,7 @@ import { loadConfig } from '../../shared/config.js';
 import { ensureEventStream } from '../../workers/webhooks/relay/event-stream-setup.js';
 import { NATS_URL } from '../helpers/environment.js';
 
-/** EVENTS_STREAM_MAX_AGE and EVENTS_STREAM_REPLICAS shape the stream on a real JetStream server, and a changed setting updates a stream that exists. */
+/** EVENTS_STREAM_MAX_AGE shapes the stream on a real JetStream server, and a changed setting updates a stream that exists (one server here: replicas stay at their default of 1). */
 t.test('the event stream keeps events as long as EVENTS_STREAM_MAX_AGE says, and follows a change of it', async (t) => {
   const nc = await connect({ servers: NATS_URL });
   const jsm = await nc.jetstreamManager();

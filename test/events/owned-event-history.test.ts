@@ -1,12 +1,10 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import t from 'tap';
 import { getEvent, listEvents, type Event } from '../../shared/contracts/events.js';
 import type { CallContext } from '../../shared/contracts/call-context.js';
 import { CrmError } from '../../shared/errors.js';
 import { busAs } from '../helpers/bus-as.js';
 import { client } from '../helpers/http.js';
-import { callTool, okResult } from '../helpers/mcp-client.js';
+import { callTool, connectMcp, okResult } from '../helpers/mcp-client.js';
 import { signInAgent, TestAgent } from '../helpers/mcp-oauth-agent.js';
 import { useStack } from '../helpers/shared-stack.js';
 import { TEST_PASSWORD } from '../helpers/stack.js';
@@ -83,9 +81,7 @@ t.test("an owned member's own agent, signed in over OAuth, sees through recent_c
   // After the test above: B owns the moved contact and deal, A only what was deleted.
   const agent = new TestAgent('Owned history agent');
   await signInAgent(agent, { baseUrl: stack.baseUrl, server: 'crm', email: emailOfB, password: TEST_PASSWORD, allowChanges: false });
-  const mcp = new Client({ name: 'owned-history-test', version: '1.0.0' });
-  await mcp.connect(new StreamableHTTPClientTransport(new URL(`${stack.baseUrl}/mcp/crm`), { requestInit: { headers: { Authorization: `Bearer ${agent.tokens()?.access_token ?? ''}` } } }));
-  t.teardown(() => mcp.close());
+  const mcp = await connectMcp(t, stack.baseUrl, 'crm', agent.tokens()?.access_token ?? '');
 
   const changes = (okResult(t, await callTool(mcp, 'recent_changes', { limit: 100 })).changes ?? []) as { object_id: string; type: string }[];
   const viaWorker = await feedOf(repB);

@@ -102,6 +102,7 @@ t.test('a spent window refuses at once too: next(RateLimitedError) synchronously
   t.equal(third.synchronous, 1, 'after that, refused without asking the store or awaiting');
   t.type(third.calls[0], RateLimitedError);
   t.equal(third.headers.get('RateLimit-Remaining'), '0');
+  t.match(third.headers.get('Retry-After'), /^[1-9]\d*$/, 'Retry-After is a number of seconds');
   t.equal(third.headers.get('Retry-After'), third.headers.get('RateLimit-Reset'), 'Retry-After says when the window resets');
 });
 

@@ -36,3 +36,20 @@ export function cpuSecondsOfCommand(command: string): number {
   }
   return total;
 }
+
+/**
+ * CPU seconds the whole machine has been busy so far, every core and the kernel included
+ * (interrupts and soft interrupts, where loopback networking runs, are charged to no
+ * process): /proc/stat's first line less idle and iowait. What the per-process figures
+ * leave out is the difference.
+ */
+export function machineBusySeconds(): number {
+  try {
+    const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0] ?? '';
+    // cpu user nice system idle iowait irq softirq steal (guest time is already in user)
+    const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = line.trim().split(/\s+/).slice(1).map(Number);
+    return (user + nice + system + irq + softirq + steal) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}

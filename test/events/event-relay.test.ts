@@ -7,6 +7,7 @@ import { startPrivateNats } from '../helpers/private-services.js';
 import { CrmProcess } from '../helpers/process.js';
 import { startStack } from '../helpers/stack.js';
 import { startReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { storedEvents as storedEventsOf } from '../helpers/stored-events.js';
 
 /**
  * The relay: every committed event reaches the JetStream stream exactly once, also when the
@@ -53,8 +54,7 @@ async function streamEvents(): Promise<Event[]> {
   return out;
 }
 
-const committed = async (): Promise<string[]> =>
-  (await stack.db.query<{ id: string }>('select id from events where workspace_id = $1 order by created_at, id', [ws.workspace.id])).map((r) => r.id);
+const committed = async (): Promise<string[]> => (await storedEventsOf(stack.db, ws.workspace.id)).map((r) => r.id);
 const unpublished = async (): Promise<number> => Number((await stack.db.query<{ n: string }>('select count(*) as n from event_outbox'))[0]?.n);
 
 /** Waits until everything committed is published (or the time is up). */

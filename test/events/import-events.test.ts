@@ -6,6 +6,7 @@ import t from 'tap';
 import type { ImportSummary } from '../../cli/commands/import.js';
 import { client } from '../helpers/http.js';
 import { useStack } from '../helpers/shared-stack.js';
+import { storedEvents as storedEventsOf } from '../helpers/stored-events.js';
 
 /**
  * `crm import contacts` records one contact.created per contact it creates, in the batch's
@@ -59,21 +60,7 @@ const importFile = async (csvFile: string) => {
   return JSON.parse(res.stdout) as ImportSummary;
 };
 
-interface StoredEvent {
-  id: string;
-  type: string;
-  object_id: string;
-  owner_id: string | null;
-  request_id: string | null;
-  actor: Record<string, unknown>;
-  data: Record<string, unknown>;
-  previous_attributes: unknown;
-}
-const storedEvents = () =>
-  stack.db.query<StoredEvent>(
-    'select id, type, object_id, owner_id, request_id, actor, data, previous_attributes from events where workspace_id = $1 order by id',
-    [workspaceId],
-  );
+const storedEvents = () => storedEventsOf(stack.db, workspaceId);
 const importEvents = async () => (await storedEvents()).filter((e) => e.actor.kind === 'import');
 const contactIds = async () =>
   (await stack.db.query<{ id: string }>('select id from contacts where workspace_id = $1 and id <> $2 order by id', [workspaceId, existing.body.id])).map(
@@ -86,16 +73,7 @@ interface ListPage {
   links: { next: string | null };
 }
 /** Every contact of the workspace as GET /v1/contacts shows it, following the pages' next links. */
-async function listedContacts(): Promise<Map<string, Record<string, unknown>>> {
-  const out = new Map<string, Record<string, unknown>>();
-  let next: string | null = '/v1/contacts?limit=100';
-  while (next) {
-    const page: ListPage = (await admin.get<ListPage>(next)).body;
-    for (const contact of page.data) out.set(String(contact.id), contact);
-    next = page.links.next;
-  }
-  return out;
-}
+const listedContacts = async () => new Map((await admin.allPages<Record<string, unknown> & { id: string }>('/v1/contacts?limit=100')).items.map((contact) => [contact.id, contact]));
 
 /** What workers/runtime/events/event-actor.ts names a bulk import. */
 const IMPORT_ACTOR = { kind: 'import', id: null, name: 'crm import', user: null };

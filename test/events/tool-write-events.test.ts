@@ -9,6 +9,7 @@ import { signInAgent, TestAgent } from '../helpers/mcp-oauth-agent.js';
 import { FormBrowser } from '../helpers/oauth-forms.js';
 import { useStack } from '../helpers/shared-stack.js';
 import { TEST_PASSWORD } from '../helpers/stack.js';
+import { storedEvents as storedEventsOf } from '../helpers/stored-events.js';
 
 /**
  * Writes through the MCP tool servers store exactly one event each, naming who made them:
@@ -22,7 +23,7 @@ const user = { id: ws.user.id, email: ws.user.email };
 const reader = client(stack.baseUrl, await stack.token(W, ['contacts:read', 'deals:read', 'schema:read', 'events:read'], { name: 'events reader' }));
 const eventsOf = async (objectId: string) => (await reader.get<{ data: Event[] }>(`/v1/events?limit=100&object_id=${objectId}`)).body.data;
 /** Every event of the workspace, whatever its kind: what the feed of one token may not show. */
-const storedEvents = async () => (await stack.db.query<{ n: number }>('select count(*)::int as n from events where workspace_id = $1', [W]))[0]?.n;
+const storedEvents = async () => (await storedEventsOf(stack.db, W)).length;
 
 type Server = 'crm' | 'studio';
 

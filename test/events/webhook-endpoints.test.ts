@@ -161,15 +161,9 @@ t.test("an endpoint's deliveries page by links.next, which names the endpoint", 
   const endpoint = (await api.post<Endpoint>('/v1/webhook-endpoints', { url: 'https://paged.unresolvable.invalid/hook', enabled_events: ['*'] })).body;
   const sent: string[] = [];
   for (let i = 0; i < 3; i++) sent.push((await api.post<Delivery>(`/v1/webhook-endpoints/${endpoint.id}/test`, {})).body.id);
-  const seen: string[] = [];
-  let next: string | null = `/v1/webhook-endpoints/${endpoint.id}/deliveries?limit=1`;
-  while (next !== null && seen.length < 10) {
-    const page: { status: number; body: { data: Delivery[]; links: { next: string | null } } } = await api.get(next);
-    t.equal(page.status, 200, next);
-    seen.push(...page.body.data.map((d) => d.id));
-    next = page.body.links.next;
+  const { ids: seen } = await api.allPages<Delivery>(`/v1/webhook-endpoints/${endpoint.id}/deliveries?limit=1`, ({ links: { next } }) => {
     if (next !== null) t.ok(next.startsWith(`${stack.baseUrl}/v1/webhook-endpoints/${endpoint.id}/deliveries?`), `the link names this endpoint: ${next}`);
-  }
+  });
   // '*' also takes the endpoint's own webhook_endpoint.created (one delivery more than the tests sent).
   t.equal(new Set(seen).size, seen.length, 'no delivery twice');
   t.same(sent.filter((id) => !seen.includes(id)), [], 'every test delivery on some page');

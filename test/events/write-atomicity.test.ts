@@ -1,6 +1,7 @@
 import t, { type Test } from 'tap';
 import { client, type ApiResponse } from '../helpers/http.js';
 import { startStack } from '../helpers/stack.js';
+import { storedEvents as storedEventsOf } from '../helpers/stored-events.js';
 
 /**
  * Every write that runs in a transaction (all but a contact create without an Idempotency-Key,
@@ -34,13 +35,7 @@ const removeFault = () => stack.db.query('drop trigger if exists fail_event on e
 t.teardown(removeFault);
 let faults = 0;
 
-interface StoredEvent {
-  id: string;
-  type: string;
-  object_id: string;
-  request_id: string | null;
-}
-const storedEvents = () => stack.db.query<StoredEvent>('select id, type, object_id, request_id from events where workspace_id = $1 order by id', [workspaceId]);
+const storedEvents = () => storedEventsOf(stack.db, workspaceId);
 /** Rows as JSON (timestamps as text): what a committed change would alter, updated_at included. */
 const rowsOf = async (sql: string, params: unknown[]) => (await stack.db.query<{ row: unknown }>(sql, [workspaceId, ...params])).map((r) => r.row);
 const contactRow = () => rowsOf('select to_jsonb(c) as row from contacts c where workspace_id = $1 and id = $2', [contact.id]);

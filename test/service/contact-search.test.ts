@@ -59,20 +59,8 @@ async function countTool(args: Record<string, unknown>): Promise<number> {
   return result.structuredContent?.count as number;
 }
 
-/** Every page of a list, following links.next. */
-async function readAll(path: string): Promise<{ ids: string[]; pages: ListPage<Contact>[] }> {
-  const seen: string[] = [];
-  const pages: ListPage<Contact>[] = [];
-  let url: string | null = `${stack.baseUrl}${path}`;
-  while (url) {
-    const res: { status: number; body: ListPage<Contact> } = await api.get<ListPage<Contact>>(url);
-    if (res.status !== 200) throw new Error(`${url}: ${res.status} ${JSON.stringify(res.body)}`);
-    pages.push(res.body);
-    seen.push(...res.body.data.map((c) => c.id));
-    url = res.body.links.next;
-  }
-  return { ids: seen, pages };
-}
+/** Every page of a contact list, following links.next. */
+const readAll = (path: string) => api.allPages<Contact>(path);
 
 t.test('words, in any order, each beginning a word of the name or the e-mail', async (t) => {
   const cases: [string, string[]][] = [

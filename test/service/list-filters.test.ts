@@ -36,19 +36,7 @@ await stack.db.query(
   [other.workspace.id],
 );
 
-async function readAll(path: string): Promise<{ ids: string[]; pages: ListPage<{ id: string }>[] }> {
-  const ids: string[] = [];
-  const pages: ListPage<{ id: string }>[] = [];
-  let url: string | null = `${stack.baseUrl}${path}`;
-  while (url) {
-    const res: { status: number; body: ListPage<{ id: string }> } = await api.get<ListPage<{ id: string }>>(url);
-    if (res.status !== 200) throw new Error(`${url}: ${res.status} ${JSON.stringify(res.body)}`);
-    pages.push(res.body);
-    ids.push(...res.body.data.map((r) => r.id));
-    url = res.body.links.next;
-  }
-  return { ids, pages };
-}
+const readAll = (path: string) => api.allPages<{ id: string }>(path);
 
 async function sqlIds(table: string, where: string, params: unknown[]): Promise<string[]> {
   const rows = await stack.db.query<{ id: string }>(`select id from ${table} where workspace_id = $1 and (${where}) order by created_at, id`, [W, ...params]);

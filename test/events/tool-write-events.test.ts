@@ -1,10 +1,9 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import t, { type Test } from 'tap';
 import type { Actor, Event } from '../../shared/contracts/events.js';
 import { client } from '../helpers/http.js';
-import { callTool, okResult, type ToolResult } from '../helpers/mcp-client.js';
+import { callTool, connectMcp, okResult, type ToolResult } from '../helpers/mcp-client.js';
 import { signInAgent, TestAgent } from '../helpers/mcp-oauth-agent.js';
 import { FormBrowser } from '../helpers/oauth-forms.js';
 import { useStack } from '../helpers/shared-stack.js';
@@ -41,10 +40,7 @@ async function connect(server: Server, bearer: string): Promise<Connection> {
     if (body.method === 'tools/call') requestIds.push(res.headers.get('request-id') ?? 'none');
     return res;
   };
-  const mcp = new Client({ name: 'tool-write-events-test', version: '1.0.0' });
-  await mcp.connect(new StreamableHTTPClientTransport(new URL(`${stack.baseUrl}/mcp/${server}`), { fetch: recording, requestInit: { headers: { Authorization: `Bearer ${bearer}` } } }));
-  t.teardown(() => mcp.close());
-  return { client: mcp, requestIds };
+  return { client: await connectMcp(t, stack.baseUrl, server, bearer, { fetch: recording }), requestIds };
 }
 
 /** A tool call that must succeed: its result and the id of its request. */

@@ -7,19 +7,17 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export { freePort } from '../shared/free-port.js';
 
 const CRM_BIN = path.join(ROOT, 'dist', 'cli', 'crm.js');
-/** The V8 flags of service processes, given to every process the bench times. */
-const NODE_FLAGS = SERVICE_NODE_FLAGS;
 
 /** A service process whose logs go to /dev/null, so reading them costs the load generator nothing. */
 export function spawnQuiet(args: string[], env: NodeJS.ProcessEnv, script = CRM_BIN, extraFlags: readonly string[] = []): ChildProcess {
   // The baseline gets the same V8 tuning as the service, so the comparison stays fair.
-  const flags = [...NODE_FLAGS, ...extraFlags, ...(script.endsWith('.ts') ? ['--import', 'tsx'] : [])];
+  const flags = [...SERVICE_NODE_FLAGS, ...extraFlags, ...(script.endsWith('.ts') ? ['--import', 'tsx'] : [])];
   return spawn(process.execPath, [...flags, script, ...args], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 export async function runCrmJson<T>(args: string[], env: NodeJS.ProcessEnv): Promise<T> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...NODE_FLAGS, CRM_BIN, ...args, '--json'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, CRM_BIN, ...args, '--json'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
     child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as T) : reject(new Error(`crm ${args.join(' ')} exited ${code}`))));

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { SERVICE_NODE_FLAGS } from '../../cli/node-flags.js';
 
 /** Tests always run against real Postgres and real NATS on this machine. */
 export const ADMIN_DATABASE_URL = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -21,8 +20,6 @@ function repositoryRoot(from: string): string {
 }
 /** The compiled CLI: tests run what production runs (`npm test` builds first). */
 export const CRM_BIN = path.join(ROOT, 'dist', 'cli', 'crm.js');
-/** The V8 flags every service process runs with. */
-export const NODE_FLAGS = SERVICE_NODE_FLAGS;
 
 /**
  * A Node program as tests start it: without the process-tracking hook that tap adds to

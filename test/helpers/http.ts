@@ -42,8 +42,8 @@ export function client(baseUrl: string, token?: string) {
     get,
     /**
      * Every page of a list, following links.next as given from `path` on (each page must
-     * answer 200): the records in order, their ids, and the pages. `onPage` sees each page as it comes (to assert on its link, or to write
-     * between pages).
+     * answer 200): the records in order, their ids, and the pages. `onPage` sees each page
+     * as it comes (to assert on its link, or to write between pages).
      */
     allPages: async <R extends { id: string }>(path: string, onPage?: (page: ListPage<R>, url: string) => unknown): Promise<{ items: R[]; ids: string[]; pages: ListPage<R>[] }> => {
       const pages: ListPage<R>[] = [];

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { CRM_BIN, NODE_FLAGS, nodeCommand, ROOT } from './environment.js';
+import { SERVICE_NODE_FLAGS } from '../../cli/node-flags.js';
+import { CRM_BIN, nodeCommand, ROOT } from './environment.js';
 import { LOG_FLUSH_INTERVAL_MS } from '../../shared/logger.js';
 
 /** Resolves once every log line a process wrote before the call has reached its output (service logs are buffered). */
@@ -31,7 +32,7 @@ export class CrmProcess {
     args: string[],
     env: NodeJS.ProcessEnv,
   ) {
-    this.child = spawn(...nodeCommand([...NODE_FLAGS, CRM_BIN, ...args]), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn(...nodeCommand([...SERVICE_NODE_FLAGS, CRM_BIN, ...args]), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child.stdout?.setEncoding('utf8').on('data', (chunk: string) => this.output.push(chunk));
     this.child.stderr?.setEncoding('utf8').on('data', (chunk: string) => this.output.push(chunk));
     this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));

@@ -12,7 +12,8 @@ import path from 'node:path';
 import { WORKER_NAMES } from '../../shared/bus/operation.js';
 import { NATS_ROLES, workerRole, type NatsRole } from '../../shared/bus/nats-permissions.js';
 import { connectDatabase, dropTestDatabase } from './database.js';
-import { CRM_BIN, NODE_FLAGS, nodeCommand, ROOT } from './environment.js';
+import { SERVICE_NODE_FLAGS } from '../../cli/node-flags.js';
+import { CRM_BIN, nodeCommand, ROOT } from './environment.js';
 import { logsSettled, runCrm } from './process.js';
 import { NATS_SERVER, planNatsServer } from './nats-server.js';
 import { operatorFor } from './operator.js';
@@ -105,7 +106,7 @@ export async function startSharedStack(): Promise<void> {
     return { label, log, pid: child.pid };
   };
   const launchCrm = (label: string, args: string[], role: NatsRole) => {
-    const proc = launch(label, nodeCommand([...NODE_FLAGS, CRM_BIN, ...args]), envFor(role));
+    const proc = launch(label, nodeCommand([...SERVICE_NODE_FLAGS, CRM_BIN, ...args]), envFor(role));
     state.pids.push(proc.pid);
     save();
     return proc;

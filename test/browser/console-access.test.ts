@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import t from 'tap';
-import { launchBrowser } from '../helpers/browser.js';
+import { collectCspViolations, launchBrowser } from '../helpers/browser.js';
 import { check, signIn } from '../helpers/console-pages.js';
 import { client } from '../helpers/http.js';
 import { authorizeWithForms, pkce, registerClient, tokenRequest } from '../helpers/oauth-forms.js';
@@ -22,6 +22,8 @@ await adminApi.post('/v1/contacts', { first_name: 'Ann', phone: '+1 415 555 0101
 
 const browser = await launchBrowser();
 t.teardown(() => browser.close());
+/** What every page of this file's tests reported about its CSP: checked at the end. */
+const cspReports: string[] = [];
 
 async function tokenNames(): Promise<string[]> {
   return (await adminApi.get<{ data: { name: string }[] }>('/v1/tokens?include_revoked=true')).body.data.map((x) => x.name);
@@ -31,6 +33,7 @@ t.test('a member without Configuration sees no token or member pages, and cannot
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   t.teardown(() => context.close());
   const page = await context.newPage();
+  collectCspViolations(page, cspReports);
   await signIn(page, base, 'rep@initech.test', TEST_PASSWORD);
   t.equal(new URL(page.url()).pathname, ws);
   const nav = await page.getByRole('navigation', { name: 'Console sections' }).innerText();
@@ -117,6 +120,7 @@ t.test('an agent connected through OAuth is listed under Connected agents and st
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   t.teardown(() => context.close());
   const page = await context.newPage();
+  collectCspViolations(page, cspReports);
   await signIn(page, base, 'ada@initech.test', TEST_PASSWORD, `${ws}/agents`);
   const row = page.locator('tr', { hasText: 'Claude Console Test' });
   const text = await row.innerText();
@@ -149,6 +153,7 @@ t.test('a member sees and revokes only their own agents', async (t) => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   t.teardown(() => context.close());
   const page = await context.newPage();
+  collectCspViolations(page, cspReports);
   await signIn(page, base, 'rep@initech.test', TEST_PASSWORD, `${ws}/agents`);
   const listed = await page.locator('tbody tr').allInnerTexts();
   t.ok(listed.length >= 2 && listed.every((r) => /rep@initech\.test/.test(r)), 'only their own');
@@ -171,6 +176,7 @@ async function adminGrantId(clientName: string): Promise<string> {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
+    collectCspViolations(page, cspReports);
     await signIn(page, base, 'ada@initech.test', TEST_PASSWORD, `${ws}/agents`);
     const href = (await page.locator('tr', { hasText: clientName }).getByRole('link', { name: /^Revoke/ }).getAttribute('href')) ?? '';
     return /agents\/([^/]+)\/revoke/.exec(href)?.[1] ?? '';
@@ -186,6 +192,7 @@ t.test('changing a member’s permissions in the console applies to their agents
   t.ok((await callTool(agent.access, 'create_contact', { first_name: 'Written', phone: '+1 415 555 0177' })).ok, 'the agent may write');
   const adminView = await browser.newContext();
   const listing = await adminView.newPage();
+  collectCspViolations(listing, cspReports);
   await signIn(listing, base, 'ada@initech.test', TEST_PASSWORD, `${ws}/agents`);
   const writerRow = listing.locator('tr', { hasText: 'Rep Writer' }).filter({ hasText: 'Reads and changes' });
   t.match(await writerRow.innerText(), /Reads and changes[\s\S]*contacts:write/, 'listed as allowed to change things');
@@ -194,6 +201,7 @@ t.test('changing a member’s permissions in the console applies to their agents
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   t.teardown(() => context.close());
   const page = await context.newPage();
+  collectCspViolations(page, cspReports);
   await signIn(page, base, 'ada@initech.test', TEST_PASSWORD, `${ws}/members`);
   await page.getByRole('link', { name: 'Change rep@initech.test' }).click();
   await page.getByLabel('Create and change contacts').uncheck();
@@ -212,4 +220,8 @@ t.test('changing a member’s permissions in the console applies to their agents
   await page.getByRole('button', { name: 'Remove member' }).click();
   await page.getByText('The member was removed.').waitFor();
   t.not(await within(5000, async () => !(await callTool(agent.access, 'find_contacts', {})).ok), null, 'a removed member’s agents stop within 5 s');
+});
+
+t.test('every page of these tests ran under its CSP without a violation', async (t) => {
+  t.same(cspReports, []);
 });

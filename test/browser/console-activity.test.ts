@@ -3,7 +3,7 @@ import t from 'tap';
 import { ADMIN_PERMISSIONS, grantableScopes } from '../../shared/auth/permissions.js';
 import type { CallContext } from '../../shared/contracts/call-context.js';
 import { updateContact } from '../../shared/contracts/contacts.js';
-import { launchBrowser } from '../helpers/browser.js';
+import { collectCspViolations, launchBrowser } from '../helpers/browser.js';
 import { busAs } from '../helpers/bus-as.js';
 import { check, signIn } from '../helpers/console-pages.js';
 import { client } from '../helpers/http.js';
@@ -59,9 +59,7 @@ t.teardown(() => browser.close());
 const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
 const page = await context.newPage();
 const cspReports: string[] = [];
-page.on('console', (message) => {
-  if (/Content Security Policy|Refused to/i.test(message.text())) cspReports.push(message.text());
-});
+collectCspViolations(page, cspReports);
 
 /** Each row of the feed as its cells read: what (type and record), who, and the changes. */
 async function rows(p: Page): Promise<{ what: string; who: string; changes: string }[]> {

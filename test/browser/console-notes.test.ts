@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import t from 'tap';
 import type { Note } from '../../shared/contracts/notes.js';
 import type { ListPage } from '../helpers/api-types.js';
-import { launchBrowser } from '../helpers/browser.js';
+import { collectCspViolations, launchBrowser } from '../helpers/browser.js';
 import { check, signIn } from '../helpers/console-pages.js';
 import { client } from '../helpers/http.js';
 import { useStack } from '../helpers/shared-stack.js';
@@ -33,9 +33,7 @@ const cspReports: string[] = [];
 async function newPage(): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
-  page.on('console', (message) => {
-    if (/Content Security Policy|Refused to/i.test(message.text())) cspReports.push(message.text());
-  });
+  collectCspViolations(page, cspReports);
   return page;
 }
 

@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { WorkspaceSettings } from '../../shared/contracts/workspace-settings.js';
-import { launchBrowser } from '../helpers/browser.js';
+import { collectCspViolations, launchBrowser } from '../helpers/browser.js';
 import { check, signIn } from '../helpers/console-pages.js';
 import { client } from '../helpers/http.js';
 import { useStack } from '../helpers/shared-stack.js';
@@ -26,6 +26,8 @@ await stack.db.query(
 const browser = await launchBrowser();
 t.teardown(() => browser.close());
 const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+const cspReports: string[] = [];
+collectCspViolations(page, cspReports);
 await signIn(page, base, admin.user.email, TEST_PASSWORD);
 
 t.test('an administrator sets the time zone, and days are read in it', async (t) => {
@@ -49,4 +51,8 @@ t.test('an administrator sets the time zone, and days are read in it', async (t)
 
   await page.goto(`${base}${ws}`);
   t.match(await page.locator('#workspace-time-zone').innerText(), /America\/Los_Angeles/, 'the overview says it');
+});
+
+t.test('the settings page ran under its CSP without a violation', async (t) => {
+  t.same(cspReports, []);
 });

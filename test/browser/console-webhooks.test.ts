@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import t from 'tap';
-import { launchBrowser } from '../helpers/browser.js';
+import { collectCspViolations, launchBrowser } from '../helpers/browser.js';
 import { check, shownText, signIn } from '../helpers/console-pages.js';
 import { startStack, TEST_PASSWORD } from '../helpers/stack.js';
 import { receiversClosedWith, type ReceivedWebhook } from '../helpers/webhook-receiver.js';
@@ -24,9 +24,7 @@ t.teardown(() => browser.close());
 const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
 const page = await context.newPage();
 const cspReports: string[] = [];
-page.on('console', (message) => {
-  if (/Content Security Policy|Refused to/i.test(message.text())) cspReports.push(message.text());
-});
+collectCspViolations(page, cspReports);
 /** Every secret the pages showed: none may appear in a log or a URL. */
 const secretsShown: string[] = [];
 const urlsVisited: string[] = [];

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import t from 'tap';
 import { SCOPES } from '../../shared/auth/scopes.js';
-import { launchBrowser } from '../helpers/browser.js';
+import { collectCspViolations, launchBrowser } from '../helpers/browser.js';
 import { check, shownText, signIn } from '../helpers/console-pages.js';
 import { client } from '../helpers/http.js';
 import { useStack } from '../helpers/shared-stack.js';
@@ -26,9 +26,7 @@ const context = await browser.newContext({ viewport: { width: 1280, height: 800 
 await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
 const page = await context.newPage();
 const cspReports: string[] = [];
-page.on('console', (message) => {
-  if (/Content Security Policy|Refused to/i.test(message.text())) cspReports.push(message.text());
-});
+collectCspViolations(page, cspReports);
 
 async function submit(p: Page, button: string): Promise<number> {
   const [response] = await Promise.all([p.waitForResponse((r) => r.request().method() === 'POST'), p.getByRole('button', { name: button, exact: true }).click()]);

@@ -16,6 +16,7 @@ export type WebhookEndpointStatus = z.infer<typeof WebhookEndpointStatus>;
 
 /** An event type, or `*` for every type (present and future). */
 export const EnabledEvent = z.enum(['*', ...EVENT_TYPES], { error: 'must be an event type (e.g. contact.created) or *' });
+export type EnabledEvent = z.infer<typeof EnabledEvent>;
 
 const EnabledEvents = z
   .array(EnabledEvent)
@@ -178,7 +179,7 @@ export const listWebhookDeliveries = defineOperation({
   output: pageOf(WebhookDelivery),
 });
 
-/** Sends a delivery again now (its retries start over); a pending one is simply sent now. */
+/** Sends a delivery again now: a failed one gets one more attempt (failing again leaves it failed); a pending one is sent without waiting. */
 export const retryWebhookDelivery = defineOperation({
   worker: 'webhooks',
   resource: 'deliveries',

@@ -38,7 +38,8 @@ const tokens: string[] = [];
 /** A workspace with a token that writes contacts, reads events and manages webhooks. */
 async function workspace() {
   const ws = await stack.bootstrap({ defaultCountry: 'US' });
-  const token = await stack.token(ws.workspace.id, ['contacts:write', 'events:read', 'webhooks:write']);
+  // An endpoint receives only what its creator may read: `*` needs every read scope.
+  const token = await stack.token(ws.workspace.id, ['contacts:write', 'deals:write', 'schema:read', 'tokens:write', 'events:read', 'webhooks:write']);
   tokens.push(token);
   const api = client(stack.baseUrl, token);
   let phone = 100;

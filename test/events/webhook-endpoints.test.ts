@@ -1,4 +1,7 @@
 import t from 'tap';
+import type { CallContext } from '../../shared/contracts/call-context.js';
+import { createWebhookEndpoint } from '../../shared/contracts/webhooks.js';
+import { busAs } from '../helpers/bus-as.js';
 import { client } from '../helpers/http.js';
 import { useStack } from '../helpers/shared-stack.js';
 
@@ -11,7 +14,8 @@ import { useStack } from '../helpers/shared-stack.js';
  */
 const stack = await useStack(t);
 const ws = await stack.bootstrap();
-const api = client(stack.baseUrl, await stack.token(ws.workspace.id, ['webhooks:write', 'events:read']));
+// Every read scope an endpoint for `*` needs (an endpoint receives only what its creator may read).
+const api = client(stack.baseUrl, await stack.token(ws.workspace.id, ['webhooks:write', 'events:read', 'contacts:read', 'deals:read', 'schema:read', 'tokens:write']));
 
 interface Endpoint {
   id: string;
@@ -168,4 +172,51 @@ t.test("an endpoint's deliveries page by links.next, which names the endpoint", 
   t.equal(new Set(seen).size, seen.length, 'no delivery twice');
   t.same(sent.filter((id) => !seen.includes(id)), [], 'every test delivery on some page');
   t.equal(seen.length, 4, 'one per page, the last page without a link');
+});
+
+t.test('an endpoint receives only what its creator may read: each type needs its read scope, and a member who sees only their own records points none', async (t) => {
+  type Refusal = { error: { code: string; required_scope?: string } };
+  const hooksOnly = client(stack.baseUrl, await stack.token(ws.workspace.id, ['webhooks:write']));
+  const before = await listIds();
+  for (const [types, scope] of [
+    [['contact.created'], 'contacts:read'],
+    [['note.created'], 'contacts:read'],
+    [['deal.stage_changed', 'webhook_endpoint.created'], 'deals:read'],
+    [['custom_field.created'], 'schema:read'],
+    [['token.created'], 'tokens:write'],
+    [['*'], 'contacts:read'],
+  ] as const) {
+    const res = await hooksOnly.post<Refusal>('/v1/webhook-endpoints', { url: URL_A, enabled_events: types });
+    t.equal(res.status, 403, types.join());
+    t.match(res.body.error, { code: 'missing_scope', required_scope: scope }, types.join());
+  }
+  t.same(await listIds(), before, 'nothing was created');
+  const own = await hooksOnly.post<Endpoint>('/v1/webhook-endpoints', { url: URL_A, enabled_events: ['webhook_endpoint.updated'] });
+  t.equal(own.status, 201, 'events of its own kind it may read, so receive');
+
+  // An endpoint someone who reads contacts made: the lesser token may neither re-point nor widen what it receives.
+  const theirs = (await api.post<Endpoint>('/v1/webhook-endpoints', { url: URL_A, enabled_events: ['contact.created'] })).body;
+  const moved = await hooksOnly.send<Refusal>('PATCH', `/v1/webhook-endpoints/${theirs.id}`, { body: { url: 'https://elsewhere.unresolvable.invalid/collect' } });
+  t.match(moved, { status: 403, body: { error: { code: 'missing_scope', required_scope: 'contacts:read' } } }, 'a new url for contact events');
+  const widened = await hooksOnly.send<Refusal>('PATCH', `/v1/webhook-endpoints/${own.body.id}`, { body: { enabled_events: ['*'] } });
+  t.equal(widened.status, 403, 'more types than it may read');
+  t.match((await api.get<Endpoint>(`/v1/webhook-endpoints/${theirs.id}`)).body, { url: URL_A, enabled_events: ['contact.created'] }, 'unchanged');
+  const renamed = await hooksOnly.send<Endpoint>('PATCH', `/v1/webhook-endpoints/${theirs.id}`, { body: { description: 'Renamed', status: 'disabled' } });
+  t.match(renamed, { status: 200, body: { description: 'Renamed', status: 'disabled', url: URL_A } }, 'its description and status it may change');
+
+  const readsContacts = client(stack.baseUrl, await stack.token(ws.workspace.id, ['webhooks:write', 'contacts:read']));
+  t.equal((await readsContacts.post('/v1/webhook-endpoints', { url: URL_A, enabled_events: ['contact.created', 'contact.updated'] })).status, 201);
+  const notes = await readsContacts.post<Refusal>('/v1/webhook-endpoints', { url: URL_A, enabled_events: ['note.created'] });
+  t.match(notes, { status: 403, body: { error: { required_scope: 'deals:read' } } }, "a note's events are a contact's or a deal's: both scopes");
+
+  // A console member with `owned` visibility and the Configuration permission (the console's bus call).
+  const gateway = await busAs(t, stack, 'gateway', { timeoutMs: 15_000 });
+  const owned: CallContext = {
+    workspace_id: ws.workspace.id,
+    principal: { type: 'user', id: ws.user.id, scopes: ['webhooks:write', 'contacts:read', 'deals:read', 'schema:read', 'tokens:write'] },
+    visibility: 'owned',
+  };
+  const ownedCount = (await listIds()).length;
+  await t.rejects(gateway.call(createWebhookEndpoint, { url: URL_A, enabled_events: ['webhook_endpoint.updated'] }, { context: owned, requestId: 'req_owned_endpoint' }), { code: 'forbidden' });
+  t.equal((await listIds()).length, ownedCount, 'nothing was created');
 });

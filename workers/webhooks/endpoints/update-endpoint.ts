@@ -1,14 +1,17 @@
-import type { updateWebhookEndpoint } from '../../../shared/contracts/webhooks.js';
+import type { EnabledEvent, updateWebhookEndpoint } from '../../../shared/contracts/webhooks.js';
 import type { OperationHandler } from '../../runtime/worker-call.js';
 import { toWebhookEndpointResource } from './endpoint-resource.js';
 import { findEndpoint } from './find-endpoint.js';
 import { requireDeliverableUrl } from './require-deliverable-url.js';
+import { requireReadableEvents } from './require-readable-events.js';
 
 /** Changes the fields given; enabling an endpoint again forgets its failures. */
-export const updateEndpointHandler: OperationHandler<typeof updateWebhookEndpoint> = async ({ input, db, events, services }) => {
+export const updateEndpointHandler: OperationHandler<typeof updateWebhookEndpoint> = async ({ input, context, db, events, services }) => {
   const { id, ...fields } = input;
   if (fields.url !== undefined) await requireDeliverableUrl(fields.url, services);
   const before = await findEndpoint(db, id, { forUpdate: true });
+  // Where an endpoint's events go, and which: only a caller who may read them all changes that.
+  if (fields.url !== undefined || fields.enabled_events !== undefined) requireReadableEvents(context, fields.enabled_events ?? (before.enabled_events as EnabledEvent[]));
   const enabledAgain = fields.status === 'enabled' && before.status !== 'enabled';
   const row = await db
     .updateTable('webhook_endpoints')

@@ -31,12 +31,12 @@ export const createWebhookEndpointEndpoint = defineEndpoint({
   operationId: 'createWebhookEndpoint',
   summary: 'Create a webhook endpoint',
   description:
-    'Events of the types in enabled_events are POSTed to url, signed per the Standard Webhooks specification (headers webhook-id, webhook-timestamp, webhook-signature) with the secret in this response, which is shown only here. The URL must be https and its host a public address (loopback, private, link-local and metadata addresses are refused, after DNS too), unless the operator set WEBHOOK_ALLOW_PRIVATE_NETWORKS for development. An endpoint receives events that happen after its creation.',
+    'Events of the types in enabled_events are POSTed to url, signed per the Standard Webhooks specification (headers webhook-id, webhook-timestamp, webhook-signature) with the secret in this response, which is shown only here. The URL must be https and its host a public address (loopback, private, link-local and metadata addresses are refused, after DNS too), unless the operator set WEBHOOK_ALLOW_PRIVATE_NETWORKS for development. An endpoint receives events that happen after its creation. It may only receive events its creator could read with GET /v1/events: each type needs its record\'s read scope (contact.* contacts:read, deal.* deals:read, note.* both, custom_field.*, pipeline.*, stage.* and workspace.* schema:read, token.*, member.* and agent.* tokens:write; * all of them), else 403 missing_scope; a member who sees only their own records gets 403 forbidden.',
   tag,
   op: createWebhookEndpoint,
   body: CreateWebhookEndpointBody,
   status: 201,
-  errors: [...bodyErrors],
+  errors: [...bodyErrors, 'forbidden'],
   location: (endpoint) => `/v1/webhook-endpoints/${endpoint.id}`,
   noStore: true,
 });
@@ -72,13 +72,14 @@ export const updateWebhookEndpointEndpoint = defineEndpoint({
   path: '/v1/webhook-endpoints/{id}',
   operationId: 'updateWebhookEndpoint',
   summary: 'Update a webhook endpoint',
-  description: 'Changes the fields given. status disabled stops every delivery to it; enabled again forgets its failures (failing_since).',
+  description:
+    'Changes the fields given. status disabled stops every delivery to it; enabled again forgets its failures (failing_since). A change of url or enabled_events needs what creating it would: the read scope of every event type it receives.',
   tag,
   op: updateWebhookEndpoint,
   params: WebhookEndpointIdParams,
   body: UpdateWebhookEndpointBody,
   status: 200,
-  errors: ['not_found', ...bodyErrors],
+  errors: ['not_found', ...bodyErrors, 'forbidden'],
 });
 
 export const deleteWebhookEndpointEndpoint = defineEndpoint({

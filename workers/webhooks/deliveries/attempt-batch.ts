@@ -72,6 +72,8 @@ export class AttemptBatch {
       update webhook_deliveries d
       set status = s.status, attempt_count = s.attempt_count, next_attempt_at = s.next_attempt_at, last_attempt_at = s.attempted_at, updated_at = s.attempted_at
       from settled s
-      where d.id = s.delivery_id and d.workspace_id = s.workspace_id`.execute(db);
+      -- Only from the state the attempt started in: another copy that sent it too (a lease
+      -- that ran out, a retry by hand) and stored first keeps its newer state; the attempt is kept.
+      where d.id = s.delivery_id and d.workspace_id = s.workspace_id and d.attempt_count = s.attempt_count - 1`.execute(db);
   }
 }

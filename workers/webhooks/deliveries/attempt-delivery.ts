@@ -131,7 +131,9 @@ async function storeFailureOrRecovery(
   const settle = db
     .updateTable('webhook_deliveries')
     .set({ status, attempt_count: attemptCount, next_attempt_at: next, last_attempt_at: now, updated_at: now })
-    .where('id', '=', claimed.id);
+    .where('id', '=', claimed.id)
+    // As in AttemptBatch: only from the state the attempt started in.
+    .where('attempt_count', '=', claimed.attempt_count);
   await em.transactional(async (tx) => {
     const txDb = db.within(tx);
     await sql`with attempt as (${attempt}) ${settle}`.execute(txDb.global);

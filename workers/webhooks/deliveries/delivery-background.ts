@@ -1,11 +1,10 @@
 import type { Logger } from '../../../shared/logger.js';
 import type { BackgroundTask, WorkerServices } from '../../runtime/worker-call.js';
+import { DELIVERIES_IN_FLIGHT } from './deliveries-in-flight.js';
 import { DeliveryLoop, setRunningDeliveryLoop } from './delivery-loop.js';
 import { consumeEvents, type EventConsumer } from './event-consumer.js';
 import { fanOutEvents } from './fan-out-event.js';
 
-/** Attempts in flight per process: most wait on a receiver, not on this process. */
-const CONCURRENCY = 32;
 const POLL_MS = 1_000;
 
 /**
@@ -13,7 +12,7 @@ const POLL_MS = 1_000;
  * deliveries and hands them to the loop at once; the loop sends and retries them.
  */
 export function startWebhookDelivery(services: WorkerServices, log: Logger): BackgroundTask & { loop: DeliveryLoop } {
-  const loop = new DeliveryLoop({ orm: services.orm, secrets: services.secrets, settings: services.webhooks, log }, { concurrency: CONCURRENCY, pollMs: POLL_MS });
+  const loop = new DeliveryLoop({ orm: services.orm, secrets: services.secrets, settings: services.webhooks, log }, { concurrency: DELIVERIES_IN_FLIGHT, pollMs: POLL_MS });
   setRunningDeliveryLoop(loop);
   loop.wake();
   let consumer: EventConsumer | null = null;
@@ -22,6 +21,8 @@ export function startWebhookDelivery(services: WorkerServices, log: Logger): Bac
       services.jetStream,
       services.busNamespace,
       async (events) => {
+        // A backlog waits in the stream (its events not yet taken) rather than in this process.
+        await loop.room();
         // Stored (and leased to this copy) before the events are acknowledged, then sent at once.
         loop.send(await fanOutEvents(services.orm, events, loop.leaseMs));
       },

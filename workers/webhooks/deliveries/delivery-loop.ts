@@ -1,3 +1,4 @@
+import { pgTimestamp } from '../../../shared/db/sql.js';
 import { AttemptBatch } from './attempt-batch.js';
 import { attemptDelivery, type DeliveryDeps, type DeliveryEndpoint } from './attempt-delivery.js';
 import { claimDueDeliveries } from './claim-due-deliveries.js';
@@ -21,12 +22,15 @@ export class DeliveryLoop {
   private inFlight = new Set<Promise<void>>();
   /** Taken (leased to this copy), not yet sent. */
   private ready: { row: WebhookDeliveryRow; endpoint?: DeliveryEndpoint }[] = [];
+  /** Callers of {@link room} waiting for `ready` to shrink. */
+  private roomWaiters: (() => void)[] = [];
+  /** The one timer for the earliest retry this copy scheduled (the poll finds the later ones). */
+  private retryTimer: { at: number; timer: NodeJS.Timeout } | null = null;
   private claiming: Promise<void> | null = null;
   private again = false;
   /** The last claim filled every free slot: more may be due. */
   private moreDue = false;
   private stopped = false;
-  private readonly timers = new Set<NodeJS.Timeout>();
   private readonly poll: NodeJS.Timeout;
   private readonly attempts: AttemptBatch;
 
@@ -42,6 +46,20 @@ export class DeliveryLoop {
   /** How long a taken delivery is this copy's: it outlasts the longest attempt, with room for storing it. */
   get leaseMs(): number {
     return this.deps.settings.timeoutMs + 30_000;
+  }
+
+  /** How many taken deliveries may wait for a slot: a burst waits in the stream, not in memory, and none waits past its lease. */
+  get readyLimit(): number {
+    return this.options.concurrency * 2;
+  }
+
+  /**
+   * Resolves once fewer than {@link readyLimit} deliveries wait to be sent: the event
+   * consumer waits for it before taking more events, so a backlog stays in the stream.
+   */
+  room(): Promise<void> {
+    if (this.stopped || this.ready.length < this.readyLimit) return Promise.resolve();
+    return new Promise((resolve) => this.roomWaiters.push(resolve));
   }
 
   /** Sends deliveries already leased to this copy (just queued by it), without claiming them. */
@@ -85,6 +103,9 @@ export class DeliveryLoop {
   private pump(): void {
     while (!this.stopped && this.inFlight.size < this.options.concurrency && this.ready.length > 0) {
       const { row, endpoint } = this.ready.shift() as { row: WebhookDeliveryRow; endpoint?: DeliveryEndpoint };
+      // A lease that ends before this attempt could: another copy may claim it meanwhile, so
+      // it is left to the claims (sent once, by whoever claims it next).
+      if (row.next_attempt_at !== null && pgTimestamp(row.next_attempt_at).getTime() < Date.now() + this.deps.settings.timeoutMs) continue;
       const sending: Promise<void> = attemptDelivery(row, this.deps, this.attempts, endpoint)
         .then((next) => {
           if (next) this.wakeAt(next);
@@ -98,22 +119,27 @@ export class DeliveryLoop {
         });
       this.inFlight.add(sending);
     }
+    if (this.ready.length < this.readyLimit) for (const resolve of this.roomWaiters.splice(0)) resolve();
   }
   private wakeAt(when: Date): void {
     if (this.stopped) return;
+    const at = when.getTime();
+    if (this.retryTimer && this.retryTimer.at <= at) return;
+    if (this.retryTimer) clearTimeout(this.retryTimer.timer);
     const timer = setTimeout(() => {
-      this.timers.delete(timer);
+      this.retryTimer = null;
       this.wake();
-    }, Math.max(0, when.getTime() - Date.now()) + 5);
+    }, Math.max(0, at - Date.now()) + 5);
     timer.unref();
-    this.timers.add(timer);
+    this.retryTimer = { at, timer };
   }
 
   /** Takes nothing new and waits for the attempts under way. */
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.poll);
-    for (const timer of this.timers) clearTimeout(timer);
+    if (this.retryTimer) clearTimeout(this.retryTimer.timer);
+    for (const resolve of this.roomWaiters.splice(0)) resolve();
     await this.claiming;
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }

@@ -11,6 +11,8 @@ const ACK_WAIT_MS = 30_000;
 const STREAM_RETRY_MS = 1_000;
 /** At most this many events handled at once. */
 const BATCH = 64;
+/** Batches taken but not yet handled, at most. */
+const MAX_BATCHES_WAITING = 2;
 
 export interface EventConsumer {
   stop(): Promise<void>;
@@ -71,16 +73,23 @@ export function consumeEvents(access: JetStreamAccess, namespace: string, handle
     // the next turn of the event loop joins the batch; batches run one after another.
     let batch: JsMsg[] = [];
     let handling: Promise<void> = Promise.resolve();
+    let batchesWaiting = 0;
     const flush = () => {
       const taken = batch;
+      if (taken.length === 0) return;
       batch = [];
-      handling = handling.then(() => handleBatch(taken));
+      batchesWaiting++;
+      handling = handling.then(() => handleBatch(taken)).finally(() => batchesWaiting--);
     };
     for await (const message of messages) {
       batch.push(message);
       if (batch.length === 1) setImmediate(flush);
       else if (batch.length >= BATCH) flush();
+      // Taken from the stream no faster than handled: an event that waits here past its
+      // acknowledgement deadline would only come again.
+      if (batchesWaiting >= MAX_BATCHES_WAITING) await handling;
     }
+    flush();
     await handling;
   };
 
@@ -108,7 +117,13 @@ export function consumeEvents(access: JetStreamAccess, namespace: string, handle
         type,
         event: () => {
           if (parsed !== undefined) return parsed;
-          const result = Event.safeParse(message.json());
+          let body: unknown;
+          try {
+            body = message.json();
+          } catch {
+            body = undefined; // not JSON at all: refused below like any other body that does not parse
+          }
+          const result = Event.safeParse(body);
           // The subject says whose event it is; a body that says otherwise is not trusted.
           parsed = result.success && result.data.workspace_id === workspaceId && result.data.type === type ? result.data : null;
           if (!parsed) refuse(message);

@@ -5,11 +5,12 @@ import type { Duplex } from 'node:stream';
 import type { ResolvedAddress } from '../../../shared/ssrf/delivery-address.js';
 import type { OutboundNetwork } from '../../../shared/ssrf/outbound-network.js';
 import { pinnedLookup } from '../../../shared/ssrf/pinned-lookup.js';
+import { DELIVERIES_IN_FLIGHT } from './deliveries-in-flight.js';
 
 /** Idle connections close after this long (receivers' own keep-alive timeouts are often 5 s). */
 const IDLE_MS = 4_000;
-/** Connections per endpoint address: more requests wait for one (opening and closing them under load cost more). */
-const SOCKETS_PER_TARGET = 16;
+/** Connections per endpoint address, kept open between deliveries (opening and closing them under load cost more). */
+const SOCKETS_PER_TARGET = DELIVERIES_IN_FLIGHT;
 /** Targets with a pool of their own; the least recently used one is closed beyond this. */
 const MAX_TARGETS = 256;
 
@@ -47,7 +48,7 @@ export class PinnedAgents {
     if (this.agents.size > MAX_TARGETS) {
       const [oldestKey, oldest] = this.agents.entries().next().value as [string, http.Agent];
       this.agents.delete(oldestKey);
-      oldest.destroy();
+      closeIdleSockets(oldest);
     }
     return agent;
   }
@@ -67,6 +68,14 @@ export class PinnedAgents {
       override createConnection = connect as unknown as http.Agent['createConnection'];
     })(options);
   }
+}
+
+/**
+ * Closes a pool's idle connections only: a request still in flight on it finishes (its
+ * connection then closes after the idle timeout), where `agent.destroy()` would cut it off.
+ */
+function closeIdleSockets(agent: http.Agent): void {
+  for (const sockets of Object.values(agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
 }
 
 const byNetwork = new WeakMap<OutboundNetwork, PinnedAgents>();

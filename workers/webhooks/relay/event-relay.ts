@@ -81,7 +81,8 @@ export class EventRelay {
   /** Publishes until nothing is left (a burst may be larger than one batch); returns how many it published. */
   private async drain(): Promise<number> {
     let published = 0;
-    while (!this.stopped) {
+    // A lease lost mid-burst leaves the rest to the copy that takes it.
+    while (!this.stopped && this.lease.held) {
       const em = this.orm.em.fork();
       const events = await unpublishedEvents(em, BATCH);
       if (events.length === 0) return published;

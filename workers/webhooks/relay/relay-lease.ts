@@ -18,7 +18,9 @@ export class RelayLease {
 
   /** True once this process holds the lease; false while another does. */
   async tryAcquire(onLost: () => void): Promise<boolean> {
-    const client = new pg.Client({ connectionString: this.databaseUrl, application_name: 'crm event relay' });
+    // Keep-alive probes notice a connection lost without a word (a network split) in minutes
+    // rather than hours, so this copy stops relaying soon after Postgres frees the lock.
+    const client = new pg.Client({ connectionString: this.databaseUrl, application_name: 'crm event relay', keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
     client.on('error', (err) => this.log.warn({ err }, 'event relay lease connection failed'));
     await client.connect();
     try {

@@ -20,8 +20,11 @@ function fromHeaders(h: BusHeaders): MsgHdrs | undefined {
   return out;
 }
 
-/** Errors of a server not (yet) there, as opposed to one that refuses us. */
-const UNREACHABLE = new Set<string>([ErrorCode.ConnectionRefused, ErrorCode.ConnectionTimeout, 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+/**
+ * Errors of a server not (yet) there, or too busy to finish the handshake in time (TIMEOUT:
+ * seen when many processes start at once on a small machine), as opposed to one that refuses us.
+ */
+const UNREACHABLE = new Set<string>([ErrorCode.ConnectionRefused, ErrorCode.ConnectionTimeout, ErrorCode.Timeout, 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 
 function errorCode(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { useEmbeddedPostgres, type EmbeddedDatabase } from '../../shared/db/embedded-postgres.js';
 import { createLogger } from '../../shared/logger.js';
 import { NATS_SERVER, planNatsServer, type NatsServerPlan } from './nats-server.js';
+import { PROCESS_START_TIMEOUT_MS } from './process.js';
 
 /**
  * A NATS server and a Postgres cluster that belong to one test, so that the test may
@@ -20,7 +21,7 @@ export interface PrivateNats {
   stop(): Promise<void>;
 }
 
-async function waitForPort(port: number, timeoutMs = 15_000): Promise<void> {
+async function waitForPort(port: number, timeoutMs = PROCESS_START_TIMEOUT_MS): Promise<void> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const open = await new Promise<boolean>((resolve) => {

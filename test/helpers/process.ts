@@ -4,6 +4,13 @@ import { SERVICE_NODE_FLAGS } from '../../cli/node-flags.js';
 import { CRM_BIN, nodeCommand, ROOT } from './environment.js';
 import { LOG_FLUSH_INTERVAL_MS } from '../../shared/logger.js';
 
+/**
+ * How long a test waits for a process it started to say it is up. `npm test` runs four files
+ * at once on two cores, and each may start a whole stack: a worker that is ready in under 2 s
+ * alone took over 30 s when six stacks started together (module loading is CPU-bound).
+ */
+export const PROCESS_START_TIMEOUT_MS = 90_000;
+
 /** Resolves once every log line a process wrote before the call has reached its output (service logs are buffered). */
 export const logsSettled = () => new Promise<void>((resolve) => setTimeout(resolve, 2 * LOG_FLUSH_INTERVAL_MS));
 
@@ -57,7 +64,7 @@ export class CrmProcess {
   }
 
   /** Resolves with the first output line matching `pattern`. */
-  async waitFor(pattern: RegExp, timeoutMs = 30_000): Promise<RegExpMatchArray> {
+  async waitFor(pattern: RegExp, timeoutMs = PROCESS_START_TIMEOUT_MS): Promise<RegExpMatchArray> {
     const until = Date.now() + timeoutMs;
     for (;;) {
       const match = this.text().match(pattern);

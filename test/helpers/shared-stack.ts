@@ -14,7 +14,7 @@ import { NATS_ROLES, workerRole, type NatsRole } from '../../shared/bus/nats-per
 import { connectDatabase, dropTestDatabase } from './database.js';
 import { SERVICE_NODE_FLAGS } from '../../cli/node-flags.js';
 import { CRM_BIN, nodeCommand, ROOT } from './environment.js';
-import { logsSettled, runCrm } from './process.js';
+import { logsSettled, PROCESS_START_TIMEOUT_MS, runCrm } from './process.js';
 import { NATS_SERVER, planNatsServer } from './nats-server.js';
 import { operatorFor } from './operator.js';
 import { prepareEnvironment, startStack, waitUntilReady, type NatsWatcher, type ServiceStack } from './stack.js';
@@ -155,7 +155,7 @@ function readState(): SharedStackState | undefined {
   }
 }
 
-async function waitForLine(proc: { label: string; log: string; pid: number }, pattern: RegExp, timeoutMs = 30_000): Promise<RegExpMatchArray> {
+async function waitForLine(proc: { label: string; log: string; pid: number }, pattern: RegExp, timeoutMs = PROCESS_START_TIMEOUT_MS): Promise<RegExpMatchArray> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const text = readFileSync(proc.log, 'utf8');

@@ -5,7 +5,7 @@ import { createTestDatabase, type DatabaseAccess, type TestDatabase } from './da
 import { natsEnvOf } from './nats-server.js';
 import { operatorFor, type Operator } from './operator.js';
 import { startPrivateNats, type PrivateNats } from './private-services.js';
-import { CrmProcess, logsSettled, runCrm } from './process.js';
+import { CrmProcess, logsSettled, PROCESS_START_TIMEOUT_MS, runCrm } from './process.js';
 
 export interface StackOptions {
   /** How many copies of each worker to run (default one of each). */
@@ -180,7 +180,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 }
 
 /** Resolves once the gateway's /readyz answers 200 (its workers answer on the bus). */
-export async function waitUntilReady(baseUrl: string, timeoutMs = 20_000): Promise<void> {
+export async function waitUntilReady(baseUrl: string, timeoutMs = PROCESS_START_TIMEOUT_MS): Promise<void> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const res = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(2000) }).catch(() => null);

@@ -142,6 +142,14 @@ t.test('Idempotency-Key: a retried POST replays the first response and stores on
   t.equal(reused.body.error.code, 'idempotency_key_reused');
   t.equal(await count(), before + 2);
 
+  // Another caller's key is not a replay for this one: its response was made for the first caller.
+  const otherWriter = client(stack.baseUrl, await stack.token(ws.workspace.id, ['contacts:write']));
+  const notTheirs = await otherWriter.post<ErrorBody & Partial<Contact>>('/v1/contacts', body, headers);
+  t.equal(notTheirs.status, 409, 'the same key and body from another token is refused, not replayed');
+  t.equal(notTheirs.body.error?.code, 'idempotency_key_reused');
+  t.equal(notTheirs.body.id, undefined, "the first caller's contact is not shown");
+  t.equal(await count(), before + 2);
+
   const bad = await api.post<ErrorBody>('/v1/contacts', body, { 'Idempotency-Key': 'x'.repeat(300) });
   t.equal(bad.status, 400);
   t.equal(bad.body.error.param, 'Idempotency-Key');

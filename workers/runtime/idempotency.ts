@@ -4,12 +4,20 @@ import { crossWorkspaceSql } from '../../shared/db/cross-workspace-sql.js';
 import { workspaceSql } from '../../shared/db/workspace-sql.js';
 import { IdempotencyKeyReusedError } from '../../shared/errors.js';
 import type { EntityManager } from '../../shared/db/orm.js';
+import type { Principal } from '../../shared/contracts/call-context.js';
 
 /** How long a key replays its first response (24 hours, as documented in docs/api.md). */
 export const IDEMPOTENCY_TTL_HOURS = 24;
 
-export function fingerprintOf(subject: string, input: unknown): string {
-  return createHash('sha256').update(subject).update('\0').update(JSON.stringify(input)).digest('hex');
+/**
+ * What a key is bound to: the operation, its input, and who called. A key is stored once per
+ * workspace, so without the caller another token or member sending the same request with the
+ * same key would be answered with the first caller's response, which the handler's own
+ * checks (scopes of the parent record, `owned` visibility) never saw; now it is refused (409).
+ */
+export function fingerprintOf(subject: string, input: unknown, principal: Principal): string {
+  const caller = principal.type === 'operator' ? 'operator' : `${principal.type}:${principal.id}`;
+  return createHash('sha256').update(subject).update('\0').update(caller).update('\0').update(JSON.stringify(input)).digest('hex');
 }
 
 /** "Older than the replay window", on a row's created_at. */

@@ -100,7 +100,7 @@ export function serveOperation(
       if (op.idempotent && idempotencyKey && context) {
         ({ result, replayed } = await runIdempotent(
           em(),
-          { workspaceId: context.workspace_id, key: idempotencyKey, fingerprint: fingerprintOf(subject, input.data) },
+          { workspaceId: context.workspace_id, key: idempotencyKey, fingerprint: fingerprintOf(subject, input.data, context.principal) },
           (tx) => handler(callOn(() => tx, tx)),
         ));
       } else if (context && !op.readOnly && services.events.recording && !binding.singleStatement) {

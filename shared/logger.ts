@@ -18,6 +18,11 @@ const SECRET_FIELDS = [
   'client_secret',
   'token_hash',
   'password_hash',
+  'session_token',
+  'current_password',
+  'new_password',
+  'temporary_password',
+  'cookie',
 ];
 const REDACTED_PATHS = [
   ...SECRET_FIELDS,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { BusClient } from '../../shared/bus/bus-client.js';
 import { answersWithPage, type RawReply } from '../../shared/bus/reply.js';
+import { InternalError } from '../../shared/errors.js';
 import type { Endpoint } from './endpoint.js';
 import { nextLink } from './list-envelope.js';
 
@@ -17,6 +18,7 @@ const LIST_START = Buffer.from('{"object":"list","data":');
 /** A whole list's envelope: its first field, before the worker's `"data":[…]}`. */
 const LIST_OBJECT = Buffer.from('{"object":"list",');
 const OPEN_BRACE = 0x7b;
+const ENVELOPE_FIELDS = new Set(['object', 'data', 'meta', 'links']);
 
 /**
  * How an endpoint's response is made from its operation's reply, told by the shape of
@@ -29,11 +31,16 @@ export function responseBodyOf(endpoint: Endpoint, publicUrl: () => string, bus:
   if (answersWithPage(endpoint.op)) {
     return (reply, query, params) => {
       const page = reply.head.ok ? reply.head.page : undefined;
-      if (!page) return reply.body;
+      // Rows without their position would read as a whole list to a client, which would stop paging.
+      if (!page) throw new InternalError(`The reply to ${endpoint.op.name} carries no page position.`);
       const { limit, has_more, next_cursor, ...extra } = page;
       const next = nextLink(publicUrl(), pathWith(endpoint.path, params), query, next_cursor);
-      // Whatever else the page carries (a list's applied_range) follows the links, as the worker sent it.
-      const extraFields = Object.entries(extra).map(([key, value]) => `,${JSON.stringify(key)}:${JSON.stringify(value)}`).join('');
+      // Whatever else the page carries (a list's applied_range) follows the links, as the worker sent it;
+      // never a second copy of the envelope's own fields.
+      const extraFields = Object.entries(extra)
+        .filter(([key]) => !ENVELOPE_FIELDS.has(key))
+        .map(([key, value]) => `,${JSON.stringify(key)}:${JSON.stringify(value)}`)
+        .join('');
       const end = `,"meta":${JSON.stringify({ limit, has_more })},"links":${JSON.stringify({ next })}${extraFields}}`;
       return Buffer.concat([LIST_START, reply.body, Buffer.from(end)]);
     };

@@ -16,7 +16,11 @@ export function startWebhooksBackground(services: WorkerServices, log: Logger): 
   const delivery = startWebhookDelivery(services, log);
   const sink = services.jetStream
     ? jetStreamSink(services.jetStream, services.busNamespace, services.events)
-    : inProcessSink(async (events) => delivery.loop.send(await fanOutEvents(services.orm, events.map(streamEventOf), delivery.loop.leaseMs)));
+    : inProcessSink(async (events) => {
+        // As from the stream: a backlog waits in the outbox rather than in memory.
+        await delivery.loop.room();
+        delivery.loop.send(await fanOutEvents(services.orm, events.map(streamEventOf), delivery.loop.leaseMs));
+      });
   const databaseUrl = services.orm.config.get('clientUrl') ?? '';
   const relay = new EventRelay(services.orm, new RelayLease(databaseUrl, services.busNamespace, log), sink, log.child({ component: 'event relay' }));
   return {

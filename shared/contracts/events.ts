@@ -31,10 +31,20 @@ export const EVENT_OBJECTS = {
 } as const satisfies Record<string, { scope: Scope | readonly Scope[]; owned: boolean }>;
 export type EventObjectType = keyof typeof EVENT_OBJECTS;
 
+/** The scopes that read events of this kind: one, or for a note one per kind of record it belongs to. */
+function readScopesOf(kind: EventObjectType): readonly Scope[] {
+  const scope: Scope | readonly Scope[] = EVENT_OBJECTS[kind].scope;
+  return typeof scope === 'string' ? [scope] : scope;
+}
+
 /** Whether these scopes read some events of this kind (for a note: those of at least one kind of record). */
 export function readsEventsOf(held: readonly Scope[], kind: EventObjectType): boolean {
-  const scope: Scope | readonly Scope[] = EVENT_OBJECTS[kind].scope;
-  return (typeof scope === 'string' ? [scope] : scope).some((s) => grantsScope(held, s));
+  return readScopesOf(kind).some((s) => grantsScope(held, s));
+}
+
+/** The first scope these lack to read every event of this kind (a note's: of both kinds of record); null when they read all. */
+export function missingScopeForEveryEventOf(held: readonly Scope[], kind: EventObjectType): Scope | null {
+  return readScopesOf(kind).find((s) => !grantsScope(held, s)) ?? null;
 }
 
 /** Every event type, `<object>.<what happened>`. */

@@ -2,7 +2,6 @@ import type { Logger } from '../../shared/logger.js';
 import type { BackgroundTask, WorkerServices } from '../runtime/worker-call.js';
 import { startWebhookDelivery } from './deliveries/delivery-background.js';
 import { streamEventOf } from './deliveries/event-consumer.js';
-import { fanOutEvents } from './deliveries/fan-out-event.js';
 import { EventRelay } from './relay/event-relay.js';
 import { inProcessSink, jetStreamSink } from './relay/event-sinks.js';
 import { RelayLease } from './relay/relay-lease.js';
@@ -16,11 +15,7 @@ export function startWebhooksBackground(services: WorkerServices, log: Logger): 
   const delivery = startWebhookDelivery(services, log);
   const sink = services.jetStream
     ? jetStreamSink(services.jetStream, services.busNamespace, services.events)
-    : inProcessSink(async (events) => {
-        // As from the stream: a backlog waits in the outbox rather than in memory.
-        await delivery.loop.room();
-        delivery.loop.send(await fanOutEvents(services.orm, events.map(streamEventOf), delivery.loop.leaseMs));
-      });
+    : inProcessSink((events) => delivery.deliver(events.map(streamEventOf)));
   const databaseUrl = services.orm.config.get('clientUrl') ?? '';
   const relay = new EventRelay(services.orm, new RelayLease(databaseUrl, services.busNamespace, log), sink, log.child({ component: 'event relay' }));
   return {

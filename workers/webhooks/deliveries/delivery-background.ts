@@ -2,7 +2,7 @@ import type { Logger } from '../../../shared/logger.js';
 import type { BackgroundTask, WorkerServices } from '../../runtime/worker-call.js';
 import { DELIVERIES_IN_FLIGHT } from './deliveries-in-flight.js';
 import { DeliveryLoop, setRunningDeliveryLoop } from './delivery-loop.js';
-import { consumeEvents, type EventConsumer } from './event-consumer.js';
+import { consumeEvents, type EventConsumer, type StreamEvent } from './event-consumer.js';
 import { fanOutEvents } from './fan-out-event.js';
 
 const POLL_MS = 1_000;
@@ -11,28 +11,28 @@ const POLL_MS = 1_000;
  * The webhooks worker's delivery: the event stream's consumer stores each event's
  * deliveries and hands them to the loop at once; the loop sends and retries them.
  */
-export function startWebhookDelivery(services: WorkerServices, log: Logger): BackgroundTask & { loop: DeliveryLoop } {
+export function startWebhookDelivery(services: WorkerServices, log: Logger): BackgroundTask & { deliver: (events: StreamEvent[]) => Promise<void> } {
   const loop = new DeliveryLoop({ orm: services.orm, secrets: services.secrets, settings: services.webhooks, log }, { concurrency: DELIVERIES_IN_FLIGHT, pollMs: POLL_MS });
   setRunningDeliveryLoop(loop);
   loop.wake();
+  /**
+   * Events handed over (by the stream's consumer, or by the relay without NATS): their
+   * deliveries are stored, leased to this copy, before this resolves (and the events are
+   * acknowledged), then sent at once. A backlog waits where the events come from (the
+   * stream, the outbox) rather than in this process.
+   */
+  const deliver = async (events: StreamEvent[]): Promise<void> => {
+    await loop.room();
+    loop.send(await fanOutEvents(services.orm, events, loop.leaseMs));
+  };
   let consumer: EventConsumer | null = null;
   if (services.jetStream) {
-    consumer = consumeEvents(
-      services.jetStream,
-      services.busNamespace,
-      async (events) => {
-        // A backlog waits in the stream (its events not yet taken) rather than in this process.
-        await loop.room();
-        // Stored (and leased to this copy) before the events are acknowledged, then sent at once.
-        loop.send(await fanOutEvents(services.orm, events, loop.leaseMs));
-      },
-      log,
-    );
+    consumer = consumeEvents(services.jetStream, services.busNamespace, deliver, log);
   } else {
     log.info('no JetStream (in-process bus): events are not fanned out to webhook endpoints; test events and retries are still sent');
   }
   return {
-    loop,
+    deliver,
     stop: async () => {
       await consumer?.stop();
       await loop.stop();

@@ -1,6 +1,5 @@
-import { grantsScope, type Scope } from '../../../shared/auth/scopes.js';
 import type { CallContext } from '../../../shared/contracts/call-context.js';
-import { EVENT_OBJECTS, objectTypeOf, type EventObjectType } from '../../../shared/contracts/events.js';
+import { EVENT_OBJECTS, missingScopeForEveryEventOf, objectTypeOf, type EventObjectType } from '../../../shared/contracts/events.js';
 import type { EnabledEvent } from '../../../shared/contracts/webhooks.js';
 import { ForbiddenError, MissingScopeError } from '../../../shared/errors.js';
 import { ownerRestriction } from '../../runtime/visibility.js';
@@ -20,8 +19,7 @@ export function requireReadableEvents(context: CallContext, enabledEvents: reado
   }
   const kinds = enabledEvents.includes('*') ? EVERY_KIND : [...new Set(enabledEvents.map((type) => objectTypeOf(type as Exclude<EnabledEvent, '*'>)))];
   for (const kind of kinds) {
-    const needed: readonly Scope[] = [EVENT_OBJECTS[kind].scope].flat();
-    const missing = needed.find((scope) => !grantsScope(context.principal.scopes, scope));
+    const missing = missingScopeForEveryEventOf(context.principal.scopes, kind);
     if (missing) {
       throw new MissingScopeError(missing, `Receiving ${kind} events needs the scope ${missing}, which the credential does not hold: an endpoint receives only events its creator may read.`);
     }

@@ -27,6 +27,7 @@ const IPV6_RANGES: [string, number, string][] = [
   ['::', 128, 'unspecified'],
   ['::1', 128, 'loopback'],
   ['::', 96, 'IPv4-compatible (deprecated)'],
+  ['64:ff9b:1::', 48, 'local-use NAT64 (RFC 8215)'],
   ['100::', 64, 'discard-only'],
   ['2001::', 23, 'IETF protocol assignments'],
   ['2001:db8::', 32, 'documentation'],
@@ -63,12 +64,16 @@ function ipv6Bytes(address: string): number[] {
   return all.flatMap((g) => [g >> 8, g & 0xff]);
 }
 
-/** IPv4 carried inside IPv6 (mapped `::ffff:a.b.c.d`, NAT64 `64:ff9b::a.b.c.d`, 6to4 `2002:AABB:CCDD::`): judged as that IPv4 address. */
+/**
+ * IPv4 carried inside IPv6 (mapped `::ffff:a.b.c.d`, translated `::ffff:0:a.b.c.d`, NAT64
+ * `64:ff9b::a.b.c.d`, 6to4 `2002:AABB:CCDD::`): judged as that IPv4 address.
+ */
 function embeddedIpv4(address: string): string | null {
   const bytes = ipv6Bytes(address);
   const zeros = (from: number, to: number) => bytes.slice(from, to).every((b) => b === 0);
   const dotted = (at: number) => bytes.slice(at, at + 4).join('.');
   if (zeros(0, 10) && bytes[10] === 0xff && bytes[11] === 0xff) return dotted(12);
+  if (zeros(0, 8) && bytes[8] === 0xff && bytes[9] === 0xff && zeros(10, 12)) return dotted(12);
   if (bytes[0] === 0x00 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && zeros(4, 12)) return dotted(12);
   if (bytes[0] === 0x20 && bytes[1] === 0x02) return dotted(2);
   return null;

@@ -59,11 +59,11 @@ t.test('address classes: loopback, private, link-local and metadata, CGNAT, mult
   for (const address of ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.251', '255.255.255.255']) {
     t.not(nonPublicReason(address), null, address);
   }
-  for (const address of ['::1', '[::1]', '::', 'fd12:3456::1', 'fe80::1', 'ff02::1', '::ffff:127.0.0.1', '::ffff:a9fe:a9fe', '64:ff9b::10.0.0.1']) {
+  for (const address of ['::1', '[::1]', '::', 'fd12:3456::1', 'fe80::1', 'ff02::1', '::ffff:127.0.0.1', '::ffff:a9fe:a9fe', '64:ff9b::10.0.0.1', '::ffff:0:127.0.0.1', '::ffff:0:a00:1', '64:ff9b:1::8.8.8.8']) {
     t.not(nonPublicReason(address), null, address);
   }
   t.match(nonPublicReason('169.254.169.254'), /metadata/);
-  for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8']) t.equal(nonPublicReason(address), null, address);
+  for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8', '::ffff:0:8.8.8.8']) t.equal(nonPublicReason(address), null, address);
 });
 
 t.test('validation at create or update: https only, and no host that is or resolves to a non-public address', async (t) => {

@@ -31,6 +31,23 @@ t.test('deals: created, updated, stage_changed, deleted', async (t) => {
   t.same((await feed(admin, '&type=deal.stage_changed')).map((e) => e.id), [moved.id], 'filter by type');
 });
 
+t.test('deleting a deal deletes its notes, each with a note.deleted event, in the same write', async (t) => {
+  const deal = (await admin.post<{ id: string }>('/v1/deals', { name: 'With notes' })).body;
+  const notes = [];
+  for (const body of ['First call.', 'Sent the offer.']) notes.push((await admin.post<{ id: string }>('/v1/notes', { deal_id: deal.id, body })).body.id);
+  t.equal((await admin.send('DELETE', `/v1/deals/${deal.id}`)).status, 200);
+  const [dealDeleted, ...notesDeleted] = (await feed(admin)).slice(0, 3);
+  t.equal(dealDeleted?.type, 'deal.deleted', 'the deal last, so newest first');
+  t.same(
+    notesDeleted.map((e) => [e.type, e.data.object.id, e.data.object.deal_id]),
+    [...notes].reverse().map((id) => ['note.deleted', id, deal.id]),
+    'each note, in the order recorded',
+  );
+  t.same(new Set([dealDeleted, ...notesDeleted].map((e) => e?.request_id)).size, 1, 'one request');
+  t.match(notesDeleted[1]?.data.object, { body: 'First call.' }, 'kept as it was');
+  t.equal((await stack.db.query('select 1 from notes where deal_id = $1', [deal.id])).length, 0);
+});
+
 t.test('schema: custom fields, pipelines, stages', async (t) => {
   const field = (await admin.post<{ id: string }>('/v1/custom-fields', { object_type: 'contact', key: 'tier', label: 'Tier', type: 'text' })).body;
   t.equal((await admin.send('PATCH', `/v1/custom-fields/${field.id}`, { body: { label: 'Level' } })).status, 200);

@@ -128,7 +128,17 @@ t.test('a replayed refresh token: revoked by the service', async (t) => {
 t.test('removing a member: member.removed, and agent.revoked for each agent still connected', async (t) => {
   const { grantId } = await connectAgent('Member Agent');
   const revokedBefore = (await events('type=agent.revoked')).length;
+  const records = client(base, await stack.token(ws.workspace.id, ['contacts:write', 'deals:write', 'events:read'], { name: 'records writer' }));
+  const contact = (await records.post<{ id: string }>('/v1/contacts', { first_name: 'Owned', phone: '+14155550142', owner_id: repId })).body.id;
+  const deal = (await records.post<{ id: string }>('/v1/deals', { name: 'Owned deal', owner_id: repId })).body.id;
   t.equal((await forms.post(`/members/${repId}/remove`, {})).status, 303);
+  for (const [id, type] of [[contact, 'contact.updated'], [deal, 'deal.updated']]) {
+    const [disowned] = (await records.get<{ data: EventBody[] }>(`/v1/events?object_id=${id}`)).body.data;
+    t.equal(disowned?.type, type, `${type}: what the member owned becomes unowned, and says so`);
+    t.same(disowned?.actor, adminActor);
+    t.equal(disowned?.data.object.owner_id, null);
+    t.same(disowned?.data.previous_attributes, { owner_id: repId });
+  }
   const [removed] = await events(`object_id=${repId}`);
   t.equal(removed?.type, 'member.removed');
   t.same(removed?.actor, adminActor);

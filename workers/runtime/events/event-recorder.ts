@@ -108,22 +108,24 @@ export class EventRecorder {
   private async batchOf(changes: Change[]): Promise<EventBatch | null> {
     if (changes.length === 0 || this.options.off === true) return null;
     const now = new Date();
-    const rows = changes
+    const kept = changes
       .map((change) => ({ change, previous: change.previous ? previousAttributes(change.previous, change.object) : null }))
       // An update that changed nothing is not a change.
-      .filter(({ change, previous }) => !change.previous || previous !== null)
-      .map(({ change, previous }): EventRow => {
-        const objectType = objectTypeOf(change.type);
-        return {
-          id: newId('event', now.getTime()),
-          type: change.type,
-          objectType,
-          objectId: change.object.id,
-          ownerId: EVENT_OBJECTS[objectType].owned ? (change.owner !== undefined ? change.owner : (change.object.owner_id ?? null)) : null,
-          data: JSON.stringify(change.object),
-          previousAttributes: previous === null ? null : JSON.stringify(previous),
-        };
-      });
+      .filter(({ change, previous }) => !change.previous || previous !== null);
+    // The events of one write share an instant; ids sorted in recording order keep their order in the feed.
+    const ids = kept.map(() => newId('event', now.getTime())).sort();
+    const rows = kept.map(({ change, previous }, i): EventRow => {
+      const objectType = objectTypeOf(change.type);
+      return {
+        id: ids[i] as string,
+        type: change.type,
+        objectType,
+        objectId: change.object.id,
+        ownerId: EVENT_OBJECTS[objectType].owned ? (change.owner !== undefined ? change.owner : (change.object.owner_id ?? null)) : null,
+        data: JSON.stringify(change.object),
+        previousAttributes: previous === null ? null : JSON.stringify(previous),
+      };
+    });
     if (rows.length === 0) return null;
     const actor: Actor =
       this.context === 'system' ? { ...SYSTEM_ACTOR, name: this.options.systemName ?? SYSTEM_ACTOR.name } : await actorOf(this.db, this.context, this.options.cliKind ?? 'cli');

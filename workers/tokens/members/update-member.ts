@@ -5,6 +5,7 @@ import type { OperationHandler } from '../../runtime/worker-call.js';
 import { requireAdministrator } from './grantable-scopes.js';
 import { agentEventObjects } from '../oauth/agent-event-object.js';
 import { announceGrantChanged } from '../oauth/revoke-grant.js';
+import { disownRecords } from './disown-records.js';
 import { memberEventObject, memberRecords, otherAdministrators } from './member-record.js';
 
 async function grantsOf(db: WorkspaceSql, userId: string): Promise<{ id: string; active: boolean }[]> {
@@ -42,7 +43,7 @@ export const updateMemberHandler: OperationHandler<typeof updateMember> = async 
 /**
  * Removes a member. Their OAuth grants in the workspace go with the membership (foreign
  * key), and gateways are told once it is committed, so their connected agents stop within
- * seconds; records they owned become unowned.
+ * seconds; records they owned become unowned, each with its `updated` event.
  */
 export const removeMemberHandler: OperationHandler<typeof removeMember> = async ({ input, context, em, db, events, services, afterCommit }) => {
   await requireAdministrator(em, context);
@@ -53,11 +54,13 @@ export const removeMemberHandler: OperationHandler<typeof removeMember> = async 
   const grants = await grantsOf(db, input.user_id);
   // Read before the delete takes them: each agent still connected ends with the membership.
   const agents = await agentEventObjects(db, grants.filter((g) => g.active).map((g) => g.id));
+  const disowned = await disownRecords(db, input.user_id);
   await db.deleteFrom('memberships').where('user_id', '=', input.user_id).execute();
   const revokedAt = new Date().toISOString();
   await events.record(
     { type: 'member.removed', object: memberEventObject(db, member) },
     ...agents.map((agent) => ({ type: 'agent.revoked' as const, object: { ...agent, revoked_at: revokedAt }, previous: agent })),
+    ...disowned,
   );
   afterCommit(() => grants.forEach((g) => announceGrantChanged(services, g.id)));
   return { removed: true };

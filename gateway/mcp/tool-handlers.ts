@@ -1,7 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerDefinition } from '../../shared/auth/mcp-servers.js';
-import { grantsScope, missingScope } from '../../shared/auth/scopes.js';
+import { grantsScope, missingScope, Scope } from '../../shared/auth/scopes.js';
 import { CrmError, InternalError } from '../../shared/errors.js';
 import type { ResolvedCredential } from '../request-state.js';
 import { missingScopeError, missingScopeHint } from './missing-scope-remedy.js';
@@ -55,6 +55,9 @@ export function toolCaller(server: McpServerDefinition, tools: readonly ToolDefi
       return await run(tool, parseToolArguments(tool.inputSchema, params.arguments));
     } catch (error) {
       if (error instanceof CrmError) {
+        // A scope the worker found missing (a note's deal, a kind of event) gets the same remedy as one the tool declares.
+        const scope = error.code === 'missing_scope' ? Scope.safeParse(error.details.required_scope) : null;
+        if (scope?.success) return toolErrorResult(error, missingScopeHint(scope.data, call.credential));
         return toolErrorResult(error, error.code === 'internal' ? `Call again once; if it fails again, give the user the request id ${call.requestId}.` : undefined);
       }
       throw error;

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { grantsScope, type Scope } from '../auth/scopes.js';
 import { defineOperation } from '../bus/operation.js';
-import { Cursor, PageLimit, pageOf, Timestamp, TimestampQuery } from './common.js';
+import { Cursor, PageLimit, pageOf, Timestamp } from './common.js';
+import { AppliedRange, CreatedWithin, DayOrInstant } from './created-range.js';
 import { NOTE_READ_SCOPES } from './note-parents.js';
 
 /**
@@ -105,7 +106,7 @@ export type Actor = z.infer<typeof Actor>;
 export const Event = z
   .object({
     object: z.literal('event'),
-    id: z.string().describe('evt_ followed by an opaque identifier; ordered by creation'),
+    id: z.string().describe('evt_ followed by an opaque identifier; the events of one write are ordered as they were recorded'),
     type: EventType,
     workspace_id: z.string(),
     created_at: Timestamp,
@@ -134,8 +135,13 @@ export const EventFilters = z.object({
   type: EventTypeFilter.optional().describe('An event type, or a prefix ending in a dot: contact. matches every contact event'),
   object_id: z.string().trim().min(1).max(64).optional().describe('Only events about this record (con_…, deal_…, …)'),
   actor_kind: ActorKind.optional().describe('Only changes made by this kind of actor'),
-  created_after: TimestampQuery.optional().describe('Only events strictly after this instant'),
-  created_before: TimestampQuery.optional().describe('Only events strictly before this instant'),
+  created_after: DayOrInstant.optional().describe(
+    'Only events strictly after this instant, or from the start of this day (YYYY-MM-DD) in the workspace time zone',
+  ),
+  created_before: DayOrInstant.optional().describe('Only events strictly before this instant, or before the start of this day (YYYY-MM-DD) in the workspace time zone'),
+  created_within: CreatedWithin.optional().describe(
+    'Only events in this period of the workspace time zone: today, yesterday, last_7_days, this_week, last_week (weeks start on Monday), this_month or last_month. Not with created_after or created_before',
+  ),
 });
 export type EventFilters = z.infer<typeof EventFilters>;
 
@@ -147,7 +153,9 @@ export const listEvents = defineOperation({
   readOnly: true,
   scope: 'events:read',
   input: z.strictObject({ limit: PageLimit, cursor: Cursor.optional(), ...EventFilters.shape }),
-  output: pageOf(Event),
+  output: pageOf(Event).extend({
+    applied_range: AppliedRange.optional().describe('When a day or created_within was given: the instants it meant, in the workspace time zone'),
+  }),
 });
 
 export const getEvent = defineOperation({

@@ -16,6 +16,7 @@ interface EventList {
   data: Event[];
   meta: { limit: number; has_more: boolean };
   links: { next: string | null };
+  applied_range?: unknown;
 }
 const list = async (query: string) => {
   const res = await api.get<EventList>(`/v1/events?${query}`);
@@ -93,8 +94,20 @@ t.test('created_after and created_before select by instant, each strictly', asyn
     ['deal.created', 'contact.archived', 'contact.updated'],
     'without a type: every event after the instant',
   );
-  const bad = await api.get(`/v1/events?created_after=${encodeURIComponent('2026-01-31')}`);
-  t.equal(bad.status, 400, 'a day is not an instant here');
+  const bad = await api.get(`/v1/events?created_after=${encodeURIComponent('2026-02-30')}`);
+  t.equal(bad.status, 400, 'not a calendar date');
+  t.equal((await api.get(`/v1/events?created_after=2026-01-31&created_within=today`)).status, 400, 'a day and a period together');
+});
+
+t.test('a day or created_within is read in the workspace time zone (UTC here), from the start of the day, and echoed', async (t) => {
+  const day = c1.created_at.slice(0, 10);
+  const page = await list(`limit=100&type=contact.created&created_after=${day}`);
+  t.same(idsOf(page.data), idsOf([c4, c3, c2, c1, c0]));
+  t.same(page.applied_range, { created_after: `${day}T00:00:00.000Z`, created_before: null, time_zone: 'UTC' });
+  const today = await list('limit=100&type=contact.created&created_within=today');
+  t.ok(today.data.length >= 5);
+  t.equal((await list(`limit=100&type=contact.created&created_before=${day}`)).data.length, 0, 'before the start of that day: none');
+  t.equal((await list('limit=100')).applied_range, undefined, 'only a day or a period is echoed');
 });
 
 t.test('links.next, followed as given, reads every event exactly once, in order, even as new events arrive', async (t) => {

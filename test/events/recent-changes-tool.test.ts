@@ -101,3 +101,46 @@ t.test('actor_kind keeps the changes one kind of actor made; an exact type keeps
   t.same((await changes({ type: 'contact.updated' })).map((c) => c.object_id), [written.id], 'contact.updated: the one update');
   t.same((await changes({ type: 'contact.created', actor_kind: 'api_token' })).map((c) => c.object_id), [written.id], 'type and actor_kind together');
 });
+
+t.test('days and periods are read in the workspace time zone, and echoed as the instants they meant', async (t) => {
+  const tokyo = await stack.bootstrap({ defaultCountry: 'JP' });
+  const T = tokyo.workspace.id;
+  const admin = restClient(stack.baseUrl, await stack.token(T, ['contacts:write', 'schema:write'], { name: 'tokyo admin' }));
+  t.equal((await admin.send('PATCH', '/v1/workspace', { body: { time_zone: 'Asia/Tokyo' } })).status, 200);
+  t.equal((await admin.post('/v1/contacts', { first_name: 'Yuki', phone: '+81 3-1234-5678' })).status, 201);
+  const agent = await connect(await stack.token(T, ['contacts:read', 'events:read']));
+  type Ranged = Result & { structuredContent?: { applied_range?: { created_after: string | null; created_before: string | null; time_zone: string } } };
+
+  const today = (await agent.callTool({ name: 'recent_changes', arguments: { within: 'today', object_type: 'contact' } })) as Ranged;
+  t.notOk(today.isError, JSON.stringify(today.content));
+  t.same(today.structuredContent?.changes.map((c) => c.type), ['contact.created']);
+  const range = today.structuredContent?.applied_range;
+  t.equal(range?.time_zone, 'Asia/Tokyo');
+  t.match(range?.created_after, /T15:00:00\.000Z$/, "today begins at Tokyo's midnight, 15:00 UTC the day before");
+  t.equal(Date.parse(range?.created_before ?? '') - Date.parse(range?.created_after ?? ''), 86_400_000);
+
+  const fromDay = (await agent.callTool({ name: 'recent_changes', arguments: { since: '2020-01-01', object_type: 'contact' } })) as Ranged;
+  t.equal(fromDay.structuredContent?.applied_range?.created_after, '2019-12-31T15:00:00.000Z', 'a day starts at its start there');
+  t.equal(fromDay.structuredContent?.changes.length, 1);
+  const plain = (await agent.callTool({ name: 'recent_changes', arguments: { since: '2020-01-01T00:00:00Z' } })) as Ranged;
+  t.equal(plain.structuredContent?.applied_range, undefined, 'an instant needs no time zone');
+
+  const both = (await agent.callTool({ name: 'recent_changes', arguments: { since: '2020-01-01', within: 'today' } })) as Result;
+  t.ok(both.isError, 'since and within together are an error');
+  t.match(both.content?.[0]?.text, /within/);
+  const notADay = (await agent.callTool({ name: 'recent_changes', arguments: { since: '2026-02-30' } })) as Result;
+  t.ok(notADay.isError, 'not a calendar date');
+});
+
+t.test('asking for a kind of record the connection cannot read is an error naming the scope, not an empty list', async (t) => {
+  const contactsOnly = await connect(await stack.token(W, ['contacts:read', 'events:read']));
+  for (const args of [{ object_type: 'deal' }, { type: 'deal.created' }, { object_type: 'token' }]) {
+    const refused = (await contactsOnly.callTool({ name: 'recent_changes', arguments: args })) as Result & { structuredContent?: { required_scope?: string; hint?: string } };
+    t.ok(refused.isError, JSON.stringify(args));
+    const scope = args.object_type === 'token' ? 'tokens:write' : 'deals:read';
+    t.equal(refused.structuredContent?.required_scope, scope);
+    t.match(refused.structuredContent?.hint, `an API token with ${scope}`, 'the same remedy as a scope the tool declares');
+  }
+  const notes = (await contactsOnly.callTool({ name: 'recent_changes', arguments: { object_type: 'note' } })) as Result;
+  t.notOk(notes.isError, 'notes on contacts are readable with contacts:read');
+});

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DEFAULT_PAGE_SIZE, TimestampQuery } from '../../../../shared/contracts/common.js';
+import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common.js';
+import { AppliedRange, CreatedWithin, DayOrInstant } from '../../../../shared/contracts/created-range.js';
 import { Actor, EVENT_OBJECTS, EventType, listEvents, type EventObjectType } from '../../../../shared/contracts/events.js';
 import { changedFields } from '../../../../shared/events/changed-fields.js';
 import { ValidationError } from '../../../../shared/errors.js';
@@ -25,21 +26,25 @@ export const recentChangesTool = defineTool({
   name: 'recent_changes',
   title: 'Recent changes',
   description:
-    'What changed in the workspace and who changed it (a token, a connected agent and its user, a console user, the command line), newest first. Narrow by record id, kind of record, event type, kind of actor, or a start time; follow next_cursor for older changes. Only changes to records this connection may read are listed.',
+    'What changed in the workspace and who changed it (a token, a connected agent and its user, a console user, the command line), newest first. Narrow by record id, kind of record, event type, kind of actor, or time (a day or a period such as today, in the workspace time zone); follow next_cursor for older changes. Only changes to records this connection may read are listed.',
   op: listEvents,
   input: {
     object_id: z.string().min(1).max(64).optional().describe('One record: con_…, deal_…, fld_…, pipe_…, stg_…'),
     object_type: ObjectType.optional().describe('One kind of record, e.g. deal'),
     type: EventType.optional().describe('One kind of change, e.g. deal.stage_changed'),
     actor_kind: Actor.shape.kind.optional(),
-    since: TimestampQuery.optional().describe('Only changes after this instant, e.g. the start of today'),
+    since: DayOrInstant.optional().describe(
+      'Only changes after this instant (ISO 8601 with its offset), or from the start of this day (YYYY-MM-DD) in the workspace time zone',
+    ),
+    within: CreatedWithin.optional().describe('Only changes in this period of the workspace time zone, e.g. today or last_7_days. Not with since'),
     ...PagingInput,
   },
-  output: z.object({ changes: z.array(Change), ...PageInfo }),
-  opInput: ({ object_id: objectId, object_type: objectType, type, actor_kind: actorKind, since, limit, cursor }) => {
+  output: z.object({ changes: z.array(Change), ...PageInfo, applied_range: AppliedRange.optional() }),
+  opInput: ({ object_id: objectId, object_type: objectType, type, actor_kind: actorKind, since, within, limit, cursor }) => {
     if (type && objectType && !type.startsWith(`${objectType}.`)) {
       throw new ValidationError(`type ${type} is not a change to a ${objectType}; give one of them, or a matching pair.`, 'type');
     }
+    if (since !== undefined && within !== undefined) throw new ValidationError('Give since or within, not both.', 'within');
     return {
       limit: limit ?? DEFAULT_PAGE_SIZE,
       cursor,
@@ -47,6 +52,7 @@ export const recentChangesTool = defineTool({
       type: type ?? (objectType ? `${objectType}.` : undefined),
       actor_kind: actorKind,
       created_after: since,
+      created_within: within,
     };
   },
   result: (page) => ({
@@ -61,5 +67,6 @@ export const recentChangesTool = defineTool({
     })),
     has_more: page.has_more,
     next_cursor: page.next_cursor,
+    ...(page.applied_range ? { applied_range: page.applied_range } : {}),
   }),
 });

@@ -11,11 +11,11 @@ export const listEventsEndpoint = defineEndpoint({
   operationId: 'listEvents',
   summary: 'List events',
   description:
-    'The change history, newest first: one event for every successful write, with who made it (actor) and the old values of what changed (data.previous_attributes). Only events about records the token may read are listed. Follow links.next to read further back; filters travel in links.next.',
+    'The change history, newest first: one event for every successful write, with who made it (actor) and the old values of what changed (data.previous_attributes). Only events about records the token may read are listed; a type of a kind the token reads none of is a 403 naming the scope. Follow links.next to read further back; filters travel in links.next.',
   tag,
   op: listEvents,
   query: ListEventsQuery,
-  response: listOf(Event, 'EventList'),
+  response: listOf(Event, 'EventList', { applied_range: listEvents.output.shape.applied_range }),
   status: 200,
   errors: ['validation_failed', 'invalid_cursor'],
 });

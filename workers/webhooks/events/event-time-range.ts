@@ -1,0 +1,41 @@
+import type { AppliedRange, CreatedWithin } from '../../../shared/contracts/created-range.js';
+import type { WorkspaceSql } from '../../../shared/db/workspace-sql.js';
+import { parseLocalDate } from '../../../shared/time/zoned-day.js';
+import { resolveCreatedRange } from '../../runtime/created-range.js';
+
+export interface EventTimeFilters {
+  created_after?: string;
+  created_before?: string;
+  created_within?: CreatedWithin;
+}
+
+/** The feed's time bounds as SQL compares them; `applied` echoes a range read in the workspace time zone. */
+export interface EventTimeBounds {
+  after?: { at: string; inclusive: boolean };
+  before?: string;
+  applied?: AppliedRange;
+}
+
+const isDay = (text: string | undefined) => text !== undefined && parseLocalDate(text) !== null;
+
+/**
+ * An instant bounds the feed strictly (a poller passes the last `created_at` it saw); a day
+ * or `created_within` is read in the workspace time zone, from the start of its first day
+ * (inclusive) to the start of the day after (exclusive), like the contact and deal lists.
+ */
+export async function eventTimeBounds(db: WorkspaceSql, filters: EventTimeFilters, now = new Date()): Promise<EventTimeBounds> {
+  const { created_after: after, created_before: before, created_within: within } = filters;
+  if (within === undefined && !isDay(after) && !isDay(before)) {
+    return {
+      after: after === undefined ? undefined : { at: new Date(after).toISOString(), inclusive: false },
+      before: before === undefined ? undefined : new Date(before).toISOString(),
+    };
+  }
+  const { time_zone: zone } = await db.global.selectFrom('workspaces').select('time_zone').where('id', '=', db.workspaceId).executeTakeFirstOrThrow();
+  const applied = resolveCreatedRange(filters, zone, now);
+  return {
+    after: applied.created_after === null ? undefined : { at: applied.created_after, inclusive: within !== undefined || isDay(after) },
+    before: applied.created_before ?? undefined,
+    applied,
+  };
+}

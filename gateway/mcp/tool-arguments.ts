@@ -59,11 +59,25 @@ function withNumbersRead(args: Record<string, unknown>, shape: z.ZodRawShape): R
 }
 
 /**
+ * A blank text ("") for an optional argument of a reading tool reads as not given: small models
+ * fill every optional field, and a blank filter or cursor can only mean "none". Writing tools
+ * keep it, where it may be a mistaken attempt to clear a field and deserves its error.
+ */
+function withBlanksDropped(args: Record<string, unknown>, shape: z.ZodRawShape): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...args };
+  for (const [key, value] of Object.entries(args)) {
+    const field = shape[key] as z.ZodType | undefined;
+    if (typeof value === 'string' && value.trim() === '' && field?.safeParse(undefined).success) delete out[key];
+  }
+  return out;
+}
+
+/**
  * A tool's arguments read strictly: an argument the tool does not have is an error that lists
  * the valid ones and suggests the nearest, never silently dropped (a model that guessed a name
  * would otherwise get a confident answer to a question it did not ask).
  */
-export function parseToolArguments<S extends z.ZodObject>(schema: S, args: unknown): z.output<S> {
+export function parseToolArguments<S extends z.ZodObject>(schema: S, args: unknown, options: { readOnly?: boolean } = {}): z.output<S> {
   const given = args === undefined ? {} : args;
   if (typeof given !== 'object' || given === null || Array.isArray(given)) throw new ValidationError('Arguments must be a JSON object.');
   const shape = schema.shape as z.ZodRawShape;
@@ -80,7 +94,8 @@ export function parseToolArguments<S extends z.ZodObject>(schema: S, args: unkno
       first,
     );
   }
-  const parsed = schema.safeParse(withNumbersRead(given as Record<string, unknown>, shape));
+  const read = withNumbersRead(given as Record<string, unknown>, shape);
+  const parsed = schema.safeParse(options.readOnly === true ? withBlanksDropped(read, shape) : read);
   if (!parsed.success) throw validationErrorFrom(parsed.error);
   return parsed.data;
 }

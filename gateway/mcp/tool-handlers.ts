@@ -52,7 +52,7 @@ export function toolCaller(server: McpServerDefinition, tools: readonly ToolDefi
     const missing = scopeMissingFor(tool, call.credential);
     if (missing) return toolErrorResult(missingScopeError(tool.name, missing, server, call.credential), missingScopeHint(missing, call.credential));
     try {
-      return await run(tool, parseToolArguments(tool.inputSchema, params.arguments));
+      return await run(tool, parseToolArguments(tool.inputSchema, params.arguments, { readOnly: tool.annotations.readOnlyHint === true }));
     } catch (error) {
       if (error instanceof CrmError) {
         // A scope the worker found missing (a note's deal, a kind of event) gets the same remedy as one the tool declares.

@@ -43,7 +43,9 @@ export const CreateCustomFieldInput = z
 export const UpdateCustomFieldFields = z
   .strictObject({
     label: cleanText(100).pipe(z.string().min(1)).optional(),
-    options: Options.optional(),
+    options: Options.optional().describe(
+      'The complete list of options of a select field: it replaces the current one, so include every option to keep. An option that records still hold cannot be left out (409)',
+    ),
     required: z.boolean().optional(),
     archived: z.boolean().optional().describe('false restores an archived field'),
   })

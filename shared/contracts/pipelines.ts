@@ -41,7 +41,7 @@ export const CreatePipelineInput = z
       .refine((s) => new Set(s.map((n) => n.toLowerCase())).size === s.length, { message: 'stage names must be unique' })
       .optional()
       .describe('Stage names in order; default Lead, Qualified, Negotiation, Won, Lost'),
-    is_default: z.boolean().optional(),
+    is_default: z.boolean().optional().describe('true: the new pipeline becomes the default (the previous default stops being one)'),
   })
   .meta({ id: 'CreatePipeline' });
 

@@ -99,6 +99,17 @@ t.test('custom fields: create, list, get, update, archive, restore', async (t) =
     body: { label: 'Lead source', options: ['web', 'referral', 'event'], required: false },
   });
   t.match(updated.body, { label: 'Lead source', options: ['web', 'referral', 'event'], required: false });
+  // The list replaces the old one; an option that a record holds cannot be left out.
+  const holder = await apiA.post<{ id: string }>('/v1/deals', { name: 'From the web', custom_fields: { source: 'web' } });
+  t.equal(holder.status, 201);
+  const dropped = await apiA.send<ErrorBody>('PATCH', `/v1/custom-fields/${id}`, { body: { options: ['referral', 'event'] } });
+  t.equal(dropped.status, 409, 'an option in use stays');
+  t.equal(dropped.body.error.param, 'options');
+  t.match(dropped.body.error.message, /"web" \(1 deal\)/);
+  t.same((await apiA.get<{ options: string[] }>(`/v1/custom-fields/${id}`)).body.options, ['web', 'referral', 'event'], 'nothing changed');
+  const unused = await apiA.send<{ options: string[] }>('PATCH', `/v1/custom-fields/${id}`, { body: { options: ['web', 'event'] } });
+  t.same(unused.body.options, ['web', 'event'], 'an option no record holds can go');
+  t.equal((await apiA.send('DELETE', `/v1/deals/${holder.body.id}`)).status, 200);
   const typeChange = await apiA.send<ErrorBody>('PATCH', `/v1/custom-fields/${id}`, { body: { type: 'text' } });
   t.equal(typeChange.status, 400, 'the type never changes');
 

@@ -59,6 +59,15 @@ t.test('numbers written as numeric strings are read where that is unambiguous; a
   t.match(missing.content?.[0]?.text, /^not_found: .*\nHint: /);
 });
 
+t.test('a blank optional argument of a reading tool reads as not given; a writing tool keeps it and says what is wrong', async (t) => {
+  const all = ok(t, await call(reader, 'find_contacts', {})) as unknown as { contacts: { id: string }[] };
+  const blanks = ok(t, await call(reader, 'find_contacts', { query: '', cursor: '', created_after: ' ' })) as unknown as { contacts: { id: string }[] };
+  t.same(blanks.contacts.map((c) => c.id), all.contacts.map((c) => c.id), 'the same page as without them');
+  const blankEmail = await call(writer, 'update_contact', { id: ada.id, email: '' });
+  t.ok(blankEmail.isError, 'a blank e-mail on a write is not dropped silently');
+  t.match(blankEmail.structuredContent, { code: 'validation_failed', param: 'email' });
+});
+
 t.test('a phone already taken names the existing contact and what to do', async (t) => {
   const taken = await call(writer, 'create_contact', { first_name: 'Ada again', phone: '(415) 555-0101' });
   t.match(taken.structuredContent, { code: 'phone_taken', param: 'phone', existing_id: ada.id, hint: new RegExp(`get_contact id ${ada.id}`) });

@@ -9,6 +9,7 @@ import type { OperationHandler } from '../runtime/worker-call.js';
 import { checkOptions } from './create-custom-field.js';
 import { toCustomFieldResource } from './custom-field-resource.js';
 import { findCustomField } from './get-custom-field.js';
+import { refuseRemovingOptionsInUse } from './removed-options-in-use.js';
 
 type FieldChange = Omit<ParsedInput<typeof updateCustomField>, 'id'>;
 
@@ -18,7 +19,10 @@ type FieldChange = Omit<ParsedInput<typeof updateCustomField>, 'id'>;
  */
 export async function changeCustomField(db: WorkspaceSql, events: EventRecorder, id: string, change: FieldChange): Promise<CustomField> {
   const before = await findCustomField(db, id, { lock: true });
-  if (change.options !== undefined) checkOptions(before.type, change.options);
+  if (change.options !== undefined) {
+    checkOptions(before.type, change.options);
+    await refuseRemovingOptionsInUse(db, before, change.options);
+  }
   const row = await db
     .updateTable('custom_fields')
     .set({

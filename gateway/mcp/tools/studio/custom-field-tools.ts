@@ -40,7 +40,8 @@ export const createCustomFieldTool = defineTool({
 export const updateCustomFieldTool = defineTool({
   name: 'update_custom_field',
   title: 'Update a custom field',
-  description: 'Changes the label, the options of a select field, whether it is required, or restores an archived field (archived: false). Key and type never change.',
+  description:
+    'Changes the label, the options of a select field (the list given replaces the whole list: to add one, send the current options plus the new one), whether it is required, or restores an archived field (archived: false). Key and type never change.',
   op: updateCustomField,
   input: { id: z.string().max(64).describe('fld_…'), ...UpdateCustomFieldFields.shape },
   output: CustomField,

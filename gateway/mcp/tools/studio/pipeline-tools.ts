@@ -65,7 +65,8 @@ export const updateStageTool = defineTool({
 export const archiveStageTool = defineTool({
   name: 'archive_stage',
   title: 'Archive a stage',
-  description: 'Archives a stage: deals in it stay, none can move in, and a pipeline keeps at least one active stage.',
+  description:
+    'Archives a stage for good (it cannot be restored; a new stage may take its name): deals in it stay, none can move in, and a pipeline keeps at least one active stage.',
   op: archiveStage,
   input: { pipeline_id: PipelineId, stage_id: StageId },
   output: Pipeline,

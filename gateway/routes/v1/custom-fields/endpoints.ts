@@ -56,13 +56,14 @@ export const updateCustomFieldEndpoint = defineEndpoint({
   path: '/v1/custom-fields/{id}',
   operationId: 'updateCustomField',
   summary: 'Update a custom field definition',
-  description: 'Label, options (select fields), required, or archived. The key and type never change.',
+  description:
+    'Label, options (select fields), required, or archived. The key and type never change. options replaces the whole list; leaving out an option that records still hold is a 409 naming it.',
   tag,
   op: updateCustomField,
   params: CustomFieldIdParams,
   body: UpdateCustomFieldBody,
   status: 200,
-  errors: ['validation_failed', 'invalid_json', 'not_found', 'payload_too_large', 'unsupported_media_type'],
+  errors: ['validation_failed', 'invalid_json', 'not_found', 'conflict', 'payload_too_large', 'unsupported_media_type'],
 });
 
 export const archiveCustomFieldEndpoint = defineEndpoint({

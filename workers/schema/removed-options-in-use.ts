@@ -1,0 +1,30 @@
+import { sql } from 'kysely';
+import type { CustomFieldObject } from '../../shared/db/entities/custom-field.js';
+import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
+import { ConflictError } from '../../shared/errors.js';
+
+const TABLES = { contact: 'contacts', deal: 'deals' } as const satisfies Record<CustomFieldObject, string>;
+
+/**
+ * A select field's new options replace the old ones: an option that records still hold may
+ * not go, or those records would keep a value the field no longer allows (and a later write
+ * of it would fail). The refusal names the options and how many records hold them.
+ */
+export async function refuseRemovingOptionsInUse(db: WorkspaceSql, field: { object_type: CustomFieldObject; key: string; options: string[] | null }, next: string[]): Promise<void> {
+  const removed = (field.options ?? []).filter((option) => !next.includes(option));
+  if (removed.length === 0) return;
+  const table = TABLES[field.object_type];
+  const held = await db
+    .selectFrom(table)
+    .select([sql<string>`custom_fields ->> ${field.key}`.as('value'), sql<number>`count(*)::int`.as('records')])
+    .where(sql<boolean>`custom_fields ->> ${field.key} = any(${removed}::text[])`)
+    .groupBy(sql`1`)
+    .orderBy(sql`1`)
+    .execute();
+  if (held.length === 0) return;
+  const which = held.map((h) => `"${h.value}" (${h.records} ${h.records === 1 ? field.object_type : table})`).join(', ');
+  throw new ConflictError(
+    `options replaces the whole list, and it leaves out ${which} still held by records. Keep ${held.length === 1 ? 'it' : 'them'} in the list, or change those records first.`,
+    'options',
+  );
+}

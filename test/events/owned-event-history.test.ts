@@ -12,8 +12,8 @@ import { TEST_PASSWORD } from '../helpers/stack.js';
 /**
  * An `owned` member reads the events of the contacts and deals they own now (and of notes on
  * them): when a record is reassigned, its whole history goes to the new owner and leaves the
- * old one, who may no longer read the record. A deleted deal's events stay with whoever owned
- * it when they were recorded. The rule lives in the worker, which REST, the console and
+ * old one, who may no longer read the record. A deleted deal's history stays with whoever
+ * owned it when it was deleted. The rule lives in the worker, which REST, the console and
  * `recent_changes` all call; it is checked here at the worker, as each of them calls it.
  */
 const stack = await useStack(t);
@@ -31,9 +31,11 @@ const contextOf = (member: string): CallContext => ({
 let calls = 0;
 const feedOf = async (member: string, filters: { object_id?: string } = {}) =>
   (await bus.call(listEvents, { limit: 100, ...filters }, { context: contextOf(member), requestId: `req_owned_history_${calls++}` })).result.data;
+/** The deal A owned when it was deleted (the first test deletes it). */
+let deletedOfA = '';
 const describe = (events: Event[]) => events.map((e) => `${e.type} ${e.data.object.id}`).sort();
 
-t.test('a reassigned record takes its whole history to its new owner; a deleted deal keeps its events with its owner then', async (t) => {
+t.test('a reassigned record takes its whole history to its new owner; a deleted deal keeps its history with its owner then', async (t) => {
   const contact = (await admin.post<{ id: string }>('/v1/contacts', { first_name: 'Moving', phone: '+1 415 555 0710', owner_id: repA })).body.id;
   t.equal((await admin.send('PATCH', `/v1/contacts/${contact}`, { body: { last_name: 'Target' } })).status, 200);
   const note = (await admin.post<{ id: string }>('/v1/notes', { contact_id: contact, body: 'Met at the fair.' })).body.id;
@@ -41,6 +43,7 @@ t.test('a reassigned record takes its whole history to its new owner; a deleted 
   const gone = (await admin.post<{ id: string }>('/v1/deals', { name: 'Gone deal', amount: 5, currency: 'USD', owner_id: repA })).body.id;
   const goneNote = (await admin.post<{ id: string }>('/v1/notes', { deal_id: gone, body: 'Lost it.' })).body.id;
   t.equal((await admin.send('DELETE', `/v1/deals/${gone}`)).status, 200);
+  deletedOfA = gone;
   t.ok(note && deal && goneNote);
 
   const before = describe(await feedOf(repA));
@@ -52,6 +55,7 @@ t.test('a reassigned record takes its whole history to its new owner; a deleted 
     `deal.deleted ${gone}`,
     `note.created ${goneNote}`,
     `note.created ${note}`,
+    `note.deleted ${goneNote}`,
   ].sort(), 'the owner sees every event of their records');
   t.same(await feedOf(repB), [], 'another owned member sees none of them');
 
@@ -59,7 +63,8 @@ t.test('a reassigned record takes its whole history to its new owner; a deleted 
   t.equal((await admin.send('PATCH', `/v1/contacts/${contact}`, { body: { owner_id: repB } })).status, 200);
   t.equal((await admin.send('PATCH', `/v1/deals/${deal}`, { body: { owner_id: repB } })).status, 200);
 
-  t.same(describe(await feedOf(repA)), [`deal.created ${gone}`, `deal.deleted ${gone}`, `note.created ${goneNote}`].sort(), 'A keeps only the deleted deal and its note');
+  const goneOfA = [`deal.created ${gone}`, `deal.deleted ${gone}`, `note.created ${goneNote}`, `note.deleted ${goneNote}`].sort();
+  t.same(describe(await feedOf(repA)), goneOfA, 'A keeps only the deleted deal and its note');
   t.same(
     describe(await feedOf(repB)),
     [`contact.created ${contact}`, `contact.updated ${contact}`, `contact.updated ${contact}`, `deal.created ${deal}`, `deal.updated ${deal}`, `note.created ${note}`].sort(),
@@ -75,10 +80,20 @@ t.test('a reassigned record takes its whole history to its new owner; a deleted 
   t.equal((await byId(repB)).result.id, created!.id, 'the new owner reads the event by id');
   const refused = await byId(repA).catch((error: unknown) => error);
   t.ok(refused instanceof CrmError && refused.code === 'not_found', 'the old owner gets not_found (a 404)');
+
+  // Reassigned to B, then deleted: its whole history, from A's time too, goes with it to B.
+  t.equal((await admin.send('PATCH', `/v1/deals/${deal}`, { body: { name: 'Moving deal, lost' } })).status, 200);
+  t.equal((await admin.send('DELETE', `/v1/deals/${deal}`)).status, 200);
+  t.same(
+    describe(await feedOf(repB, { object_id: deal })),
+    [`deal.created ${deal}`, `deal.deleted ${deal}`, `deal.updated ${deal}`, `deal.updated ${deal}`].sort(),
+    "the owner at deletion keeps the deal's whole history",
+  );
+  t.same(describe(await feedOf(repA)), goneOfA, 'and A still sees none of it');
 });
 
 t.test("an owned member's own agent, signed in over OAuth, sees through recent_changes what the member owns now", async (t) => {
-  // After the test above: B owns the moved contact and deal, A only what was deleted.
+  // After the test above: B owns the moved contact and the deal deleted after it moved, A only the deal deleted while A's.
   const agent = new TestAgent('Owned history agent');
   await signInAgent(agent, { baseUrl: stack.baseUrl, server: 'crm', email: emailOfB, password: TEST_PASSWORD, allowChanges: false });
   const mcp = await connectMcp(t, stack.baseUrl, 'crm', agent.tokens()?.access_token ?? '');
@@ -87,5 +102,6 @@ t.test("an owned member's own agent, signed in over OAuth, sees through recent_c
   const viaWorker = await feedOf(repB);
   t.ok(changes.length > 0, 'the member sees changes');
   t.same(changes.map((c) => `${c.type} ${c.object_id}`).sort(), describe(viaWorker), 'exactly the events of what B owns now, as the worker lists them for B');
-  t.notOk(changes.some((c) => c.object_id.startsWith('deal_') && c.type === 'deal.deleted'), "nothing of A's deleted deal");
+  t.ok(deletedOfA);
+  t.notOk(changes.some((c) => c.object_id === deletedOfA), "nothing of A's deleted deal");
 });

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { MAX_PAGE_SIZE } from '../../../shared/contracts/common.js';
+import { Cursor, PageLimit } from '../../../shared/contracts/common.js';
 
-/** Paging arguments of the find tools, like the REST lists: limit (default 25, at most 100) and the cursor of the previous answer. */
+/** Paging arguments of the find tools, the REST lists' own: limit (default 25, at most 100) and the cursor of the previous answer. */
 export const PagingInput = {
-  limit: z.number().int().min(1).max(MAX_PAGE_SIZE).optional().describe('How many to return, 1 to 100 (default 25)'),
-  cursor: z.string().max(1024).optional().describe('next_cursor from the previous call, to continue'),
+  limit: PageLimit.optional().describe('How many to return, 1 to 100 (default 25)'),
+  cursor: Cursor.optional().describe('next_cursor from the previous call, to continue'),
 };
 
 export const PageInfo = {

@@ -28,8 +28,8 @@ function noteParentsSql(context: CallContext): RawBuilder<boolean> {
  * An event is visible to a caller who may read its record: the scope of the record's kind
  * (a note's: of its contact or deal), and, for an `owned` member, only the contacts and deals
  * they own now, and notes on those: a record's whole history goes with it when it is
- * reassigned, and leaves whoever owned it before. A deal deleted since is no one's now: its
- * events (and its notes') stay with whoever owned it when each was recorded.
+ * reassigned, and leaves whoever owned it before. A deleted deal's history (its notes'
+ * included) stays with whoever owned it when it was deleted.
  */
 export function visibleEventsSql(db: WorkspaceSql, context: CallContext): RawBuilder<boolean> {
   const readable = readableObjectTypes(context);
@@ -44,9 +44,17 @@ export function visibleEventsSql(db: WorkspaceSql, context: CallContext): RawBui
   const theirContacts = db.selectFrom('contacts').select('id').where('owner_id', '=', owner);
   const theirDeals = db.selectFrom('deals').select('id').where('owner_id', '=', owner);
   const ownedContact = (id: RawBuilder<string>) => sql<boolean>`${id} in (${theirContacts})`;
-  // A deleted deal's events stay with its owner then; the lookup runs only for those events.
+  // A deleted deal's history stays with whoever owned it when it was deleted (its deal.deleted
+  // event's owner); the lookups run only for events of deals that no longer exist.
+  const deletedTheirs = (id: RawBuilder<string>) =>
+    db
+      .selectFrom('events as gone')
+      .select(sql.lit(1).as('one'))
+      .where(sql<boolean>`gone.object_id = ${id}`)
+      .where('gone.type', '=', 'deal.deleted')
+      .where('gone.owner_id', '=', owner);
   const ownedDeal = (id: RawBuilder<string>) =>
-    sql<boolean>`(${id} in (${theirDeals}) or (events.owner_id = ${owner} and not exists (${db.selectFrom('deals').select(sql.lit(1).as('one')).where(sql<boolean>`deals.id = ${id}`)})))`;
+    sql<boolean>`(${id} in (${theirDeals}) or (not exists (${db.selectFrom('deals').select(sql.lit(1).as('one')).where(sql<boolean>`deals.id = ${id}`)}) and exists (${deletedTheirs(id)})))`;
   const objectId = sql.ref<string>('events.object_id');
   const noteOn = (field: string) => sql<string>`events.data ->> ${sql.lit(field)}`;
   // One condition per owned kind (the type makes a kind declared owned without one a compile error).

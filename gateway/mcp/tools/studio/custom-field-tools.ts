@@ -11,7 +11,7 @@ import {
 } from '../../../../shared/contracts/custom-fields.js';
 import { MAX_PAGE_SIZE } from '../../../../shared/contracts/common.js';
 import { defineTool } from '../../tool.js';
-import { PageInfo } from '../list-page.js';
+import { PageInfo, PagingInput } from '../list-page.js';
 
 export const listCustomFieldsTool = defineTool({
   name: 'list_custom_fields',
@@ -21,7 +21,7 @@ export const listCustomFieldsTool = defineTool({
   input: {
     object_type: CustomFieldObjectType.optional(),
     include_archived: z.boolean().optional(),
-    cursor: z.string().max(1024).optional(),
+    cursor: PagingInput.cursor,
   },
   output: z.object({ custom_fields: z.array(CustomField), ...PageInfo }),
   opInput: (args) => ({ ...args, limit: MAX_PAGE_SIZE }),

@@ -5,6 +5,7 @@ import { callWorker } from '../../call-worker.js';
 import type { GatewayDeps } from '../../deps.js';
 import { HTTP_STATUS } from '../../errors/http-status.js';
 import { crmErrorIn } from '../../pages/form-error.js';
+import { EVENT_OBJECT_LABELS } from '../event-record.js';
 import { sendPage } from '../../pages/session-routes.js';
 import { ListEventsQuery } from '../../routes/v1/events/validators.js';
 import { sessionOf } from '../console-session.js';
@@ -36,6 +37,10 @@ export function activityRoute(deps: GatewayDeps): Router {
 
     if (typed.object !== undefined && !isObjectType(typed.object)) {
       return sendPage(res, activityPage({ ...base, error: 'Kind of record: choose one from the list.' }), 400);
+    }
+    if (typed.object !== undefined && !objectKinds.includes(typed.object)) {
+      const error = `Kind of record: your permissions in this workspace do not let you read ${EVENT_OBJECT_LABELS[typed.object]} changes.`;
+      return sendPage(res, activityPage({ ...base, error }), 403);
     }
     // A kind of record is every event type of it: the type prefix "contact." and so on.
     const parsed = ListEventsQuery.safeParse({

@@ -37,6 +37,8 @@ export interface EndpointSpec<
   params?: P;
   query?: Q;
   body?: B;
+  /** The body may be left out altogether (every field of `body` is optional): read as `{}`. */
+  bodyOptional?: boolean;
   /** The operation's input; by default params, query and body merged. */
   input?(request: EndpointRequest<P, Q, B>): OperationInput<Op>;
   /** The response body; by default the operation's output (a list operation's in the list envelope). */

@@ -27,7 +27,8 @@ export function mountEndpoint(router: Router, endpoint: Endpoint, { bus, publicU
   router[endpoint.method](expressPath(endpoint.path), requireScope(scopesOf({ scope: endpoint.scope })), async (req: Request, res: Response) => {
     const params = (endpoint.params ? parseWith(endpoint.params, req.params) : {}) as Record<string, unknown>;
     const query = parseWith(endpoint.query ?? NoQuery, req.query) as Record<string, unknown>;
-    const body = (endpoint.body ? parseBody(endpoint.body, req) : {}) as Record<string, unknown>;
+    const omitted = endpoint.bodyOptional === true && req.body === undefined;
+    const body = (endpoint.body && !omitted ? parseBody(endpoint.body, req) : {}) as Record<string, unknown>;
     const idempotencyKey = idempotencyKeyOf(req);
     if (idempotencyKey !== undefined && !endpoint.idempotent) {
       throw new ValidationError(`Idempotency-Key is not accepted on ${endpoint.method.toUpperCase()} ${endpoint.path}.`, 'Idempotency-Key');

@@ -13,12 +13,18 @@ export function refuseProtoKey(key: string, value: unknown): unknown {
   return value;
 }
 
-/** Parses JSON bodies up to `limit`; anything else on a write is a 415. */
+/**
+ * Parses JSON bodies up to `limit`; a body of any other type on a write is a 415. A write with
+ * no body at all passes (an action such as rotate-secret needs none); a route that needs one
+ * answers 400.
+ */
 export function jsonBody(limit: string): RequestHandler[] {
   const parse = express.json({ limit, strict: true, type: ['application/json', 'application/*+json'], reviver: refuseProtoKey });
   const requireJson: RequestHandler = (req, _res, next) => {
     if (req.method === 'POST' || req.method === 'PATCH' || req.method === 'PUT') {
-      if (!req.is(['application/json', 'application/*+json'])) {
+      // null: no body at all; false: a body that is not JSON. An empty one (Content-Length: 0, as fetch sends a bodiless POST) is none either.
+      const empty = req.headers['content-length'] === '0';
+      if (!empty && req.is(['application/json', 'application/*+json']) === false) {
         next(new UnsupportedMediaTypeError('Send the request body as JSON with Content-Type: application/json.'));
         return;
       }

@@ -97,7 +97,7 @@ function operationOf(e: Endpoint): ZodOpenApiOperationObject {
     requestParams: Object.fromEntries(
       Object.entries({ path: e.params, query: e.query, header }).filter(([, schema]) => schema !== undefined),
     ) as ZodOpenApiOperationObject['requestParams'],
-    requestBody: e.body ? { required: true, content: { 'application/json': { schema: e.body } } } : undefined,
+    requestBody: e.body ? { required: e.bodyOptional !== true, content: { 'application/json': { schema: e.body } } } : undefined,
     responses: responsesOf(e),
   };
 }

@@ -44,6 +44,9 @@ export const WebhookEndpoint = z
     status: WebhookEndpointStatus.describe('disabled: receives nothing (set by hand, or after WEBHOOK_DISABLE_AFTER of failures)'),
     failing_since: Timestamp.nullable().describe('Since when every delivery attempt has failed; null while it succeeds'),
     secret_rotated_at: Timestamp.nullable().describe('When the signing secret was last replaced; null if never'),
+    previous_secret_expires_at: Timestamp.nullable().describe(
+      'After a rotation that kept the previous secret: until when deliveries also carry its signature; null when only the current secret signs',
+    ),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
@@ -54,6 +57,23 @@ export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
 export const WebhookEndpointWithSecret = WebhookEndpoint.extend({
   secret: z.string().describe('whsec_…: verify deliveries with it (any Standard Webhooks library). Shown only in this response; store it now.'),
 }).meta({ id: 'WebhookEndpointWithSecret' });
+
+/** At most a week: long enough to roll a receiver out, short enough that a leaked secret dies. */
+export const MAX_PREVIOUS_SECRET_SECONDS = 7 * 24 * 3600;
+
+export const RotateSecretFields = z
+  .strictObject({
+    expire_previous_in: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_PREVIOUS_SECRET_SECONDS, 'must be at most 604800 (7 days)')
+      .optional()
+      .describe(
+        'Seconds the current secret keeps signing beside the new one (each delivery then carries both signatures), so the receiver can switch without rejecting deliveries; default 0: it stops at once (as for a leaked secret). At most 604800 (7 days)',
+      ),
+  })
+  .meta({ id: 'RotateWebhookSecret' });
 
 export const CreateWebhookEndpointInput = z.strictObject({
   url: WebhookUrl,
@@ -154,7 +174,7 @@ export const rotateWebhookSecret = defineOperation({
   verb: 'rotate-secret',
   destructive: true,
   scope: 'webhooks:write',
-  input: z.strictObject({ id: EndpointId }),
+  input: z.strictObject({ id: EndpointId, ...RotateSecretFields.shape }),
   output: WebhookEndpointWithSecret,
 });
 

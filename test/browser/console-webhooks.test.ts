@@ -154,6 +154,21 @@ t.test('rotating the secret shows the new one once; the old one no longer verifi
   t.ok((await hook.waitFor(3, isTest))[2]?.verified, 'the new one does');
 });
 
+t.test('rotating with the old secret kept for 24 hours: a receiver on either secret verifies', async (t) => {
+  await page.getByRole('link', { name: 'Rotate secret' }).click();
+  await page.getByLabel('The current secret keeps signing for').selectOption({ label: '24 hours' });
+  await page.getByRole('button', { name: 'Rotate secret' }).click();
+  await page.getByRole('heading', { name: 'Signing secret rotated', level: 1 }).waitFor();
+  const next = await secretOnPage(page);
+  await page.getByRole('link', { name: 'Go to the endpoint' }).click();
+  t.match(await page.locator('dl.facts').innerText(), /the previous secret also signs until/);
+  await clickAndSee(page, 'Send test event', 'A test event was sent.');
+  t.ok((await hook.waitFor(4, isTest))[3]?.verified, 'the receiver not yet switched still verifies');
+  hook.secret = next;
+  await clickAndSee(page, 'Send test event', 'A test event was sent.');
+  t.ok((await hook.waitFor(5, isTest))[4]?.verified, 'and once switched, with the new one');
+});
+
 t.test('a failing receiver’s delivery shows its attempts, and Retry sends it again', async (t) => {
   const flaky = await receiver((n) => (n === 0 ? 503 : 200));
   await page.goto(`${base}${ws}/webhooks`);

@@ -4,7 +4,7 @@ import type { Event } from '../../shared/contracts/events.js';
 import { eventStreamPublisher } from '../helpers/event-stream.js';
 import { client } from '../helpers/http.js';
 import { startStack } from '../helpers/stack.js';
-import { receiversClosedWith, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { receiversClosedWith, type ReceivedWebhook, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 /**
  * Deliveries end to end over real NATS (JetStream), Postgres and HTTP receivers on
@@ -219,6 +219,47 @@ t.test('test event, rotation: the new secret verifies, the old no longer does', 
     // Verify again with the old secret, as a receiver that missed the rotation would.
     new Webhook(oldSecret).verify(delivery.body, delivery.headers as Record<string, string>);
   }, 'the old secret no longer verifies');
+});
+
+t.test('rotation with an overlap: both secrets verify until it ends, then only the new one', async (t) => {
+  const r = await receiver();
+  const endpointId = await main.addEndpoint(r, ['contact.created']);
+  const first = r.secret;
+  const rotate = (body?: Record<string, unknown>) => main.api.send<{ secret: string; previous_secret_expires_at: string | null }>('POST', `/v1/webhook-endpoints/${endpointId}/rotate-secret`, body ? { body } : {});
+  const verifiesWith = (got: ReceivedWebhook | undefined, secret: string) => {
+    try {
+      new Webhook(secret).verify(got?.body ?? '', got?.headers as Record<string, string>);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  t.equal((await rotate({ expire_previous_in: 604_801 })).status, 400, 'at most 7 days');
+  const kept = await rotate({ expire_previous_in: 3600 });
+  t.equal(kept.status, 200);
+  t.ok(Math.abs(Date.parse(kept.body.previous_secret_expires_at ?? '') - Date.now() - 3_600_000) < 60_000, 'the previous secret signs for an hour');
+  r.secret = kept.body.secret;
+  const during = await main.write();
+  const [overlapping] = await r.waitFor(1, (x) => x.event.id === during.id);
+  t.equal(String(overlapping?.headers['webhook-signature']).split(' ').length, 2, 'two signatures in the header');
+  t.ok(verifiesWith(overlapping, kept.body.secret), 'the new secret verifies');
+  t.ok(verifiesWith(overlapping, first), 'and so does the previous one, for a receiver not yet switched');
+
+  const shortly = await rotate({ expire_previous_in: 1 });
+  await new Promise((resolve) => setTimeout(resolve, 1_200));
+  r.secret = shortly.body.secret;
+  const after = await main.write();
+  const [alone] = await r.waitFor(1, (x) => x.event.id === after.id);
+  t.equal(String(alone?.headers['webhook-signature']).split(' ').length, 1, 'once the overlap ends, one signature');
+  t.ok(verifiesWith(alone, shortly.body.secret));
+  t.notOk(verifiesWith(alone, kept.body.secret), 'the previous secret no longer verifies');
+  t.notOk(verifiesWith(alone, first), 'nor the one before it: at most two ever sign');
+  t.equal((await main.api.get<{ previous_secret_expires_at: string | null }>(`/v1/webhook-endpoints/${endpointId}`)).body.previous_secret_expires_at, null);
+
+  const bare = await rotate();
+  t.equal(bare.status, 200, 'no body: the previous secret stops at once');
+  t.equal(bare.body.previous_secret_expires_at, null);
 });
 
 t.test('no webhook secret, signature or token appears in any log', async (t) => {

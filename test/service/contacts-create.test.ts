@@ -80,10 +80,12 @@ t.test('bad input is a clear 400 and stores nothing', async (t) => {
     ['control characters', { body: { first_name: 'A\u0007', phone: '+1 415 555 0111' } }, 400, 'validation_failed', 'first_name'],
     ['overlong name', { body: { first_name: 'x'.repeat(101), phone: '+1 415 555 0111' } }, 400, 'validation_failed', 'first_name'],
     ['not JSON at all', { rawBody: 'first_name=A', contentType: 'application/x-www-form-urlencoded' }, 415, 'unsupported_media_type', undefined],
+    ['no body at all', { rawBody: '', contentType: 'text/plain' }, 400, 'validation_failed', undefined],
+    ['JSON sent as text/plain', { rawBody: '{"first_name":"A"}', contentType: '' }, 415, 'unsupported_media_type', undefined],
     ['too large', { body: { first_name: 'A', phone: '+1 415 555 0111', last_name: 'x'.repeat(200_000) } }, 413, 'payload_too_large', undefined],
   ];
   for (const [label, req, status, code, param] of cases) {
-    const headers = req.contentType ? { 'content-type': req.contentType } : { 'content-type': 'application/json' };
+    const headers: Record<string, string> = req.contentType !== undefined ? (req.contentType ? { 'content-type': req.contentType } : {}) : { 'content-type': 'application/json' };
     const res = await api.send<ErrorBody>('POST', '/v1/contacts', { body: req.body, rawBody: req.rawBody, headers });
     t.equal(res.status, status, `${label}: status`);
     t.equal(res.body.error?.code, code, `${label}: code`);

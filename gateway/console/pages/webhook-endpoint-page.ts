@@ -79,7 +79,9 @@ export function webhookEndpointPage(view: WebhookEndpointView): Html {
         <dt>Description</dt><dd>${e.description ?? html`<span class="muted">None</span>`}</dd>
         <dt>Events</dt><dd>${enabledEventsText(e.enabled_events)}</dd>
         <dt>Status</dt><dd data-fact="status">${statusText(e)}</dd>
-        <dt>Signing secret</dt><dd>${e.secret_rotated_at ? html`Rotated ${when(e.secret_rotated_at)}` : 'Set when the endpoint was added'}</dd>
+        <dt>Signing secret</dt><dd>${e.secret_rotated_at ? html`Rotated ${when(e.secret_rotated_at)}` : 'Set when the endpoint was added'}${
+          e.previous_secret_expires_at ? html`; the previous secret also signs until ${when(e.previous_secret_expires_at)}` : ''
+        }</dd>
         <dt>Added</dt><dd>${when(e.created_at)}</dd>
       </dl>
       <div class="actions">

@@ -3,6 +3,7 @@ import {
   deleteWebhookEndpoint,
   getWebhookEndpoint,
   listWebhookDeliveries,
+  MAX_PREVIOUS_SECRET_SECONDS,
   retryWebhookDelivery,
   rotateWebhookSecret,
   sendTestWebhook,
@@ -23,6 +24,14 @@ import { webhookEndpointPage } from '../pages/webhook-endpoint-page.js';
 import { webhookSecretPage } from '../pages/webhook-secret-page.js';
 import { requireConfiguration } from '../require-configuration.js';
 import { workspacePath } from '../workspace-url.js';
+
+/** How long a rotated secret may keep signing, as the console offers it (the first: not at all). */
+const KEEP_PREVIOUS: readonly [number, string][] = [
+  [0, 'No time: it stops now'],
+  [3600, '1 hour'],
+  [86_400, '24 hours'],
+  [MAX_PREVIOUS_SECRET_SECONDS, '7 days'],
+];
 
 const NOTICES: Record<string, string> = {
   test_sent: 'A test event was sent. Its delivery is listed below (reload to see its attempt).',
@@ -100,8 +109,13 @@ export function webhookEndpointRoutes(deps: GatewayDeps): Router {
       session,
       section: 'webhooks',
       title: `Rotate the signing secret of ${endpoint.url}?`,
-      details: html`<p>A new secret signs every delivery from now on, and the current one stops verifying at once:
-        the receiver must be given the new secret, shown on the next page only.</p>`,
+      details: html`<p>A new secret signs every delivery from now on; the receiver must be given it (shown on the next page only).
+        If the current secret may have leaked, let it stop at once. Otherwise keep it signing beside the new one while the receiver switches:
+        each delivery then carries both signatures, and either secret verifies it.</p>`,
+      fields: html`<div class="field"><label for="expire_previous_in">The current secret keeps signing for</label>
+        <select id="expire_previous_in" name="expire_previous_in">
+          ${KEEP_PREVIOUS.map(([seconds, label]) => html`<option value="${String(seconds)}">${label}</option>`)}
+        </select></div>`,
       action: `${here}/rotate-secret`,
       button: 'Rotate secret',
       cancel: here,
@@ -110,7 +124,8 @@ export function webhookEndpointRoutes(deps: GatewayDeps): Router {
   });
 
   router.post('/:id/rotate-secret', async (req, res) => {
-    const { result } = await callWorker(deps.bus, req, rotateWebhookSecret, { id: pathParam(req, 'id') });
+    const keep = KEEP_PREVIOUS.find(([seconds]) => String(seconds) === textField(req, 'expire_previous_in'))?.[0] ?? 0;
+    const { result } = await callWorker(deps.bus, req, rotateWebhookSecret, { id: pathParam(req, 'id'), expire_previous_in: keep });
     const { secret, ...endpoint } = result;
     sendPage(res, webhookSecretPage({ session: sessionOf(req), endpoint, secret, rotated: true }));
   });

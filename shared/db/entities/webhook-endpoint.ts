@@ -16,6 +16,9 @@ export const WebhookEndpointSchema = defineEntity({
     /** The `whsec_…` signing secret, AES-256-GCM under a key derived from CRM_SECRET. */
     secretEncrypted: p.string(),
     secretRotatedAt: p.datetime(3).nullable(),
+    /** After a rotation: the secret it replaced, still signing beside the new one until previousSecretExpiresAt. */
+    previousSecretEncrypted: p.string().nullable(),
+    previousSecretExpiresAt: p.datetime(3).nullable(),
     createdAt: p.datetime(3),
     updatedAt: p.datetime(3),
     /** Since when every attempt has failed; null after a success. */

@@ -10,6 +10,7 @@ import { Migration0009ContactSearch } from './0009-contact-search.js';
 import { Migration0010WorkspaceTimeZone } from './0010-workspace-time-zone.js';
 import { Migration0011SearchTextFunction } from './0011-search-text-function.js';
 import { Migration0012WorkspaceSettingsVersion } from './0012-workspace-settings-version.js';
+import { Migration0013WebhookSecretOverlap } from './0013-webhook-secret-overlap.js';
 
 /** Every migration, in order. Listed explicitly so the compiled service needs no file discovery. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   Migration0010WorkspaceTimeZone,
   Migration0011SearchTextFunction,
   Migration0012WorkspaceSettingsVersion,
+  Migration0013WebhookSecretOverlap,
 ];

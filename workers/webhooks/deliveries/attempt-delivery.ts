@@ -5,7 +5,7 @@ import { workspaceSql, type WorkspaceSql } from '../../../shared/db/workspace-sq
 import type { Logger } from '../../../shared/logger.js';
 import type { Secrets } from '../../../shared/secrets.js';
 import { openWebhookSecret } from '../endpoints/endpoint-secret.js';
-import type { WebhookEndpointRow } from '../endpoints/endpoint-resource.js';
+import { previousSecretExpiry, type WebhookEndpointRow } from '../endpoints/endpoint-resource.js';
 import type { AttemptBatch } from './attempt-batch.js';
 import { TEST_EVENT_TYPE } from '../endpoints/send-test-event.js';
 import type { WebhookDeliveryRow } from './delivery-resource.js';
@@ -24,8 +24,19 @@ export interface DeliveryDeps {
 }
 
 /** What sending needs of an endpoint: the fan-out that queued a delivery already has it. */
-export type DeliveryEndpoint = Pick<WebhookEndpointRow, 'id' | 'url' | 'status' | 'secret_encrypted' | 'failing_since'>;
-export const DELIVERY_ENDPOINT_COLUMNS = ['id', 'url', 'status', 'secret_encrypted', 'failing_since'] as const satisfies readonly (keyof DeliveryEndpoint)[];
+export type DeliveryEndpoint = Pick<
+  WebhookEndpointRow,
+  'id' | 'url' | 'status' | 'secret_encrypted' | 'previous_secret_encrypted' | 'previous_secret_expires_at' | 'failing_since'
+>;
+export const DELIVERY_ENDPOINT_COLUMNS = [
+  'id',
+  'url',
+  'status',
+  'secret_encrypted',
+  'previous_secret_encrypted',
+  'previous_secret_expires_at',
+  'failing_since',
+] as const satisfies readonly (keyof DeliveryEndpoint)[];
 
 /** Each logger's child for the line of a success: fixed fields, none a secret, so it skips the redaction (a cost on every delivery). */
 const SUCCESS_LINES = new WeakMap<Logger, Logger>();
@@ -67,7 +78,14 @@ export async function attemptDelivery(claimed: WebhookDeliveryRow, deps: Deliver
   }
 
   const outcome = await sendWebhook(
-    { url: endpoint.url, id: claimed.id, payload: claimed.payload, secret: secretOf(deps, endpoint.secret_encrypted) },
+    {
+      url: endpoint.url,
+      id: claimed.id,
+      payload: claimed.payload,
+      secret: secretOf(deps, endpoint.secret_encrypted),
+      // Checked at each attempt, so the previous secret stops signing when its time is up.
+      previousSecret: previousSecretExpiry(endpoint) === null ? undefined : secretOf(deps, endpoint.previous_secret_encrypted as string),
+    },
     { timeoutMs: deps.settings.timeoutMs, allowPrivateNetworks: deps.settings.allowPrivateNetworks, network: deps.network },
   );
   const now = new Date();

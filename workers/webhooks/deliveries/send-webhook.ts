@@ -17,6 +17,8 @@ export interface WebhookMessage {
   payload: string;
   /** `whsec_…`. Never logged, nor the signature made with it. */
   secret: string;
+  /** A rotated secret still in its overlap: its signature goes beside the current one (the header holds both). */
+  previousSecret?: string;
 }
 
 export interface SendOptions {
@@ -74,7 +76,9 @@ export async function sendWebhook(message: WebhookMessage, options: SendOptions)
   }
 
   const timestamp = new Date();
-  const signature = new Webhook(message.secret).sign(message.id, timestamp, message.payload);
+  const signature = [message.secret, ...(message.previousSecret === undefined ? [] : [message.previousSecret])]
+    .map((secret) => new Webhook(secret).sign(message.id, timestamp, message.payload))
+    .join(' ');
   const port = Number(url.port || (secure ? 443 : 80));
   const request: SignedRequest = {
     url,

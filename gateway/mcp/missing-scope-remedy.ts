@@ -1,5 +1,5 @@
 import type { McpServerDefinition } from '../../shared/auth/mcp-servers.js';
-import type { Scope } from '../../shared/auth/scopes.js';
+import { grantsScope, type Scope } from '../../shared/auth/scopes.js';
 import { MissingScopeError } from '../../shared/errors.js';
 import type { ResolvedCredential } from '../request-state.js';
 
@@ -19,9 +19,10 @@ export function missingScopeError(tool: string, scope: Scope, server: McpServerD
   return new MissingScopeError(scope, `${tool} needs the scope ${scope}, which this connection does not hold. ${remedy}`);
 }
 
-/** The one-line next step for an agent. */
-export function missingScopeHint(scope: Scope, credential: ResolvedCredential): string {
-  return credential.kind === 'oauth'
-    ? `Tell the user this needs ${scope}: re-add the server and tick "Allow changes" at consent.`
-    : `Tell the user this needs an API token with ${scope}.`;
+/** The one-line next step for an agent: what its user can do to get `scope` on this server, if anything. */
+export function missingScopeHint(scope: Scope, credential: ResolvedCredential, server: McpServerDefinition): string {
+  if (credential.kind !== 'oauth') return `Tell the user this needs an API token with ${scope}.`;
+  if (server.readScopes.some((s) => grantsScope([s], scope))) return `Tell the user this needs ${scope}: re-add the server and grant it at consent.`;
+  if (server.writeScopes.some((s) => grantsScope([s], scope))) return `Tell the user this needs ${scope}: re-add the server and tick "Allow changes" at consent.`;
+  return `This server cannot be granted ${scope}: tell the user it takes an API token with ${scope} (or the console).`;
 }

@@ -230,7 +230,7 @@ t.test('a member without deals.read sees no deal event and no deal', async (t) =
   t.notMatch(await rita.locator('main').innerText(), /Umbrella renewal|Olive’s deal/);
   t.same(await rita.getByLabel('Kind of record').locator('option').allInnerTexts(), ['Any', 'Contact', 'Note', 'Custom field', 'Pipeline', 'Stage', 'Workspace settings'], 'the filter offers what she may read (notes: those on contacts)');
   t.equal((await rita.goto(`${base}${ws}/activity?object=deal`))?.status(), 403, 'deal changes asked for by URL: refused');
-  t.match(await rita.getByRole('alert').innerText(), /do not let you read Deal changes/);
+  t.match(await rita.getByRole('alert').innerText(), /do not let you read changes of this kind \(Deal\)/);
   t.equal((await rita.goto(`${base}${ws}/deals/${dealId}`))?.status(), 404, 'a deal is a 404');
   await rita.goto(`${base}${ws}/contacts/${adaId}`);
   t.notOk((await rows(rita)).some((r) => /deal/.test(r.what)));

@@ -149,6 +149,26 @@ t.test('removing a member: member.removed, and agent.revoked for each agent stil
   t.equal((await stack.db.query('select 1 from oauth_grants where id = $1', [grantId])).length, 0, 'the grant went with the membership');
 });
 
+t.test('a member who owned more than one statement of records: every record unowned, each with its event', async (t) => {
+  const seller = await stack.addMember(ws.workspace.id, `seller-${Date.now()}@example.test`, ['contacts.write'], 'all');
+  const owned = 2_345;
+  await stack.db.query(
+    `insert into contacts (id, workspace_id, first_name, phone, status, owner_id, created_at, updated_at)
+     select 'con_bulk' || lpad(n::text, 6, '0'), $1, 'Bulk ' || n, '+1628555' || lpad(n::text, 4, '0'), 'active', $2, now(), now()
+     from generate_series(1, $3::int) as n`,
+    [ws.workspace.id, seller, owned],
+  );
+  t.equal((await forms.post(`/members/${seller}/remove`, {})).status, 303);
+  const [left] = await stack.db.query<{ n: string }>('select count(*) n from contacts where workspace_id = $1 and owner_id is not null and id like $2', [ws.workspace.id, 'con_bulk%']);
+  t.equal(Number(left?.n), 0, 'none keeps the owner');
+  const [recorded] = await stack.db.query<{ n: string; ids: string }>(
+    `select count(*) n, count(distinct object_id) ids from events where workspace_id = $1 and type = 'contact.updated' and previous_attributes ->> 'owner_id' = $2`,
+    [ws.workspace.id, seller],
+  );
+  t.equal(Number(recorded?.n), owned, 'one event per record');
+  t.equal(Number(recorded?.ids), owned, 'each record once');
+});
+
 t.test('only a token that may manage tokens reads member and agent events', async (t) => {
   t.ok((await events('type=agent.')).length >= 5);
   const reader = client(base, await stack.token(ws.workspace.id, ['contacts:read', 'events:read'], { name: 'contacts reader' }));

@@ -39,7 +39,7 @@ export function activityRoute(deps: GatewayDeps): Router {
       return sendPage(res, activityPage({ ...base, error: 'Kind of record: choose one from the list.' }), 400);
     }
     if (typed.object !== undefined && !objectKinds.includes(typed.object)) {
-      const error = `Kind of record: your permissions in this workspace do not let you read ${EVENT_OBJECT_LABELS[typed.object]} changes.`;
+      const error = `Kind of record: your permissions in this workspace do not let you read changes of this kind (${EVENT_OBJECT_LABELS[typed.object]}).`;
       return sendPage(res, activityPage({ ...base, error }), 403);
     }
     // A kind of record is every event type of it: the type prefix "contact." and so on.

@@ -54,13 +54,13 @@ export const removeMemberHandler: OperationHandler<typeof removeMember> = async 
   const grants = await grantsOf(db, input.user_id);
   // Read before the delete takes them: each agent still connected ends with the membership.
   const agents = await agentEventObjects(db, grants.filter((g) => g.active).map((g) => g.id));
-  const disowned = await disownRecords(db, input.user_id);
+  // Before the membership goes: its foreign key would otherwise unset the owners without events.
+  await disownRecords(db, events, input.user_id);
   await db.deleteFrom('memberships').where('user_id', '=', input.user_id).execute();
   const revokedAt = new Date().toISOString();
   await events.record(
     { type: 'member.removed', object: memberEventObject(db, member) },
     ...agents.map((agent) => ({ type: 'agent.revoked' as const, object: { ...agent, revoked_at: revokedAt }, previous: agent })),
-    ...disowned,
   );
   afterCommit(() => grants.forEach((g) => announceGrantChanged(services, g.id)));
   return { removed: true };

@@ -25,7 +25,8 @@ export const listEventsHandler: OperationHandler<typeof listEvents> = async ({ i
   const { limit, cursor, ...filters } = input;
   if (filters.type !== undefined) requireReadableKind(context, filters.type);
   const bounds = await eventTimeBounds(db, filters);
-  // A day or a relative range continues as the instants it meant when the first page was read.
+  // A day or a relative range is bound to the cursor as the instants it means (as in the contact
+  // lists): read again after midnight, `today` means other instants, and the cursor is refused.
   const inScope = bounds.applied ? { ...filters, created_after: bounds.applied.created_after ?? undefined, created_before: bounds.applied.created_before ?? undefined, created_within: undefined } : filters;
   const scope: CursorScope = { workspaceId: context.workspace_id, list: 'events', filters: { ...inScope } };
   const before = cursor ? decodeCursor(services.secrets.cursorKey, scope, cursor) : undefined;

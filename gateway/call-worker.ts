@@ -4,7 +4,7 @@ import type { Operation, OperationInput, OperationOutput } from '../shared/bus/o
 import type { RawReply } from '../shared/bus/reply.js';
 import { UnauthenticatedError } from '../shared/errors.js';
 
-type RequestOptions = { idempotencyKey?: string };
+type RequestOptions = { idempotencyKey?: string; timeoutMs?: number };
 
 /** Forwards one operation for an authenticated request: its workspace, principal and request id travel along. */
 export function callWorker<Op extends Operation>(

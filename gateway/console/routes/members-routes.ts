@@ -19,6 +19,13 @@ import { membersPage } from '../pages/members-page.js';
 import { requireConfiguration } from '../require-configuration.js';
 import { workspacePath } from '../workspace-url.js';
 
+/**
+ * Removing a member unsets the owner of every record they owned, each with its event: for a
+ * member who owned tens of thousands that outlasts the usual bus deadline, and a 503 while
+ * the removal still commits would only confuse.
+ */
+const REMOVE_MEMBER_TIMEOUT_MS = 60_000;
+
 const NOTICES: Record<string, string> = {
   updated: 'The member’s permissions were changed.',
   removed: 'The member was removed. Their connected agents in this workspace stopped working.',
@@ -98,7 +105,7 @@ export function membersRoutes(deps: GatewayDeps): Router {
     const session = sessionOf(req);
     const userId = pathParam(req, 'userId');
     try {
-      await callWorker(deps.bus, req, removeMember, { user_id: userId });
+      await callWorker(deps.bus, req, removeMember, { user_id: userId }, { timeoutMs: REMOVE_MEMBER_TIMEOUT_MS });
     } catch (error) {
       if (crmErrorIn(error, FORM_ERRORS)) return showList(req, res, { error: error.message, status: HTTP_STATUS[error.code] });
       throw error;

@@ -22,24 +22,32 @@ const disowned = <R extends { id: string; owner_id: string | null }>(type: 'cont
  */
 export async function disownRecords(db: WorkspaceSql, events: EventRecorder, userId: string): Promise<void> {
   const set = { owner_id: null, updated_at: new Date() };
-  for (;;) {
-    const contacts = await db
-      .updateTable('contacts')
-      .set(set)
-      .where('id', 'in', db.selectFrom('contacts').select('id').where('owner_id', '=', userId).limit(CHUNK))
-      .returning([...CONTACT_COLUMNS, activeFieldKeysSql(db, 'contact').as('field_keys')])
-      .execute();
-    await events.record(...contacts.map((row) => disowned('contact.updated', toContactResource(row, row.field_keys), userId)));
-    if (contacts.length < CHUNK) break;
-  }
-  for (;;) {
-    const deals = await db
-      .updateTable('deals')
-      .set(set)
-      .where('id', 'in', db.selectFrom('deals').select('id').where('owner_id', '=', userId).limit(CHUNK))
-      .returning([...DEAL_COLUMNS, activeFieldKeysSql(db, 'deal').as('field_keys')])
-      .execute();
-    await events.record(...deals.map((row) => disowned('deal.updated', toDealResource(row, row.field_keys), userId)));
-    if (deals.length < CHUNK) break;
+  // Each call unsets the owner of the next chunk of one kind and returns its changes.
+  const nextChunks: (() => Promise<Change[]>)[] = [
+    async () =>
+      (
+        await db
+          .updateTable('contacts')
+          .set(set)
+          .where('id', 'in', db.selectFrom('contacts').select('id').where('owner_id', '=', userId).limit(CHUNK))
+          .returning([...CONTACT_COLUMNS, activeFieldKeysSql(db, 'contact').as('field_keys')])
+          .execute()
+      ).map((row) => disowned('contact.updated', toContactResource(row, row.field_keys), userId)),
+    async () =>
+      (
+        await db
+          .updateTable('deals')
+          .set(set)
+          .where('id', 'in', db.selectFrom('deals').select('id').where('owner_id', '=', userId).limit(CHUNK))
+          .returning([...DEAL_COLUMNS, activeFieldKeysSql(db, 'deal').as('field_keys')])
+          .execute()
+      ).map((row) => disowned('deal.updated', toDealResource(row, row.field_keys), userId)),
+  ];
+  for (const nextChunk of nextChunks) {
+    for (;;) {
+      const changes = await nextChunk();
+      await events.record(...changes);
+      if (changes.length < CHUNK) break;
+    }
   }
 }

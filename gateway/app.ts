@@ -80,7 +80,7 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   app.post('/sign-in', limitByIp(deps.rateLimits.signIn));
   app.use(sessionRoutes(deps));
   app.use(consentRoutes(deps));
-  app.use(consoleRoutes(deps));
+  app.use(consoleRoutes(deps, failedAuth));
   app.use(['/sign-in', '/sign-out', '/oauth/consent'], pageErrorHandler(deps.log));
   app.use(mcpRoutes(deps, tokens, verifier, limitCredential));
   app.use(notFoundHandler);

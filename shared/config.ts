@@ -114,6 +114,12 @@ const SETTINGS = {
   rateLimits: {
     tokenPerMinute: withDefault('RATE_LIMIT_TOKEN_PER_MINUTE', perMinute(), 6000, 'Requests per minute per API token (REST and tool servers); `0` turns it off.'),
     grantPerMinute: withDefault('RATE_LIMIT_GRANT_PER_MINUTE', perMinute(), 1200, 'Tool-server requests per minute per OAuth grant; `0` turns it off.'),
+    sessionPerMinute: withDefault(
+      'RATE_LIMIT_SESSION_PER_MINUTE',
+      perMinute(),
+      600,
+      'Console requests per minute per signed-in user (pages and form posts); `0` turns it off.',
+    ),
     signInPerMinute: withDefault('RATE_LIMIT_SIGN_IN_PER_MINUTE', perMinute(), 20, 'Sign-in attempts per minute per client IP (see `TRUST_PROXY`); `0` turns it off.'),
     failedAuthPerMinute: withDefault(
       'RATE_LIMIT_FAILED_AUTH_PER_MINUTE',

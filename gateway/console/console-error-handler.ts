@@ -8,7 +8,7 @@ import { sendPage } from '../pages/session-routes.js';
 import { consoleLayout } from './console-layout.js';
 import { workspacePath } from './workspace-url.js';
 
-const TITLES: Partial<Record<number, string>> = { 403: 'Not allowed', 404: 'Not found' };
+const TITLES: Partial<Record<number, string>> = { 403: 'Not allowed', 404: 'Not found', 429: 'Too many requests' };
 
 /**
  * Errors inside the console keep the console around them (header, sections, a way

@@ -1,9 +1,11 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { NotFoundError } from '../../shared/errors.js';
+import type { FailedAuthLimit } from '../auth/failed-auth-limit.js';
 import type { GatewayDeps } from '../deps.js';
 import { cookiePolicy } from '../pages/cookies.js';
 import { verifyCsrf } from '../pages/csrf.js';
 import { staticAsset } from '../pages/static-asset.js';
+import { limitByKey } from '../rate-limit/rate-limit-middleware.js';
 import { NAV } from './console-layout.js';
 import { consoleErrorHandler } from './console-error-handler.js';
 import { CONSOLE_SCRIPT } from './console-script.js';
@@ -43,12 +45,13 @@ function checkCsrf(deps: GatewayDeps) {
  * workspace in its URL and to the member's permissions there, every action a bus call
  * like any other (the workers check again).
  */
-export function consoleRoutes(deps: GatewayDeps): Router {
+export function consoleRoutes(deps: GatewayDeps, failedAuth: FailedAuthLimit | null): Router {
   const router = Router();
   router.get('/assets/console.js', staticAsset('application/javascript', CONSOLE_SCRIPT));
 
   const pages = Router();
-  pages.use(consoleSession(deps));
+  pages.use(consoleSession(deps, failedAuth));
+  pages.use(limitByKey(deps.rateLimits.session, (req) => sessionOf(req).user.id));
   pages.post('/{*path}', parseForm, checkCsrf(deps));
 
   pages.get('/', (req, res) => res.redirect(303, consoleHome(sessionOf(req))));

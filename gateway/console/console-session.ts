@@ -3,6 +3,7 @@ import { grantableScopes } from '../../shared/auth/permissions.js';
 import type { Scope } from '../../shared/auth/scopes.js';
 import { sessionMemberships, type SessionMembership } from '../../shared/contracts/sessions.js';
 import { CrmError, NotFoundError } from '../../shared/errors.js';
+import type { FailedAuthLimit } from '../auth/failed-auth-limit.js';
 import type { GatewayDeps } from '../deps.js';
 import { cookiePolicy, readCookie } from '../pages/cookies.js';
 import { csrfToken } from '../pages/csrf.js';
@@ -51,19 +52,24 @@ export function sessionOf(req: Request): ConsoleSession {
  * /console/w/{workspace}, the membership whose permissions every page and every bus
  * call of the request are held to. The principal is the user, with exactly the scopes
  * their permissions allow, so workers enforce the same rules as for any other caller.
+ * Unknown session cookies count against the client address like refused API tokens:
+ * past the limit, a 429 without a lookup.
  */
-export function consoleSession(deps: GatewayDeps): RequestHandler {
+export function consoleSession(deps: GatewayDeps, failedAuth: FailedAuthLimit | null): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     const backHere = req.method === 'GET' ? req.originalUrl : '/console';
     const cookies = cookiePolicy(deps.publicUrl());
     const token = readCookie(req, cookies.session);
     if (!token) return res.redirect(303, signInUrl(backHere));
+    const ip = req.ip ?? 'unknown';
+    failedAuth?.check(ip);
     let view;
     try {
       view = (await deps.bus.call(sessionMemberships, { session_token: token }, { context: null, requestId: req.requestId })).result;
     } catch (error) {
-      if (error instanceof CrmError && error.code === 'unauthenticated') return res.redirect(303, signInUrl(backHere));
-      throw error;
+      if (!(error instanceof CrmError && error.code === 'unauthenticated')) throw error;
+      await failedAuth?.record(ip);
+      return res.redirect(303, signInUrl(backHere));
     }
     // Mounted once for all of /console: the workspace is the first segment after /w/.
     const workspaceId = /^\/w\/([A-Za-z0-9_-]{1,64})(?:\/|$)/.exec(req.path)?.[1] ?? (req.path.startsWith('/w/') ? '' : undefined);

@@ -11,6 +11,7 @@ export function pageErrorHandler(log: Logger): ErrorRequestHandler {
     if (res.headersSent) return next(error);
     if (error instanceof CrmError) {
       const status = HTTP_STATUS[error.code];
+      if (error.details.retry_after !== undefined) res.set('Retry-After', String(error.details.retry_after));
       return sendPage(res, messagePage(status >= 500 ? 'Please try again' : 'That did not work', `${error.message} (request ${req.requestId})`), status);
     }
     log.error({ err: error, request_id: req.requestId }, 'page failed');

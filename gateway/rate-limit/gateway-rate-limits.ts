@@ -28,6 +28,7 @@ export function gatewayRateLimits(transport: BusTransport, config: Config, log: 
   return {
     token: limiter('token', config.rateLimits.tokenPerMinute),
     grant: limiter('grant', config.rateLimits.grantPerMinute),
+    session: limiter('session', config.rateLimits.sessionPerMinute),
     signIn: limiter('sign-in', config.rateLimits.signInPerMinute),
     failedAuth: limiter('failed-auth', config.rateLimits.failedAuthPerMinute),
   };

@@ -1,4 +1,4 @@
-import type { RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { RateLimitedError } from '../../shared/errors.js';
 import { WINDOW_MS, type RateLimiter, type RateLimitVerdict } from './rate-limiter.js';
 
@@ -6,12 +6,14 @@ import { WINDOW_MS, type RateLimiter, type RateLimitVerdict } from './rate-limit
 export interface GatewayRateLimits {
   token: RateLimiter | null;
   grant: RateLimiter | null;
+  /** Console requests per signed-in user. */
+  session: RateLimiter | null;
   signIn: RateLimiter | null;
   /** Refused API tokens per client IP (gateway/auth/failed-auth-limit.ts). */
   failedAuth: RateLimiter | null;
 }
 
-/** Limits an authenticated request by its API token or its OAuth grant (console sessions are not limited). */
+/** Limits an authenticated request by its API token or its OAuth grant (console sessions: {@link limitByKey}). */
 export function limitByCredential(limits: GatewayRateLimits): RequestHandler {
   return (req, res, next) => {
     const credential = req.credential;
@@ -31,9 +33,14 @@ export function limitByCredential(limits: GatewayRateLimits): RequestHandler {
 
 /** Limits by client address, e.g. sign-in attempts (behind a proxy, set TRUST_PROXY so this is the client's). */
 export function limitByIp(limiter: RateLimiter | null): RequestHandler {
+  return limitByKey(limiter, (req) => req.ip ?? 'unknown');
+}
+
+/** Limits by whatever `keyOf` names, e.g. the signed-in user of a console page. */
+export function limitByKey(limiter: RateLimiter | null, keyOf: (req: Request) => string): RequestHandler {
   return (req, res, next) => {
     if (!limiter) return next();
-    apply(limiter, req.ip ?? 'unknown', res).then(next, next);
+    apply(limiter, keyOf(req), res).then(next, next);
   };
 }
 

@@ -91,6 +91,7 @@ export async function prepareEnvironment(extra: Record<string, string> = {}, ser
     // Tests drive far more requests than a client would; test/service/rate-limits.test.ts sets its own.
     RATE_LIMIT_TOKEN_PER_MINUTE: '1000000',
     RATE_LIMIT_GRANT_PER_MINUTE: '1000000',
+    RATE_LIMIT_SESSION_PER_MINUTE: '1000000',
     RATE_LIMIT_SIGN_IN_PER_MINUTE: '10000',
     RATE_LIMIT_FAILED_AUTH_PER_MINUTE: '10000',
     OAUTH_REGISTRATIONS_PER_HOUR: '100000',

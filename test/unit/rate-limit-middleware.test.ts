@@ -17,7 +17,7 @@ import { MemoryRateLimitStore } from '../../shared/rate-limit/memory-rate-limit-
 const log = createLogger({ level: 'silent', component: 'test', destination: { write: () => undefined } });
 
 function limitsWith(overrides: Partial<GatewayRateLimits>): GatewayRateLimits {
-  return { token: null, grant: null, signIn: null, failedAuth: null, ...overrides };
+  return { token: null, grant: null, session: null, signIn: null, failedAuth: null, ...overrides };
 }
 
 function credentialOf(kind: ResolvedCredential['kind'], id: string): ResolvedCredential {

@@ -199,7 +199,7 @@ export const listWebhookDeliveries = defineOperation({
   output: pageOf(WebhookDelivery),
 });
 
-/** Sends a delivery again now: a failed one gets one more attempt (failing again leaves it failed); a pending one is sent without waiting. */
+/** Sends a delivery again now: a failed one gets one more attempt (failing again leaves it failed); a pending one is sent without waiting; one being sent, or succeeded, is a conflict. */
 export const retryWebhookDelivery = defineOperation({
   worker: 'webhooks',
   resource: 'deliveries',

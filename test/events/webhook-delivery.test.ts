@@ -169,6 +169,68 @@ t.test('a receiver that never answers is retried on the schedule, then the deliv
   t.equal((await main.settled(endpointId, event.id, 'failed')).attempts.length, RETRY_SCHEDULE.length + 2, 'a manual retry is one more attempt');
 });
 
+t.test('a retry by hand waits for the attempt under way and refuses a succeeded delivery; a success ends the failing spell', async (t) => {
+  // Before, a retry during an attempt started a second one beside it, and a retry of a
+  // succeeded delivery sent it again; a test event's success left failing_since standing.
+  const slow = await receiver((n) => (n === 0 ? 'hang' : 200));
+  const endpointId = await main.addEndpoint(slow);
+  const event = await main.write();
+  await slow.waitFor(1);
+  const pending = (await main.deliveries(endpointId)).find((d) => d.event_id === event.id);
+  const during = await main.api.post<{ error: { code: string; message: string } }>(`/v1/webhook-endpoints/${endpointId}/deliveries/${pending?.id}/retry`, {});
+  t.equal(during.status, 409, 'refused while the first attempt is under way');
+  t.match(during.body.error, { code: 'conflict', message: /under way; retry once it has ended/ });
+
+  const delivery = await main.settled(endpointId, event.id, 'succeeded');
+  t.same(delivery.attempts.map((a) => a.succeeded), [false, true], 'the timed-out attempt, then the scheduled retry');
+  t.equal(slow.received.length, 2, 'never two at once');
+  const after = await main.api.post<{ error: { code: string; message: string } }>(`/v1/webhook-endpoints/${endpointId}/deliveries/${delivery.id}/retry`, {});
+  t.equal(after.status, 409);
+  t.match(after.body.error.message, /succeeded: there is nothing to retry/);
+  await new Promise((r) => setTimeout(r, 500));
+  t.equal(slow.received.length, 2, 'and it is not sent again');
+
+  const flaky = await receiver((n) => (n === 0 ? 503 : 200));
+  const flakyId = await main.addEndpoint(flaky);
+  await main.settled(flakyId, (await main.write()).id, 'succeeded');
+  // The failure above started a spell; a success of the scheduled retry ended it.
+  const endpoint = async () => (await main.api.get<{ failing_since: string | null }>(`/v1/webhook-endpoints/${flakyId}`)).body.failing_since;
+  t.equal(await endpoint(), null, 'a delivered retry ends the failing spell');
+  await stack.db.query("update webhook_endpoints set failing_since = now() - interval '2 days' where id = $1", [flakyId]);
+  t.equal((await main.api.post(`/v1/webhook-endpoints/${flakyId}/test`, {})).status, 201);
+  await flaky.waitFor(3);
+  const until = Date.now() + 5_000;
+  while ((await endpoint()) !== null && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  t.equal(await endpoint(), null, 'so does a delivered test event: the receiver works again');
+});
+
+t.test('a delivery that comes due while its endpoint is disabled fails without a request, and says why', async (t) => {
+  const slow = await receiver(() => 'hang');
+  const endpointId = await main.addEndpoint(slow);
+  const event = await main.write();
+  await slow.waitFor(1);
+  t.equal((await main.api.send('PATCH', `/v1/webhook-endpoints/${endpointId}`, { body: { status: 'disabled' } })).status, 200, 'disabled during the first attempt');
+  const delivery = await main.settled(endpointId, event.id, 'failed');
+  t.equal(delivery.attempt_count, 1, 'one attempt was made');
+  t.match(delivery.attempts, [{ status_code: null, error: /timed out/ }, { status_code: null, error: /^Not sent: the endpoint is disabled/ }]);
+  t.equal(slow.received.length, 1, 'and no request after it');
+});
+
+t.test('an endpoint deleted during an attempt takes the attempt with it, without an error', async (t) => {
+  const slow = await receiver(() => 'hang');
+  const endpointId = await main.addEndpoint(slow);
+  const event = await main.write();
+  await slow.waitFor(1);
+  const [delivery] = await stack.db.query<{ id: string }>('select id from webhook_deliveries where endpoint_id = $1 and event_id = $2', [endpointId, event.id]);
+  t.equal((await main.api.send('DELETE', `/v1/webhook-endpoints/${endpointId}`)).status, 200);
+  // The attempt times out after 1 s; before, storing it failed on the deleted delivery's foreign key.
+  await new Promise((r) => setTimeout(r, 1_500));
+  const lines = (await stack.allOutput()).split('\n').filter((line) => line.includes(delivery?.id ?? 'none'));
+  t.ok(lines.length > 0, 'the attempt was logged');
+  t.notOk(lines.some((line) => /"level":50|failed unexpectedly/.test(line)), 'as a failed attempt, not an error');
+  t.same(await stack.db.query('select id from webhook_delivery_attempts where delivery_id = $1', [delivery?.id]), [], 'nothing of it is stored');
+});
+
 t.test('a disabled endpoint receives nothing; one failing past WEBHOOK_DISABLE_AFTER is disabled by the service, with an event', async (t) => {
   const off = await receiver();
   const offId = await main.addEndpoint(off);

@@ -20,6 +20,8 @@ export const WebhookDeliverySchema = defineEntity({
     attemptCount: p.integer(),
     /** When the delivery loop sends it next (while pending); also the lease of the copy sending it. */
     nextAttemptAt: p.datetime(3).nullable(),
+    /** While a copy has it (claimed, or queued by it to send at once) and has not stored its attempt: a retry by hand waits. */
+    leasedUntil: p.datetime(3).nullable(),
     lastAttemptAt: p.datetime(3).nullable(),
     createdAt: p.datetime(3),
     updatedAt: p.datetime(3),

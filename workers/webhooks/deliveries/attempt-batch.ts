@@ -68,9 +68,16 @@ export class AttemptBatch {
         select workspace_id, delivery_id, attempted_at, status_code, latency_ms, succeeded, error from settled s
         -- A delivery whose endpoint was deleted meanwhile went with it: nothing to store.
         where exists (select 1 from webhook_deliveries d where d.id = s.delivery_id and d.workspace_id = s.workspace_id)
+      ),
+      -- A success ends its endpoint's failing spell, read here rather than from what the
+      -- sender knew of the endpoint, which a failure elsewhere may have changed meanwhile.
+      recovered as (
+        update webhook_endpoints e set failing_since = null
+        from settled s join webhook_deliveries d on d.id = s.delivery_id and d.workspace_id = s.workspace_id
+        where s.succeeded and e.id = d.endpoint_id and e.workspace_id = s.workspace_id and e.failing_since is not null
       )
       update webhook_deliveries d
-      set status = s.status, attempt_count = s.attempt_count, next_attempt_at = s.next_attempt_at, last_attempt_at = s.attempted_at, updated_at = s.attempted_at
+      set status = s.status, attempt_count = s.attempt_count, next_attempt_at = s.next_attempt_at, leased_until = null, last_attempt_at = s.attempted_at, updated_at = s.attempted_at
       from settled s
       -- Only from the state the attempt started in: another copy that sent it too (a lease
       -- that ran out, a retry by hand) and stored first keeps its newer state; the attempt is kept.

@@ -47,6 +47,9 @@ function successLines(log: Logger): Logger {
   return lines;
 }
 
+/** What a delivery that came due while its endpoint was disabled shows for it. */
+export const NOT_SENT_DISABLED = 'Not sent: the endpoint is disabled. Enable it, then retry this delivery.';
+
 /** Opened secrets by their sealed text, so a burst to one endpoint decrypts once; bounded. */
 const OPENED = new Map<string, string>();
 const OPENED_MAX = 1_000;
@@ -73,7 +76,22 @@ export async function attemptDelivery(claimed: WebhookDeliveryRow, deps: Deliver
   if (!endpoint) return null;
   if (endpoint.status !== 'enabled') {
     // A disabled endpoint receives nothing; a retry by hand once it is enabled again sends it.
-    await db.updateTable('webhook_deliveries').set({ status: 'failed', next_attempt_at: null, updated_at: new Date() }).where('id', '=', claimed.id).execute();
+    // The delivery says why it failed without an attempt (no request was sent, none is counted).
+    const now = new Date();
+    await em.transactional(async (tx) => {
+      const txDb = db.within(tx);
+      const settled = await txDb
+        .updateTable('webhook_deliveries')
+        .set({ status: 'failed', next_attempt_at: null, leased_until: null, updated_at: now })
+        .where('id', '=', claimed.id)
+        .where('attempt_count', '=', claimed.attempt_count)
+        .executeTakeFirst();
+      if (settled.numUpdatedRows === 0n) return;
+      await txDb
+        .insertInto('webhook_delivery_attempts')
+        .values({ workspace_id: claimed.workspace_id, delivery_id: claimed.id, attempted_at: now, status_code: null, latency_ms: 0, succeeded: false, error: NOT_SENT_DISABLED })
+        .execute();
+    });
     return null;
   }
 
@@ -95,8 +113,9 @@ export async function attemptDelivery(claimed: WebhookDeliveryRow, deps: Deliver
   const next = delay === null ? null : new Date(now.getTime() + delay);
   const status = outcome.succeeded ? 'succeeded' : next === null ? 'failed' : 'pending';
 
-  if (isTest || (outcome.succeeded && endpoint.failing_since === null)) {
-    // The common case, stored with the other attempts of the moment in one statement.
+  if (isTest || outcome.succeeded) {
+    // The common case, stored with the other attempts of the moment in one statement (a
+    // success also ends its endpoint's failing spell there; a test event's failure counts for nothing).
     await attempts.store({
       workspaceId: claimed.workspace_id,
       deliveryId: claimed.id,
@@ -110,7 +129,7 @@ export async function attemptDelivery(claimed: WebhookDeliveryRow, deps: Deliver
       nextAttemptAt: next,
     });
   } else {
-    await storeFailureOrRecovery(db, em, { claimed, endpoint, outcome, now, attemptCount, status, next }, deps);
+    await storeFailure(db, em, { claimed, endpoint, outcome, now, attemptCount, status, next }, deps);
   }
 
   const fields = { delivery_id: claimed.id, endpoint_id: endpoint.id, event_id: claimed.event_id, attempt: attemptCount, status_code: outcome.statusCode, ms: outcome.latencyMs };
@@ -120,10 +139,10 @@ export async function attemptDelivery(claimed: WebhookDeliveryRow, deps: Deliver
 }
 
 /**
- * One attempt on its own, in a transaction with its endpoint's state: a failure counts
- * against the endpoint (and may disable it); a success ends its failing spell.
+ * A failed attempt on its own, in a transaction with its endpoint's state: it counts
+ * against the endpoint (and may disable it).
  */
-async function storeFailureOrRecovery(
+async function storeFailure(
   db: WorkspaceSql,
   em: EntityManager,
   { claimed, endpoint, outcome, now, attemptCount, status, next }: {
@@ -148,17 +167,16 @@ async function storeFailureOrRecovery(
   });
   const settle = db
     .updateTable('webhook_deliveries')
-    .set({ status, attempt_count: attemptCount, next_attempt_at: next, last_attempt_at: now, updated_at: now })
+    .set({ status, attempt_count: attemptCount, next_attempt_at: next, leased_until: null, last_attempt_at: now, updated_at: now })
     .where('id', '=', claimed.id)
     // As in AttemptBatch: only from the state the attempt started in.
     .where('attempt_count', '=', claimed.attempt_count);
   await em.transactional(async (tx) => {
     const txDb = db.within(tx);
+    // Deleted with its endpoint meanwhile: nothing to store. Locked, so a deletion waits for this.
+    const exists = await txDb.selectFrom('webhook_deliveries').select('id').where('id', '=', claimed.id).forUpdate().executeTakeFirst();
+    if (!exists) return;
     await sql`with attempt as (${attempt}) ${settle}`.execute(txDb.global);
-    if (outcome.succeeded) {
-      await txDb.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', endpoint.id).execute();
-      return;
-    }
     const current = await txDb.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpoint.id).forUpdate().executeTakeFirst();
     if (current) await noteEndpointFailure(txDb, current, now, deps.settings.disableAfterMs);
   });

@@ -14,7 +14,10 @@ export async function claimDueDeliveries(em: EntityManager, limit: number, lease
   const db = crossWorkspaceSql(em, 'the delivery loop sends the due deliveries of every workspace, each on its own workspace afterwards');
   return db
     .updateTable('webhook_deliveries')
-    .set({ next_attempt_at: sql<string>`now() + make_interval(secs => ${leaseMs / 1000})` })
+    .set(() => {
+      const leaseEnd = sql<string>`now() + make_interval(secs => ${leaseMs / 1000})`;
+      return { next_attempt_at: leaseEnd, leased_until: leaseEnd };
+    })
     .where('id', 'in', (eb) =>
       eb
         .selectFrom('webhook_deliveries')

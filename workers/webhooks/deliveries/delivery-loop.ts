@@ -5,6 +5,9 @@ import { claimDueDeliveries } from './claim-due-deliveries.js';
 import type { WebhookDeliveryRow } from './delivery-resource.js';
 import type { QueuedDelivery } from './fan-out-event.js';
 
+/** How long what the fan-out read of an endpoint may stand in for reading it again before sending. */
+const ENDPOINT_READ_FRESH_MS = 1_000;
+
 export interface DeliveryLoopOptions {
   /** Attempts in flight at once in this process. */
   concurrency: number;
@@ -20,8 +23,8 @@ export interface DeliveryLoopOptions {
  */
 export class DeliveryLoop {
   private inFlight = new Set<Promise<void>>();
-  /** Taken (leased to this copy), not yet sent. */
-  private ready: { row: WebhookDeliveryRow; endpoint?: DeliveryEndpoint }[] = [];
+  /** Taken (leased to this copy), not yet sent; those just queued with their endpoint as the fan-out read it, and when. */
+  private ready: { row: WebhookDeliveryRow; endpoint?: DeliveryEndpoint; readAt?: number }[] = [];
   /** Callers of {@link room} waiting for `ready` to shrink. */
   private roomWaiters: (() => void)[] = [];
   /** The one timer for the earliest retry this copy scheduled (the poll finds the later ones). */
@@ -65,7 +68,8 @@ export class DeliveryLoop {
   /** Sends deliveries already leased to this copy (just queued by it), without claiming them. */
   send(deliveries: readonly QueuedDelivery[]): void {
     if (this.stopped) return;
-    this.ready.push(...deliveries);
+    const readAt = Date.now();
+    for (const delivery of deliveries) this.ready.push({ ...delivery, readAt });
     this.pump();
   }
 
@@ -102,11 +106,13 @@ export class DeliveryLoop {
   /** Starts attempts while there is room. */
   private pump(): void {
     while (!this.stopped && this.inFlight.size < this.options.concurrency && this.ready.length > 0) {
-      const { row, endpoint } = this.ready.shift() as { row: WebhookDeliveryRow; endpoint?: DeliveryEndpoint };
+      const { row, endpoint, readAt = 0 } = this.ready.shift() as { row: WebhookDeliveryRow; endpoint?: DeliveryEndpoint; readAt?: number };
       // A lease that ends before this attempt could: another copy may claim it meanwhile, so
       // it is left to the claims (sent once, by whoever claims it next).
       if (row.next_attempt_at !== null && pgTimestamp(row.next_attempt_at).getTime() < Date.now() + this.deps.settings.timeoutMs) continue;
-      const sending: Promise<void> = attemptDelivery(row, this.deps, this.attempts, endpoint)
+      // A delivery that waited for a slot reads its endpoint again: disabled, deleted or moved meanwhile, it must not be sent as read.
+      const fresh = Date.now() - readAt <= ENDPOINT_READ_FRESH_MS ? endpoint : undefined;
+      const sending: Promise<void> = attemptDelivery(row, this.deps, this.attempts, fresh)
         .then((next) => {
           if (next) this.wakeAt(next);
         })

@@ -11,7 +11,7 @@ export interface QueuedMessage {
 }
 
 /** The columns a queued delivery reads back: all but the payload, which the caller has. */
-const RETURNED = sql.raw('id, workspace_id, endpoint_id, event_id, event_type, status, attempt_count, next_attempt_at, last_attempt_at, created_at, updated_at');
+const RETURNED = sql.raw('id, workspace_id, endpoint_id, event_id, event_type, status, attempt_count, next_attempt_at, leased_until, last_attempt_at, created_at, updated_at');
 
 /**
  * Delivery rows, one per endpoint and event: an event that arrives again (the stream
@@ -26,8 +26,8 @@ export async function queueDeliveries(db: WorkspaceSql, messages: readonly Queue
   const due = new Date(now.getTime() + leaseMs);
   const column = <T>(pick: (m: QueuedMessage) => T) => messages.map(pick);
   const added = await sql<Omit<WebhookDeliveryRow, 'payload'>>`
-    insert into webhook_deliveries (id, workspace_id, endpoint_id, event_id, event_type, payload, status, attempt_count, next_attempt_at, last_attempt_at, created_at, updated_at)
-    select m.id, ${db.workspaceId}, m.endpoint_id, m.event_id, m.event_type, m.payload, 'pending', 0, ${due}, null, ${now}, ${now}
+    insert into webhook_deliveries (id, workspace_id, endpoint_id, event_id, event_type, payload, status, attempt_count, next_attempt_at, leased_until, last_attempt_at, created_at, updated_at)
+    select m.id, ${db.workspaceId}, m.endpoint_id, m.event_id, m.event_type, m.payload, 'pending', 0, ${due}, ${leaseMs > 0 ? due : null}, null, ${now}, ${now}
     from unnest(
       ${column(() => newId('webhookMessage', now.getTime()))}::text[], ${column((m) => m.endpointId)}::text[], ${column((m) => m.eventId)}::text[],
       ${column((m) => m.eventType)}::text[], ${column((m) => m.payload)}::text[]

@@ -1,4 +1,7 @@
+import { sql } from 'kysely';
 import type { retryWebhookDelivery } from '../../../shared/contracts/webhooks.js';
+import { pgTimestamp } from '../../../shared/db/sql.js';
+import type { WorkspaceSql } from '../../../shared/db/workspace-sql.js';
 import { ConflictError, NotFoundError } from '../../../shared/errors.js';
 import type { OperationHandler } from '../../runtime/worker-call.js';
 import { findEndpoint } from '../endpoints/find-endpoint.js';
@@ -8,20 +11,38 @@ import { toWebhookDeliveryResource } from './delivery-resource.js';
 
 /**
  * Sends a delivery again, now. A failed one gets one more attempt (failing again leaves it
- * failed); a pending one is sent now instead of at its scheduled time.
+ * failed); a pending one is sent now instead of at its scheduled time. One being sent
+ * right now is refused rather than sent a second time beside it (its outcome would also
+ * overwrite the retry), and a succeeded one has nothing to retry.
  */
 export const retryDeliveryHandler: OperationHandler<typeof retryWebhookDelivery> = async ({ input, db, afterCommit }) => {
   const endpoint = await findEndpoint(db, input.endpoint_id);
   if (endpoint.status !== 'enabled') throw new ConflictError('The endpoint is disabled and receives nothing: enable it first.', 'endpoint_id');
+  const now = new Date();
   const row = await db
     .updateTable('webhook_deliveries')
-    .set({ status: 'pending', next_attempt_at: new Date(), updated_at: new Date() })
+    .set({ status: 'pending', next_attempt_at: now, updated_at: now })
     .where('id', '=', input.id)
     .where('endpoint_id', '=', input.endpoint_id)
+    .where('status', '<>', 'succeeded')
+    .where((eb) => eb.or([eb('leased_until', 'is', null), eb('leased_until', '<=', sql<string>`now()`)]))
     .returningAll()
     .executeTakeFirst();
-  if (!row) throw new NotFoundError('delivery', input.id, 'id');
+  if (!row) throw await whyNotRetried(db, input);
   afterCommit(wakeDeliveryLoop);
   const attempts = await attemptsOf(db, [row.id]);
   return toWebhookDeliveryResource(row, attempts.get(row.id) ?? []);
 };
+
+async function whyNotRetried(db: WorkspaceSql, input: { endpoint_id: string; id: string }): Promise<Error> {
+  const current = await db
+    .selectFrom('webhook_deliveries')
+    .select(['status', 'leased_until'])
+    .where('id', '=', input.id)
+    .where('endpoint_id', '=', input.endpoint_id)
+    .executeTakeFirst();
+  if (!current) return new NotFoundError('delivery', input.id, 'id');
+  if (current.status === 'succeeded') return new ConflictError('The delivery succeeded: there is nothing to retry. To check the endpoint, send a test event.', 'id');
+  const seconds = current.leased_until ? Math.max(1, Math.ceil((pgTimestamp(current.leased_until).getTime() - Date.now()) / 1000)) : 1;
+  return new ConflictError(`An attempt of this delivery is under way; retry once it has ended (within ${seconds} s).`, 'id');
+}

@@ -148,7 +148,8 @@ export const retryWebhookDeliveryEndpoint = defineEndpoint({
   path: '/v1/webhook-endpoints/{id}/deliveries/{delivery_id}/retry',
   operationId: 'retryWebhookDelivery',
   summary: 'Retry a delivery',
-  description: 'Sends it again now: a failed delivery gets one more attempt, a pending one is sent without waiting for its next scheduled attempt.',
+  description:
+    'Sends it again now: a failed delivery gets one more attempt, a pending one is sent without waiting for its next scheduled attempt. 409 `conflict` while an attempt of it is under way (retry once it has ended: a second copy is not sent beside it), for a succeeded delivery, and for a disabled endpoint.',
   tag,
   op: retryWebhookDelivery,
   params: WebhookDeliveryParams,

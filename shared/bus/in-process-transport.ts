@@ -19,6 +19,10 @@ export class InProcessTransport implements BusTransport {
   private readonly nextMember = new Map<string, number>();
   private closed = false;
 
+  maxMessageBytes(): number {
+    return Number.POSITIVE_INFINITY;
+  }
+
   isConnected(): boolean {
     return !this.closed;
   }

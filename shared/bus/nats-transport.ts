@@ -39,6 +39,8 @@ export interface JetStreamAccess {
    * sent again is stored once); resolves once the stream acknowledged it.
    */
   publishToStream(subject: string, data: Uint8Array | string, msgId: string, timeoutMs: number): Promise<void>;
+  /** The largest message the server takes, in bytes. */
+  maxMessageBytes(): number;
 }
 
 /** JetStream of the bus, when the bus is NATS (the in-process bus has none). */
@@ -178,6 +180,11 @@ export class NatsTransport implements BusTransport, JetStreamAccess {
    * this process's reply inbox, because nats.js's own builds an Error with a stack trace for
    * every request it settles (the relay's profile showed it during a bulk import).
    */
+  maxMessageBytes(): number {
+    // NATS's default until the server's INFO says otherwise.
+    return this.nc.info?.max_payload ?? 1024 * 1024;
+  }
+
   async publishToStream(subject: string, data: Uint8Array | string, msgId: string, timeoutMs: number): Promise<void> {
     if (!this.isConnected()) throw new BusDisconnectedError(subject);
     this.replies ??= new ReplyInbox(this.nc, this.inboxPrefix, this.sends);

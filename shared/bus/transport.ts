@@ -28,6 +28,8 @@ export interface BusTransport {
   publish(subject: string, data: Uint8Array): void;
   listen(subject: string, handler: (data: Uint8Array) => void): BusSubscription;
   isConnected(): boolean;
+  /** The largest message it carries, in bytes (NATS: the server's max_payload; in-process: no limit). */
+  maxMessageBytes(): number;
   /** Drains subscriptions and flushes pending replies, then closes. */
   close(): Promise<void>;
 }

@@ -53,6 +53,10 @@ export const SearchWords = z.string().trim().min(1).max(100);
 
 export const TimestampQuery = isoInstant('must be an ISO 8601 timestamp, e.g. 2026-01-31T00:00:00Z');
 
+/** A control character other than a tab or a line break: refused in text that may span lines (notes, custom text fields). NUL is refused by the worker runtime. */
+export const CONTROL_BUT_LINE_BREAKS = /[^\P{Cc}\t\n\r]/u;
+export const CONTROL_BUT_LINE_BREAKS_MESSAGE = 'must not contain control characters other than tabs and line breaks';
+
 /** Text without control characters, trimmed. */
 export function cleanText(max: number) {
   return z

@@ -119,6 +119,12 @@ export const Event = z
         .nullable()
         .describe('For updates: the old values of the fields that changed (custom_fields: only the keys that changed)'),
     }),
+    data_omitted: z
+      .literal(true)
+      .optional()
+      .describe(
+        'Only in the event stream and webhooks, for an event too large for one NATS message: data.object holds just the id and kind of the record, and GET /v1/events/{id} gives the event whole',
+      ),
   })
   .meta({ id: 'Event' });
 export type Event = z.infer<typeof Event>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../bus/operation.js';
-import { Cursor, PageLimit, pageOf, Timestamp, userWritten } from './common.js';
+import { CONTROL_BUT_LINE_BREAKS, CONTROL_BUT_LINE_BREAKS_MESSAGE, Cursor, PageLimit, pageOf, Timestamp, userWritten } from './common.js';
 import { Actor } from './events.js';
 import { NOTE_READ_SCOPES, NOTE_WRITE_SCOPES } from './note-parents.js';
 
@@ -26,16 +26,14 @@ export const Note = z
   .meta({ id: 'Note' });
 export type Note = z.infer<typeof Note>;
 
-/** Markdown keeps its line breaks and tabs; other control characters are refused. NUL is refused by the worker runtime. */
-const MARKDOWN_CONTROL = /[^\P{Cc}\t\n\r]/u;
-
 /** Stored as given after trimming: 1 to 10,000 characters. */
 export const NoteBody = z
   .string()
   .trim()
   .min(1, 'is required and must not be empty')
   .max(NOTE_BODY_MAX, `must be at most ${NOTE_BODY_MAX} characters`)
-  .refine((s) => !MARKDOWN_CONTROL.test(s), { message: 'must not contain control characters other than tabs and line breaks' })
+  // Markdown keeps its line breaks and tabs.
+  .refine((s) => !CONTROL_BUT_LINE_BREAKS.test(s), { message: CONTROL_BUT_LINE_BREAKS_MESSAGE })
   .describe('Markdown, 1 to 10,000 characters (trimmed)');
 
 const Ref = z.string().max(64);

@@ -105,6 +105,14 @@ export function uniqueViolation(error: unknown): string | null {
   return null;
 }
 
+/** Postgres check violations surface with the constraint's name. */
+export function checkViolation(error: unknown): string | null {
+  const e = error as { code?: unknown; constraint?: unknown; sqlState?: unknown; cause?: unknown };
+  if ((e.code === '23514' || e.sqlState === '23514') && typeof e.constraint === 'string') return e.constraint;
+  if (e.cause && e.cause !== error) return checkViolation(e.cause);
+  return null;
+}
+
 /** A jsonb parameter. Passed explicitly: pg would turn a JS array into a Postgres array literal. */
 export function jsonb<T>(value: T): RawBuilder<T> {
   return sql<T>`${JSON.stringify(value)}::jsonb`;

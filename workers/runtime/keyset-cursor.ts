@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { InvalidCursorError } from '../../shared/errors.js';
 import { pgTimestamp } from '../../shared/db/sql.js';
+import { SHRINK_PAGE, type Shrink } from './shrinkable-page.js';
 
 /**
  * Opaque, signed keyset cursors. A cursor names the last row of a page by
@@ -57,21 +58,27 @@ export function decodeCursor(key: Buffer, scope: CursorScope, cursor: string): K
   return { createdAt: new Date(parsed.t), id: parsed.i };
 }
 
-/** Fetches one more row than asked to learn whether another page follows. */
+/**
+ * Fetches one more row than asked to learn whether another page follows. The page can
+ * shrink to its first rows ({@link SHRINK_PAGE}) when its reply would not fit on the bus.
+ */
 export function pageFrom<T extends { created_at: string; id: string }, R>(
   rows: T[],
   limit: number,
   key: Buffer,
   scope: CursorScope,
   present: (row: T) => R,
-): { data: R[]; limit: number; has_more: boolean; next_cursor: string | null } {
+): { data: R[]; limit: number; has_more: boolean; next_cursor: string | null; [SHRINK_PAGE]: Shrink<R> } {
   const hasMore = rows.length > limit;
   const page = hasMore ? rows.slice(0, limit) : rows;
+  const cursorAfter = (row: T) => encodeCursor(key, scope, { createdAt: pgTimestamp(row.created_at), id: row.id });
   const last = page[page.length - 1];
+  const data = page.map(present);
   return {
-    data: page.map(present),
+    data,
     limit,
     has_more: hasMore,
-    next_cursor: hasMore && last ? encodeCursor(key, scope, { createdAt: pgTimestamp(last.created_at), id: last.id }) : null,
+    next_cursor: hasMore && last ? cursorAfter(last) : null,
+    [SHRINK_PAGE]: (count) => ({ data: data.slice(0, count), has_more: true, next_cursor: cursorAfter(page[count - 1] as T) }),
   };
 }

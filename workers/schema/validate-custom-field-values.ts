@@ -1,3 +1,4 @@
+import { CONTROL_BUT_LINE_BREAKS, CONTROL_BUT_LINE_BREAKS_MESSAGE } from '../../shared/contracts/common.js';
 import type { CustomFieldValue, CustomFieldValues } from '../../shared/contracts/custom-field-values.js';
 import type { CustomFieldObject } from '../../shared/db/entities/custom-field.js';
 import { ValidationError } from '../../shared/errors.js';
@@ -17,7 +18,9 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 function problemWith(field: FieldDefinition, value: Exclude<CustomFieldValue, null>): string | null {
   switch (field.type) {
     case 'text':
-      return typeof value === 'string' ? null : 'must be text';
+      if (typeof value !== 'string') return 'must be text';
+      // Each would be six bytes in every JSON copy of the record (its events, pages, webhooks).
+      return CONTROL_BUT_LINE_BREAKS.test(value) ? CONTROL_BUT_LINE_BREAKS_MESSAGE : null;
     case 'number':
       return typeof value === 'number' && Number.isFinite(value) ? null : 'must be a number';
     case 'boolean':

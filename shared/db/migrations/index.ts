@@ -12,6 +12,7 @@ import { Migration0011SearchTextFunction } from './0011-search-text-function.js'
 import { Migration0012WorkspaceSettingsVersion } from './0012-workspace-settings-version.js';
 import { Migration0013WebhookSecretOverlap } from './0013-webhook-secret-overlap.js';
 import { Migration0014WebhookDeliveryLease } from './0014-webhook-delivery-lease.js';
+import { Migration0015CustomFieldsSize } from './0015-custom-fields-size.js';
 
 /** Every migration, in order. Listed explicitly so the compiled service needs no file discovery. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   Migration0012WorkspaceSettingsVersion,
   Migration0013WebhookSecretOverlap,
   Migration0014WebhookDeliveryLease,
+  Migration0015CustomFieldsSize,
 ];

@@ -1,7 +1,7 @@
 import type { JetStreamAccess } from '../../../shared/bus/nats-transport.js';
 import type { Config } from '../../../shared/config.js';
 import type { Event } from '../../../shared/contracts/events.js';
-import { eventSubjectOf } from '../../../shared/events/event-stream.js';
+import { eventSubjectOf, streamMessageOf } from '../../../shared/events/event-stream.js';
 import { ensureEventStream } from './event-stream-setup.js';
 
 /** How long the stream may take to acknowledge a message before the batch is sent again. */
@@ -24,7 +24,10 @@ export function jetStreamSink(access: JetStreamAccess, namespace: string, settin
       ready ??= access.jetStreamManager().then((jsm) => ensureEventStream(jsm, namespace, settings));
       try {
         await ready;
-        await Promise.all(events.map((event) => access.publishToStream(eventSubjectOf(namespace, event.workspace_id, event.type), JSON.stringify(event), event.id, PUBLISH_TIMEOUT_MS)));
+        const maxBytes = access.maxMessageBytes();
+        await Promise.all(
+          events.map((event) => access.publishToStream(eventSubjectOf(namespace, event.workspace_id, event.type), streamMessageOf(event, maxBytes), event.id, PUBLISH_TIMEOUT_MS)),
+        );
       } catch (error) {
         // The stream may have been deleted or the server replaced: set it up again next time.
         ready = null;

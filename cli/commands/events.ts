@@ -1,20 +1,22 @@
-import { DeliverPolicy } from 'nats';
 import { loadConfig } from '../../shared/config.js';
 import type { CallContext } from '../../shared/contracts/call-context.js';
 import { EventFilters, listEvents, type Event } from '../../shared/contracts/events.js';
-import { eventStreamName } from '../../shared/events/event-stream.js';
 import { optional, parseCommandArgs, parseDuration, required } from '../args.js';
 import type { LocalServices } from '../local-services.js';
 import { UsageError } from '../usage-error.js';
 import { withLocalServices } from '../with-local-services.js';
+import { untilInterrupted } from '../event-tail/interruption.js';
+import { tailStream } from '../event-tail/stream-tail.js';
 
 export const usage = `Usage: crm events tail --workspace WORKSPACE [--type TYPE] [--since 1h]
 
 Follows the workspace's change history until interrupted: one JSON line per event, as
 GET /v1/events/{id} returns it. TYPE is an event type (deal.stage_changed) or a prefix
 ending in a dot (contact.); --since starts that far back (default: from now).
-With NATS_URL the events come from the JetStream stream <BUS_NAMESPACE>-events; without,
-from the history in the database, polled every second.`;
+With NATS_URL the events come from the JetStream stream <BUS_NAMESPACE>-events, and no
+database is needed: WORKSPACE is then the workspace id (a name only with DATABASE_URL),
+and a stream not created yet is waited for. Without NATS_URL, from the history in the
+database, polled every second.`;
 
 const POLL_MS = 1_000;
 
@@ -33,31 +35,35 @@ async function tail(argv: string[]): Promise<void> {
   const sinceText = optional(args, 'since');
   const since = sinceText === undefined ? new Date() : new Date(Date.now() - parseDuration(sinceText, usage));
 
+  const print = (event: Event) => process.stdout.write(`${JSON.stringify(event)}\n`);
+  const config = loadConfig();
+  if (config.natsUrl) {
+    const workspaceId = await streamWorkspaceId(workspaceRef, config.databaseUrl !== undefined);
+    await tailStream({ ...config, natsUrl: config.natsUrl }, { workspaceId, type, since, print });
+    return;
+  }
   await withLocalServices(async (services) => {
     const { context } = await services.inWorkspace(workspaceRef);
-    const stop = new AbortController();
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());
-    const print = (event: Event) => process.stdout.write(`${JSON.stringify(event)}\n`);
-    if (services.jetStream) await fromStream(services, context.workspace_id, type, since, print, stop.signal);
-    else await byPolling(services, context, type, since, print, stop.signal);
+    await byPolling(services, context, type, since, print, untilInterrupted());
   }, 'crm events');
 }
 
-/** An ordered consumer of the stream, filtered by subject to the workspace (and type); nothing is stored on the server. */
-async function fromStream(services: LocalServices, workspaceId: string, type: string | undefined, since: Date, print: (e: Event) => void, signal: AbortSignal): Promise<void> {
-  const namespace = loadConfig().busNamespace;
-  const typeSubject = type === undefined ? '>' : type.endsWith('.') ? `${type.slice(0, -1)}.>` : type;
-  const js = services.jetStream?.jetStream();
-  if (!js) return;
-  const consumer = await js.consumers.get(eventStreamName(namespace), {
-    // One subject as a string: the array form takes another consumer-creation path that this client version mishandles with a start time.
-    filterSubjects: `${namespace}.events.${workspaceId}.${typeSubject}`,
-    deliver_policy: DeliverPolicy.StartTime,
-    opt_start_time: since.toISOString(),
-  });
-  const messages = await consumer.consume();
-  signal.addEventListener('abort', () => void messages.close());
-  for await (const message of messages) print(message.json<Event>());
+/** What newId makes for a workspace: the stream's subjects hold it as it is (case included). */
+const WORKSPACE_ID = /^ws_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/**
+ * The workspace whose subjects the stream mode reads. An id needs nothing but NATS (a
+ * well-formed id with no events yet is waited on, like any quiet workspace); a name only
+ * the database knows, so it is looked up there when DATABASE_URL says where that is, and
+ * never in an embedded database that is not the deployment's.
+ */
+async function streamWorkspaceId(ref: string, withDatabase: boolean): Promise<string> {
+  if (ref.startsWith('ws_')) {
+    if (!WORKSPACE_ID.test(ref)) throw new UsageError(`--workspace ${ref} is not a workspace id (ws_ and 26 capital letters and digits, as "crm bootstrap" prints it).`, usage);
+    return ref;
+  }
+  if (!withDatabase) throw new UsageError(`--workspace takes the workspace id (ws_…) when the events come from NATS: "${ref}" could only be looked up in the database (DATABASE_URL).`, usage);
+  return withLocalServices(async (services) => (await services.inWorkspace(ref)).workspace.id, 'crm events');
 }
 
 /** How far back each poll looks again: an event committed late with an earlier time is still seen (once). */

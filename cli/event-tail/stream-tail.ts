@@ -1,0 +1,88 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DeliverPolicy, type Consumer, type JetStreamClient } from 'nats';
+import { natsConnectionOptions } from '../../shared/bus/nats-identity.js';
+import { NatsTransport } from '../../shared/bus/nats-transport.js';
+import type { Config } from '../../shared/config.js';
+import type { Event } from '../../shared/contracts/events.js';
+import { eventStreamName } from '../../shared/events/event-stream.js';
+import { createLogger } from '../../shared/logger.js';
+import { untilInterrupted } from './interruption.js';
+import { explainStreamProblem, isStreamNotFound, type StreamPlace } from './stream-problems.js';
+
+export interface StreamTail {
+  /** A well-formed workspace id: it becomes a subject token. */
+  workspaceId: string;
+  /** An event type, or a prefix ending in a dot. */
+  type: string | undefined;
+  since: Date;
+  print(event: Event): void;
+}
+
+/** How often to look again for a stream that does not exist yet. */
+const STREAM_RETRY_MS = 1_000;
+
+/**
+ * `crm events tail` with NATS_URL: an ordered consumer of the event stream, filtered by
+ * subject to the workspace (and type); nothing is stored on the server. NATS alone is
+ * needed: the subject carries the workspace id, so no database is opened.
+ */
+export async function tailStream(config: Config & { natsUrl: string }, tail: StreamTail): Promise<void> {
+  // The address as messages show it: without a user and password written into the URL.
+  const place: StreamPlace = { url: config.natsUrl.replace(/\/\/[^/@,]*@/g, '//'), namespace: config.busNamespace, stream: eventStreamName(config.busNamespace) };
+  // Logs go to stderr so that stdout holds only the events.
+  const log = createLogger({ level: config.logLevel === 'info' ? 'warn' : config.logLevel, component: 'crm events', fd: 2 });
+  let nats: NatsTransport | undefined;
+  try {
+    nats = await NatsTransport.connect(config.natsUrl, 'crm events tail', log, natsConnectionOptions(config, 'cli'));
+    const signal = untilInterrupted();
+    const consumer = await orderedConsumer(nats.jetStream(), place, tail, signal);
+    if (!consumer) return;
+    const messages = await consumer.consume();
+    const close = () => void messages.close();
+    if (signal.aborted) close();
+    else signal.addEventListener('abort', close);
+    const since = tail.since.getTime();
+    for await (const message of messages) {
+      const event = message.json<Event>();
+      // The consumer starts at the since instant in storage time, which is at or after creation: an event
+      // relayed late (a backlog) is stored after since though created before it, and polling would not list it.
+      if (Date.parse(event.created_at) >= since) tail.print(event);
+    }
+  } catch (error) {
+    throw explainStreamProblem(error, place);
+  } finally {
+    await nats?.close();
+  }
+}
+
+/**
+ * The consumer, once the stream exists. A fresh deployment has no stream until the relay
+ * publishes its first event, and someone tailing it wants to see that event, not an error:
+ * so this waits, having said once on stderr what it waits for (a wrong BUS_NAMESPACE also
+ * looks like this, which the line says). Undefined when interrupted while waiting.
+ */
+async function orderedConsumer(js: JetStreamClient, place: StreamPlace, tail: StreamTail, signal: AbortSignal): Promise<Consumer | undefined> {
+  const typeSubject = tail.type === undefined ? '>' : tail.type.endsWith('.') ? `${tail.type.slice(0, -1)}.>` : tail.type;
+  let said = false;
+  while (!signal.aborted) {
+    try {
+      return await js.consumers.get(place.stream, {
+        // One subject as a string: the array form takes another consumer-creation path that this client version mishandles with a start time.
+        filterSubjects: `${place.namespace}.events.${tail.workspaceId}.${typeSubject}`,
+        deliver_policy: DeliverPolicy.StartTime,
+        opt_start_time: tail.since.toISOString(),
+      });
+    } catch (error) {
+      if (!isStreamNotFound(error)) throw error;
+      if (!said) {
+        process.stderr.write(
+          `crm: waiting for the event stream ${place.stream} on NATS at ${place.url}: no event has been relayed yet, or BUS_NAMESPACE (${place.namespace}) is not the deployment's.\n`,
+        );
+        said = true;
+      }
+      // Rejects when interrupted: the loop then ends.
+      await sleep(STREAM_RETRY_MS, undefined, { signal }).catch(() => undefined);
+    }
+  }
+  return undefined;
+}

@@ -29,38 +29,88 @@ export type IdKind = keyof typeof ID_PREFIXES;
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 /**
- * Random bytes fetched 4 KB at a time and handed out 16 at a time, as Node's randomUUID does:
- * one call into the system's generator per 256 ids instead of one per id (a request makes
- * several). Ids are unguessable, not secret; the bytes are the same CSPRNG's either way.
+ * Random bytes fetched 4 KB at a time and handed out a few at a time, as Node's randomUUID
+ * does: one call into the system's generator per hundreds of ids instead of one per id (a
+ * request makes several). Ids are unguessable, not secret; the bytes are the same CSPRNG's
+ * either way.
  */
 const randomPool = Buffer.alloc(4096);
 let randomOffset = randomPool.length;
 
-function takeRandom16(): number {
-  if (randomOffset + 16 > randomPool.length) {
+function takeRandom(bytes: number): number {
+  if (randomOffset + bytes > randomPool.length) {
     randomFillSync(randomPool);
     randomOffset = 0;
   }
   const offset = randomOffset;
-  randomOffset += 16;
+  randomOffset += bytes;
   return offset;
 }
 
+/** The random part is two numbers of 8 characters (40 bits) each: plain arithmetic, exact in a double. */
+const HALF = 2 ** 40;
+
+interface RandomPart {
+  high: number;
+  low: number;
+}
+
+/** 16 random characters, as ever: each byte's low 5 bits. */
+function freshRandom(): RandomPart {
+  const offset = takeRandom(16);
+  let high = 0;
+  let low = 0;
+  for (let i = 0; i < 8; i++) high = high * 32 + ((randomPool[offset + i] as number) % 32);
+  for (let i = 8; i < 16; i++) low = low * 32 + ((randomPool[offset + i] as number) % 32);
+  return { high, low };
+}
+
+/** 1 to 2^32: how far the next id of a millisecond is from the last, so it cannot be told from it. */
+function randomStep(): number {
+  return randomPool.readUInt32BE(takeRandom(4)) + 1;
+}
+
+function encode(value: number, length: number): string {
+  let out = '';
+  let v = value;
+  for (let i = 0; i < length; i++) {
+    out = CROCKFORD[v % 32] + out;
+    v = Math.floor(v / 32);
+  }
+  return out;
+}
+
 /**
- * A ULID-style identifier: 10 characters of millisecond time, then 16 random
- * characters. Time first keeps new rows at the right edge of B-tree indexes.
+ * The last id made of each kind in this process. Of one kind only: a public id (a request
+ * id in a response header) says nothing of the next id of another kind.
+ */
+const lastIds: Partial<Record<IdKind, { time: number } & RandomPart>> = {};
+
+/**
+ * A ULID-style identifier: 10 characters of millisecond time, then 16 random characters.
+ * Time first keeps new rows at the right edge of B-tree indexes. Monotonic in a process, as
+ * ULID's monotonic factory: within one millisecond (or when the clock, or a caller's `now`,
+ * goes back) the next id of a kind counts on from the last by a random step, so an id made
+ * later always sorts after; lists ordered by (created_at, id) keep the order things happened.
  */
 export function newId(kind: IdKind, now = Date.now()): string {
-  let time = '';
-  let t = now;
-  for (let i = 0; i < 10; i++) {
-    time = CROCKFORD[t % 32] + time;
-    t = Math.floor(t / 32);
+  const last = lastIds[kind];
+  let time = now;
+  let random: RandomPart;
+  if (last && now <= last.time) {
+    time = last.time;
+    random = { high: last.high, low: last.low + randomStep() };
+    if (random.low >= HALF) random = { high: random.high + 1, low: random.low - HALF };
+    if (random.high >= HALF) {
+      // The random part ran out (about never: 2^80 values): on to the next millisecond.
+      time += 1;
+      random = freshRandom();
+    }
+  } else {
+    random = freshRandom();
   }
-  const offset = takeRandom16();
-  let rand = '';
-  for (let i = offset; i < offset + 16; i++) rand += CROCKFORD[(randomPool[i] as number) % 32];
-  return `${ID_PREFIXES[kind]}_${time}${rand}`;
+  lastIds[kind] = { time, ...random };
+  return `${ID_PREFIXES[kind]}_${encode(time, 10)}${encode(random.high, 8)}${encode(random.low, 8)}`;
 }
 
 /** Schema for an id of one kind. Lenient about the body so that a mistyped id is a 404, not a 400. */

@@ -13,6 +13,16 @@ const STREAM_RETRY_MS = 1_000;
 const BATCH = 64;
 /** Batches taken but not yet handled, at most. */
 const MAX_BATCHES_WAITING = 2;
+/**
+ * What nats.js's consume() fails with, under `abort_on_missing_resource`, when the consumer
+ * or its stream is gone (deleted, or NATS lost its JetStream storage): the consumer is then
+ * created again, on the stream the relay creates again.
+ */
+const GONE = new Set(['consumer deleted', 'consumer not found', 'stream not found', 'no responders']);
+
+function isGone(err: unknown): boolean {
+  return err instanceof Error && GONE.has(err.message.toLowerCase());
+}
 
 export interface EventConsumer {
   stop(): Promise<void>;
@@ -66,7 +76,10 @@ export function consumeEvents(access: JetStreamAccess, namespace: string, handle
       filter_subject: eventStreamSubjects(namespace),
     });
     const consumer = await access.jetStream().consumers.get(stream, durable);
-    messages = await consumer.consume({ max_messages: BATCH });
+    // By default nats.js goes on pulling from a consumer that is gone, silently and for
+    // ever; failing instead lets the loop below create it again.
+    messages = await consumer.consume({ max_messages: BATCH, abort_on_missing_resource: true });
+    if (stopped) await messages.close(); // stop() came while consume() was starting
     log.info({ stream, consumer: durable }, 'consuming events for webhooks');
     // Events that arrived together are handled together (one lookup of endpoints and one
     // insert of deliveries per workspace and batch): what the iterator hands over before
@@ -81,16 +94,21 @@ export function consumeEvents(access: JetStreamAccess, namespace: string, handle
       batchesWaiting++;
       handling = handling.then(() => handleBatch(taken)).finally(() => batchesWaiting--);
     };
-    for await (const message of messages) {
-      batch.push(message);
-      if (batch.length === 1) setImmediate(flush);
-      else if (batch.length >= BATCH) flush();
-      // Taken from the stream no faster than handled: an event that waits here past its
-      // acknowledgement deadline would only come again.
-      if (batchesWaiting >= MAX_BATCHES_WAITING) await handling;
+    try {
+      for await (const message of messages) {
+        batch.push(message);
+        if (batch.length === 1) setImmediate(flush);
+        else if (batch.length >= BATCH) flush();
+        // Taken from the stream no faster than handled: an event that waits here past its
+        // acknowledgement deadline would only come again.
+        if (batchesWaiting >= MAX_BATCHES_WAITING) await handling;
+      }
+    } finally {
+      // Also when the consumer is gone: what was taken is stored before starting again
+      // (an event the new consumer hands over again adds no second delivery).
+      flush();
+      await handling;
     }
-    flush();
-    await handling;
   };
 
   const subjectPrefix = `${namespace}.events.`;
@@ -152,7 +170,8 @@ export function consumeEvents(access: JetStreamAccess, namespace: string, handle
         await run();
       } catch (err) {
         if (stopped) break;
-        log.warn({ err }, 'event consumer stopped; starting again');
+        if (isGone(err)) log.warn({ err, stream, consumer: durable }, 'the event stream or its webhook consumer is gone; creating the consumer again once the stream is back');
+        else log.warn({ err }, 'event consumer stopped; starting again');
         await new Promise((r) => setTimeout(r, STREAM_RETRY_MS));
       }
     }

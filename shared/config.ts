@@ -125,7 +125,7 @@ const SETTINGS = {
       'RATE_LIMIT_FAILED_AUTH_PER_MINUTE',
       perMinute(),
       60,
-      'Refused API tokens per minute per client IP (REST and tool servers); past it, 429 without a lookup until the minute ends; `0` turns it off.',
+      'Refused API tokens and unknown console session cookies per minute per client IP; past it, 429 without a lookup until the minute ends; `0` turns it off.',
     ),
     storeFailure: withDefault(
       'RATE_LIMIT_STORE_FAILURE',

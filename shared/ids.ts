@@ -113,6 +113,11 @@ export function newId(kind: IdKind, now = Date.now()): string {
   return `${ID_PREFIXES[kind]}_${encode(time, 10)}${encode(random.high, 8)}${encode(random.low, 8)}`;
 }
 
+/** Whether `s` is an id of this kind exactly as {@link newId} makes them (prefix, 26 Crockford characters). */
+export function isMadeId(kind: IdKind, s: string): boolean {
+  return s.length === ID_PREFIXES[kind].length + 27 && s.startsWith(`${ID_PREFIXES[kind]}_`) && [...s.slice(-26)].every((c) => CROCKFORD.includes(c));
+}
+
 /** Schema for an id of one kind. Lenient about the body so that a mistyped id is a 404, not a 400. */
 export function idOf(kind: IdKind) {
   const prefix = `${ID_PREFIXES[kind]}_`;

@@ -1,4 +1,5 @@
 import { loadConfig } from '../../shared/config.js';
+import { isMadeId } from '../../shared/ids.js';
 import type { CallContext } from '../../shared/contracts/call-context.js';
 import { EventFilters, listEvents, type Event } from '../../shared/contracts/events.js';
 import { optional, parseCommandArgs, parseDuration, required } from '../args.js';
@@ -48,9 +49,6 @@ async function tail(argv: string[]): Promise<void> {
   }, 'crm events');
 }
 
-/** What newId makes for a workspace: the stream's subjects hold it as it is (case included). */
-const WORKSPACE_ID = /^ws_[0-9A-HJKMNP-TV-Z]{26}$/;
-
 /**
  * The workspace whose subjects the stream mode reads. An id needs nothing but NATS (a
  * well-formed id with no events yet is waited on, like any quiet workspace); a name only
@@ -59,7 +57,8 @@ const WORKSPACE_ID = /^ws_[0-9A-HJKMNP-TV-Z]{26}$/;
  */
 async function streamWorkspaceId(ref: string, withDatabase: boolean): Promise<string> {
   if (ref.startsWith('ws_')) {
-    if (!WORKSPACE_ID.test(ref)) throw new UsageError(`--workspace ${ref} is not a workspace id (ws_ and 26 capital letters and digits, as "crm bootstrap" prints it).`, usage);
+    // The stream's subjects hold the id as newId made it (case included).
+    if (!isMadeId('workspace', ref)) throw new UsageError(`--workspace ${ref} is not a workspace id (ws_ and 26 capital letters and digits, as "crm bootstrap" prints it).`, usage);
     return ref;
   }
   if (!withDatabase) throw new UsageError(`--workspace takes the workspace id (ws_…) when the events come from NATS: "${ref}" could only be looked up in the database (DATABASE_URL).`, usage);

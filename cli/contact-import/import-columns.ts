@@ -71,7 +71,8 @@ export function importColumns(file: string, header: string[]): ImportColumns {
         }
         if ('field' in column) row[column.field] = value;
         else (row.custom_fields ??= nullPrototypeRecord<string>())[column.customKey] = value;
-        bytes += value.length + 24;
+        // UTF-8 bytes, as the batch travels: a character of many scripts is three.
+        bytes += Buffer.byteLength(value) + 24;
       }
       return { row, bytes };
     },

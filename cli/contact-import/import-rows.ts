@@ -11,7 +11,11 @@ import { ImportTally, type ImportCounts } from './import-tally.js';
  * file is read no faster than batches are answered, so memory stays bounded.
  */
 const MAX_BATCHES_IN_FLIGHT = 3;
-/** Cell text per batch: with JSON's overhead, well under NATS's default 1 MB message. */
+/**
+ * Cell bytes per batch: with JSON's overhead, well under NATS's default 1 MB message. A row
+ * that would take a batch past it goes in the next one, so a batch holds at most this or a
+ * single row (at most 100 custom values of 2,000 characters: 600 KB).
+ */
 const BATCH_MAX_BYTES = 256 * 1024;
 
 interface Batch {
@@ -76,6 +80,7 @@ export async function importRows(options: ImportRowsOptions): Promise<{ counts: 
       if ('problem' in read) {
         batch.refused.push(read.problem);
       } else {
+        if (batch.rows.length > 0 && batch.bytes + read.bytes > BATCH_MAX_BYTES) await dispatch();
         batch.rows.push(read.row);
         batch.bytes += read.bytes;
       }

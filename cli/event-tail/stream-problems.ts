@@ -1,5 +1,6 @@
 import { ErrorCode, NatsError } from 'nats';
 import { ConfigError } from '../../shared/config.js';
+import { STREAM_NOT_FOUND } from '../../shared/events/event-stream.js';
 
 /** Where `crm events tail` reads: named in every message, so the user sees which server and stream were meant. */
 export interface StreamPlace {
@@ -7,9 +8,6 @@ export interface StreamPlace {
   namespace: string;
   stream: string;
 }
-
-/** JetStream's code for "stream not found". */
-const STREAM_NOT_FOUND = 10059;
 
 /** The stream is not there (yet): the relay creates it with the first event it publishes. */
 export function isStreamNotFound(error: unknown): boolean {

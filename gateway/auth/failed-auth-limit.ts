@@ -2,7 +2,7 @@ import { RateLimitedError } from '../../shared/errors.js';
 import { WINDOW_MS, type RateLimiter } from '../rate-limit/rate-limiter.js';
 
 /**
- * Refused API tokens per client IP, counted in the limiter every gateway shares. Once an
+ * Refused API tokens (and unknown console session cookies) per client IP, counted in the limiter every gateway shares. Once an
  * address is over the limit, this gateway refuses its unknown tokens with a 429 until the
  * window ends, before any bus call or lookup: guessing or flooding costs the service nothing.
  */

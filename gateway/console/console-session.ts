@@ -8,6 +8,7 @@ import type { GatewayDeps } from '../deps.js';
 import { cookiePolicy, readCookie } from '../pages/cookies.js';
 import { csrfToken } from '../pages/csrf.js';
 import { signInUrl } from '../pages/session-routes.js';
+import { RecentSessions } from './recent-sessions.js';
 import { workspaceUrl } from './workspace-url.js';
 
 /** Who is using the console, and in which workspace: resolved afresh on every request. */
@@ -56,13 +57,14 @@ export function sessionOf(req: Request): ConsoleSession {
  * past the limit, a 429 without a lookup.
  */
 export function consoleSession(deps: GatewayDeps, failedAuth: FailedAuthLimit | null): RequestHandler {
+  const recent = new RecentSessions();
   return async (req: Request, res: Response, next: NextFunction) => {
     const backHere = req.method === 'GET' ? req.originalUrl : '/console';
     const cookies = cookiePolicy(deps.publicUrl());
     const token = readCookie(req, cookies.session);
     if (!token) return res.redirect(303, signInUrl(backHere));
     const ip = req.ip ?? 'unknown';
-    failedAuth?.check(ip);
+    if (failedAuth && !recent.has(token)) failedAuth.check(ip);
     let view;
     try {
       view = (await deps.bus.call(sessionMemberships, { session_token: token }, { context: null, requestId: req.requestId })).result;
@@ -71,6 +73,7 @@ export function consoleSession(deps: GatewayDeps, failedAuth: FailedAuthLimit | 
       await failedAuth?.record(ip);
       return res.redirect(303, signInUrl(backHere));
     }
+    if (failedAuth) recent.add(token);
     // Mounted once for all of /console: the workspace is the first segment after /w/.
     const workspaceId = /^\/w\/([A-Za-z0-9_-]{1,64})(?:\/|$)/.exec(req.path)?.[1] ?? (req.path.startsWith('/w/') ? '' : undefined);
     const membership = workspaceId === undefined ? null : (view.memberships.find((m) => m.workspace_id === workspaceId) ?? null);

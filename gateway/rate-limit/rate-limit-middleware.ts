@@ -53,7 +53,7 @@ async function apply(limiter: RateLimiter, id: string, res: Response): Promise<v
 function applyVerdict(verdict: RateLimitVerdict, res: Response): void {
   setHeaders(res, verdict);
   if (!verdict.allowed) {
-    // The JSON error handler sets it from the error too; the sign-in page's handler does not.
+    // Here for every kind of answer (the tool servers' JSON-RPC errors set none of their own).
     res.set('Retry-After', String(verdict.resetSeconds));
     throw new RateLimitedError(verdict.resetSeconds);
   }

@@ -19,6 +19,9 @@ export interface BusSubscription {
   drain(): Promise<void>;
 }
 
+/** Room to leave in a message for what NATS sends around the payload (protocol line, subject, headers). */
+export const MESSAGE_ENVELOPE_BYTES = 4 * 1024;
+
 export interface BusTransport {
   readonly kind: 'nats' | 'in-process';
   request(subject: string, data: Uint8Array, options: { headers: BusHeaders; timeoutMs: number }): Promise<BusMessage>;

@@ -18,7 +18,7 @@ export const CustomFieldKey = z
 export const CustomFieldValue = z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]);
 export type CustomFieldValue = z.infer<typeof CustomFieldValue>;
 
-/** All of a record's custom field values as JSON, at most (a database check: migration 0015). */
+/** All of a record's custom field values as JSON, at most (enforced by the database: migration 0015). */
 export const CUSTOM_FIELDS_MAX_BYTES = 300_000;
 
 export const CustomFieldValues = z

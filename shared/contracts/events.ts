@@ -123,7 +123,7 @@ export const Event = z
       .literal(true)
       .optional()
       .describe(
-        'Only in the event stream and webhooks, for an event too large for one NATS message: data.object holds just the id and kind of the record, and GET /v1/events/{id} gives the event whole',
+        'For an event too large for one NATS message (only events stored before custom field values were limited, or a server with a small max_payload): data.object holds just the id and kind of the record, in the stream, webhooks and the feed alike',
       ),
   })
   .meta({ id: 'Event' });

@@ -1,3 +1,4 @@
+import { MESSAGE_ENVELOPE_BYTES } from '../bus/transport.js';
 import type { Event, EventType } from '../contracts/events.js';
 
 /**
@@ -24,13 +25,13 @@ export function eventSubjectOf(namespace: string, workspaceId: string, type: Eve
   return `${namespace}.events.${workspaceId}.${type}`;
 }
 
+/** JetStream's error code for a stream that does not exist. */
+export const STREAM_NOT_FOUND = 10059;
+
 /** The durable consumer the webhooks worker copies share: each event reaches one of them. */
 export function webhookConsumerName(namespace: string): string {
   return `${namespace}-webhooks`;
 }
-
-/** Room in a stream message for its headers (message id) and NATS's protocol line. */
-const STREAM_ENVELOPE_BYTES = 4 * 1024;
 
 /**
  * The stream message of an event: the event as JSON, or, when that would not fit in one
@@ -40,9 +41,14 @@ const STREAM_ENVELOPE_BYTES = 4 * 1024;
  */
 export function streamMessageOf(event: Event, maxMessageBytes: number): string {
   const json = JSON.stringify(event);
-  const room = maxMessageBytes - STREAM_ENVELOPE_BYTES;
+  const room = maxMessageBytes - MESSAGE_ENVELOPE_BYTES;
   // A UTF-16 unit is at most 3 bytes of UTF-8: most events are decided without counting.
   if (json.length * 3 <= room || Buffer.byteLength(json) <= room) return json;
+  return JSON.stringify(omittedEvent(event));
+}
+
+/** An event without its data, for wherever it is too large to carry whole: the record's id and kind remain. */
+export function omittedEvent(event: Event): Event {
   const { id, object } = event.data.object;
-  return JSON.stringify({ ...event, data: { object: { id, object }, previous_attributes: null }, data_omitted: true } satisfies Event);
+  return { ...event, data: { object: { id, object }, previous_attributes: null }, data_omitted: true };
 }

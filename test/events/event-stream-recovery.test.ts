@@ -90,7 +90,10 @@ t.test('after NATS restarts without its JetStream storage, the next event still 
   await restarting;
   // Asked until the watcher's connection is back.
   let streams: string[] | null = null;
-  for (const until = Date.now() + 10_000; streams === null && Date.now() < until; ) streams = await jsm.streams.names().next().catch(() => null);
+  for (const until = Date.now() + 10_000; streams === null && Date.now() < until; ) {
+    streams = await jsm.streams.names().next().catch(() => null);
+    if (streams === null) await new Promise((r) => setTimeout(r, 100));
+  }
   t.same(streams, [], 'NATS came back with no streams');
   await deliveredAfterLoss(t, hook);
 });

@@ -1,4 +1,8 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import t from 'tap';
+import type { ImportSummary } from '../../cli/commands/import.js';
 import type { Event } from '../../shared/contracts/events.js';
 import { newId } from '../../shared/ids.js';
 import type { Contact, ErrorBody, ListPage } from '../helpers/api-types.js';
@@ -70,6 +74,33 @@ t.test('custom field values past 300 KB on one record are refused, on create and
   t.equal((delivered?.event.data.object.custom_fields as Record<string, string>)[keys[0] ?? ''], long('話'), 'and carries the record whole');
 });
 
+t.test('a record stored larger than the limit before it existed is not frozen: only growing or keeping its values too large is refused', async (t) => {
+  const contact = await big.api.post<Contact>('/v1/contacts', { first_name: 'Legacy large', phone: newPhone() });
+  const legacy = JSON.stringify(valuesOf(keys, '語'));
+  // Written around the limit (session_replication_role skips triggers), as a row from before it.
+  await stack.db.query(`begin; set local session_replication_role = replica; update contacts set custom_fields = '${legacy}'::jsonb where id = '${contact.body.id}'; commit;`);
+  t.equal((await big.api.send('PATCH', `/v1/contacts/${contact.body.id}`, { body: { status: 'archived' } })).status, 200, 'archived');
+  t.equal((await big.api.send('PATCH', `/v1/contacts/${contact.body.id}`, { body: { last_name: 'Still large' } })).status, 200, 'renamed');
+  const touched = await big.api.send<ErrorBody>('PATCH', `/v1/contacts/${contact.body.id}`, { body: { custom_fields: { [keys[0] ?? '']: 'short' } } });
+  t.equal(touched.status, 400, 'a change of its values that leaves them too large is refused');
+  t.equal(touched.body.error.param, 'custom_fields');
+});
+
+t.test('an import reports a row whose values pass the limit, and imports the others', async (t) => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'crm-large-import-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const header = ['first_name', 'phone', ...keys.map((key) => `custom.${key}`)];
+  const row = (name: string, count: number) => [name, newPhone(), ...keys.map((_, i) => (i < count ? long('語') : ''))].join(',');
+  const file = path.join(dir, 'contacts.csv');
+  await writeFile(file, `${[header.join(','), row('Small', 1), row('Too large', 51), row('Large', 45)].join('\n')}\n`);
+  const res = await stack.crm(['import', 'contacts', file, '--workspace', big.workspace.id, '--batch-size', '1', '--json']);
+  t.equal(res.code, 0, res.stderr);
+  const summary = JSON.parse(res.stdout) as ImportSummary;
+  t.match(summary, { rows: 3, created: 2 });
+  const errors = await readFile(summary.errors_file, 'utf8');
+  t.match(errors, /^3,custom_fields,.*at most 300 KB in all/m, 'line 3 of the file, with the reason');
+});
+
 t.test('a page of large records is cut to what one bus message carries; links.next continues with the rest', async (t) => {
   const { api } = await workspaceWithTextFields(4);
   const created: string[] = [];
@@ -104,4 +135,12 @@ t.test('an event too large for one NATS message is published without its data, a
   const [next] = await hook.waitFor(1, (r) => r.event.data.object.id === after.body.id, 20_000);
   t.equal(next?.event.data.object.first_name, 'After', 'the next event arrives whole');
   t.same(await stack.db.query('select event_id from event_outbox'), [], 'the outbox is empty');
+
+  // Nor does it stop the feed: read alone, or in a page, it is given the same way.
+  const alone = await big.api.get<Event>(`/v1/events/${id}`);
+  t.equal(alone.status, 200);
+  t.match(alone.body, { id, data_omitted: true, data: { object: { id: contact.body.id } } });
+  const history = await big.api.allPages<Event>(`/v1/events?object_id=${contact.body.id}&limit=100`);
+  t.same(history.ids.sort(), [id, (await stack.db.query<{ id: string }>("select id from events where object_id = $1 and type = 'contact.created'", [contact.body.id]))[0]?.id].sort(), 'the feed reads past it');
+  t.equal(history.items.find((e) => e.id === id)?.data_omitted, true);
 });

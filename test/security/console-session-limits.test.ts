@@ -91,5 +91,9 @@ t.test('unknown session cookies from one address go to sign-in until its limit, 
   t.equal(lookups - before, counted, 'and cost no lookup at all');
 
   t.equal((await visit('203.0.113.71')).status, 303, 'another address is still sent to sign-in');
+  const member = await stack.bootstrap({ email: 'shared-office@console-limits.test' });
+  const signedIn = await signInToConsole(stack.baseUrl, member.workspace.id, member.user.email, TEST_PASSWORD);
+  const page = await signedIn.browser.request(`${stack.baseUrl}/console/w/${member.workspace.id}/contacts`, { headers: { 'x-forwarded-for': guesser } });
+  t.equal(page.status, 200, 'a member already signed in keeps working from the blocked address');
   t.notMatch(await stack.allOutput(), /crm_session=/, 'no session cookie in any log');
 });

@@ -1,23 +1,22 @@
 import { encodeReply } from '../../shared/bus/reply.js';
 import type { Operation } from '../../shared/bus/operation.js';
+import { MESSAGE_ENVELOPE_BYTES } from '../../shared/bus/transport.js';
 import { InternalError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
-import { shrinkOf } from './shrinkable-page.js';
-
-/** Room left in a bus message for what NATS sends around a reply (protocol line, subject). */
-const ENVELOPE_BYTES = 4 * 1024;
+import { omissionOf, shrinkOf } from './shrinkable-page.js';
 
 /** How many bytes a reply may have on a bus that carries `maxMessageBytes`. */
 export function replyBudget(maxMessageBytes: number): number {
-  return maxMessageBytes - ENVELOPE_BYTES;
+  return maxMessageBytes - MESSAGE_ENVELOPE_BYTES;
 }
 
 /**
  * A reply that did not fit in one bus message (NATS refuses it, and the caller would only
  * see a timeout). A page is cut to the rows that fit, with `has_more` and the cursor after
  * the last of them (`limit` is at most, and the next page continues there): rows with long
- * custom field values make a page of 100 larger than 1 MB. Anything else that large, or a
- * single row, is an error reply instead.
+ * custom field values make a page of 100 larger than 1 MB. A row or a result that is too
+ * large alone is given in its shortened form where it has one (an event without its data,
+ * as the stream carries it), so a feed never stops at it; anything else is an error reply.
  */
 export function fitReply(op: Pick<Operation, 'output'>, result: unknown, replayed: boolean | undefined, first: Buffer, budget: number, log: Logger): Buffer {
   const shrink = shrinkOf(result);
@@ -34,6 +33,15 @@ export function fitReply(op: Pick<Operation, 'output'>, result: unknown, replaye
         return reply;
       }
       size = reply.length;
+    }
+  }
+  const omit = omissionOf(result);
+  if (omit) {
+    const shortened = Array.isArray(rows) && shrink ? { ...(result as object), ...(rows.length > 1 ? shrink(1) : {}), data: rows.slice(0, 1).map(omit) } : omit(result);
+    const reply = encodeReply(op, shortened, replayed);
+    if (reply.length <= budget) {
+      log.warn({ bytes: size }, 'a row too large for one bus message was given without its data');
+      return reply;
     }
   }
   log.error({ bytes: size, max_bytes: budget }, 'reply larger than the bus carries');

@@ -7,15 +7,15 @@ import { operatorCallProblem } from '../../shared/bus/operator-signature.js';
 import { queueOf, scopesOf, subjectOf } from '../../shared/bus/operation.js';
 import { encodeErrorReply, encodeReply } from '../../shared/bus/reply.js';
 import type { BusMessage, BusSubscription } from '../../shared/bus/transport.js';
-import { CUSTOM_FIELDS_MAX_BYTES } from '../../shared/contracts/custom-field-values.js';
 import { workspaceEm, type EntityManager } from '../../shared/db/orm.js';
 import { isStalePlan } from '../../shared/db/prepared-statement-client.js';
 import { checkViolation } from '../../shared/db/sql.js';
 import { workspaceSql } from '../../shared/db/workspace-sql.js';
-import { CrmError, ForbiddenError, InternalError, MissingScopeError, UnavailableError, ValidationError, validationErrorFrom } from '../../shared/errors.js';
+import { CrmError, ForbiddenError, InternalError, MissingScopeError, UnavailableError, validationErrorFrom } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import type { Semaphore } from './concurrency.js';
 import { oneAtATime } from './one-at-a-time.js';
+import { customFieldsTooLarge, isCustomFieldsSizeLimit } from '../schema/custom-fields-size.js';
 import { contractOutputProblem } from './contract-output.js';
 import { fitReply, replyBudget } from './fit-reply.js';
 import { EventRecorder } from './events/event-recorder.js';
@@ -147,10 +147,7 @@ function toCrmError(error: unknown, log: Logger): CrmError {
     log.warn({ err: error }, 'database unavailable');
     return new UnavailableError('The database is not reachable right now. Retry shortly.', 2);
   }
-  if (checkViolation(error)?.endsWith('_custom_fields_size')) {
-    // The whole write rolled back with it.
-    return new ValidationError(`custom_fields: a record's custom field values may take at most ${CUSTOM_FIELDS_MAX_BYTES / 1000} KB in all (as JSON).`, 'custom_fields');
-  }
+  if (isCustomFieldsSizeLimit(checkViolation(error))) return customFieldsTooLarge();
   if (error instanceof DriverException) log.error({ err: error, sql_state: error.sqlState ?? error.code }, 'database error');
   else log.error({ err: error }, 'unexpected error');
   return new InternalError();

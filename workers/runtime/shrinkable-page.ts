@@ -19,3 +19,22 @@ export function shrinkOf(result: unknown): Shrink<unknown> | undefined {
   const shrink = (result as { [SHRINK_PAGE]: unknown })[SHRINK_PAGE];
   return typeof shrink === 'function' ? (shrink as Shrink<unknown>) : undefined;
 }
+
+/**
+ * How a row of a page (or a single result) too large for one bus message is given instead:
+ * for events, without their data (`data_omitted`), as the stream gives them.
+ */
+export const OMIT_DATA = Symbol('omit data');
+
+export type Omission = (item: unknown) => unknown;
+
+export function omissionOf(result: unknown): Omission | undefined {
+  if (result === null || typeof result !== 'object' || !(OMIT_DATA in result)) return undefined;
+  const omit = (result as { [OMIT_DATA]: unknown })[OMIT_DATA];
+  return typeof omit === 'function' ? (omit as Omission) : undefined;
+}
+
+/** `result`, with how to shorten it (or each of its rows) when too large. */
+export function withOmission<T extends object, R>(result: T, omit: (item: R) => R): T & { [OMIT_DATA]: (item: R) => R } {
+  return Object.assign(result, { [OMIT_DATA]: omit });
+}

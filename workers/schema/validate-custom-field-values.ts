@@ -3,6 +3,7 @@ import type { CustomFieldValue, CustomFieldValues } from '../../shared/contracts
 import type { CustomFieldObject } from '../../shared/db/entities/custom-field.js';
 import { ValidationError } from '../../shared/errors.js';
 import { nullPrototypeRecord } from '../../shared/null-prototype.js';
+import { requireCustomFieldsFit } from './custom-fields-size.js';
 import type { FieldDefinition } from './custom-field-definitions.js';
 
 /** Every active field appears on a record, null where it has no value. */
@@ -77,5 +78,6 @@ export function customFieldsForCreate(fields: FieldDefinition[], objectType: Cus
       throw new ValidationError(`${param}: the field "${field.key}" is required.`, param);
     }
   }
+  requireCustomFieldsFit(set);
   return set;
 }

@@ -63,24 +63,31 @@ export class AttemptBatch {
           ${column((a) => a.status)}::text[], ${column((a) => a.attemptCount)}::int[], ${column((a) => a.nextAttemptAt?.toISOString() ?? null)}::timestamptz[]
         ) as s (workspace_id, delivery_id, attempted_at, status_code, latency_ms, succeeded, error, status, attempt_count, next_attempt_at)
       ),
+      -- The deliveries still there, locked: one whose endpoint is being deleted waits for the
+      -- deletion and drops out, rather than failing the whole batch (every workspace's) on
+      -- the attempts' foreign key.
+      live as (
+        select d.id, d.endpoint_id from webhook_deliveries d join settled s on d.id = s.delivery_id and d.workspace_id = s.workspace_id
+        order by d.id
+        for update of d
+      ),
       attempts as (
         insert into webhook_delivery_attempts (workspace_id, delivery_id, attempted_at, status_code, latency_ms, succeeded, error)
-        select workspace_id, delivery_id, attempted_at, status_code, latency_ms, succeeded, error from settled s
-        -- A delivery whose endpoint was deleted meanwhile went with it: nothing to store.
-        where exists (select 1 from webhook_deliveries d where d.id = s.delivery_id and d.workspace_id = s.workspace_id)
+        select s.workspace_id, s.delivery_id, s.attempted_at, s.status_code, s.latency_ms, s.succeeded, s.error from settled s join live l on l.id = s.delivery_id
       ),
       -- A success ends its endpoint's failing spell, read here rather than from what the
       -- sender knew of the endpoint, which a failure elsewhere may have changed meanwhile.
       recovered as (
         update webhook_endpoints e set failing_since = null
-        from settled s join webhook_deliveries d on d.id = s.delivery_id and d.workspace_id = s.workspace_id
-        where s.succeeded and e.id = d.endpoint_id and e.workspace_id = s.workspace_id and e.failing_since is not null
+        from settled s join live l on l.id = s.delivery_id
+        where s.succeeded and e.id = l.endpoint_id and e.workspace_id = s.workspace_id and e.failing_since is not null
       )
       update webhook_deliveries d
       set status = s.status, attempt_count = s.attempt_count, next_attempt_at = s.next_attempt_at, leased_until = null, last_attempt_at = s.attempted_at, updated_at = s.attempted_at
       from settled s
       -- Only from the state the attempt started in: another copy that sent it too (a lease
       -- that ran out, a retry by hand) and stored first keeps its newer state; the attempt is kept.
-      where d.id = s.delivery_id and d.workspace_id = s.workspace_id and d.attempt_count = s.attempt_count - 1`.execute(db);
+      where d.id = s.delivery_id and d.workspace_id = s.workspace_id and d.attempt_count = s.attempt_count - 1
+        and d.id in (select id from live)`.execute(db);
   }
 }

@@ -173,11 +173,14 @@ async function storeFailure(
     .where('attempt_count', '=', claimed.attempt_count);
   await em.transactional(async (tx) => {
     const txDb = db.within(tx);
-    // Deleted with its endpoint meanwhile: nothing to store. Locked, so a deletion waits for this.
-    const exists = await txDb.selectFrom('webhook_deliveries').select('id').where('id', '=', claimed.id).forUpdate().executeTakeFirst();
+    // The endpoint first, as its deletion locks it before its deliveries (the other order
+    // could deadlock with it); held, a deletion waits for this attempt to be stored.
+    const current = await txDb.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpoint.id).forUpdate().executeTakeFirst();
+    // Deleted meanwhile, with its deliveries: nothing to store.
+    if (!current) return;
+    const exists = await txDb.selectFrom('webhook_deliveries').select('id').where('id', '=', claimed.id).executeTakeFirst();
     if (!exists) return;
     await sql`with attempt as (${attempt}) ${settle}`.execute(txDb.global);
-    const current = await txDb.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpoint.id).forUpdate().executeTakeFirst();
-    if (current) await noteEndpointFailure(txDb, current, now, deps.settings.disableAfterMs);
+    await noteEndpointFailure(txDb, current, now, deps.settings.disableAfterMs);
   });
 }

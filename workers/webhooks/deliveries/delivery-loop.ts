@@ -23,7 +23,7 @@ export interface DeliveryLoopOptions {
  */
 export class DeliveryLoop {
   private inFlight = new Set<Promise<void>>();
-  /** Taken (leased to this copy), not yet sent; those just queued with their endpoint as the fan-out read it, and when. */
+  /** Taken (leased to this copy), not yet sent; those just queued with their endpoint as the fan-out read it, and when it did. */
   private ready: { row: WebhookDeliveryRow; endpoint?: DeliveryEndpoint; readAt?: number }[] = [];
   /** Callers of {@link room} waiting for `ready` to shrink. */
   private roomWaiters: (() => void)[] = [];
@@ -68,8 +68,7 @@ export class DeliveryLoop {
   /** Sends deliveries already leased to this copy (just queued by it), without claiming them. */
   send(deliveries: readonly QueuedDelivery[]): void {
     if (this.stopped) return;
-    const readAt = Date.now();
-    for (const delivery of deliveries) this.ready.push({ ...delivery, readAt });
+    this.ready.push(...deliveries);
     this.pump();
   }
 

@@ -10,6 +10,8 @@ import { queueDeliveries, type QueuedMessage } from './queue-delivery.js';
 export interface QueuedDelivery {
   row: WebhookDeliveryRow;
   endpoint: DeliveryEndpoint;
+  /** When the endpoint was read (Date.now()): the loop reads it again if it waited too long since. */
+  readAt: number;
 }
 
 /**
@@ -34,6 +36,7 @@ export async function fanOutEvents(orm: Orm, events: readonly StreamEvent[], lea
       .select([...DELIVERY_ENDPOINT_COLUMNS, 'created_at', 'enabled_events'])
       .where('status', '=', 'enabled')
       .execute();
+    const readAt = Date.now();
     if (endpoints.length === 0) continue;
     const messages: QueuedMessage[] = [];
     for (const streamEvent of ofWorkspace) {
@@ -48,7 +51,7 @@ export async function fanOutEvents(orm: Orm, events: readonly StreamEvent[], lea
       }
     }
     const byId = new Map(endpoints.map((endpoint) => [endpoint.id, endpoint]));
-    for (const row of await queueDeliveries(db, messages, leaseMs)) added.push({ row, endpoint: byId.get(row.endpoint_id) as DeliveryEndpoint });
+    for (const row of await queueDeliveries(db, messages, leaseMs)) added.push({ row, endpoint: byId.get(row.endpoint_id) as DeliveryEndpoint, readAt });
   }
   return added;
 }

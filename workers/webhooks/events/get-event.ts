@@ -1,6 +1,8 @@
 import type { getEvent } from '../../../shared/contracts/events.js';
 import { NotFoundError } from '../../../shared/errors.js';
 import type { OperationHandler } from '../../runtime/worker-call.js';
+import { omittedEvent } from '../../../shared/events/event-stream.js';
+import { withOmission } from '../../runtime/shrinkable-page.js';
 import { toEventResource } from './event-resource.js';
 import { visibleEventsSql } from './event-visibility.js';
 
@@ -8,5 +10,6 @@ import { visibleEventsSql } from './event-visibility.js';
 export const getEventHandler: OperationHandler<typeof getEvent> = async ({ input, context, db }) => {
   const row = await db.selectFrom('events').selectAll().where('id', '=', input.id).where(visibleEventsSql(db, context)).executeTakeFirst();
   if (!row) throw new NotFoundError('event', input.id, 'id');
-  return toEventResource(row);
+  // An event too large for one message (stored before the size limit) is given as the stream gives it.
+  return withOmission(toEventResource(row), omittedEvent);
 };

@@ -1,9 +1,11 @@
 import type { CallContext } from '../../../shared/contracts/call-context.js';
 import { missingScopeForEveryEventOf, objectTypeOf, readsEventsOf, type EventType, type listEvents } from '../../../shared/contracts/events.js';
 import { MissingScopeError } from '../../../shared/errors.js';
+import { omittedEvent } from '../../../shared/events/event-stream.js';
 import { decodeCursor, pageFrom, type CursorScope } from '../../runtime/keyset-cursor.js';
 import { beforePosition } from '../../runtime/keyset-sql.js';
 import { likePrefix } from '../../runtime/like-prefix.js';
+import { withOmission } from '../../runtime/shrinkable-page.js';
 import type { OperationHandler } from '../../runtime/worker-call.js';
 import { toEventResource } from './event-resource.js';
 import { eventTimeBounds } from './event-time-range.js';
@@ -48,6 +50,6 @@ export const listEventsHandler: OperationHandler<typeof listEvents> = async ({ i
     .orderBy('id', 'desc')
     .limit(limit + 1)
     .execute();
-  const page = pageFrom(rows, limit, services.secrets.cursorKey, scope, toEventResource);
+  const page = withOmission(pageFrom(rows, limit, services.secrets.cursorKey, scope, toEventResource), omittedEvent);
   return bounds.applied ? { ...page, applied_range: bounds.applied } : page;
 };

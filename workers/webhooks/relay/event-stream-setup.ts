@@ -1,6 +1,6 @@
 import { nanos, NatsError, RetentionPolicy, StorageType, type JetStreamManager, type StreamConfig, type StreamInfo } from 'nats';
 import type { Config } from '../../../shared/config.js';
-import { eventStreamName, eventStreamSubjects } from '../../../shared/events/event-stream.js';
+import { eventStreamName, eventStreamSubjects, STREAM_NOT_FOUND } from '../../../shared/events/event-stream.js';
 
 /** Long enough for a relay that crashed mid-batch to come back and publish the batch again, stored once. */
 const DUPLICATE_WINDOW_MS = 10 * 60_000;
@@ -22,9 +22,6 @@ export async function ensureEventStream(jsm: JetStreamManager, namespace: string
     await jsm.streams.update(config.name, { ...current, ...config });
   }
 }
-
-/** JetStream's code for "stream not found". */
-const STREAM_NOT_FOUND = 10059;
 
 /** A stream's description, or null when there is no such stream (any other failure throws). */
 export async function streamInfo(jsm: JetStreamManager, name: string): Promise<StreamInfo | null> {

@@ -27,6 +27,9 @@ export const ID_PREFIXES = {
 export type IdKind = keyof typeof ID_PREFIXES;
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+/** An id after its prefix: milliseconds, then the random part (two halves of 40 bits). */
+const TIME_CHARS = 10;
+const RANDOM_CHARS = 16;
 
 /**
  * Random bytes fetched 4 KB at a time and handed out a few at a time, as Node's randomUUID
@@ -48,7 +51,7 @@ function takeRandom(bytes: number): number {
 }
 
 /** The random part is two numbers of 8 characters (40 bits) each: plain arithmetic, exact in a double. */
-const HALF = 2 ** 40;
+const HALF = 32 ** (RANDOM_CHARS / 2);
 
 interface RandomPart {
   high: number;
@@ -57,11 +60,11 @@ interface RandomPart {
 
 /** 16 random characters, as ever: each byte's low 5 bits. */
 function freshRandom(): RandomPart {
-  const offset = takeRandom(16);
+  const offset = takeRandom(RANDOM_CHARS);
   let high = 0;
   let low = 0;
-  for (let i = 0; i < 8; i++) high = high * 32 + ((randomPool[offset + i] as number) % 32);
-  for (let i = 8; i < 16; i++) low = low * 32 + ((randomPool[offset + i] as number) % 32);
+  for (let i = 0; i < RANDOM_CHARS / 2; i++) high = high * 32 + ((randomPool[offset + i] as number) % 32);
+  for (let i = RANDOM_CHARS / 2; i < RANDOM_CHARS; i++) low = low * 32 + ((randomPool[offset + i] as number) % 32);
   return { high, low };
 }
 
@@ -110,12 +113,13 @@ export function newId(kind: IdKind, now = Date.now()): string {
     random = freshRandom();
   }
   lastIds[kind] = { time, ...random };
-  return `${ID_PREFIXES[kind]}_${encode(time, 10)}${encode(random.high, 8)}${encode(random.low, 8)}`;
+  return `${ID_PREFIXES[kind]}_${encode(time, TIME_CHARS)}${encode(random.high, RANDOM_CHARS / 2)}${encode(random.low, RANDOM_CHARS / 2)}`;
 }
 
-/** Whether `s` is an id of this kind exactly as {@link newId} makes them (prefix, 26 Crockford characters). */
+/** Whether `s` is an id of this kind exactly as {@link newId} makes them (prefix, then Crockford characters). */
 export function isMadeId(kind: IdKind, s: string): boolean {
-  return s.length === ID_PREFIXES[kind].length + 27 && s.startsWith(`${ID_PREFIXES[kind]}_`) && [...s.slice(-26)].every((c) => CROCKFORD.includes(c));
+  const prefix = `${ID_PREFIXES[kind]}_`;
+  return s.length === prefix.length + TIME_CHARS + RANDOM_CHARS && s.startsWith(prefix) && [...s.slice(prefix.length)].every((c) => CROCKFORD.includes(c));
 }
 
 /** Schema for an id of one kind. Lenient about the body so that a mistyped id is a 404, not a 400. */

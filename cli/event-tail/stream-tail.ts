@@ -4,7 +4,7 @@ import { natsConnectionOptions } from '../../shared/bus/nats-identity.js';
 import { NatsTransport } from '../../shared/bus/nats-transport.js';
 import type { Config } from '../../shared/config.js';
 import type { Event } from '../../shared/contracts/events.js';
-import { eventStreamName } from '../../shared/events/event-stream.js';
+import { eventFilterSubjectOf, eventStreamName } from '../../shared/events/event-stream.js';
 import { createLogger } from '../../shared/logger.js';
 import { untilInterrupted } from './interruption.js';
 import { explainStreamProblem, isStreamNotFound, type StreamPlace } from './stream-problems.js';
@@ -62,13 +62,12 @@ export async function tailStream(config: Config & { natsUrl: string }, tail: Str
  * looks like this, which the line says). Undefined when interrupted while waiting.
  */
 async function orderedConsumer(js: JetStreamClient, place: StreamPlace, tail: StreamTail, signal: AbortSignal): Promise<Consumer | undefined> {
-  const typeSubject = tail.type === undefined ? '>' : tail.type.endsWith('.') ? `${tail.type.slice(0, -1)}.>` : tail.type;
   let said = false;
   while (!signal.aborted) {
     try {
       return await js.consumers.get(place.stream, {
         // One subject as a string: the array form takes another consumer-creation path that this client version mishandles with a start time.
-        filterSubjects: `${place.namespace}.events.${tail.workspaceId}.${typeSubject}`,
+        filterSubjects: eventFilterSubjectOf(place.namespace, tail.workspaceId, tail.type),
         deliver_policy: DeliverPolicy.StartTime,
         opt_start_time: tail.since.toISOString(),
       });

@@ -3,12 +3,12 @@ import { grantableScopes } from '../../shared/auth/permissions.js';
 import type { Scope } from '../../shared/auth/scopes.js';
 import { sessionMemberships, type SessionMembership } from '../../shared/contracts/sessions.js';
 import { CrmError, NotFoundError } from '../../shared/errors.js';
+import { CredentialCache } from '../auth/credential-cache.js';
 import type { FailedAuthLimit } from '../auth/failed-auth-limit.js';
 import type { GatewayDeps } from '../deps.js';
 import { cookiePolicy, readCookie } from '../pages/cookies.js';
 import { csrfToken } from '../pages/csrf.js';
 import { signInUrl } from '../pages/session-routes.js';
-import { RecentSessions } from './recent-sessions.js';
 import { workspaceUrl } from './workspace-url.js';
 
 /** Who is using the console, and in which workspace: resolved afresh on every request. */
@@ -48,6 +48,9 @@ export function sessionOf(req: Request): ConsoleSession {
   return req.consoleSession;
 }
 
+/** How long a session found valid goes on passing an address's block for unknown cookies. */
+const RECENT_SESSION_MS = 5 * 60_000;
+
 /**
  * Resolves the session cookie into the user and their memberships, and, under
  * /console/w/{workspace}, the membership whose permissions every page and every bus
@@ -57,14 +60,17 @@ export function sessionOf(req: Request): ConsoleSession {
  * past the limit, a 429 without a lookup.
  */
 export function consoleSession(deps: GatewayDeps, failedAuth: FailedAuthLimit | null): RequestHandler {
-  const recent = new RecentSessions();
+  // Sessions found valid lately (by SHA-256): a member behind an address blocked for unknown
+  // cookies (a shared office) keeps working. Only the refusal before the lookup is skipped.
+  const recent = new CredentialCache<{ tokenId?: undefined }>(RECENT_SESSION_MS);
   return async (req: Request, res: Response, next: NextFunction) => {
     const backHere = req.method === 'GET' ? req.originalUrl : '/console';
     const cookies = cookiePolicy(deps.publicUrl());
     const token = readCookie(req, cookies.session);
     if (!token) return res.redirect(303, signInUrl(backHere));
     const ip = req.ip ?? 'unknown';
-    if (failedAuth && !recent.has(token)) failedAuth.check(ip);
+    const key = failedAuth ? CredentialCache.keyOf(token) : '';
+    if (failedAuth && !recent.get(key)) failedAuth.check(ip);
     let view;
     try {
       view = (await deps.bus.call(sessionMemberships, { session_token: token }, { context: null, requestId: req.requestId })).result;
@@ -73,7 +79,7 @@ export function consoleSession(deps: GatewayDeps, failedAuth: FailedAuthLimit | 
       await failedAuth?.record(ip);
       return res.redirect(303, signInUrl(backHere));
     }
-    if (failedAuth) recent.add(token);
+    if (failedAuth) recent.set(key, {});
     // Mounted once for all of /console: the workspace is the first segment after /w/.
     const workspaceId = /^\/w\/([A-Za-z0-9_-]{1,64})(?:\/|$)/.exec(req.path)?.[1] ?? (req.path.startsWith('/w/') ? '' : undefined);
     const membership = workspaceId === undefined ? null : (view.memberships.find((m) => m.workspace_id === workspaceId) ?? null);

@@ -25,6 +25,12 @@ export function eventSubjectOf(namespace: string, workspaceId: string, type: Eve
   return `${namespace}.events.${workspaceId}.${type}`;
 }
 
+/** The subjects of one workspace's events, of one type, of a prefix ending in a dot (`contact.`), or of all. */
+export function eventFilterSubjectOf(namespace: string, workspaceId: string, type: string | undefined): string {
+  const typeSubject = type === undefined ? '>' : type.endsWith('.') ? `${type.slice(0, -1)}.>` : type;
+  return `${namespace}.events.${workspaceId}.${typeSubject}`;
+}
+
 /** JetStream's error code for a stream that does not exist. */
 export const STREAM_NOT_FOUND = 10059;
 

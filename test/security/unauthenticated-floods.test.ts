@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { connect, nkeyAuthenticator } from 'nats';
 import t from 'tap';
-import { subjectOf } from '../../shared/bus/operation.js';
 import { authenticateToken } from '../../shared/contracts/tokens.js';
 import type { ErrorBody } from '../helpers/api-types.js';
+import { countBusCalls } from '../helpers/bus-call-counter.js';
 import { request } from '../helpers/http.js';
 import { startStack } from '../helpers/stack.js';
 
@@ -18,23 +17,9 @@ const stack = await startStack({ env: { RATE_LIMIT_FAILED_AUTH_PER_MINUTE: Strin
 t.teardown(() => stack.stop());
 const { workspace } = await stack.bootstrap();
 
-const nc = await connect({ servers: stack.natsWatcher.url, authenticator: nkeyAuthenticator(new TextEncoder().encode(stack.natsWatcher.seed)) });
-t.teardown(() => nc.close());
-let lookups = 0;
-const watching = nc.subscribe(subjectOf(stack.env.BUS_NAMESPACE ?? '', authenticateToken));
-void (async () => {
-  for await (const _ of watching) lookups++;
-})();
-await nc.flush();
-
+const tokenLookups = await countBusCalls(t, stack, authenticateToken);
 /** Tokens looked up by the workers while `fn` ran. */
-async function lookupsDuring(fn: () => Promise<void>): Promise<number> {
-  const before = lookups;
-  await fn();
-  await nc.flush();
-  await new Promise((r) => setTimeout(r, 100));
-  return lookups - before;
-}
+const lookupsDuring = (fn: () => Promise<void>) => tokenLookups.during(fn);
 
 const unknownToken = () => `sk_live_${randomBytes(40).toString('base64url').replace(/[-_]/g, 'x').slice(0, 43)}`;
 const from = (ip: string, token: string, path = '/v1/me') => request<ErrorBody>(`${stack.baseUrl}${path}`, { token, headers: { 'x-forwarded-for': ip } });

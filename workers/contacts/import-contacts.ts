@@ -70,12 +70,11 @@ export const importContactsHandler: OperationHandler<typeof importContacts> = as
 async function insertNewContacts(db: WorkspaceSql, rows: RowToWrite[]): Promise<ContactRow[]> {
   if (rows.length === 0) return [];
   const now = new Date();
-  // One instant for the batch; ids sorted so that the list order (created_at, id) follows the file.
-  const ids = rows.map(() => newId('contact', now.getTime())).sort();
+  // One instant for the batch; ids made in row order increase (shared/ids.ts), so the list order (created_at, id) follows the file.
   const workspaceId = db.workspaceId;
   return db
     .insertInto('contacts')
-    .values(rows.map(({ contact }, i) => contactRow(contact, { id: ids[i] as string, workspaceId, now })))
+    .values(rows.map(({ contact }) => contactRow(contact, { id: newId('contact', now.getTime()), workspaceId, now })))
     .onConflict((oc) => oc.columns(['workspace_id', 'phone']).doNothing())
     .returningAll()
     .execute();

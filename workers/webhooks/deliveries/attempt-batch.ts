@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { crossWorkspaceSql } from '../../../shared/db/cross-workspace-sql.js';
 import type { Orm } from '../../../shared/db/orm.js';
+import { PLANNED_PER_VALUE } from '../../../shared/db/prepared-statement-client.js';
 
 /** One attempt and the state its delivery is in after it. */
 export interface SettledAttempt {
@@ -55,7 +56,10 @@ export class AttemptBatch {
   private async write(attempts: SettledAttempt[]): Promise<void> {
     const column = <T>(pick: (a: SettledAttempt) => T) => attempts.map(pick);
     const db = crossWorkspaceSql(this.orm.em.fork(), 'attempts of every workspace are stored together; each row names its own workspace');
-    await sql`
+    // Planned on every run: a plan kept from when the deliveries were few (a new deployment,
+    // a first burst) reads all of them for every batch until autovacuum analyzes the table
+    // (measured: 0.15 ms a delivery at 6,000 deliveries, 1.8 ms at 18,000).
+    await sql`${sql.raw(PLANNED_PER_VALUE)}
       with settled as (
         select * from unnest(
           ${column((a) => a.workspaceId)}::text[], ${column((a) => a.deliveryId)}::text[], ${column((a) => a.attemptedAt.toISOString())}::timestamptz[],

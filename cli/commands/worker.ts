@@ -19,7 +19,8 @@ import { UsageError } from '../usage-error.js';
 export const usage = `Usage: crm worker <${WORKER_NAMES.join('|')}> [more names…]
 
 Runs workers that take requests from NATS in a queue group: start more copies to
-share the load. Needs NATS_URL, DATABASE_URL and CRM_SECRET. On SIGTERM a worker
+share the load. Needs NATS_URL, DATABASE_URL and CRM_SECRET. Several kinds share a
+process only without per-kind NATS credentials (NATS_NKEY_SEED, NATS_CREDS). On SIGTERM a worker
 stops taking messages, finishes the ones it holds, and closes its connections.`;
 
 export async function run(argv: string[]): Promise<void> {
@@ -31,6 +32,11 @@ export async function run(argv: string[]): Promise<void> {
 
   const config = loadConfig();
   requireNats(config, 'worker');
+  // An nkey seed or a .creds file is one worker kind's NATS identity (`crm nats config`), whose
+  // permissions cover that kind's subjects only: the other kinds would never get a request.
+  if (names.length > 1 && (config.nats.nkeySeed !== undefined || config.nats.creds !== undefined)) {
+    throw new UsageError(`With NATS_NKEY_SEED or NATS_CREDS each worker kind runs in its own process, with its own kind's credentials: start ${names.map((n) => `"crm worker ${n}"`).join(', ')} separately.`, usage);
+  }
   const log = createLogger({ level: config.logLevel, component: `worker:${names.join('+')}` });
   const secrets = deriveSecrets(await resolveSecret(config));
   const db = await resolveDatabase(config, log, 'command');

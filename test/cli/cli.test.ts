@@ -19,6 +19,8 @@ t.test('bad arguments: a clear message, usage, and a non-zero exit', async (t) =
     [['users', 'add', '--workspace', 'x', '--email', 'a@b.c', '--password', 'p', '--permissions', 'root', '--visibility', 'all'], /Unknown permission: root/],
     [['users', 'add', '--workspace', 'x', '--email', 'a@b.c', '--password', 'p', '--permissions', 'contacts.read', '--visibility', 'some'], /--visibility must be/],
     [['worker', 'payments'], /Unknown worker: payments/],
+    // The command line's environment holds its own role's NATS_NKEY_SEED, as a deployment's does.
+    [['worker', 'contacts', 'deals'], /each worker kind runs in its own process/],
   ];
   // Independent commands: run them side by side.
   const results = await Promise.all(cases.map(([args]) => stack.crm(args)));

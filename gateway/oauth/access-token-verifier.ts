@@ -1,4 +1,4 @@
-import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
+import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { BusClient } from '../../shared/bus/bus-client.js';
 import { Scope } from '../../shared/auth/scopes.js';
 import type { OperationOutput } from '../../shared/bus/operation.js';
@@ -65,36 +65,38 @@ export class AccessTokenVerifier {
   }
 
   private async verifySignature(token: string, audience: string, retried = false): Promise<VerifiedAccessToken> {
+    // Outside the try: a bus failure says nothing about the token, and a 401 would make clients drop good ones (it is a 503).
+    const { set } = await this.keySet(retried);
+    let payload: JWTPayload;
     try {
-      const { set } = await this.keySet(retried);
-      const { payload } = await jwtVerify(token, set, { issuer: this.issuer(), audience, algorithms: ['ES256'], typ: 'at+jwt' });
-      const scopes = String(payload.scope ?? '')
-        .split(' ')
-        .map((s) => Scope.safeParse(s))
-        .filter((s) => s.success)
-        .map((s) => s.data);
-      if (typeof payload.sub !== 'string' || typeof payload.ws !== 'string' || typeof payload.gnt !== 'string' || typeof payload.exp !== 'number') {
-        throw new UnauthenticatedError('The access token is missing claims.');
-      }
-      return {
-        userId: payload.sub,
-        clientId: String(payload.client_id ?? ''),
-        workspaceId: payload.ws,
-        grantId: payload.gnt,
-        scopes,
-        visibility: payload.vis === 'owned' ? 'owned' : 'all',
-        audience,
-        expiresAt: payload.exp,
-      };
+      ({ payload } = await jwtVerify(token, set, { issuer: this.issuer(), audience, algorithms: ['ES256'], typ: 'at+jwt' }));
     } catch (error) {
+      if (!(error instanceof joseErrors.JOSEError)) throw error;
       if (error instanceof joseErrors.JWKSNoMatchingKey && !retried) return this.verifySignature(token, audience, true);
       if (error instanceof joseErrors.JWTExpired) throw new UnauthenticatedError('The access token has expired.');
       if (error instanceof joseErrors.JWTClaimValidationFailed && error.claim === 'aud') {
         throw new UnauthenticatedError('The access token was issued for another server.');
       }
-      if (error instanceof UnauthenticatedError) throw error;
       throw new UnauthenticatedError('The access token is not valid.');
     }
+    const scopes = String(payload.scope ?? '')
+      .split(' ')
+      .map((s) => Scope.safeParse(s))
+      .filter((s) => s.success)
+      .map((s) => s.data);
+    if (typeof payload.sub !== 'string' || typeof payload.ws !== 'string' || typeof payload.gnt !== 'string' || typeof payload.exp !== 'number') {
+      throw new UnauthenticatedError('The access token is missing claims.');
+    }
+    return {
+      userId: payload.sub,
+      clientId: String(payload.client_id ?? ''),
+      workspaceId: payload.ws,
+      grantId: payload.gnt,
+      scopes,
+      visibility: payload.vis === 'owned' ? 'owned' : 'all',
+      audience,
+      expiresAt: payload.exp,
+    };
   }
 
   private async grantStatus(grantId: string): Promise<GrantStatus> {

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { authorizeUrl, authorizeWithForms, field, FormBrowser, pkce, registerClient } from '../helpers/oauth-forms.js';
+import { authorizeUrl, authorizeWithForms, field, FormBrowser, pkce, registerClient, tokenRequest } from '../helpers/oauth-forms.js';
 import { useStack } from '../helpers/shared-stack.js';
 import { TEST_PASSWORD } from '../helpers/stack.js';
 
@@ -51,4 +51,35 @@ t.test('the same client, or the same agent registered again, is offered changes'
   t.ok(offersChanges(await consentFor(again, TRUSTED_REDIRECT)), 'removed and added again: same name, same redirect URIs');
   const lookalike = await registerClient(base, 'http://127.0.0.1:9/elsewhere', 'Trusted agent');
   t.notOk(offersChanges(await consentFor(lookalike, 'http://127.0.0.1:9/elsewhere')), 'the same name with another redirect URI is another client');
+});
+
+t.test('a grant revoked because its code or refresh token was stolen does not offer changes', async (t) => {
+  /** A grant to a new client, then its code or refresh token presented a second time, as a thief would. */
+  async function stolen(name: string, redirectUri: string, replay: 'code' | 'refresh token'): Promise<string> {
+    const clientId = await registerClient(base, redirectUri, name);
+    const { verifier, challenge } = pkce();
+    const { code } = await authorizeWithForms({ baseUrl: base, clientId, redirectUri, server: 'crm', email: user.email, password: TEST_PASSWORD, challenge, browser });
+    const exchange = () => tokenRequest(base, { grant_type: 'authorization_code', client_id: clientId, code, code_verifier: verifier, redirect_uri: redirectUri });
+    const tokens = (await exchange()).body;
+    if (replay === 'code') await exchange();
+    else for (let i = 0; i < 2; i++) await tokenRequest(base, { grant_type: 'refresh_token', client_id: clientId, refresh_token: String(tokens.refresh_token) });
+    return clientId;
+  }
+  const cases = [
+    ['Replayed-code agent', 'http://127.0.0.1:9/replayed', 'code', 'authorization code replayed'],
+    ['Reused-refresh agent', 'http://127.0.0.1:9/reused', 'refresh token', 'refresh token reused'],
+  ] as const;
+  for (const [name, redirectUri, replay, reason] of cases) {
+    const clientId = await stolen(name, redirectUri, replay);
+    const [grant] = await stack.db.query<{ revoked_reason: string }>('select revoked_reason from oauth_grants where client_id = $1', [clientId]);
+    t.equal(grant?.revoked_reason, reason, `${name}: revoked for theft`);
+    t.notOk(offersChanges(await consentFor(clientId, redirectUri)), `${name}: the same client is not offered changes`);
+    const again = await registerClient(base, redirectUri, name);
+    t.notOk(offersChanges(await consentFor(again, redirectUri)), `${name}: nor the same agent registered again`);
+  }
+
+  const removed = await registerClient(base, 'http://127.0.0.1:9/removed', 'Removed agent');
+  await authorizeWithForms({ baseUrl: base, clientId: removed, redirectUri: 'http://127.0.0.1:9/removed', server: 'crm', email: user.email, password: TEST_PASSWORD, challenge: pkce().challenge, browser });
+  await stack.db.query("update oauth_grants set revoked_at = now(), revoked_reason = 'revoked by its user' where client_id = $1", [removed]);
+  t.ok(offersChanges(await consentFor(removed, 'http://127.0.0.1:9/removed')), 'a grant its user revoked (the server removed) still counts');
 });

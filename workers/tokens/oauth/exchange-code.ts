@@ -8,6 +8,7 @@ import { hashOpaqueSecret } from '../credentials/opaque-secret.js';
 import { issueTokens } from './issue-tokens.js';
 import { systemEvents } from './grant-event-recorders.js';
 import { announceGrantChanged, revokeGrant } from './revoke-grant.js';
+import { REVOKED_FOR_THEFT } from './theft-revocations.js';
 
 const sameResource = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
 
@@ -37,7 +38,7 @@ export const exchangeCodeHandler: UnscopedHandler<typeof exchangeCode> = async (
     const { grantId, workspaceId } = outcome;
     await em.transactional(async (tx) => {
       const db = workspaceSql(tx, workspaceId);
-      await revokeGrant(db, systemEvents(db, requestId), grantId, 'authorization code replayed');
+      await revokeGrant(db, systemEvents(db, requestId), grantId, REVOKED_FOR_THEFT.codeReplayed);
     });
     announceGrantChanged(services, grantId);
     throw new InvalidGrantError('The authorization code was already used; the tokens issued with it have been revoked.');

@@ -8,6 +8,7 @@ import { crossWorkspaceSql } from '../../../shared/db/cross-workspace-sql.js';
 import type { UnscopedHandler } from '../../runtime/worker-call.js';
 import { sessionUser } from '../sessions/session-user.js';
 import { pendingRequest } from './pending-request.js';
+import { REVOKED_FOR_THEFT } from './theft-revocations.js';
 
 /**
  * "Allow changes" is offered only when the user already granted this server in this
@@ -17,6 +18,8 @@ import { pendingRequest } from './pending-request.js';
  * (what the consent page shows the user); a grant to any other client does not count. A
  * client named by its metadata document URL keeps that id for good, so for it (and against
  * it) only the same id counts: anyone can publish a document with a familiar name.
+ * Revoked grants count (removing a server revokes its grant), except those revoked because
+ * their code or refresh token was stolen: the thief must not earn "Allow changes" with them.
  */
 export async function workspacesWithPriorGrant(em: EntityManager, userId: string, server: string, clientId: string): Promise<Set<string>> {
   const rows = await crossWorkspaceSql(em, "a user's grants in every workspace decide what consent offers")
@@ -27,6 +30,7 @@ export async function workspacesWithPriorGrant(em: EntityManager, userId: string
     .distinct()
     .where('g.user_id', '=', userId)
     .where('g.server', '=', server as 'crm')
+    .where((eb) => eb.or([eb('g.revoked_reason', 'is', null), eb('g.revoked_reason', 'not in', Object.values(REVOKED_FOR_THEFT))]))
     .where((eb) =>
       eb.or([
         eb('g.client_id', '=', clientId),

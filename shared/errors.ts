@@ -13,6 +13,7 @@ export const ERROR_CODES = [
   'unknown_email',
   'wrong_password',
   'invalid_grant',
+  'invalid_scope',
   'missing_scope',
   'forbidden',
   'not_found',
@@ -116,6 +117,13 @@ export class WrongPasswordError extends CrmError {
 export class InvalidGrantError extends CrmError {
   constructor(message: string) {
     super('invalid_grant', message);
+  }
+}
+
+/** OAuth: scopes the grant does not hold (RFC 6749 §5.2); the refresh token itself still works. */
+export class InvalidScopeError extends CrmError {
+  constructor(message: string) {
+    super('invalid_scope', message);
   }
 }
 

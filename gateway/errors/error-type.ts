@@ -13,6 +13,7 @@ export const ERROR_TYPE: Record<ErrorCode, ErrorType> = {
   unknown_email: 'authentication_error',
   wrong_password: 'authentication_error',
   invalid_grant: 'invalid_request_error',
+  invalid_scope: 'invalid_request_error',
   missing_scope: 'permission_error',
   forbidden: 'permission_error',
   not_found: 'invalid_request_error',

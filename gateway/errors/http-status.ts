@@ -9,6 +9,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   unknown_email: 401,
   wrong_password: 401,
   invalid_grant: 400,
+  invalid_scope: 400,
   missing_scope: 403,
   forbidden: 403,
   not_found: 404,

@@ -3,13 +3,12 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { canUseServer, MCP_SERVERS } from '../../shared/auth/mcp-servers.js';
 import type { McpServerKey } from '../../shared/contracts/oauth.js';
 import type { Scope } from '../../shared/auth/scopes.js';
-import { CrmError, MissingScopeError, UnauthenticatedError } from '../../shared/errors.js';
+import { CrmError, MissingScopeError } from '../../shared/errors.js';
 import type { ApiTokenAuthenticator } from '../auth/authenticate-api-token.js';
 import { bearerCredential } from '../auth/bearer.js';
-import { HTTP_STATUS } from '../errors/http-status.js';
 import type { AccessTokenVerifier } from '../oauth/access-token-verifier.js';
-import { BEARER_ERROR, bearerErrorBody } from '../oauth/oauth-errors.js';
-import { resourceMetadataUrl, sendBearerChallenge } from './bearer-challenge.js';
+import { BEARER_ERROR } from '../oauth/oauth-errors.js';
+import { resourceMetadataUrl, sendBearerChallenge, sendCredentialNeeded } from './bearer-challenge.js';
 import type { ResolvedCredential } from '../request-state.js';
 
 declare module 'express-serve-static-core' {
@@ -41,12 +40,7 @@ export function authenticateMcp(
     const refuse = (error: CrmError, scope?: string) => sendBearerChallenge(res, error, metadata, scope);
 
     const credentialText = bearerCredential(req);
-    if (!credentialText) {
-      // RFC 6750 §3.1: a request that sent no credential gets a challenge without an error code.
-      const missing = new UnauthenticatedError('Authorization needed');
-      res.status(HTTP_STATUS[missing.code]).set('WWW-Authenticate', `Bearer resource_metadata="${metadata}"`).json(bearerErrorBody(missing));
-      return;
-    }
+    if (!credentialText) return sendCredentialNeeded(res, metadata, def.readScopes.join(' '));
     let credential: ResolvedCredential;
     let expiresAt = FAR_FUTURE;
     let clientId = 'api-token';

@@ -9,6 +9,18 @@ export function resourceMetadataUrl(publicUrl: string, server: Pick<McpServerDef
   return `${publicUrl}/.well-known/oauth-protected-resource${server.path}`;
 }
 
+/**
+ * The 401 for a request that sent no credential: a challenge without an error code (RFC 6750
+ * §3.1), naming the scopes to ask for (MCP 2025-11-25) and the protected resource metadata.
+ * Its body has no `error` either, so it cannot be read as "your token is bad".
+ */
+export function sendCredentialNeeded(res: Response, resourceMetadata: string, scope: string): void {
+  res
+    .status(401)
+    .set('WWW-Authenticate', `Bearer resource_metadata="${resourceMetadata}", scope="${scope}"`)
+    .json({ error_description: 'Authorization needed: send an access token (Authorization: Bearer …).' });
+}
+
 /** An RFC 6750 challenge (401 invalid_token, 403 insufficient_scope) pointing at the protected resource metadata. */
 export function sendBearerChallenge(res: Response, error: CrmError, resourceMetadata: string, scope?: string): void {
   // Quotes inside a quoted-string would end it early.

@@ -16,6 +16,7 @@ const JSON_RPC_CODE: Record<ErrorCode, number> = {
   unknown_email: SERVER_ERROR,
   wrong_password: SERVER_ERROR,
   invalid_grant: SERVER_ERROR,
+  invalid_scope: SERVER_ERROR,
   missing_scope: SERVER_ERROR,
   forbidden: SERVER_ERROR,
   not_found: SERVER_ERROR,

@@ -5,7 +5,8 @@ import { InvalidClientError, InvalidRequestError, OAuthError, ServerError, Tempo
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { z } from 'zod';
 import { isMetadataClientId } from '../../shared/auth/metadata-client-id.js';
-import { ClientId } from '../../shared/contracts/oauth.js';
+import { ClientId, CodeChallenge, Secret } from '../../shared/contracts/oauth.js';
+import { cookiePolicy, readCookie } from '../pages/cookies.js';
 import { messagePage } from '../pages/message-page.js';
 import { sendPage } from '../pages/session-routes.js';
 import { errorRedirect } from './authorization-response.js';
@@ -16,10 +17,10 @@ const ClientParams = z.object({
   redirect_uri: z.string().max(2000).refine((v) => URL.canParse(v), 'redirect_uri must be a valid URL').optional(),
 });
 
-/** What a valid authorization request carries besides its client (OAuth 2.1: PKCE with S256 only). */
+/** What a valid authorization request carries besides its client (OAuth 2.1: PKCE with S256 only; the tokens worker's own limits first). */
 const RequestParams = z.object({
   response_type: z.literal('code'),
-  code_challenge: z.string().min(1).max(200),
+  code_challenge: CodeChallenge,
   code_challenge_method: z.literal('S256'),
   scope: z.string().max(1000).optional(),
   state: z.string().max(1000).optional(),
@@ -54,12 +55,18 @@ function redirectUriOf(client: OAuthClientInformationFull, requested: string | u
   throw new InvalidRequestError('redirect_uri must be specified when client has multiple registered URIs');
 }
 
+/** The browser's session token, if it sent one that could be one. */
+function sessionTokenOf(req: Request, issuer: string): string | undefined {
+  const token = readCookie(req, cookiePolicy(issuer).session);
+  return Secret.safeParse(token).success ? token : undefined;
+}
+
 /**
  * `/oauth/authorize`. Errors about the client or its redirect URI are shown here, never
- * redirected. Other errors go back to the client only if a user has approved it before:
- * anyone can register any https redirect URI, and redirecting errors to a fresh one before
- * anyone signs in would make this server an open redirector (RFC 9700 §4.11.2). Every
- * redirect carries `iss` (RFC 9207).
+ * redirected. Other errors go back to the client only if the browser's signed-in user has
+ * (or had) a grant to it: anyone can register any https redirect URI and approve the client
+ * for themselves, and redirecting every visitor's errors there would make this server an
+ * open redirector (RFC 9700 §4.11.2). Every redirect carries `iss` (RFC 9207).
  */
 export function authorizeRoute(provider: BusOAuthProvider, issuer: () => string): Router {
   const router = Router();
@@ -82,14 +89,14 @@ export function authorizeRoute(provider: BusOAuthProvider, issuer: () => string)
     const params: unknown = req.method === 'POST' ? req.body : req.query;
 
     let client: OAuthClientInformationFull;
-    let consented: boolean;
+    let userGranted: boolean;
     let redirectUri: string;
     try {
       const parsed = ClientParams.safeParse(params);
       if (!parsed.success) throw new InvalidRequestError(parsed.error.issues[0]?.message ?? 'client_id is required');
-      const found = await provider.findClient(parsed.data.client_id);
+      const found = await provider.findClient(parsed.data.client_id, sessionTokenOf(req, issuer()));
       if (!found) throw new InvalidClientError('Invalid client_id');
-      ({ client, consented } = found);
+      ({ client, userGranted } = found);
       redirectUri = redirectUriOf(client, parsed.data.redirect_uri);
     } catch (error) {
       return showError(res, error instanceof OAuthError ? error : new ServerError('Internal Server Error'));
@@ -112,7 +119,7 @@ export function authorizeRoute(provider: BusOAuthProvider, issuer: () => string)
       );
     } catch (error) {
       const oauthError = error instanceof OAuthError ? error : new ServerError('Internal Server Error');
-      if (!consented) return showError(res, oauthError);
+      if (!userGranted) return showError(res, oauthError);
       res.redirect(302, errorRedirect(redirectUri, oauthError, state, issuer()));
     }
   });

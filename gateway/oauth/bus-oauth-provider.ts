@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
-import { InvalidClientError, InvalidTargetError, OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { InvalidClientError, InvalidClientMetadataError, InvalidRequestError, InvalidTargetError, OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
@@ -14,12 +14,13 @@ import type { McpServerKey } from '../../shared/contracts/oauth.js';
 import { cookiePolicy, readCookie } from '../pages/cookies.js';
 import type { AccessTokenVerifier } from './access-token-verifier.js';
 import type { ClientMetadataDocuments } from './client-metadata/client-metadata-documents.js';
-import { oauthErrorFrom } from './oauth-errors.js';
+import { oauthErrorFrom, type OAuthErrorClass } from './oauth-errors.js';
 
 /**
  * The SDK's OAuth endpoints run in the gateway; everything they need to remember or sign
  * is done by the tokens worker over the bus. Domain errors become the OAuth errors the
- * SDK turns into RFC 6749 responses.
+ * SDK turns into RFC 6749 responses; input off a contract becomes `invalidInput`, the
+ * error of the endpoint that asked.
  */
 export class BusOAuthProvider implements OAuthServerProvider {
   constructor(
@@ -29,11 +30,11 @@ export class BusOAuthProvider implements OAuthServerProvider {
     private readonly metadataDocuments: ClientMetadataDocuments,
   ) {}
 
-  private async call<Op extends Operation>(op: Op, input: OperationInput<Op>): Promise<OperationOutput<Op>> {
+  private async call<Op extends Operation>(op: Op, input: OperationInput<Op>, invalidInput: OAuthErrorClass): Promise<OperationOutput<Op>> {
     try {
       return (await this.bus.call(op, input, { context: null, requestId: newId('request') })).result;
     } catch (error) {
-      throw oauthErrorFrom(error);
+      throw oauthErrorFrom(error, invalidInput);
     }
   }
 
@@ -41,29 +42,30 @@ export class BusOAuthProvider implements OAuthServerProvider {
     return {
       getClient: async (clientId) => (await this.findClient(clientId))?.client,
       registerClient: async (client) => {
-        const registered = await this.call(registerOAuthClient, { client: client as Record<string, unknown> });
+        const registered = await this.call(registerOAuthClient, { client: client as Record<string, unknown> }, InvalidClientMetadataError);
         return registered.client as OAuthClientInformationFull;
       },
     };
   }
 
   /**
-   * A client and whether a user has approved it yet; undefined when unknown. A URL client
-   * id is resolved through its metadata document (cached as its server allows) at every
-   * use, at the token endpoint too, so a client whose document is gone or now refused
-   * stops working; the document is recorded with the client's row each time.
+   * A client, and whether the user of `sessionToken` (the browser's session, at /oauth/authorize)
+   * has or had a grant to it; undefined when unknown. A URL client id is resolved through its
+   * metadata document (cached as its server allows) at every use, at the token endpoint too,
+   * so a client whose document is gone or now refused stops working; the document is
+   * recorded with the client's row each time.
    */
-  async findClient(clientId: string): Promise<{ client: OAuthClientInformationFull; consented: boolean } | undefined> {
-    if (isMetadataClientId(clientId)) return this.metadataClient(clientId);
-    const { client, consented } = await this.call(getOAuthClient, { client_id: clientId });
-    return client ? { client: client as OAuthClientInformationFull, consented } : undefined;
+  async findClient(clientId: string, sessionToken?: string): Promise<{ client: OAuthClientInformationFull; userGranted: boolean } | undefined> {
+    if (isMetadataClientId(clientId)) return this.metadataClient(clientId, sessionToken);
+    const { client, user_granted } = await this.call(getOAuthClient, { client_id: clientId, session_token: sessionToken }, InvalidRequestError);
+    return client ? { client: client as OAuthClientInformationFull, userGranted: user_granted } : undefined;
   }
 
-  private async metadataClient(clientId: string): Promise<{ client: OAuthClientInformationFull; consented: boolean }> {
+  private async metadataClient(clientId: string, sessionToken: string | undefined): Promise<{ client: OAuthClientInformationFull; userGranted: boolean }> {
     const document = await this.metadataDocuments.resolve(clientId);
     try {
-      const { client, consented } = await this.call(recordMetadataClient, { client: document });
-      return { client: client as OAuthClientInformationFull, consented };
+      const { client, user_granted } = await this.call(recordMetadataClient, { client: document, session_token: sessionToken }, InvalidClientMetadataError);
+      return { client: client as OAuthClientInformationFull, userGranted: user_granted };
     } catch (error) {
       // The worker's own check of the redirect URIs: a fault of the document, not of the request.
       if (error instanceof OAuthError && error.errorCode === 'invalid_client_metadata') {
@@ -93,7 +95,7 @@ export class BusOAuthProvider implements OAuthServerProvider {
       scopes: params.scopes ?? [],
       server,
       resource: `${this.publicUrl()}${MCP_SERVERS[server].path}`,
-    });
+    }, InvalidRequestError);
     // Signed in already: straight to consent (which checks the session, and sends the browser to sign in if it has ended).
     const consent = `/oauth/consent?request=${encodeURIComponent(request_id)}`;
     const signedIn = res.req && readCookie(res.req, cookiePolicy(this.publicUrl()).session) !== undefined;
@@ -101,19 +103,22 @@ export class BusOAuthProvider implements OAuthServerProvider {
   }
 
   async challengeForAuthorizationCode(client: OAuthClientInformationFull, authorizationCode: string): Promise<string> {
-    return (await this.call(codeChallenge, { client_id: client.client_id, code: authorizationCode })).code_challenge;
+    return (await this.call(codeChallenge, { client_id: client.client_id, code: authorizationCode }, InvalidRequestError)).code_challenge;
   }
 
   async exchangeAuthorizationCode(client: OAuthClientInformationFull, code: string, _verifier?: string, redirectUri?: string, resource?: URL): Promise<OAuthTokens> {
-    return this.call(exchangeCode, { client_id: client.client_id, code, redirect_uri: redirectUri, resource: resource?.href, issuer: this.publicUrl() });
+    return this.call(exchangeCode, { client_id: client.client_id, code, redirect_uri: redirectUri, resource: resource?.href, issuer: this.publicUrl() }, InvalidRequestError);
   }
 
   async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string, scopes?: string[], resource?: URL): Promise<OAuthTokens> {
-    return this.call(refreshTokens, { client_id: client.client_id, refresh_token: refreshToken, scopes, resource: resource?.href, issuer: this.publicUrl() });
+    return this.call(refreshTokens, { client_id: client.client_id, refresh_token: refreshToken, scopes, resource: resource?.href, issuer: this.publicUrl() }, InvalidRequestError);
   }
 
   async revokeToken(client: OAuthClientInformationFull, request: OAuthTokenRevocationRequest): Promise<void> {
-    await this.call(revokeOAuthToken, { client_id: client.client_id, token: request.token, issuer: this.publicUrl() });
+    const input = { client_id: client.client_id, token: request.token, issuer: this.publicUrl() };
+    // RFC 7009 §2.2: a token we could not have issued (too long to be one) is unknown, and an unknown token is a 200.
+    if (!revokeOAuthToken.input.safeParse(input).success) return;
+    await this.call(revokeOAuthToken, input, InvalidRequestError);
   }
 
   /** Not used by the endpoints mounted here (the tool servers verify with their own audience). */

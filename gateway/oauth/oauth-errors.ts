@@ -1,27 +1,28 @@
 import {
-  InvalidClientMetadataError,
   InvalidGrantError,
+  InvalidScopeError,
   ServerError,
   TemporarilyUnavailableError,
 } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { CrmError, type ErrorCode } from '../../shared/errors.js';
 
-type OAuthErrorClass = new (message: string) => OAuthError;
+export type OAuthErrorClass = new (message: string) => OAuthError;
 
 /**
  * The OAuth error (RFC 6749, RFC 7591) that each of our codes becomes at the SDK's
  * endpoints (authorize, token, register, revoke); the SDK renders it as
  * {error, error_description}, a ServerError with 500 and any other with 400.
+ * `validation_failed` depends on the endpoint, so its caller names it.
  */
-const OAUTH_ERROR: Record<ErrorCode, OAuthErrorClass> = {
-  validation_failed: InvalidClientMetadataError,
+const OAUTH_ERROR: Record<Exclude<ErrorCode, 'validation_failed'>, OAuthErrorClass> = {
   invalid_json: ServerError,
   invalid_cursor: ServerError,
   unauthenticated: ServerError,
   unknown_email: ServerError,
   wrong_password: ServerError,
   invalid_grant: InvalidGrantError,
+  invalid_scope: InvalidScopeError,
   missing_scope: ServerError,
   forbidden: ServerError,
   not_found: ServerError,
@@ -36,9 +37,14 @@ const OAUTH_ERROR: Record<ErrorCode, OAuthErrorClass> = {
   internal: ServerError,
 };
 
-/** What a failed bus call of the OAuth endpoints answers; anything but a domain error stays unexplained. */
-export function oauthErrorFrom(error: unknown): OAuthError {
+/**
+ * What a failed bus call of the OAuth endpoints answers; anything but a domain error stays
+ * unexplained. `invalidInput` is the endpoint's error for input that fails its contract
+ * (invalid_request at authorize and token, invalid_client_metadata at registration).
+ */
+export function oauthErrorFrom(error: unknown, invalidInput: OAuthErrorClass): OAuthError {
   if (!(error instanceof CrmError)) return new ServerError('Internal Server Error');
+  if (error.code === 'validation_failed') return new invalidInput(error.message);
   return new OAUTH_ERROR[error.code](error.message);
 }
 

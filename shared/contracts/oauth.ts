@@ -12,7 +12,14 @@ export const McpServerKey = z.enum(['crm', 'studio']);
 export type McpServerKey = z.infer<typeof McpServerKey>;
 
 const ClientMetadata = z.record(z.string(), z.unknown());
-const Secret = z.string().min(1).max(512);
+/** A session token, code or refresh token as it may arrive: anything longer is none of ours. */
+export const Secret = z.string().min(1).max(512);
+/** A PKCE code challenge (RFC 7636 §4.2: 43 to 128 unreserved characters). */
+export const CodeChallenge = z
+  .string()
+  .min(43)
+  .max(128)
+  .regex(/^[A-Za-z0-9._~-]+$/, 'code_challenge must be 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_" and "~"');
 /** A registered client's generated id, or the https URL of a client metadata document (long enough for real URLs). */
 export const ClientId = z.string().max(2048);
 
@@ -25,15 +32,22 @@ export const registerOAuthClient = defineOperation({
   output: z.object({ client: ClientMetadata }),
 });
 
+/**
+ * The signed-in user of the browser has (or had) a grant to this client, in any of their
+ * workspaces: only then may /oauth/authorize redirect its errors to the client (RFC 9700
+ * §4.11.2). Anyone can register a client and approve it once for themselves.
+ */
+const UserGranted = z.boolean();
+
 export const getOAuthClient = defineOperation({
   worker: 'tokens',
   resource: 'oauth',
   verb: 'get-client',
   readOnly: true,
   scoped: false,
-  input: z.object({ client_id: ClientId }),
-  /** `consented`: a user approved this client at least once, so errors may be redirected to it (RFC 9700 §4.11.2). */
-  output: z.object({ client: ClientMetadata.nullable(), consented: z.boolean() }),
+  /** `session_token`: the browser's session at /oauth/authorize, if any. */
+  input: z.object({ client_id: ClientId, session_token: Secret.optional() }),
+  output: z.object({ client: ClientMetadata.nullable(), user_granted: UserGranted }),
 });
 
 /**
@@ -46,8 +60,8 @@ export const recordMetadataClient = defineOperation({
   resource: 'oauth',
   verb: 'record-metadata-client',
   scoped: false,
-  input: z.object({ client: ClientMetadata }),
-  output: z.object({ client: ClientMetadata, consented: z.boolean() }),
+  input: z.object({ client: ClientMetadata, session_token: Secret.optional() }),
+  output: z.object({ client: ClientMetadata, user_granted: UserGranted }),
 });
 
 export const startAuthorization = defineOperation({
@@ -58,7 +72,7 @@ export const startAuthorization = defineOperation({
   input: z.object({
     client_id: z.string(),
     redirect_uri: z.string(),
-    code_challenge: z.string().min(43).max(128),
+    code_challenge: CodeChallenge,
     state: z.string().max(1024).nullable(),
     scopes: z.array(z.string().max(100)).max(50),
     server: McpServerKey,

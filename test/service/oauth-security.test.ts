@@ -60,7 +60,14 @@ t.test('metadata: RFC 8414, RFC 9728 for each server, JWKS', async (t) => {
   }
   const unauthenticated = await fetch(CRM, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
   t.equal(unauthenticated.status, 401);
-  t.equal(unauthenticated.headers.get('www-authenticate'), `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp/crm"`);
+  t.equal(
+    unauthenticated.headers.get('www-authenticate'),
+    `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp/crm", scope="contacts:read deals:read schema:read events:read"`,
+    'no error code (RFC 6750 §3.1), the read scopes to ask for (MCP 2025-11-25)',
+  );
+  const body = (await unauthenticated.json()) as Record<string, unknown>;
+  t.equal(body.error, undefined, 'nor an error code in the body');
+  t.match(body.error_description, /Authorization needed/);
   await fullGrant();
   const jwks = (await (await fetch(`${base}/.well-known/jwks.json`)).json()) as { keys: { kty: string; kid: string; d?: string }[] };
   t.ok(jwks.keys.length >= 1 && jwks.keys.every((k) => k.kty === 'EC' && k.kid && k.d === undefined), 'public EC keys only');
@@ -85,8 +92,8 @@ t.test('registration: public clients only, redirect URIs checked', async (t) => 
 });
 
 t.test('PKCE is required, and only S256', async (t) => {
-  // A client a user approved once: only such a client hears errors at its redirect URI (test/security/oauth-open-redirect.test.ts).
-  const { clientId } = await fullGrant();
+  // A client this browser's user approved: only such a client hears errors at its redirect URI (test/security/oauth-open-redirect.test.ts).
+  const { clientId, browser } = await fullGrant();
   const { challenge } = pkce();
   const o = { baseUrl: base, clientId, redirectUri: REDIRECT, server: 'crm' as const, challenge };
   for (const [label, extra] of [
@@ -95,7 +102,7 @@ t.test('PKCE is required, and only S256', async (t) => {
   ] as const) {
     const url = new URL(authorizeUrl(o, extra));
     if (label === 'no code_challenge') url.searchParams.delete('code_challenge');
-    const res = await fetch(url, { redirect: 'manual' });
+    const res = await browser.request(url.href);
     t.equal(res.status, 302, label);
     const location = new URL(res.headers.get('location') ?? '');
     t.equal(`${location.origin}${location.pathname}`, REDIRECT, `${label}: reported to the client`);
@@ -120,9 +127,9 @@ t.test('an unregistered redirect_uri is an error at the server, never a redirect
 });
 
 t.test('the resource indicator names one server; others are refused', async (t) => {
-  const { clientId } = await fullGrant();
+  const { clientId, browser } = await fullGrant();
   for (const resource of ['https://elsewhere.example/mcp/crm', `${base}/mcp/billing`]) {
-    const res = await fetch(authorizeUrl({ baseUrl: base, clientId, redirectUri: REDIRECT, server: 'crm', challenge: pkce().challenge }, { resource }), { redirect: 'manual' });
+    const res = await browser.request(authorizeUrl({ baseUrl: base, clientId, redirectUri: REDIRECT, server: 'crm', challenge: pkce().challenge }, { resource }));
     t.equal(new URL(res.headers.get('location') ?? '').searchParams.get('error'), 'invalid_target', resource);
   }
   const g = await fullGrant();
@@ -162,6 +169,51 @@ t.test('refresh tokens rotate; a reused one revokes the grant', async (t) => {
   const g2 = await fullGrant();
   const t2 = (await exchange(g2)).body;
   t.equal((await refresh(otherClient, String(t2.refresh_token))).body.error, 'invalid_grant', "another client cannot use a client's refresh token");
+});
+
+t.test('a refresh asking for more scope than the grant is invalid_scope, and the refresh token still works', async (t) => {
+  const g = await fullGrant();
+  const tokens = (await exchange(g)).body;
+  t.notMatch(String(tokens.scope), /contacts:write/, 'a first consent is read-only');
+  for (const scope of ['contacts:read contacts:write', 'no-such-scope']) {
+    const wider = await tokenRequest(base, { grant_type: 'refresh_token', client_id: g.clientId, refresh_token: String(tokens.refresh_token), scope });
+    t.equal(wider.status, 400, scope);
+    t.equal(wider.body.error, 'invalid_scope', `${scope}: invalid_scope (RFC 6749 §5.2), not invalid_grant, which says the refresh token is dead`);
+  }
+  const narrower = await tokenRequest(base, { grant_type: 'refresh_token', client_id: g.clientId, refresh_token: String(tokens.refresh_token), scope: 'contacts:read' });
+  t.equal(narrower.status, 200, 'the same refresh token, asking for less, is rotated as usual');
+  t.equal(narrower.body.scope, 'contacts:read');
+});
+
+t.test('input off the contract gets each endpoint\'s own error', async (t) => {
+  const { clientId, browser } = await fullGrant();
+  for (const [label, challenge] of [
+    ['too short', 'a'.repeat(42)],
+    ['too long', 'a'.repeat(129)],
+    ['not base64url', `${'a'.repeat(42)}+`],
+  ] as const) {
+    const res = await browser.request(authorizeUrl({ baseUrl: base, clientId, redirectUri: REDIRECT, server: 'crm', challenge }));
+    t.equal(res.status, 302, `code_challenge ${label}: refused by the gateway, reported to the client`);
+    const location = new URL(res.headers.get('location') ?? '');
+    t.equal(location.searchParams.get('error'), 'invalid_request', `code_challenge ${label}`);
+    t.match(location.searchParams.get('error_description'), /code_challenge/);
+  }
+  const unnamed = await registerClient(base, REDIRECT);
+  const page = await fetch(authorizeUrl({ baseUrl: base, clientId: unnamed, redirectUri: REDIRECT, server: 'crm', challenge: 'a'.repeat(129) }), { redirect: 'manual' });
+  t.equal(page.status, 400, 'on our own page for a client this browser never approved');
+  t.match(await page.text(), /invalid_request/);
+
+  const longCode = await tokenRequest(base, { grant_type: 'authorization_code', client_id: clientId, code: 'c'.repeat(600), code_verifier: pkce().verifier, redirect_uri: REDIRECT });
+  t.equal(longCode.status, 400);
+  t.equal(longCode.body.error, 'invalid_request', 'token endpoint: a code too long to be one');
+  const longRefresh = await refresh(clientId, 'r'.repeat(600));
+  t.equal(longRefresh.status, 400);
+  t.equal(longRefresh.body.error, 'invalid_request', 'token endpoint: a refresh token too long to be one');
+  const revoke = await fetch(`${base}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: clientId, token: 't'.repeat(600) }) });
+  t.equal(revoke.status, 200, 'revocation: a token it cannot parse is one it does not know (RFC 7009 §2.2)');
+  const register = await fetch(`${base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: ['http://evil.example/cb'] }) });
+  t.equal(register.status, 400);
+  t.equal(((await register.json()) as Record<string, unknown>).error, 'invalid_client_metadata', 'registration keeps invalid_client_metadata');
 });
 
 t.test('revocation endpoint: a revoked grant stops working within 5 s', async (t) => {

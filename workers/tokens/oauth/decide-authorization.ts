@@ -73,7 +73,7 @@ export const decideAuthorizationHandler: UnscopedHandler<typeof decideAuthorizat
     // Stored with the grant, in its transaction: the user connected the agent, from the consent page.
     const [agent] = await agentEventObjects(chosen, [grantId]);
     if (agent) await userEvents(chosen, user.id, requestId).record({ type: 'agent.connected', object: agent });
-    // From now on the authorization endpoint may redirect its errors to this client.
+    // A client somebody approved is in use: the purge of never-approved registrations keeps it.
     await sqlOf(tx)
       .updateTable('oauth_clients')
       .set((eb) => ({ first_consented_at: eb.fn.coalesce('first_consented_at', eb.val(now)) }))

@@ -3,12 +3,13 @@ import type { refreshTokens } from '../../../shared/contracts/oauth.js';
 import { crossWorkspaceSql } from '../../../shared/db/cross-workspace-sql.js';
 import { pgTimestamp, sqlOf } from '../../../shared/db/sql.js';
 import { workspaceSql } from '../../../shared/db/workspace-sql.js';
-import { InvalidGrantError } from '../../../shared/errors.js';
+import { InvalidGrantError, InvalidScopeError } from '../../../shared/errors.js';
 import type { UnscopedHandler } from '../../runtime/worker-call.js';
 import { hashOpaqueSecret } from '../credentials/opaque-secret.js';
 import { grantLifetimeEnded, issueTokens, resourceUrl } from './issue-tokens.js';
 import { systemEvents } from './grant-event-recorders.js';
 import { announceGrantChanged, revokeGrant } from './revoke-grant.js';
+import { REVOKED_FOR_THEFT } from './theft-revocations.js';
 
 /**
  * Refresh tokens rotate: each works once and comes back replaced. One presented a second
@@ -33,7 +34,7 @@ export const refreshTokensHandler: UnscopedHandler<typeof refreshTokens> = async
       throw new InvalidGrantError('resource does not match the grant.');
     }
     const requested = input.scopes?.map((s) => Scope.safeParse(s));
-    if (requested?.some((s) => !s.success || !row.scopes.includes(s.data))) throw new InvalidGrantError('A refresh cannot add scopes to the grant.');
+    if (requested?.some((s) => !s.success || !row.scopes.includes(s.data))) throw new InvalidScopeError('A refresh cannot add scopes to the grant.');
     await sqlOf(tx).updateTable('oauth_refresh_tokens').set({ rotated_at: new Date() }).where('token_hash', '=', row.token_hash).execute();
     const scopes = requested?.map((s) => s.data as Scope);
     return { kind: 'issued' as const, tokens: await issueTokens(tx, services.secrets, row, input.issuer, scopes) };
@@ -42,7 +43,7 @@ export const refreshTokensHandler: UnscopedHandler<typeof refreshTokens> = async
     const { grantId, workspaceId } = outcome;
     await em.transactional(async (tx) => {
       const db = workspaceSql(tx, workspaceId);
-      await revokeGrant(db, systemEvents(db, requestId), grantId, 'refresh token reused');
+      await revokeGrant(db, systemEvents(db, requestId), grantId, REVOKED_FOR_THEFT.refreshTokenReused);
     });
     announceGrantChanged(services, grantId);
     throw new InvalidGrantError('The refresh token was already used; the grant has been revoked.');

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { BusClient } from '../../shared/bus/bus-client.js';
 import type { CallContext } from '../../shared/contracts/call-context.js';
 import { importContacts, type ImportContactsResult, type ImportedContactRow } from '../../shared/contracts/contact-import.js';
@@ -22,8 +23,9 @@ const RETRY_PAUSES_MS = [250, 500, 1_000, 2_000, 4_000];
  * services for everything; an import is the one whose load belongs on the workers.)
  */
 export async function importSender(local: LocalServices, context: CallContext): Promise<SendBatch> {
+  const run = randomUUID();
   const bus = local.natsBus;
-  if (!bus) return (rows) => sendBatch(local.bus, context, local.requestId, rows);
+  if (!bus) return (rows) => sendBatch(local.bus, context, local.requestId, run, rows);
   try {
     await bus.call(healthOf('contacts'), {}, { context: null, requestId: local.requestId });
   } catch (error) {
@@ -32,18 +34,20 @@ export async function importSender(local: LocalServices, context: CallContext): 
     }
     throw error;
   }
-  return (rows) => sendBatch(bus, context, local.requestId, rows);
+  return (rows) => sendBatch(bus, context, local.requestId, run, rows);
 }
 
 /**
- * Sends one batch, again after a pause if no worker could take it. Sending a batch twice
- * is safe: rows already written are skipped by phone (a resent batch may then report
- * its own rows as skipped rather than created).
+ * Sends one batch, again after a pause if no worker could take it (or one timed out, or
+ * the database rolled the batch back). The batch's idempotency key, this run and its
+ * first line, makes a batch sent again after the first copy committed replay that
+ * copy's answer, so its rows count as created rather than as already in the workspace.
  */
-async function sendBatch(bus: BusClient, context: CallContext, requestId: string, rows: ImportedContactRow[]): Promise<ImportContactsResult> {
+async function sendBatch(bus: BusClient, context: CallContext, requestId: string, run: string, rows: ImportedContactRow[]): Promise<ImportContactsResult> {
+  const idempotencyKey = `contacts-import:${run}:${rows[0]?.line}`;
   for (let attempt = 0; ; attempt++) {
     try {
-      return (await bus.call(importContacts, { rows }, { context, requestId, timeoutMs: BATCH_TIMEOUT_MS })).result;
+      return (await bus.call(importContacts, { rows }, { context, requestId, idempotencyKey, timeoutMs: BATCH_TIMEOUT_MS })).result;
     } catch (error) {
       const pause = RETRY_PAUSES_MS[attempt];
       if (!(error instanceof CrmError && error.code === 'unavailable') || pause === undefined) throw error;

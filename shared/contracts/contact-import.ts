@@ -65,14 +65,16 @@ export type ImportContactsResult = z.infer<typeof ImportContactsResult>;
  * A batch of `crm import contacts`. Rows are checked like contacts.create, then the valid
  * ones are written in one statement; the workspace's phone uniqueness decides what is
  * skipped, so the same rows sent again (a re-run, a retried batch, a concurrent import)
- * never create a second contact. Not idempotent in its reply: a repeated batch reports
- * as skipped what the first one created.
+ * never create a second contact. With an idempotency key (the command sends one per run
+ * and batch) a batch sent again replays the first answer, which reported its rows as
+ * created; without one it would report them as skipped.
  */
 export const importContacts = defineOperation({
   worker: 'contacts',
   resource: 'contacts',
   verb: 'import',
   scope: 'contacts:write',
+  idempotent: true,
   input: ImportContactsInput,
   output: ImportContactsResult,
 });

@@ -4,6 +4,7 @@ import { CrmError, validationErrorFrom } from '../../shared/errors.js';
 import { newContact, type NewContact } from './contact-row.js';
 import { customFieldCellReader } from './custom-field-cells.js';
 import type { ContactSetup } from './load-contact-setup.js';
+import { rowProblem } from './row-problem.js';
 
 /** A row that passed the checks of contacts.create, ready to write (the owner is checked per batch). */
 export interface ImportableContact extends NewContact {
@@ -12,10 +13,6 @@ export interface ImportableContact extends NewContact {
 }
 
 export type CheckedRow = { line: number; contact: ImportableContact } | { problem: RowProblem };
-
-export function rowProblem(line: number, error: CrmError): RowProblem {
-  return error.details.param === undefined ? { line, reason: error.message } : { line, reason: error.message, param: error.details.param };
-}
 
 /** An empty cell is no value, as if the column were absent. */
 function cell(text: string | undefined): string | undefined {

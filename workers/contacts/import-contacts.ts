@@ -4,7 +4,8 @@ import { CrmError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { ownerResolver } from '../runtime/resolve-owner.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
-import { importedRowChecker, rowProblem } from './check-imported-row.js';
+import { importedRowChecker } from './check-imported-row.js';
+import { rowProblem } from './row-problem.js';
 import { contactRow, type NewContact } from './contact-row.js';
 import { loadContactSetup } from './load-contact-setup.js';
 import { toContactResource, type ContactRow } from './contact-resource.js';
@@ -57,6 +58,8 @@ export const importContactsHandler: OperationHandler<typeof importContacts> = as
   }
 
   const inserted = await insertNewContacts(db, toWrite);
+  // In file order again (ids increase with it), so the events follow the file.
+  inserted.sort((a, b) => (a.id < b.id ? -1 : 1));
   const keys = activeKeys(setup.fields);
   await events.asImport().record(...inserted.map((row) => ({ type: 'contact.created' as const, object: toContactResource(row, keys) })));
   const written = new Set(inserted.map((row) => row.phone));
@@ -72,9 +75,13 @@ async function insertNewContacts(db: WorkspaceSql, rows: RowToWrite[]): Promise<
   const now = new Date();
   // One instant for the batch; ids made in row order increase (shared/ids.ts), so the list order (created_at, id) follows the file.
   const workspaceId = db.workspaceId;
+  const values = rows.map(({ contact }) => contactRow(contact, { id: newId('contact', now.getTime()), workspaceId, now }));
+  // Inserted in phone order: two batches sharing phones (two imports at once) then wait for each other
+  // at their first shared phone instead of each holding one the other needs (a deadlock).
+  values.sort((a, b) => (a.phone < b.phone ? -1 : a.phone > b.phone ? 1 : 0));
   return db
     .insertInto('contacts')
-    .values(rows.map(({ contact }) => contactRow(contact, { id: newId('contact', now.getTime()), workspaceId, now })))
+    .values(values)
     .onConflict((oc) => oc.columns(['workspace_id', 'phone']).doNothing())
     .returningAll()
     .execute();

@@ -21,6 +21,7 @@ import { fitReply, replyBudget } from './fit-reply.js';
 import { EventRecorder } from './events/event-recorder.js';
 import { fingerprintOf, runIdempotent } from './idempotency.js';
 import { requireStorableText } from './storable-text.js';
+import { isTransactionConflict } from './transaction-conflict.js';
 import type { HandlerBinding, WorkerServices } from './worker-call.js';
 
 /** Subscribes one operation in its worker's queue group and answers every request. */
@@ -146,6 +147,11 @@ function toCrmError(error: unknown, log: Logger): CrmError {
   if (error instanceof ConnectionException || isDatabaseUnreachable(error)) {
     log.warn({ err: error }, 'database unavailable');
     return new UnavailableError('The database is not reachable right now. Retry shortly.', 2);
+  }
+  if (isTransactionConflict(error)) {
+    // Rolled back whole, so the caller may send it again (an import's batch is, at once).
+    log.warn({ err: error }, 'transaction rolled back by a conflict with another');
+    return new UnavailableError('The write conflicted with a concurrent one and was rolled back. Retry.', 1);
   }
   if (isCustomFieldsSizeLimit(checkViolation(error))) return customFieldsTooLarge();
   if (error instanceof DriverException) log.error({ err: error, sql_state: error.sqlState ?? error.code }, 'database error');

@@ -1,0 +1,43 @@
+import type { RowProblem } from '../../shared/contracts/contact-import.js';
+import type { CrmError } from '../../shared/errors.js';
+
+/**
+ * The most bytes a row's reason and param take in the batch's reply, JSON escapes included
+ * (a control character is six). A reason can echo a cell (a phone of up to 4,000
+ * characters) or list a select field's options (150 of them are about 2 KB): uncut, a batch
+ * of such rows is over the bus's 1 MiB, and its reply, after the batch committed, is lost.
+ *
+ * The worst batch then fits: each of its at most 1,000 rows (IMPORT_BATCH_MAX_ROWS) is in
+ * one list of the reply; an invalid row, `{"line":L,"reason":"R","param":"P"},`, is at
+ * most 8 + 16 (L is a safe integer) + 12 + 400 + 11 + 100 + 2 = 549 bytes, a created or
+ * skipped one (`{"line":L,"phone":"+…"},`, at most 15 digits) about 60. So 1,000 × 549 =
+ * 549,000 bytes, with the lists' names and the reply's head under 100 more: well within
+ * the 1,048,576 − 4,096 (MESSAGE_ENVELOPE_BYTES) a reply may have on NATS's default limit.
+ */
+const REASON_MAX_BYTES = 400;
+/** A param is a field name, `custom_fields.KEY` at most 78 bytes for a real key. */
+const PARAM_MAX_BYTES = 100;
+const MORE = '…';
+const MORE_BYTES = Buffer.byteLength(MORE);
+
+/** The text, cut with "…" so that its JSON string's content is at most `maxBytes` of UTF-8. */
+function cut(text: string, maxBytes: number): string {
+  // No character takes more than six bytes in JSON: a short text needs no count.
+  if (text.length * 6 <= maxBytes) return text;
+  let bytes = 0;
+  let fitsWithMore = 0;
+  let end = 0;
+  for (const char of text) {
+    bytes += Buffer.byteLength(JSON.stringify(char)) - 2;
+    if (bytes > maxBytes) return text.slice(0, fitsWithMore) + MORE;
+    end += char.length;
+    if (bytes <= maxBytes - MORE_BYTES) fitsWithMore = end;
+  }
+  return text;
+}
+
+/** Why a row of an import batch was refused, as the batch's reply carries it. */
+export function rowProblem(line: number, error: CrmError): RowProblem {
+  const reason = cut(error.message, REASON_MAX_BYTES);
+  return error.details.param === undefined ? { line, reason } : { line, reason, param: cut(error.details.param, PARAM_MAX_BYTES) };
+}

@@ -11,9 +11,10 @@ import { importSender } from '../contact-import/import-bus.js';
 import { ImportStoppedError } from '../contact-import/import-stopped-error.js';
 import { checkCustomFieldColumns, importColumns } from '../contact-import/import-columns.js';
 import { ImportProgress } from '../contact-import/import-progress.js';
-import { importRows } from '../contact-import/import-rows.js';
+import { importRows, type ImportOutcome } from '../contact-import/import-rows.js';
 import type { ImportCounts } from '../contact-import/import-tally.js';
 import { printJson, printLines } from '../output.js';
+import { untilInterrupted } from '../event-tail/interruption.js';
 import { UsageError } from '../usage-error.js';
 import { withLocalServices } from '../with-local-services.js';
 
@@ -87,6 +88,7 @@ export async function run(argv: string[]): Promise<void> {
   try {
     const header = await records.next();
     if (header.done) throw new UsageError(`${file} is empty: its first row must name the columns. Nothing was imported.`);
+    if (header.value.notUtf8 !== undefined) throw new UsageError(`${file} is not UTF-8 text (its header row is not): save it as UTF-8. Nothing was imported.`);
     const columns = importColumns(file, header.value.fields);
 
     summary = await withLocalServices(async (services) => {
@@ -99,9 +101,12 @@ export async function run(argv: string[]): Promise<void> {
       const errors = await ErrorsFile.create(errorsPath);
       const started = performance.now();
       const progress = new ImportProgress(process.stderr, size.size, started);
+      // From here a signal stops the reading; the batches sent are answered and reported (a second signal kills).
+      const stop = untilInterrupted();
       try {
-        const { counts, failure } = await importRows({ records, columns, batchSize, send, errors, progress });
-        if (failure !== undefined) throw stoppedError(failure, counts, errorsPath);
+        const outcome = await importRows({ records, columns, batchSize, send, errors, progress, stop });
+        const { counts } = outcome;
+        if (outcome.failure !== undefined || outcome.interrupted) throw stoppedError(outcome, errorsPath);
         const seconds = (performance.now() - started) / 1000;
         return {
           object: 'contact_import',
@@ -117,6 +122,12 @@ export async function run(argv: string[]): Promise<void> {
         await errors.close();
       }
     }, 'crm import');
+  } catch (error) {
+    // Interrupted: the summary of what was done, and the exit code a shell expects; not an error of the command.
+    if (!(error instanceof ImportStoppedError && error.exitCode === 130)) throw error;
+    process.stderr.write(`crm: ${error.message}\n`);
+    process.exitCode = error.exitCode;
+    return;
   } finally {
     // Closes the file when the import stopped before its end.
     await records.return(undefined);
@@ -147,14 +158,19 @@ function batchSizeFrom(text: string | undefined): number {
   return n;
 }
 
-/** Why the import stopped, with what it did before: rows already imported are skipped next time. */
-function stoppedError(failure: unknown, counts: ImportCounts, errorsPath: string): CrmError {
-  const reason = failure instanceof Error ? failure.message : String(failure);
+/** Why the import stopped, with what it did: rows already imported are skipped next time. */
+function stoppedError({ counts, failure, failedFromLine, interrupted }: ImportOutcome, errorsPath: string): CrmError {
   const n = (count: number) => count.toLocaleString('en');
-  return new ImportStoppedError(
-    failure,
-    `The import stopped: ${reason}\nThe ${n(counts.rows)} rows before that are done: ${n(counts.created)} created, ${n(counts.skipped)} skipped, ` +
-      `${n(counts.duplicates)} duplicates and ${n(counts.invalid)} invalid (listed in ${errorsPath}). ` +
-      'Fix the problem and run the same command again: rows already imported are skipped.',
-  );
+  const done = `${n(counts.created)} created, ${n(counts.skipped)} skipped, ${n(counts.duplicates)} duplicates and ${n(counts.invalid)} invalid (listed in ${errorsPath})`;
+  const again = 'run the same command again: rows already imported are skipped.';
+  if (failure === undefined && interrupted) {
+    return new ImportStoppedError(null, `The import was interrupted.\nThe ${n(counts.rows)} rows read before that are done: ${done}. To import the rest, ${again}`, 130);
+  }
+  const reason = failure instanceof Error ? failure.message : String(failure);
+  // Batches sent after the one that failed were still answered: their rows are done too, so the count is not a prefix of the file.
+  const what =
+    failedFromLine === undefined
+      ? `The ${n(counts.rows)} rows before that are done: ${done}.`
+      : `${n(counts.rows)} rows are done: ${done}. The rows before line ${failedFromLine} are all among them; rows from there on may not be.`;
+  return new ImportStoppedError(failure, `The import stopped: ${reason}\n${what} Fix the problem and ${again}`);
 }

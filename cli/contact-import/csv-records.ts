@@ -1,5 +1,6 @@
+import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
-import { pipeline } from 'node:stream';
+import { pipeline, Transform } from 'node:stream';
 import { parse, type CsvError, type Info } from 'csv-parse';
 import { ValidationError } from '../../shared/errors.js';
 
@@ -10,6 +11,41 @@ export interface CsvRecord {
   line: number;
   /** Bytes of the file read up to the end of this record. */
   endByte: number;
+  /** The first field that is not valid UTF-8 (its text holds U+FFFD where the bad bytes were), if any. */
+  notUtf8?: number;
+}
+
+/**
+ * The longest record read. A valid row is far shorter (100 custom values of 2,000
+ * characters are 600 KB), so a longer one is a quote never closed, which would
+ * otherwise hold the rest of the file in memory.
+ */
+export const CSV_MAX_RECORD_BYTES = 1024 * 1024;
+
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/** Drops a UTF-8 byte order mark; csv-parse's own `bom` would decode the fields itself after one, hiding bytes that are not UTF-8. */
+function withoutBom(skipped: (bytes: number) => void): Transform {
+  let first = true;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      if (first && chunk.subarray(0, UTF8_BOM.length).equals(UTF8_BOM)) {
+        skipped(UTF8_BOM.length);
+        chunk = chunk.subarray(UTF8_BOM.length);
+      }
+      first = false;
+      done(null, chunk);
+    },
+  });
+}
+
+/** Line breaks inside a record's cells (only a quoted cell holds one): \r\n, \n or \r, each one line. */
+function lineBreaksIn(fields: string[]): number {
+  let breaks = 0;
+  for (const field of fields) {
+    if (field.includes('\n') || field.includes('\r')) breaks += field.match(/\r\n?|\n/g)?.length ?? 0;
+  }
+  return breaks;
 }
 
 /**
@@ -23,7 +59,9 @@ export async function* csvRecords(file: string): AsyncGenerator<CsvRecord> {
   let syntaxError: CsvError | undefined;
   const parser = parse({
     info: true,
-    bom: true,
+    // Fields as bytes: decoding them here tells a cell that is not UTF-8 from one holding U+FFFD.
+    encoding: null,
+    max_record_size: CSV_MAX_RECORD_BYTES,
     relax_column_count: true,
     skip_empty_lines: true,
     // Keeps the records parsed before the error, which a failing stream would drop.
@@ -33,16 +71,30 @@ export async function* csvRecords(file: string): AsyncGenerator<CsvRecord> {
     },
   });
   // A read error (e.g. a directory) reaches the parser, hence the loop below; nothing to do here.
-  pipeline(createReadStream(file), parser, () => undefined);
-  // csv-parse reports the line a record ends on; it starts after the previous one and any empty lines.
-  let previousEnd = 0;
+  let bomBytes = 0;
+  pipeline(
+    createReadStream(file),
+    withoutBom((bytes) => (bomBytes = bytes)),
+    parser,
+    () => undefined,
+  );
+  // Lines are counted here: csv-parse counts a \r\n inside quotes as two. A record starts
+  // on the line after the previous one's end, after any empty lines.
+  let nextLine = 1;
   let previousEmpty = 0;
-  for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: Info }>) {
+  for await (const { record, info } of parser as AsyncIterable<{ record: Buffer[]; info: Info }>) {
     if (syntaxError && info.records > Number(syntaxError.records)) break;
-    const line = previousEnd + 1 + (info.empty_lines - previousEmpty);
-    previousEnd = info.lines;
+    const line = nextLine + (info.empty_lines - previousEmpty);
     previousEmpty = info.empty_lines;
-    yield { fields: record, line, endByte: info.bytes };
+    const fields = record.map((bytes) => bytes.toString('utf8'));
+    const notUtf8 = record.findIndex((bytes) => !isUtf8(bytes));
+    nextLine = line + 1 + lineBreaksIn(fields);
+    const endByte = bomBytes + info.bytes;
+    yield notUtf8 === -1 ? { fields, line, endByte } : { fields, line, endByte, notUtf8 };
+  }
+  if (syntaxError?.code === 'CSV_MAX_RECORD_SIZE') {
+    const line = nextLine + (Number(syntaxError.empty_lines ?? previousEmpty) - previousEmpty);
+    throw new ValidationError(`${file}: the row starting at line ${line} is longer than ${CSV_MAX_RECORD_BYTES / 1024 / 1024} MiB: most likely a quote opened there is never closed.`);
   }
   if (syntaxError) throw new ValidationError(`${file}: ${syntaxError.message}`);
 }

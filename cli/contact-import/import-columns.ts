@@ -9,6 +9,7 @@ import {
 } from '../../shared/contracts/contact-import.js';
 import { nullPrototypeRecord } from '../../shared/null-prototype.js';
 import { UsageError } from '../usage-error.js';
+import type { CsvRecord } from './csv-records.js';
 
 /** The workspace's contact custom fields, by key. */
 export interface ContactFieldKeys {
@@ -23,7 +24,7 @@ export interface ImportColumns {
   /** The custom field keys the file fills (`custom.KEY` columns). */
   customKeys: string[];
   /** A row to send, or why the record cannot be sent at all. */
-  toRow(record: { fields: string[]; line: number }): { row: ImportedContactRow; bytes: number } | { problem: RowProblem };
+  toRow(record: Pick<CsvRecord, 'fields' | 'line' | 'notUtf8'>): { row: ImportedContactRow; bytes: number } | { problem: RowProblem };
 }
 
 function refusal(file: string, problem: string, columns: string): UsageError {
@@ -54,10 +55,16 @@ export function importColumns(file: string, header: string[]): ImportColumns {
 
   return {
     customKeys: columns.flatMap((c) => ('customKey' in c ? [c.customKey] : [])),
-    toRow: ({ fields, line }) => {
+    toRow: ({ fields, line, notUtf8 }) => {
       if (fields.length !== columns.length) {
         return { problem: { line, reason: `The row has ${fields.length} fields where the header has ${columns.length}.` } };
       }
+      const refused = (column: Column, reason: string): { problem: RowProblem } => {
+        const [name, param] = 'field' in column ? [column.field, column.field] : [CUSTOM_COLUMN_PREFIX + column.customKey, `custom_fields.${column.customKey}`];
+        return { problem: { line, reason: `${name}: ${reason}`, param } };
+      };
+      // Stored, the replacement characters would pass for the row's text.
+      if (notUtf8 !== undefined) return refused(columns[notUtf8] as Column, 'not valid UTF-8 text (save the file as UTF-8).');
       const row: ImportedContactRow = { line };
       let bytes = 16;
       for (let i = 0; i < columns.length; i++) {
@@ -65,10 +72,10 @@ export function importColumns(file: string, header: string[]): ImportColumns {
         // Only to keep batches small: the worker already reads a blank cell as no value, and its rule is the one that counts.
         if (value === '') continue;
         const column = columns[i] as Column;
-        if (value.length > IMPORT_CELL_MAX_CHARS) {
-          const [name, param] = 'field' in column ? [column.field, column.field] : [CUSTOM_COLUMN_PREFIX + column.customKey, `custom_fields.${column.customKey}`];
-          return { problem: { line, reason: `${name}: longer than ${IMPORT_CELL_MAX_CHARS} characters.`, param } };
-        }
+        if (value.length > IMPORT_CELL_MAX_CHARS) return refused(column, `longer than ${IMPORT_CELL_MAX_CHARS} characters.`);
+        // The worker refuses a whole batch holding NUL (Postgres text cannot store it) before checking its rows. Text
+        // decoded from UTF-8 has no unpaired surrogate, the other such text.
+        if (value.includes('\0')) return refused(column, 'must not contain NUL characters.');
         if ('field' in column) row[column.field] = value;
         else (row.custom_fields ??= nullPrototypeRecord<string>())[column.customKey] = value;
         // UTF-8 bytes, as the batch travels: a character of many scripts is three.

@@ -38,25 +38,43 @@ export interface ImportRowsOptions {
   send(rows: ImportedContactRow[]): Promise<ImportContactsResult>;
   errors: ErrorsFile;
   progress: ImportProgress;
+  /** Aborted (a signal): stop reading, and finish the batches already sent. */
+  stop?: AbortSignal;
+}
+
+export interface ImportOutcome {
+  counts: ImportCounts;
+  /** What stopped the import before the end of the file: a batch not written, or the file. */
+  failure?: unknown;
+  /** The first line of the batch that failed: every row before it is done, rows from it on may not be. */
+  failedFromLine?: number;
+  /** Stopped by `stop`: the rows read before it are done. */
+  interrupted?: boolean;
 }
 
 /**
  * Streams the file's records into batches with a bounded number in flight, and takes
  * the answers in file order, so the errors file is in line order. On a failure (a batch
- * that cannot be written, an unreadable file) it stops reading, still takes the answers
- * of batches already sent, and reports the failure with what was done.
+ * that cannot be written, an unreadable file) or `stop`, it stops reading and sending,
+ * still takes the answers of batches already sent, and reports what was done.
  */
-export async function importRows(options: ImportRowsOptions): Promise<{ counts: ImportCounts; failure?: unknown }> {
-  const { records, columns, batchSize, send, errors, progress } = options;
+export async function importRows(options: ImportRowsOptions): Promise<ImportOutcome> {
+  const { records, columns, batchSize, send, errors, progress, stop } = options;
   const tally = new ImportTally();
   const inFlight: Promise<Answer>[] = [];
   let failure: unknown;
+  let failedFromLine: number | undefined;
   let batch: Batch = { rows: [], refused: [], bytes: 0, endByte: 0 };
 
   const takeOldestAnswer = async () => {
     const answer = await (inFlight.shift() as Promise<Answer>);
     if ('error' in answer) {
-      failure ??= answer.error;
+      if (failure === undefined) {
+        failure = answer.error;
+        failedFromLine = Math.min(answer.batch.rows[0]?.line ?? Infinity, answer.batch.refused[0]?.line ?? Infinity);
+      }
+      // Its rows refused here are refused whatever became of the batch: still reported.
+      await errors.add(tally.add(NOTHING_SENT, answer.batch.refused));
       return;
     }
     await errors.add(tally.add(answer.result, answer.batch.refused));
@@ -66,6 +84,8 @@ export async function importRows(options: ImportRowsOptions): Promise<{ counts: 
   const dispatch = async () => {
     if (batch.rows.length === 0 && batch.refused.length === 0) return;
     while (inFlight.length >= MAX_BATCHES_IN_FLIGHT) await takeOldestAnswer();
+    // A batch answered while waiting failed: nothing more goes out, so the rows done end before it.
+    if (failure !== undefined) return;
     const sending = batch;
     batch = { rows: [], refused: [], bytes: 0, endByte: sending.endByte };
     // Never a rejected promise waiting in the queue: the failure is kept as a value.
@@ -74,6 +94,7 @@ export async function importRows(options: ImportRowsOptions): Promise<{ counts: 
   };
 
   let readFailure: unknown;
+  let interrupted = false;
   try {
     for await (const record of records) {
       const read = columns.toRow(record);
@@ -87,20 +108,22 @@ export async function importRows(options: ImportRowsOptions): Promise<{ counts: 
       batch.endByte = record.endByte;
       if (batch.rows.length >= batchSize || batch.bytes >= BATCH_MAX_BYTES) await dispatch();
       if (failure !== undefined) break;
+      if (stop?.aborted) {
+        interrupted = true;
+        break;
+      }
     }
   } catch (error) {
     readFailure = error;
   }
-  // The rows read before a syntax error are whole rows: they are written too, so the report's count is exact.
-  if (failure === undefined) {
-    try {
-      await dispatch();
-    } catch (error) {
-      // An answer taken while waiting for room may have failed first.
-      failure ??= error;
-    }
+  // The rows read before a syntax error or a stop are whole rows: they are written too, so the report's count is exact.
+  try {
+    await dispatch();
+  } catch (error) {
+    readFailure ??= error;
   }
   while (inFlight.length > 0) await takeOldestAnswer();
-  failure ??= readFailure;
-  return failure === undefined ? { counts: tally.counts } : { counts: tally.counts, failure };
+  if (failure !== undefined) return { counts: tally.counts, failure, ...(failedFromLine === undefined ? {} : { failedFromLine }) };
+  if (readFailure !== undefined) return { counts: tally.counts, failure: readFailure };
+  return interrupted ? { counts: tally.counts, interrupted } : { counts: tally.counts };
 }

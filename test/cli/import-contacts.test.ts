@@ -5,7 +5,7 @@ import { parse } from 'csv-parse/sync';
 import t from 'tap';
 import type { ImportSummary } from '../../cli/commands/import.js';
 import { client } from '../helpers/http.js';
-import { runCrm } from '../helpers/process.js';
+import { CrmProcess, runCrm } from '../helpers/process.js';
 import { useStack } from '../helpers/shared-stack.js';
 
 /**
@@ -267,4 +267,52 @@ t.test('without NATS_URL the command writes through its own contacts worker', as
     { line: 4, field: 'owner_id', reason: `No such workspace member: ${a.user.id}.` },
   ]);
   t.same(await stack.db.query('select first_name, phone from contacts where workspace_id = $1', [d.workspace.id]), [{ first_name: 'Grace', phone: '+442079460958' }]);
+});
+
+t.test('a cell with NUL, a cell not UTF-8 and long reasons are each the problem of their row; lines after a CRLF in quotes stay right', async (t) => {
+  const f = await stack.bootstrap({ defaultCountry: 'US' });
+  const admin = client(stack.baseUrl, await stack.token(f.workspace.id, ['contacts:write', 'schema:write']));
+  // About 3 KB of options in every reason that lists them: 500 such rows were a reply over 1 MiB.
+  const options = Array.from({ length: 150 }, (_, i) => `option-number-${String(i).padStart(4, '0')}`);
+  const res = await admin.post('/v1/custom-fields', { object_type: 'contact', key: 'tier', label: 'Tier', type: 'select', options });
+  t.equal(res.status, 201);
+  const rows = Array.from({ length: 1000 }, (_, i) => `Row${i},${phoneOf(30_000 + i)},${i % 2 ? 'nope' : options[0]}`);
+  const text = Buffer.concat([
+    Buffer.from(['first_name,phone,custom.tier', `"Two\r\nLines",${phoneOf(31_000)},`, `Nul\0l,${phoneOf(31_001)},`, 'Caf'].join('\r\n')),
+    Buffer.from([0xe9]),
+    Buffer.from([`,${phoneOf(31_002)},`, ...rows, ''].join('\r\n')),
+  ]);
+  const mixed = path.join(dir, 'mixed.csv');
+  await writeFile(mixed, text);
+  const summary = JSON.parse((await stack.crm(['import', 'contacts', mixed, '--workspace', f.workspace.id, '--batch-size', '1000', '--json'])).stdout) as ImportSummary;
+  t.match(summary, { rows: 1003, created: 500, invalid: 503 });
+  const errors = await errorsIn(summary.errors_file);
+  t.same(errors.slice(0, 3), [
+    { line: 2, field: 'first_name', reason: 'first_name: must not contain control characters' },
+    { line: 4, field: 'first_name', reason: 'first_name: must not contain NUL characters.' },
+    { line: 5, field: 'first_name', reason: 'first_name: not valid UTF-8 text (save the file as UTF-8).' },
+  ]);
+  const tier = errors[3];
+  t.equal(tier?.line, 7, 'the first bad tier is on line 7');
+  t.match(tier?.reason, /^custom_fields\.tier: must be one of: option-number-0000, .*…$/);
+  t.ok(Buffer.byteLength(tier?.reason ?? '') <= 400, 'the reason is cut');
+  t.equal(await countIn(f.workspace.id), 500, 'every row reported created exists');
+});
+
+t.test('SIGINT stops the reading, and the rows sent are written and reported (exit 130)', async (t) => {
+  const g = await stack.bootstrap({ defaultCountry: 'US' });
+  const big = path.join(dir, 'big.csv');
+  await writeFile(big, ['first_name,phone', ...Array.from({ length: 100_000 }, (_, i) => `Big${i},${phoneOf(40_000 + i)}`), ''].join('\n'));
+  const run = new CrmProcess('import', ['import', 'contacts', big, '--workspace', g.workspace.id, '--batch-size', '100'], stack.env);
+  while ((await countIn(g.workspace.id)) === 0 && run.running) await new Promise((resolve) => setTimeout(resolve, 20));
+  const code = await run.stop('SIGINT');
+  const output = run.text();
+  t.equal(code, 130, output);
+  const done = /The ([\d,]+) rows read before that are done: ([\d,]+) created/.exec(output);
+  t.ok(done, output);
+  const created = Number(done?.[2]?.replace(/,/g, ''));
+  t.ok(created > 0 && created < 100_000, 'stopped part-way');
+  t.equal(Number(done?.[1]?.replace(/,/g, '')), created);
+  t.equal(await countIn(g.workspace.id), created, 'what it reports is what is stored');
+  t.equal((await errorsIn(path.join(dir, 'big.errors.csv'))).length, 0, 'the errors file is whole (its header)');
 });

@@ -1,0 +1,71 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import t from 'tap';
+import { csvRecords, type CsvRecord } from '../../cli/contact-import/csv-records.js';
+
+const dir = await mkdtemp(path.join(tmpdir(), 'csv-records-'));
+t.teardown(() => rm(dir, { recursive: true, force: true }));
+
+let files = 0;
+async function recordsOf(content: string | Buffer): Promise<{ records: CsvRecord[]; error?: Error }> {
+  const file = path.join(dir, `${files++}.csv`);
+  await writeFile(file, content);
+  const records: CsvRecord[] = [];
+  try {
+    for await (const record of csvRecords(file)) records.push(record);
+  } catch (error) {
+    return { records, error: error as Error };
+  }
+  return { records };
+}
+
+t.test('a quoted cell with line breaks: the rows after it keep their file lines, whatever the line endings', async (t) => {
+  for (const eol of ['\n', '\r\n', '\r']) {
+    const { records } = await recordsOf(['a,b', `"one${eol}two${eol}three",1`, 'c,2', '', 'd,3', ''].join(eol));
+    t.same(
+      records.map((r) => r.line),
+      [1, 2, 5, 7],
+      `${JSON.stringify(eol)}: the row after the quoted cell is on line 5, the one after an empty line on 7`,
+    );
+    t.equal(records[1]?.fields[0], `one${eol}two${eol}three`);
+  }
+});
+
+t.test('a cell that is not UTF-8 is marked, with its field; U+FFFD written as UTF-8 is not', async (t) => {
+  const { records } = await recordsOf(Buffer.concat([Buffer.from('a,b\nok,caf'), Buffer.from([0xe9]), Buffer.from('\n\u{fffd},1\n')]));
+  t.same(
+    records.map((r) => [r.line, r.notUtf8]),
+    [
+      [1, undefined],
+      [2, 1],
+      [3, undefined],
+    ],
+  );
+  t.equal(records[2]?.fields[0], '\u{fffd}');
+});
+
+t.test('a BOM is not part of the first column name', async (t) => {
+  const { records } = await recordsOf(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('first_name,phone\nAda,1\n')]));
+  t.same(records[0]?.fields, ['first_name', 'phone']);
+});
+
+t.test('an unclosed quote stops the file at the row it opens on, without reading the rest into one record', async (t) => {
+  const rows = Array.from({ length: 120_000 }, (_, i) => `Name${i},${i}`);
+  const { records, error } = await recordsOf(['a,b', 'x,1', '', 'y,"2', ...rows, ''].join('\n'));
+  t.same(
+    records.map((r) => r.line),
+    [1, 2],
+    'the rows before it',
+  );
+  t.match(error?.message, /the row starting at line 4 is longer than 1 MiB: most likely a quote opened there is never closed/);
+});
+
+t.test('a stray quote stops the file after the rows before it', async (t) => {
+  const { records, error } = await recordsOf('a,b\nx,1\ny,"2"z\nw,3\n');
+  t.same(
+    records.map((r) => r.line),
+    [1, 2],
+  );
+  t.match(error?.message, /Invalid Closing Quote/);
+});

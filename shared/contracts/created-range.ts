@@ -5,8 +5,8 @@ import { isoInstant, Timestamp } from './common.js';
 /**
  * The creation-date filters of the contact and deal lists and counts. A day (YYYY-MM-DD) and a
  * relative range (created_within) are read in the workspace's time zone by the worker, which
- * knows it; the range is half-open, [created_after, created_before), and every answer echoes
- * the instants it applied.
+ * knows it; the range is half-open, [created_after, created_before), an empty or backwards one
+ * is refused (it would answer nothing), and every answer echoes the instants it applied.
  */
 
 const DAY_OR_INSTANT = 'must be a date (YYYY-MM-DD, read in the workspace time zone) or an ISO 8601 timestamp, e.g. 2026-01-31 or 2026-01-31T00:00:00Z';
@@ -34,7 +34,7 @@ export function createdRangeFilters(what: string) {
       `Only ${what} created at or after this instant, or from the start of this day (YYYY-MM-DD) in the workspace time zone (inclusive)`,
     ),
     created_before: DayOrInstant.optional().describe(
-      `Only ${what} created before this instant, or before the start of this day (YYYY-MM-DD) in the workspace time zone (exclusive: created_before=2026-01-31 ends when January 31 begins)`,
+      `Only ${what} created before this instant, or before the start of this day (YYYY-MM-DD) in the workspace time zone (exclusive: created_before=2026-01-31 ends when January 31 begins, so the single day 2026-01-31 is created_after=2026-01-31 with created_before=2026-02-01). Must be later than created_after`,
     ),
     created_within: CreatedWithin.optional().describe(
       `Only ${what} created in this period of the workspace time zone: today, yesterday, last_7_days (today and the 6 days before), this_week, last_week (weeks start on Monday), this_month or last_month. Not with created_after or created_before`,

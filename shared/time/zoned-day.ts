@@ -125,6 +125,12 @@ export function startOfDay(date: LocalDate, zone: string): Date {
   return new Date(after);
 }
 
+/** `date` as `YYYY-MM-DD`. */
+export function formatLocalDate(date: LocalDate): string {
+  const pad = (n: number, width: number) => String(n).padStart(width, '0');
+  return `${pad(date.year, 4)}-${pad(date.month, 2)}-${pad(date.day, 2)}`;
+}
+
 /** Parses `YYYY-MM-DD` (a real calendar date), else null. */
 export function parseLocalDate(text: string): LocalDate | null {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);

@@ -156,6 +156,8 @@ t.test('bad ranges are 400s naming the parameter', async (t) => {
     ['created_within=last_year', 'created_within', /last_week/],
     ['created_within=today&created_after=2026-01-01', 'created_within', /cannot be combined/],
     ['created_within=last_week&created_before=2026-01-01T00:00:00Z', 'created_within', /cannot be combined/],
+    ['created_after=2026-01-31&created_before=2026-01-31', 'created_before', /exclusive.*created_before 2026-02-01/],
+    ['created_after=2026-02-01&created_before=2026-01-01', 'created_before', /exclusive/],
   ] as const) {
     for (const list of ['contacts', 'deals']) {
       const res = await ws.api.get<ErrorBody>(`/v1/${list}?${query}`);
@@ -167,6 +169,9 @@ t.test('bad ranges are 400s naming the parameter', async (t) => {
   const tool = (await ws.tools.callTool({ name: 'count_contacts', arguments: { created_within: 'today', created_after: '2026-01-01' } })) as { isError?: boolean; content?: { text?: string }[] };
   t.equal(tool.isError, true, 'count_contacts refuses the combination too');
   t.match(tool.content?.[0]?.text, /created_within/);
+  const sameDay = (await ws.tools.callTool({ name: 'find_deals', arguments: { created_after: '2026-01-31', created_before: '2026-01-31' } })) as { isError?: boolean; structuredContent?: { param?: string; message?: string } };
+  t.equal(sameDay.isError, true, 'find_deals refuses an empty range');
+  t.match(sameDay.structuredContent, { param: 'created_before', message: /created_before 2026-02-01/ });
 });
 
 /**

@@ -50,3 +50,24 @@ t.test('created_within with created_after or created_before is refused', async (
     t.same((error as ValidationError).details, { param: 'created_within' });
   }
 });
+
+t.test('an empty or backwards range is refused on created_before, with the range of one day', async (t) => {
+  for (const [range, example] of [
+    [{ created_after: '2026-01-31', created_before: '2026-01-31' }, /single day 2026-01-31 give created_after 2026-01-31 and created_before 2026-02-01/],
+    [{ created_after: '2026-12-31', created_before: '2026-01-01' }, /created_before 2027-01-01/],
+    [{ created_after: '2026-01-31T10:00:00Z', created_before: '2026-01-31T10:00:00Z' }, /single day 2026-01-31 give/],
+    [{ created_after: '2026-01-31', created_before: '2026-01-31T07:59:59Z' }, /created_before 2026-02-01/],
+  ] as const) {
+    let error: unknown;
+    try {
+      resolveCreatedRange(range, LA, new Date());
+    } catch (e) {
+      error = e;
+    }
+    t.ok(error instanceof ValidationError, JSON.stringify(range));
+    t.same((error as ValidationError).details, { param: 'created_before' });
+    t.match((error as ValidationError).message, /exclusive/);
+    t.match((error as ValidationError).message, example);
+  }
+  t.same(resolveCreatedRange({ created_after: '2026-01-31', created_before: '2026-01-31T08:00:00.001Z' }, LA, new Date()).created_before, '2026-01-31T08:00:00.001Z', 'a millisecond is a range');
+});

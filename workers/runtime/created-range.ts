@@ -1,6 +1,6 @@
 import type { AppliedRange, CreatedWithin } from '../../shared/contracts/created-range.js';
 import { ValidationError } from '../../shared/errors.js';
-import { addDays, firstOfMonth, isoWeekday, localDateOf, parseLocalDate, startOfDay, type LocalDate } from '../../shared/time/zoned-day.js';
+import { addDays, firstOfMonth, formatLocalDate, isoWeekday, localDateOf, parseLocalDate, startOfDay, type LocalDate } from '../../shared/time/zoned-day.js';
 
 /** The creation-date filters as a list or count receives them. */
 export interface CreatedRangeInput {
@@ -48,5 +48,19 @@ export function resolveCreatedRange(f: CreatedRangeInput, zone: string, now: Dat
     const [first, end] = daysOf(f.created_within, localDateOf(now, zone));
     return { created_after: startOfDay(first, zone).toISOString(), created_before: startOfDay(end, zone).toISOString(), time_zone: zone };
   }
-  return { created_after: instantOf(f.created_after, zone), created_before: instantOf(f.created_before, zone), time_zone: zone };
+  const range = { created_after: instantOf(f.created_after, zone), created_before: instantOf(f.created_before, zone), time_zone: zone };
+  if (range.created_after !== null && range.created_before !== null && range.created_before <= range.created_after) {
+    throw new ValidationError(emptyRangeMessage(f.created_after), 'created_before');
+  }
+  return range;
+}
+
+/**
+ * Why an empty or backwards range is refused rather than answered with nothing: the usual
+ * slip is giving the same day twice for one day, so the example is that day's range.
+ */
+function emptyRangeMessage(after: string | undefined): string {
+  const day = (after === undefined ? null : parseLocalDate(after)) ?? { year: 2026, month: 1, day: 31 };
+  const [first, next] = [formatLocalDate(day), formatLocalDate(addDays(day, 1))];
+  return `created_before must be later than created_after: created_before is exclusive (the range is [created_after, created_before)), so this range holds nothing. For the single day ${first} give created_after ${first} and created_before ${next}.`;
 }

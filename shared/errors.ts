@@ -140,8 +140,10 @@ export class ForbiddenError extends CrmError {
 }
 
 export class NotFoundError extends CrmError {
-  constructor(what: string, id?: string, param?: string) {
-    super('not_found', id === undefined ? `No such ${what}.` : `No such ${what}: ${id}.`, param === undefined ? {} : { param });
+  /** `next`: a sentence after the first that helps to correct the call (the valid names, say). */
+  constructor(what: string, id?: string, param?: string, next?: string) {
+    const message = id === undefined ? `No such ${what}.` : `No such ${what}: ${id}.`;
+    super('not_found', next === undefined ? message : `${message} ${next}`, param === undefined ? {} : { param });
   }
 }
 

@@ -27,6 +27,10 @@ const USUAL_GUESSES: Record<string, readonly string[]> = {
   body: ['note', 'text', 'content', 'message'],
   stage: ['stage_name', 'status'],
   id: ['contact_id', 'deal_id'],
+  // recent_changes' own names: a model carries over those of the find tools.
+  since: ['created_after', 'after', 'from', 'start', 'start_date', 'date_from'],
+  within: ['created_within', 'period', 'range', 'when'],
+  object_id: ['contact_id', 'deal_id', 'record_id', 'id'],
 };
 
 export function nearestParameter(guess: string, valid: readonly string[]): string | undefined {

@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { Scope } from '../../shared/auth/scopes.js';
+import type { McpServerKey } from '../../shared/contracts/oauth.js';
 import { ErrorCode, type CrmError } from '../../shared/errors.js';
 
 /** What a tool error carries as structuredContent: the code, the words, and what to do next. */
@@ -15,14 +16,33 @@ export const ToolError = z.object({
 });
 export type ToolError = z.infer<typeof ToolError>;
 
-type HintOf = (error: CrmError) => string;
+type HintOf = (error: CrmError, server: McpServerKey) => string;
+
+/** Where each server's tools list the ids an agent may pass. */
+const IDS_LISTED_BY: Record<McpServerKey, string> = {
+  crm: 'find_contacts, find_deals and describe_schema list the ids this connection can see',
+  studio: 'list_pipelines lists the pipelines with their stages, list_custom_fields the custom fields',
+};
+
+/** A record that is not there, by the argument that named it: no tool lists members, and a name is not an id. */
+function notFoundHint(e: CrmError, server: McpServerKey): string {
+  switch (e.details.param) {
+    case 'owner_id':
+      return "owner_id takes a member's user id (usr_…), not an e-mail or a name: your own is whoami's authorized_by.id when its type is user; ask the user for anyone else's, or leave owner_id out.";
+    case 'stage':
+    case 'pipeline':
+      return `Use one of the names in the message, or an id that ${server === 'crm' ? 'describe_schema' : 'list_pipelines'} lists.`;
+    default:
+      return `Check the id: ${IDS_LISTED_BY[server]}.`;
+  }
+}
 
 /** The next step for each kind of error, worded for an agent acting for its user. */
 const HINTS: Partial<Record<ErrorCode, HintOf>> = {
   validation_failed: (e) =>
     e.message.startsWith('Unknown parameter') ? 'Call again with only the valid parameters listed.' : `Correct ${e.details.param ? `\`${e.details.param}\`` : 'the arguments'} and call again.`,
   invalid_cursor: () => 'Call again without cursor (or with the next_cursor of the same query) to start over.',
-  not_found: () => 'Check the id: the find tools list the ids this connection can see.',
+  not_found: notFoundHint,
   phone_taken: (e) => (e.details.existing_id ? `That contact exists: read it with get_contact id ${e.details.existing_id}, or change it with update_contact.` : 'A contact with this phone exists but this connection may not see it; ask the user.'),
   conflict: () => 'Read the record again and decide with the user before retrying.',
   idempotency_key_reused: () => 'That idempotency_key was used for a different request: use a new key for a new request.',
@@ -32,8 +52,9 @@ const HINTS: Partial<Record<ErrorCode, HintOf>> = {
   internal: () => 'Call again once; if it fails again, tell the user the request id in the message.',
 };
 
-export function toolErrorResult(error: CrmError, hint?: string): CallToolResult {
-  const payload: ToolError = { ...error.toPayload(), hint: hint ?? HINTS[error.code]?.(error) ?? 'Correct the call and try again.' };
+/** The tool error for `error` on `server` (whose tools the hint may name). */
+export function toolErrorResult(error: CrmError, server: McpServerKey, hint?: string): CallToolResult {
+  const payload: ToolError = { ...error.toPayload(), hint: hint ?? HINTS[error.code]?.(error, server) ?? 'Correct the call and try again.' };
   const where = payload.param ? ` (${payload.param})` : '';
   return { isError: true, content: [{ type: 'text', text: `${payload.code}: ${payload.message}${where}\nHint: ${payload.hint}` }], structuredContent: payload };
 }

@@ -50,15 +50,15 @@ export function toolCaller(server: McpServerDefinition, tools: readonly ToolDefi
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${params.name}. The tools of this server: ${names.join(', ')}.`);
     }
     const missing = scopeMissingFor(tool, call.credential);
-    if (missing) return toolErrorResult(missingScopeError(tool.name, missing, server, call.credential), missingScopeHint(missing, call.credential, server));
+    if (missing) return toolErrorResult(missingScopeError(tool.name, missing, server, call.credential), server.key, missingScopeHint(missing, call.credential, server));
     try {
       return await run(tool, parseToolArguments(tool.inputSchema, params.arguments, { readOnly: tool.annotations.readOnlyHint === true }));
     } catch (error) {
       if (error instanceof CrmError) {
         // A scope the worker found missing (a note's deal, a kind of event) gets the same remedy as one the tool declares.
         const scope = error.code === 'missing_scope' ? Scope.safeParse(error.details.required_scope) : null;
-        if (scope?.success) return toolErrorResult(error, missingScopeHint(scope.data, call.credential, server));
-        return toolErrorResult(error, error.code === 'internal' ? `Call again once; if it fails again, give the user the request id ${call.requestId}.` : undefined);
+        if (scope?.success) return toolErrorResult(error, server.key, missingScopeHint(scope.data, call.credential, server));
+        return toolErrorResult(error, server.key, error.code === 'internal' ? `Call again once; if it fails again, give the user the request id ${call.requestId}.` : undefined);
       }
       throw error;
     }

@@ -24,6 +24,25 @@ export const Cursor = z.string().min(1).max(1024);
 export const Timestamp = z.string().describe('ISO 8601 UTC timestamp');
 
 /**
+ * The owner a contact or deal write names. No tool lists members, so the description says
+ * where a model finds an id (its own) and that an e-mail, its usual guess, is not one.
+ */
+export const OwnerIdInput = z
+  .string()
+  .max(64)
+  .nullable()
+  .describe(
+    "A workspace member's user id (usr_…), not an e-mail address or a name; your own is whoami's authorized_by.id (when its type is user). Omitted on create: the signed-in user (no owner for an API token); null: no owner",
+  );
+
+/** The order of a list by creation: the contact and deal lists take it, and a cursor continues only the order it came from. */
+export const CREATION_SORTS = ['oldest_first', 'newest_first'] as const;
+export const CreationSort = z
+  .enum(CREATION_SORTS, { error: 'must be oldest_first or newest_first' })
+  .describe('Creation order: oldest_first (default) or newest_first. A cursor continues only the order it came from');
+export type CreationSort = z.infer<typeof CreationSort>;
+
+/**
  * The description of a field whose text a workspace user wrote (names, e-mails, custom field
  * values, labels): agents read these descriptions with every result, and this tells them such
  * text is data, so an instruction hidden in a contact's name is not obeyed (indirect prompt injection).

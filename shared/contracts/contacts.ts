@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../bus/operation.js';
-import { cleanText, Cursor, PageLimit, pageOf, Timestamp, userWritten, SearchWords } from './common.js';
+import { cleanText, CreationSort, Cursor, OwnerIdInput, PageLimit, pageOf, Timestamp, userWritten, SearchWords } from './common.js';
 import { AppliedRange, createdRangeFilters } from './created-range.js';
 import { CustomFieldValues } from './custom-field-values.js';
 
@@ -16,7 +16,7 @@ export const Contact = z
     phone: z.string().describe('E.164, e.g. +14155550100'),
     status: ContactStatus,
     custom_fields: CustomFieldValues.describe(userWritten('Every active contact custom field of the workspace, null where unset')),
-    owner_id: z.string().nullable().describe('The workspace member who owns the contact'),
+    owner_id: z.string().nullable().describe('The workspace member (usr_…) who owns the contact'),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
@@ -44,7 +44,7 @@ export const CreateContactInput = z
     phone: Phone,
     status: ContactStatus.optional().describe('Default on create: active'),
     custom_fields: CustomFieldValues.optional().describe('Values checked against the custom field definitions; null clears'),
-    owner_id: z.string().max(64).nullable().optional().describe('A workspace member (usr_…)'),
+    owner_id: OwnerIdInput.optional(),
   })
   .meta({ id: 'CreateContact' });
 export type CreateContactInput = z.infer<typeof CreateContactInput>;
@@ -57,7 +57,7 @@ export const UpdateContactFields = CreateContactInput.partial()
 /** Filters of the contact list and count; each one also travels in links.next. */
 export const ContactFilters = z.object({
   ...createdRangeFilters('contacts'),
-  status: ContactStatus.optional(),
+  status: ContactStatus.optional().describe('Only active or only archived contacts; without it, both'),
   email: z.string().trim().min(1).max(254).optional().describe('Exact e-mail address (case does not matter)'),
   phone: z
     .string()
@@ -72,16 +72,10 @@ export const ContactFilters = z.object({
 });
 export type ContactFilters = z.infer<typeof ContactFilters>;
 
-export const CONTACT_SORTS = ['oldest_first', 'newest_first'] as const;
-export const ContactSort = z
-  .enum(CONTACT_SORTS, { error: 'must be oldest_first or newest_first' })
-  .describe('Creation order: oldest_first (default) or newest_first. A cursor continues only the order it came from');
-export type ContactSort = z.infer<typeof ContactSort>;
-
 export const ListContactsInput = z.strictObject({
   limit: PageLimit,
   cursor: Cursor.optional(),
-  sort: ContactSort.optional(),
+  sort: CreationSort.optional(),
   ...ContactFilters.shape,
 });
 

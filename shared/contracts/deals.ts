@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../bus/operation.js';
-import { cleanText, Cursor, isoInstant, PageLimit, pageOf, Timestamp, userWritten, SearchWords } from './common.js';
+import { cleanText, CreationSort, Cursor, isoInstant, OwnerIdInput, PageLimit, pageOf, Timestamp, userWritten, SearchWords } from './common.js';
 import { AppliedRange, createdRangeFilters } from './created-range.js';
 import { CustomFieldValues } from './custom-field-values.js';
 
@@ -13,10 +13,10 @@ export const Deal = z
     stage_id: z.string(),
     amount: z.number().int().nullable().describe('Integer minor units, e.g. cents'),
     currency: z.string().nullable().describe('ISO 4217, e.g. USD'),
-    contact_id: z.string().nullable(),
-    owner_id: z.string().nullable(),
+    contact_id: z.string().nullable().describe('The contact (con_…) the deal is with'),
+    owner_id: z.string().nullable().describe('The workspace member (usr_…) who owns the deal'),
     custom_fields: CustomFieldValues.describe(userWritten('Every active deal custom field of the workspace, null where unset')),
-    closed_at: Timestamp.nullable(),
+    closed_at: Timestamp.nullable().describe('When the deal closed, as a write set it (a stage move never sets it); null: open'),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
@@ -32,20 +32,24 @@ const Currency = z
 const Amount = z.number().int('must be a whole number of minor units (e.g. cents)').min(0).max(Number.MAX_SAFE_INTEGER);
 const Instant = isoInstant('must be an ISO 8601 timestamp');
 const Ref = z.string().max(64);
+/** Writes take a pipeline by id only (the find tools also take a name). */
+const PIPELINE_ID = 'A pipeline id (pipe_…), not a name; describe_schema (GET /v1/schema) lists them.';
 
 const DealFields = z.strictObject({
   name: cleanText(200).pipe(z.string().min(1, 'is required')),
-  pipeline_id: Ref.describe('On create, default: the default pipeline, or the pipeline of stage_id. Moving a deal to another pipeline takes a stage_id of that pipeline too (or its first stage).'),
-  stage_id: Ref.describe("On create, default: the first stage of the pipeline. A stage of the deal's pipeline, unless pipeline_id moves it."),
+  pipeline_id: Ref.describe(`${PIPELINE_ID} On create, default: the default pipeline, or the pipeline of stage_id. Moving a deal to another pipeline takes a stage_id of that pipeline too (or its first stage).`),
+  stage_id: Ref.describe("A stage id (stg_…). On create, default: the first stage of the pipeline. A stage of the deal's pipeline, unless pipeline_id moves it."),
   stage: cleanText(100)
     .pipe(z.string().min(1, 'must not be empty'))
     .describe("Instead of stage_id: a stage's name (case does not matter), in the deal's pipeline (or the one pipeline_id names)"),
   amount: Amount.nullable(),
   currency: Currency.nullable().describe('Required with an amount'),
-  contact_id: Ref.nullable(),
-  owner_id: Ref.nullable(),
+  contact_id: Ref.nullable().describe('The contact (con_…) the deal is with; null: none'),
+  owner_id: OwnerIdInput,
   custom_fields: CustomFieldValues,
-  closed_at: Instant.nullable(),
+  closed_at: Instant.nullable().describe(
+    'When the deal closed: ISO 8601 with its offset, e.g. 2026-01-31T16:00:00Z; null: open. Never set for you: moving the deal to a stage such as Won leaves it as it was',
+  ),
 });
 
 export const CreateDealInput = DealFields.partial().required({ name: true }).meta({ id: 'CreateDeal' });
@@ -53,15 +57,15 @@ export const CreateDealInput = DealFields.partial().required({ name: true }).met
 /** PATCH: only the fields given change; custom_fields merge key by key. */
 export const UpdateDealFields = DealFields.partial()
   .extend({
-    pipeline_id: Ref.optional().describe('Moves the deal to this pipeline: into the stage that stage or stage_id names there, else its first stage'),
-    stage_id: Ref.optional().describe("Moves the deal to this stage of its pipeline (or of the pipeline that pipeline_id names)"),
+    pipeline_id: Ref.optional().describe(`${PIPELINE_ID} Moves the deal to this pipeline: into the stage that stage or stage_id names there, else its first stage`),
+    stage_id: Ref.optional().describe("A stage id (stg_…). Moves the deal to this stage of its pipeline (or of the pipeline that pipeline_id names)"),
   })
   .meta({ id: 'UpdateDeal' });
 
 export const DealFilters = z.object({
   stage: z.string().trim().min(1).max(100).optional().describe('A stage id (stg_…) or a stage name (case does not matter, any pipeline)'),
-  pipeline_id: Ref.optional(),
-  contact_id: Ref.optional(),
+  pipeline_id: Ref.optional().describe('Only deals in this pipeline (pipe_…)'),
+  contact_id: Ref.optional().describe('Only deals with this contact (con_…)'),
   q: SearchWords.optional().describe("Words of the deal's name: every word must appear in it, case and accents ignored"),
   ...createdRangeFilters('deals'),
 });
@@ -80,6 +84,7 @@ export const listDeals = defineOperation({
   input: z.strictObject({
     limit: PageLimit,
     cursor: Cursor.optional(),
+    sort: CreationSort.optional(),
     ...DealFilters.shape,
     pipeline: z.string().trim().min(1).max(100).optional().describe('A pipeline id (pipe_…) or name; for tools that name things'),
   }),

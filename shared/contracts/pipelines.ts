@@ -31,6 +31,9 @@ export type Pipeline = z.infer<typeof Pipeline>;
 
 const Name = cleanText(100).pipe(z.string().min(1, 'is required'));
 
+/** What a requested stage position means (stage-order.ts): counted from 0, and clamped to the end. */
+const POSITIONS = '0 is first; a position beyond the last means last';
+
 export const CreatePipelineInput = z
   .strictObject({
     name: Name,
@@ -55,14 +58,14 @@ export const UpdatePipelineFields = z
 export const CreateStageFields = z
   .strictObject({
     name: Name,
-    position: z.number().int().min(0).optional().describe('Where to insert it; default last'),
+    position: z.number().int().min(0).optional().describe(`Where to insert it among the active stages: ${POSITIONS}. Default last`),
   })
   .meta({ id: 'CreateStage' });
 
 export const UpdateStageFields = z
   .strictObject({
     name: Name.optional(),
-    position: z.number().int().min(0).optional().describe('Move the stage here; the others shift'),
+    position: z.number().int().min(0).optional().describe(`Move the stage here among the active stages: ${POSITIONS}. The others shift`),
   })
   .meta({ id: 'UpdateStage' });
 

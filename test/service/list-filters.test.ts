@@ -138,6 +138,9 @@ t.test('deal filters against SQL, across pages', async (t) => {
     t.ok(expected.length > 0, `${label}: the case selects something`);
     if (expected.length > 9) t.ok(pages.length > 1, `${label}: more than one page`);
   }
+  const { ids: newest, pages: newestPages } = await readAll('/v1/deals?limit=9&sort=newest_first');
+  t.same(newest, (await sqlIds('deals', 'true', [])).reverse(), 'sort=newest_first: every deal, newest first, paged');
+  t.equal(new URL(newestPages[0]?.links.next ?? '').searchParams.get('sort'), 'newest_first', 'links.next carries the order');
   const unknownStage = await api.get<{ error: { code: string; param: string } }>('/v1/deals?stage=Negociation');
   t.equal(unknownStage.status, 404, 'a stage name that does not exist is a 404, not an empty list');
   t.equal(unknownStage.body.error.param, 'stage');

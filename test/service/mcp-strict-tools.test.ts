@@ -44,6 +44,10 @@ t.test('the three silent cases are errors that name the valid parameters and the
 
   const typo = await call(reader, 'find_contacts', { limt: 5 });
   t.match(typo.structuredContent?.message, /did you mean `limit`\?/);
+  for (const [guess, meant] of [['created_after', 'since'], ['created_within', 'within'], ['deal_id', 'object_id'], ['contact_id', 'object_id']] as const) {
+    const changes = await call(writer, 'recent_changes', { [guess]: 'x' });
+    t.match(changes.structuredContent?.message, new RegExp(`did you mean \`${meant}\`\\?`), `recent_changes: ${guess} is ${meant}`);
+  }
   const none = await call(reader, 'whoami', { verbose: true });
   t.match(none.structuredContent?.message, /This tool takes no parameters/);
 });
@@ -55,7 +59,7 @@ t.test('numbers written as numeric strings are read where that is unambiguous; a
   const bad = await call(reader, 'find_contacts', { limit: 'many' });
   t.match(bad.structuredContent, { code: 'validation_failed', param: 'limit', hint: /Correct `limit`/ });
   const missing = await call(reader, 'get_contact', { id: 'con_doesnotexist' });
-  t.match(missing.structuredContent, { code: 'not_found', hint: /find tools/ });
+  t.match(missing.structuredContent, { code: 'not_found', hint: /find_contacts, find_deals and describe_schema list the ids/ });
   t.match(missing.content?.[0]?.text, /^not_found: .*\nHint: /);
 });
 
@@ -179,4 +183,35 @@ t.test('prompts and completions from the workspace; logging accepted', async (t)
   const key = await writer.complete({ ref: { type: 'ref/resource', uri: 'crm://custom-fields/{object_type}/{key}' }, argument: { name: 'key', value: '' }, context: { arguments: { object_type: 'deal' } } });
   t.same(key.completion.values, [], 'deal fields only: none');
   t.same(await writer.setLoggingLevel('warning'), {});
+});
+
+t.test('a not_found hint fits its server and its argument', async (t) => {
+  const studio = await connect('studio', await stack.token(W, ['studio:read']));
+  const pipeline = await call(studio, 'get_pipeline', { id: 'pipe_doesnotexist' });
+  t.match(pipeline.structuredContent, { code: 'not_found', hint: /list_pipelines/ });
+  t.notMatch(pipeline.structuredContent?.hint, /find/);
+
+  const byEmail = await call(writer, 'create_deal', { name: 'Owned by e-mail', owner_id: 'bob@strict.test' });
+  t.match(byEmail.structuredContent, { code: 'not_found', param: 'owner_id', hint: /usr_.*not an e-mail.*whoami's authorized_by\.id/ });
+  const described = (await writer.listTools()).tools.find((x) => x.name === 'create_deal')?.inputSchema.properties as Record<string, { description?: string; anyOf?: { description?: string }[] }>;
+  t.match(JSON.stringify(described.owner_id), /usr_.*not an e-mail/, 'owner_id says what it takes');
+  t.match(JSON.stringify(described.contact_id), /con_/);
+  t.match(JSON.stringify(described.pipeline_id), /pipe_.*not a name/);
+});
+
+t.test('find_deals names the valid stages and pipelines; an active pipeline wins over an archived namesake', async (t) => {
+  const stage = await call(reader, 'find_deals', { stage: 'Negociation' });
+  t.match(stage.structuredContent, { code: 'not_found', param: 'stage', message: /No such stage: Negociation\. Active stage names: .*"Negotiation"/, hint: /names in the message/ });
+  const count = await call(reader, 'count_deals', { pipeline: 'Partnrs' });
+  t.match(count.structuredContent, { code: 'not_found', param: 'pipeline', message: /Active pipeline names: "/ });
+
+  const archived = async (id: string) =>
+    stack.db.query(`insert into pipelines (id, workspace_id, name, is_default, archived_at, created_at, updated_at) values ($1, $2, 'Partners', false, now(), now(), now())`, [id, W]);
+  await archived('pipe_ARCHIVEDPARTNERS1');
+  t.notOk((await call(reader, 'find_deals', { pipeline: 'partners' })).isError, 'an archived pipeline alone is found by its name');
+  await archived('pipe_ARCHIVEDPARTNERS2');
+  const twoArchived = await call(reader, 'find_deals', { pipeline: 'Partners' });
+  t.match(twoArchived.structuredContent, { code: 'validation_failed', param: 'pipeline', message: /several archived pipelines.*pipe_ARCHIVEDPARTNERS1, pipe_ARCHIVEDPARTNERS2/ });
+  await admin.post('/v1/pipelines', { name: 'Partners', stages: ['Intro'] });
+  t.notOk((await call(reader, 'count_deals', { pipeline: 'Partners' })).isError, 'the active namesake is the one meant');
 });

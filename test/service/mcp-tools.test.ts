@@ -127,6 +127,8 @@ t.test('CRM capabilities on real data: count, describe, contacts by creation dat
   const deals = ok(t, await call(crm, 'find_deals', { stage: 'negotiation', limit: 100 })) as unknown as { deals: { name: string; stage_id: string }[] };
   t.equal(deals.deals.length, 3);
   t.ok(deals.deals.every((d) => d.name.startsWith('Negotiation')));
+  const newest = ok(t, await call(crm, 'find_deals', { stage: 'negotiation', sort: 'newest_first', limit: 2 })) as unknown as { deals: { id: string }[] };
+  t.same(newest.deals.map((d) => d.id), (deals.deals as unknown as { id: string }[]).map((d) => d.id).reverse().slice(0, 2), 'sort: newest_first gives the latest deals');
   const noStage = await call(crm, 'find_deals', { stage: 'Negociation' });
   t.equal(noStage.isError, true);
   t.match(noStage.content?.[0]?.text, /not_found: No such stage: Negociation/);

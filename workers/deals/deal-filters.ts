@@ -2,7 +2,7 @@ import type { CallContext } from '../../shared/contracts/call-context.js';
 import type { AppliedRange } from '../../shared/contracts/created-range.js';
 import type { DealFilters } from '../../shared/contracts/deals.js';
 import type { ScopedSelect, WorkspaceSql } from '../../shared/db/workspace-sql.js';
-import { NotFoundError } from '../../shared/errors.js';
+import { NotFoundError, ValidationError } from '../../shared/errors.js';
 import { sql } from 'kysely';
 import { likePrefix } from '../runtime/like-prefix.js';
 import { requireVisibleContact } from './deal-references.js';
@@ -38,21 +38,14 @@ export async function applicableDealFilters(db: WorkspaceSql, f: DealListFilters
       .where((eb) => eb(eb.fn('lower', ['name']), '=', name))
       .orderBy('id')
       .execute();
-    if (stages.length === 0) throw new NotFoundError('stage', f.stage, 'stage');
+    if (stages.length === 0) throw await unknownName(db, 'stage', f.stage);
     stageIds = stages.map((s) => s.id);
   }
   let pipelineId = f.pipeline_id;
   if (f.pipeline !== undefined) {
-    const name = f.pipeline.toLowerCase();
-    const pipelines = await db
-      .selectFrom('pipelines')
-      .select('id')
-      .where((eb) => (f.pipeline!.startsWith('pipe_') ? eb('id', '=', f.pipeline!) : eb(eb.fn('lower', ['name']), '=', name)))
-      .execute();
-    const [pipeline] = pipelines;
-    if (!pipeline || pipelines.length > 1) throw new NotFoundError('pipeline', f.pipeline, 'pipeline');
-    if (pipelineId !== undefined && pipelineId !== pipeline.id) throw new NotFoundError('pipeline', f.pipeline, 'pipeline');
-    pipelineId = pipeline.id;
+    const pipeline = await pipelineNamed(db, f.pipeline);
+    if (pipelineId !== undefined && pipelineId !== pipeline) throw new NotFoundError('pipeline', f.pipeline, 'pipeline');
+    pipelineId = pipeline;
   }
   return {
     stage_ids: stageIds,
@@ -62,6 +55,47 @@ export async function applicableDealFilters(db: WorkspaceSql, f: DealListFilters
     created_before: range.created_before ?? undefined,
     words: f.q?.split(/\s+/u).filter(Boolean),
   };
+}
+
+/**
+ * A pipeline by id, or by name without case. Names are unique among active pipelines only, so
+ * an active one wins over archived namesakes; archived namesakes alone need the id.
+ */
+async function pipelineNamed(db: WorkspaceSql, given: string): Promise<string> {
+  const pipelines = await db
+    .selectFrom('pipelines')
+    .select(['id', 'archived_at'])
+    .where((eb) => (given.startsWith('pipe_') ? eb('id', '=', given) : eb(eb.fn('lower', ['name']), '=', given.toLowerCase())))
+    .orderBy('id')
+    .execute();
+  const active = pipelines.filter((p) => p.archived_at === null);
+  const chosen = active.length === 1 ? active : pipelines;
+  if (chosen.length === 1) return chosen[0]!.id;
+  if (chosen.length > 1) {
+    throw new ValidationError(`pipeline: several archived pipelines are named "${given}"; give the id of one instead (${chosen.map((p) => p.id).join(', ')}).`, 'pipeline');
+  }
+  throw await unknownName(db, 'pipeline', given);
+}
+
+/** Most names a refusal lists; a workspace with more is told where to read them all. */
+const LISTED_NAMES = 30;
+
+/**
+ * An unknown stage or pipeline: a 404 that lists the active names (a typo is usually one
+ * of them), so the caller can correct it without another call.
+ */
+async function unknownName(db: WorkspaceSql, kind: 'stage' | 'pipeline', given: string): Promise<NotFoundError> {
+  const rows = await db
+    .selectFrom(kind === 'stage' ? 'stages' : 'pipelines')
+    .select('name')
+    .distinct()
+    .where('archived_at', 'is', null)
+    .orderBy('name')
+    .limit(LISTED_NAMES + 1)
+    .execute();
+  const names = rows.slice(0, LISTED_NAMES).map((r) => `"${r.name}"`);
+  const more = rows.length > LISTED_NAMES ? ', … (describe_schema or GET /v1/schema lists them all)' : '';
+  return new NotFoundError(kind, given, kind, `Active ${kind} names: ${names.join(', ') || 'none'}${more}.`);
 }
 
 /**

@@ -3,8 +3,8 @@ import { Contact, listContacts } from '../../../../shared/contracts/contacts.js'
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common.js';
 import { AppliedRange } from '../../../../shared/contracts/created-range.js';
 import { definePageTool } from '../../tool.js';
-import { PageInfo, PagingInput } from '../list-page.js';
-import { ContactFilterInput, ContactSortInput } from './contact-filter-input.js';
+import { PageInfo, PagingInput, SortInput } from '../list-page.js';
+import { ContactFilterInput } from './contact-filter-input.js';
 
 export const findContactsTool = definePageTool({
   name: 'find_contacts',
@@ -12,7 +12,7 @@ export const findContactsTool = definePageTool({
   description:
     'Contacts, oldest first (or sort: newest_first), found by name or e-mail words ("Ada Lovelace", "lovelace"), an exact e-mail, a phone in any format, and/or the creation date (a day, an instant, or created_within such as last_week, in the workspace time zone). Follow next_cursor for more.',
   op: listContacts,
-  input: { ...ContactFilterInput, ...ContactSortInput, ...PagingInput },
+  input: { ...ContactFilterInput, ...SortInput, ...PagingInput },
   output: z.object({ contacts: z.array(Contact), ...PageInfo, applied_range: AppliedRange }),
   opInput: ({ query, limit, ...rest }) => ({ ...rest, q: query, limit: limit ?? DEFAULT_PAGE_SIZE }),
   rows: 'contacts',

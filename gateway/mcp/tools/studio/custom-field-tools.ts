@@ -50,7 +50,8 @@ export const updateCustomFieldTool = defineTool({
 export const archiveCustomFieldTool = defineTool({
   name: 'archive_custom_field',
   title: 'Archive a custom field',
-  description: 'Hides a custom field from records and stops new values; stored values are kept and return if the field is restored.',
+  description:
+    'Hides a custom field from records and stops new values; stored values are kept and return if the field is restored with update_custom_field (archived: false).',
   op: archiveCustomField,
   input: { id: z.string().max(64).describe('fld_…') },
   output: CustomField,

@@ -66,7 +66,7 @@ export const archiveStageTool = defineTool({
   name: 'archive_stage',
   title: 'Archive a stage',
   description:
-    'Archives a stage for good (it cannot be restored; a new stage may take its name): deals in it stay, none can move in, and a pipeline keeps at least one active stage.',
+    'Archives a stage for good (it cannot be restored; a new stage may take its name): deals in it stay, none can move in, and a pipeline keeps at least one active stage. Confirm with the user first: this cannot be undone.',
   op: archiveStage,
   input: { pipeline_id: PipelineId, stage_id: StageId },
   output: Pipeline,

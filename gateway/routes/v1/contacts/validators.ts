@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { Cursor, PageLimitQuery } from '../../../../shared/contracts/common.js';
-import { ContactFilters, ContactSort, CreateContactInput, UpdateContactFields } from '../../../../shared/contracts/contacts.js';
+import { CreationSort, Cursor, PageLimitQuery } from '../../../../shared/contracts/common.js';
+import { ContactFilters, CreateContactInput, UpdateContactFields } from '../../../../shared/contracts/contacts.js';
 
 export const ContactIdParams = z.strictObject({ id: z.string().max(64).describe('con_…') });
 
 export const ListContactsQuery = z.strictObject({
   limit: PageLimitQuery,
   cursor: Cursor.optional().describe('Taken from links.next'),
-  sort: ContactSort.optional(),
+  sort: CreationSort.optional(),
   ...ContactFilters.shape,
 });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Cursor, PageLimitQuery } from '../../../../shared/contracts/common.js';
+import { CreationSort, Cursor, PageLimitQuery } from '../../../../shared/contracts/common.js';
 import { CreateDealInput, DealFilters, UpdateDealFields } from '../../../../shared/contracts/deals.js';
 
 export const DealIdParams = z.strictObject({ id: z.string().max(64).describe('deal_…') });
@@ -7,6 +7,7 @@ export const DealIdParams = z.strictObject({ id: z.string().max(64).describe('de
 export const ListDealsQuery = z.strictObject({
   limit: PageLimitQuery,
   cursor: Cursor.optional().describe('Taken from links.next'),
+  sort: CreationSort.optional(),
   ...DealFilters.shape,
 });
 

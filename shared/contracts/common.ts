@@ -27,13 +27,12 @@ export const Timestamp = z.string().describe('ISO 8601 UTC timestamp');
  * The owner a contact or deal write names. No tool lists members, so the description says
  * where a model finds an id (its own) and that an e-mail, its usual guess, is not one.
  */
-export const OwnerIdInput = z
-  .string()
-  .max(64)
-  .nullable()
-  .describe(
-    "A workspace member's user id (usr_…), not an e-mail address or a name; your own is whoami's authorized_by.id (when its type is user). Omitted on create: the signed-in user (no owner for an API token); null: no owner",
-  );
+const OWNER_ID = "A workspace member's user id (usr_…), not an e-mail address or a name; your own is whoami's authorized_by.id (when its type is user)";
+const OwnerId = z.string().max(64).nullable();
+export const OwnerIdInput = {
+  create: OwnerId.describe(`${OWNER_ID}. Default: the signed-in user (no owner for an API token); null: no owner`),
+  update: OwnerId.describe(`${OWNER_ID}; null: no owner`),
+};
 
 /** The order of a list by creation: the contact and deal lists take it, and a cursor continues only the order it came from. */
 export const CREATION_SORTS = ['oldest_first', 'newest_first'] as const;

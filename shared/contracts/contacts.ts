@@ -44,14 +44,14 @@ export const CreateContactInput = z
     phone: Phone,
     status: ContactStatus.optional().describe('Default on create: active'),
     custom_fields: CustomFieldValues.optional().describe('Values checked against the custom field definitions; null clears'),
-    owner_id: OwnerIdInput.optional(),
+    owner_id: OwnerIdInput.create.optional(),
   })
   .meta({ id: 'CreateContact' });
 export type CreateContactInput = z.infer<typeof CreateContactInput>;
 
 /** The body of PATCH /v1/contacts/{id}: only the fields given change; custom_fields merge key by key. */
 export const UpdateContactFields = CreateContactInput.partial()
-  .extend({ status: ContactStatus.optional().describe('active or archived (an archived contact stays readable)') })
+  .extend({ status: ContactStatus.optional().describe('active or archived (an archived contact stays readable)'), owner_id: OwnerIdInput.update.optional() })
   .meta({ id: 'UpdateContact' });
 
 /** Filters of the contact list and count; each one also travels in links.next. */

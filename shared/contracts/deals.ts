@@ -45,7 +45,7 @@ const DealFields = z.strictObject({
   amount: Amount.nullable(),
   currency: Currency.nullable().describe('Required with an amount'),
   contact_id: Ref.nullable().describe('The contact (con_…) the deal is with; null: none'),
-  owner_id: OwnerIdInput,
+  owner_id: OwnerIdInput.create,
   custom_fields: CustomFieldValues,
   closed_at: Instant.nullable().describe(
     'When the deal closed: ISO 8601 with its offset, e.g. 2026-01-31T16:00:00Z; null: open. Never set for you: moving the deal to a stage such as Won leaves it as it was',
@@ -59,6 +59,7 @@ export const UpdateDealFields = DealFields.partial()
   .extend({
     pipeline_id: Ref.optional().describe(`${PIPELINE_ID} Moves the deal to this pipeline: into the stage that stage or stage_id names there, else its first stage`),
     stage_id: Ref.optional().describe("A stage id (stg_…). Moves the deal to this stage of its pipeline (or of the pipeline that pipeline_id names)"),
+    owner_id: OwnerIdInput.update.optional(),
   })
   .meta({ id: 'UpdateDeal' });
 

@@ -82,7 +82,7 @@ const SETTINGS = {
     (text) => (text === undefined ? undefined : text === 'true'),
   ),
   workerConcurrency: withDefault('WORKER_CONCURRENCY', z.coerce.number().int().min(1).max(1000), 64, 'Messages one worker process works on at once.'),
-  dbPoolMax: withDefault('DB_POOL_MAX', z.coerce.number().int().min(1).max(200), 10, 'Postgres connections per process.'),
+  dbPoolMax: withDefault('DB_POOL_MAX', z.coerce.number().int().min(1).max(200), 10, 'Postgres connections per worker or `crm start` process (other `crm` commands open 4, `crm migrate` 2).'),
   authCacheTtlMs: withDefault('AUTH_CACHE_TTL_MS', z.coerce.number().int().min(0).max(5000), 3000, 'How long the gateway reuses a positive token check (at most 5000).'),
   authNegativeCacheTtlMs: withDefault(
     'AUTH_NEGATIVE_CACHE_TTL_MS',
@@ -121,6 +121,12 @@ const SETTINGS = {
       'Console requests per minute per signed-in user (pages and form posts); `0` turns it off.',
     ),
     signInPerMinute: withDefault('RATE_LIMIT_SIGN_IN_PER_MINUTE', perMinute(), 20, 'Sign-in attempts per minute per client IP (see `TRUST_PROXY`); `0` turns it off.'),
+    oauthPerMinute: withDefault(
+      'RATE_LIMIT_OAUTH_PER_MINUTE',
+      perMinute(),
+      300,
+      'Requests per minute per client IP to each of `/oauth/authorize`, `/oauth/token` and `/oauth/revoke`, counted by each gateway (agents behind one address refresh every 10 minutes); `0` turns it off.',
+    ),
     failedAuthPerMinute: withDefault(
       'RATE_LIMIT_FAILED_AUTH_PER_MINUTE',
       perMinute(),

@@ -68,18 +68,19 @@ function sessionTokenOf(req: Request, issuer: string): string | undefined {
  * for themselves, and redirecting every visitor's errors there would make this server an
  * open redirector (RFC 9700 §4.11.2). Every redirect carries `iss` (RFC 9207).
  */
-export function authorizeRoute(provider: BusOAuthProvider, issuer: () => string): Router {
+export function authorizeRoute(provider: BusOAuthProvider, issuer: () => string, perAddress: { windowMs: number; limit: number } | false): Router {
   const router = Router();
   router.use(express.urlencoded({ extended: false, limit: '10kb' }));
-  router.use(
-    rateLimit({
-      windowMs: 15 * 60_000,
-      limit: 100,
-      standardHeaders: true,
-      legacyHeaders: false,
-      handler: (_req, res) => showError(res, new TooManyRequestsError('Too many authorization requests from this address'), 429),
-    }),
-  );
+  if (perAddress) {
+    router.use(
+      rateLimit({
+        ...perAddress,
+        standardHeaders: true,
+        legacyHeaders: false,
+        handler: (_req, res) => showError(res, new TooManyRequestsError('Too many authorization requests from this address'), 429),
+      }),
+    );
+  }
   router.all('/', async (req: Request, res: Response) => {
     if (req.method !== 'GET' && req.method !== 'POST') {
       res.set('Allow', 'GET, POST');

@@ -65,8 +65,11 @@ export function oauthRoutes(deps: GatewayDeps, provider: BusOAuthProvider, verif
   const router = Router();
   const issuer = () => deps.publicUrl();
 
-  router.use('/oauth/authorize', authorizeRoute(provider, issuer));
-  router.use('/oauth/token', tokenHandler({ provider }));
+  // The SDK's own default (50 per 15 minutes) would hold every agent behind one address to 50 refreshes.
+  const perMinute = deps.config.rateLimits.oauthPerMinute;
+  const rateLimit = perMinute === 0 ? (false as const) : { windowMs: 60_000, limit: perMinute };
+  router.use('/oauth/authorize', authorizeRoute(provider, issuer, rateLimit));
+  router.use('/oauth/token', tokenHandler({ provider, rateLimit }));
   router.use(
     '/oauth/register',
     clientRegistrationHandler({
@@ -75,7 +78,7 @@ export function oauthRoutes(deps: GatewayDeps, provider: BusOAuthProvider, verif
       rateLimit: { windowMs: 60 * 60_000, max: deps.config.oauthRegistrationsPerHour },
     }),
   );
-  router.use('/oauth/revoke', revocationHandler({ provider }));
+  router.use('/oauth/revoke', revocationHandler({ provider, rateLimit }));
 
   router.use('/.well-known/oauth-authorization-server', lazy(() => metadataHandler(authorizationServerMetadata(issuer()))));
   for (const server of Object.keys(MCP_SERVERS) as McpServerKey[]) {

@@ -93,6 +93,7 @@ export async function prepareEnvironment(extra: Record<string, string> = {}, ser
     RATE_LIMIT_GRANT_PER_MINUTE: '1000000',
     RATE_LIMIT_SESSION_PER_MINUTE: '1000000',
     RATE_LIMIT_SIGN_IN_PER_MINUTE: '10000',
+    RATE_LIMIT_OAUTH_PER_MINUTE: '1000000',
     RATE_LIMIT_FAILED_AUTH_PER_MINUTE: '10000',
     OAUTH_REGISTRATIONS_PER_HOUR: '100000',
     // Four test files share two cores, and every bootstrap and sign-in queues for a password

@@ -11,6 +11,7 @@ const TOKEN_LIMIT = 30;
 const GRANT_LIMIT = 12;
 const SIGN_IN_LIMIT = 3;
 const REGISTRATION_LIMIT = 4;
+const OAUTH_LIMIT = 8;
 const REDIRECT = 'http://127.0.0.1:9/cb';
 
 const stack = await startStack({
@@ -19,6 +20,7 @@ const stack = await startStack({
     RATE_LIMIT_GRANT_PER_MINUTE: String(GRANT_LIMIT),
     RATE_LIMIT_SIGN_IN_PER_MINUTE: String(SIGN_IN_LIMIT),
     OAUTH_REGISTRATIONS_PER_HOUR: String(REGISTRATION_LIMIT),
+    RATE_LIMIT_OAUTH_PER_MINUTE: String(OAUTH_LIMIT),
   },
 });
 // Replicas behind one load balancer share one public URL (tokens name it as their audience).
@@ -127,4 +129,35 @@ t.test('dynamic client registrations are limited per IP and hour', async (t) => 
   });
   t.equal(refused.status, 429);
   t.match(await refused.json(), { error: 'too_many_requests' });
+});
+
+t.test('the token endpoint is limited per IP address, each OAuth endpoint on its own', async (t) => {
+  // The second gateway: its own counts (these limits are kept per gateway), untouched by the
+  // registrations and the code exchange of the scenarios above.
+  const base = gateways[1] ?? '';
+  const clientId = await registerClient(base, REDIRECT, 'Token limit');
+  const exchange = () =>
+    fetch(`${base}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', client_id: clientId, code: 'not-a-code', code_verifier: 'v'.repeat(43), redirect_uri: REDIRECT }),
+    });
+  const statuses: number[] = [];
+  let refusal: unknown;
+  for (let i = 0; i < OAUTH_LIMIT + 2; i++) {
+    const res = await exchange();
+    statuses.push(res.status);
+    if (res.status === 429) refusal = await res.json();
+    else await res.body?.cancel();
+  }
+  const refusedFrom = statuses.indexOf(429);
+  t.equal(refusedFrom, OAUTH_LIMIT, `requests beyond the limit are refused: ${statuses.join(' ')}`);
+  t.ok(statuses.slice(0, refusedFrom).every((s) => s === 400), 'earlier ones got the OAuth answer (invalid_grant)');
+  t.match(refusal, { error: 'too_many_requests' }, 'an OAuth error body');
+  const revoked = await fetch(`${base}/oauth/revoke`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ client_id: clientId, token: 'not-a-token' }),
+  });
+  t.equal(revoked.status, 200, 'revocation counts on its own');
 });

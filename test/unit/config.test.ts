@@ -35,7 +35,7 @@ t.test('defaults: embedded Postgres, in-process bus, loopback, port 3000', async
   t.equal(config.adminPort, undefined);
   t.same(config.allowedHosts, []);
   t.equal(config.adminHost, '127.0.0.1', 'the admin port stays on loopback unless ADMIN_HOST says otherwise');
-  t.same(config.rateLimits, { tokenPerMinute: 6000, grantPerMinute: 1200, sessionPerMinute: 600, signInPerMinute: 20, storeFailure: 'local', failedAuthPerMinute: 60 });
+  t.same(config.rateLimits, { tokenPerMinute: 6000, grantPerMinute: 1200, sessionPerMinute: 600, signInPerMinute: 20, oauthPerMinute: 300, storeFailure: 'local', failedAuthPerMinute: 60 });
   t.equal(config.natsKvReplicas, 1);
 });
 

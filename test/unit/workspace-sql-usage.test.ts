@@ -15,6 +15,7 @@ const CROSS_WORKSPACE_FILES: Record<string, string> = {
   'revoke-token.ts': 'a refresh token is found by its hash, with the grant that names the workspace',
   'grant-status.ts': 'gateways ask about a grant by id; the grant names the workspace',
   'view-consent.ts': "consent lists the user's memberships and grants in every workspace",
+  'user-granted-client.ts': "/oauth/authorize asks whether the signed-in user holds a grant to a client, in any of their workspaces",
   'session-memberships.ts': "the console's workspace switcher lists the user's memberships",
   'idempotency.ts': 'maintenance purges expired keys of every workspace',
   'purge-expired.ts': 'maintenance purges clients that no workspace holds a grant for',

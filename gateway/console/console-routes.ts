@@ -5,7 +5,7 @@ import type { GatewayDeps } from '../deps.js';
 import { cookiePolicy } from '../pages/cookies.js';
 import { verifyCsrf } from '../pages/csrf.js';
 import { staticAsset } from '../pages/static-asset.js';
-import { limitByKey } from '../rate-limit/rate-limit-middleware.js';
+import { limitByIp, limitByKey } from '../rate-limit/rate-limit-middleware.js';
 import { NAV } from './console-layout.js';
 import { consoleErrorHandler } from './console-error-handler.js';
 import { CONSOLE_SCRIPT } from './console-script.js';
@@ -52,6 +52,8 @@ export function consoleRoutes(deps: GatewayDeps, failedAuth: FailedAuthLimit | n
   const pages = Router();
   pages.use(consoleSession(deps, failedAuth));
   pages.use(limitByKey(deps.rateLimits.session, (req) => sessionOf(req).user.id));
+  // The password change checks the current password: it shares the sign-in form's per-IP limit.
+  pages.post('/account/password', limitByIp(deps.rateLimits.signIn));
   pages.post('/{*path}', parseForm, checkCsrf(deps));
 
   pages.get('/', (req, res) => res.redirect(303, consoleHome(sessionOf(req))));

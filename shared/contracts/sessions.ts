@@ -76,6 +76,7 @@ export const changePassword = defineOperation({
   resource: 'sessions',
   verb: 'change-password',
   scoped: false,
-  input: z.object({ session_token: z.string().max(512), current_password: z.string().max(200), new_password: Password }),
+  /** ip: the client's, as for sign-in: the current-password check counts against the same limits. */
+  input: z.object({ session_token: z.string().max(512), current_password: z.string().max(200), new_password: Password, ip: z.string().max(100) }),
   output: z.object({ changed: z.literal(true), sessions_ended: z.number().int(), session_token: z.string() }),
 });

@@ -63,7 +63,7 @@ t.test('common passwords are refused when a password is chosen', async (t) => {
   const { result: session } = await signInOver(user.email, TEST_PASSWORD, '203.0.113.41');
   const before = await storedHash(user.id);
   for (const common of ['1234567890', 'qwertyuiop', 'Password123']) {
-    const refused = await bus.call(changePassword, { session_token: session.session_token, current_password: TEST_PASSWORD, new_password: common }, { context: null, requestId: 'req_common' }).then(
+    const refused = await bus.call(changePassword, { session_token: session.session_token, current_password: TEST_PASSWORD, new_password: common, ip: '203.0.113.41' }, { context: null, requestId: 'req_common' }).then(
       () => null,
       (error: unknown) => error,
     );

@@ -159,6 +159,10 @@ t.test('rotating with the old secret kept for 24 hours: a receiver on either sec
   await page.getByLabel('The current secret keeps signing for').selectOption({ label: '24 hours' });
   await page.getByRole('button', { name: 'Rotate secret' }).click();
   await page.getByRole('heading', { name: 'Signing secret rotated', level: 1 }).waitFor();
+  // Before, this page said the previous secret no longer verified deliveries, even when it was kept.
+  const said = await page.locator('main').innerText();
+  t.match(said, /with the previous secret too until \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/, 'the page says until when the previous secret signs');
+  t.notMatch(said, /no longer verifies/);
   const next = await secretOnPage(page);
   await page.getByRole('link', { name: 'Go to the endpoint' }).click();
   t.match(await page.locator('dl.facts').innerText(), /the previous secret also signs until/);

@@ -3,6 +3,7 @@ import { CrmError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import { HTTP_STATUS } from '../errors/http-status.js';
 import { html } from '../pages/html.js';
+import { clientRequestError } from '../pages/client-request-error.js';
 import { pageErrorHandler } from '../pages/page-error-handler.js';
 import { sendPage } from '../pages/session-routes.js';
 import { consoleLayout } from './console-layout.js';
@@ -18,15 +19,17 @@ export function consoleErrorHandler(log: Logger): ErrorRequestHandler {
   const plain = pageErrorHandler(log);
   return (error: unknown, req, res, next) => {
     const session = req.consoleSession;
-    if (res.headersSent || !session || !(error instanceof CrmError)) return plain(error, req, res, next);
-    const status = HTTP_STATUS[error.code];
-    if (status >= 500) return plain(error, req, res, next);
+    // A form body-parser refused (too large, too many fields) is the sender's mistake, answered like a CrmError's 4xx.
+    const refused = error instanceof CrmError ? { status: HTTP_STATUS[error.code], message: error.message, type: undefined } : clientRequestError(error);
+    if (res.headersSent || !session || !refused || refused.status >= 500) return plain(error, req, res, next);
+    const { status, message } = refused;
+    if (!(error instanceof CrmError)) log.info({ request_id: req.requestId, status, type: refused.type }, 'page request refused');
     const back = session.membership ? workspacePath(session) : '/console';
     const page = consoleLayout({
       session,
       section: 'overview',
       title: TITLES[status] ?? 'That did not work',
-      body: html`<p role="alert">${error.message}</p><p class="muted">Request ${req.requestId}.</p><p><a href="${back}">Back to the console</a></p>`,
+      body: html`<p role="alert">${message}</p><p class="muted">Request ${req.requestId}.</p><p><a href="${back}">Back to the console</a></p>`,
     });
     sendPage(res, page, status);
   };

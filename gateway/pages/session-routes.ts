@@ -2,6 +2,7 @@ import express, { Router, type Response } from 'express';
 import { SESSION_LIFETIME, signIn, signOut } from '../../shared/contracts/sessions.js';
 import { CrmError } from '../../shared/errors.js';
 import type { GatewayDeps } from '../deps.js';
+import { HTTP_STATUS } from '../errors/http-status.js';
 import { CONSENT_SCRIPT } from './consent-page.js';
 import { clearCookie, cookiePolicy, readCookie, setCookie } from './cookies.js';
 import { csrfToken, verifyCsrf } from './csrf.js';
@@ -60,7 +61,8 @@ export function sessionRoutes(deps: GatewayDeps): Router {
     } catch (error) {
       if (!(error instanceof CrmError)) throw error;
       if (error.code === 'rate_limited') res.set('Retry-After', String(error.details.retry_after ?? 900));
-      const status = error.code === 'rate_limited' ? 429 : error.code === 'forbidden' ? 403 : error.code === 'unavailable' ? 503 : 401;
+      // Each error keeps its own status: a wrong password is a 401, an internal failure a 500, not a 401.
+      const status = HTTP_STATUS[error.code];
       const message =
         error.code === 'rate_limited'
           ? `Too many failed attempts. Try again in ${Math.ceil((error.details.retry_after ?? 900) / 60)} minutes.`

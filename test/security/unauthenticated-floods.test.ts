@@ -97,3 +97,19 @@ t.test('the tool servers count refused tokens too, with their bearer challenge u
   t.ok(Number(limited.headers.get('retry-after')) >= 1, 'with Retry-After');
   t.equal(((await limited.json()) as ErrorBody).error.code, 'rate_limited');
 });
+
+t.test('a sign-in form too large or with too many fields is a 4xx page, not a logged internal error', async (t) => {
+  // Before, body-parser's refusals became 500 "Something went wrong" with an error line anyone could add.
+  const post = (body: string, ip: string) =>
+    fetch(`${stack.baseUrl}/sign-in`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': ip }, body });
+  const tooLarge = await post(`email=${'a'.repeat(11 * 1024)}`, '203.0.113.70');
+  t.equal(tooLarge.status, 413);
+  t.match(tooLarge.headers.get('content-type'), /^text\/html/);
+  t.match(await tooLarge.text(), /The form is larger than this page accepts/);
+  const tooMany = await post(Array.from({ length: 1001 }, (_, i) => `f${i}=`).join('&'), '203.0.113.71');
+  t.equal(tooMany.status, 413);
+  t.match(await tooMany.text(), /more fields than this page accepts/);
+  const output = await stack.allOutput();
+  t.notMatch(output, /page failed/, 'no error line');
+  t.match(output, /page request refused/, 'an info line instead');
+});

@@ -120,7 +120,7 @@ const SETTINGS = {
       600,
       'Console requests per minute per signed-in user (pages and form posts); `0` turns it off.',
     ),
-    signInPerMinute: withDefault('RATE_LIMIT_SIGN_IN_PER_MINUTE', perMinute(), 20, 'Sign-in attempts per minute per client IP (see `TRUST_PROXY`); `0` turns it off.'),
+    signInPerMinute: withDefault('RATE_LIMIT_SIGN_IN_PER_MINUTE', perMinute(), 20, 'Sign-in attempts and console password changes per minute per client IP (see `TRUST_PROXY`); `0` turns it off.'),
     oauthPerMinute: withDefault(
       'RATE_LIMIT_OAUTH_PER_MINUTE',
       perMinute(),

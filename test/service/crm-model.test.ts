@@ -1,4 +1,5 @@
 import t from 'tap';
+import { whileHeld } from '../helpers/held-lock.js';
 import { client } from '../helpers/http.js';
 import { useStack } from '../helpers/shared-stack.js';
 import type { Contact, Deal, ErrorBody, Pipeline, Stage } from '../helpers/api-types.js';
@@ -349,4 +350,25 @@ t.test('unknown routes and query parameters are clear errors', async (t) => {
   for (const path of ['/v1/deals?sort=name', '/v1/pipelines?limit=5', '/v1/contacts/con_x?expand=deals', '/v1/deals?stage=']) {
     t.equal((await apiA.get(path)).status, 400, path);
   }
+});
+
+t.test('a move racing an archive of its stage: the move waits and is refused; echoing an archived current stage is no move', async (t) => {
+  const pipe = (await apiA.post<Pipeline>('/v1/pipelines', { name: 'Race', stages: ['Open', 'Middle', 'Closing'] })).body;
+  const [open, middle, closing] = pipe.stages as [Stage, Stage, Stage];
+  const deal = (await apiA.post<Deal>('/v1/deals', { name: 'Racer', pipeline_id: pipe.id })).body;
+  // The archive's transaction as archive-stage makes it, held open: the last stage, so no other stage shifts.
+  const archive = { sql: 'update stages set archived_at = now(), position = null, updated_at = now() where workspace_id = $1 and id = $2', params: [a.workspace.id, closing.id] };
+  const { result: move, waited } = await whileHeld(stack.db.url, [archive], () => apiA.send<ErrorBody>('PATCH', `/v1/deals/${deal.id}`, { body: { stage_id: closing.id } }));
+  t.ok(waited, 'the move waits for the archive to commit');
+  t.equal(move.status, 400, 'then finds the stage archived');
+  t.equal(move.body.error.param, 'stage_id');
+  t.equal((await apiA.get<Deal>(`/v1/deals/${deal.id}`)).body.stage_id, open.id, 'the deal stays in an active stage');
+
+  t.equal((await apiA.send('PATCH', `/v1/deals/${deal.id}`, { body: { stage_id: middle.id } })).status, 200);
+  t.equal((await apiA.send('DELETE', `/v1/pipelines/${pipe.id}/stages/${middle.id}`)).status, 200);
+  const echoed = await apiA.send<Deal>('PATCH', `/v1/deals/${deal.id}`, { body: { stage_id: middle.id, name: 'Racer 2' } });
+  t.equal(echoed.status, 200, "the deal's own stage, archived since, given back with a change");
+  t.match(echoed.body, { stage_id: middle.id, name: 'Racer 2' });
+  const unchanged = await apiA.send<Deal>('PATCH', `/v1/deals/${deal.id}`, { body: { stage_id: middle.id, name: 'Racer 2' } });
+  t.equal(unchanged.body.updated_at, echoed.body.updated_at, 'a PATCH repeating the values writes nothing');
 });

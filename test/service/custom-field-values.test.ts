@@ -1,4 +1,5 @@
 import t, { type Test } from 'tap';
+import { whileHeld } from '../helpers/held-lock.js';
 import { client } from '../helpers/http.js';
 import { useStack } from '../helpers/shared-stack.js';
 import type { Contact, Deal, ErrorBody, ListPage } from '../helpers/api-types.js';
@@ -144,4 +145,30 @@ t.test('deals are validated against the deal fields', async (t) => {
   t.same(patched.body.custom_fields, { probability: 0.2 });
   const wrong = await api.send<ErrorBody>('PATCH', `/v1/deals/${ok.body.id}`, { body: { custom_fields: { probability: 'high' } } });
   t.equal(wrong.status, 400);
+});
+
+t.test('a write of a select option racing its removal: the write waits, then is refused', async (t) => {
+  const fieldId = await define({ object_type: 'deal', key: 'plan', label: 'Plan', type: 'select', options: ['basic', 'pro'] });
+  await define({ object_type: 'contact', key: 'plan', label: 'Plan', type: 'select', options: ['basic', 'pro'] });
+  const contactFieldId = (await stack.db.query<{ id: string }>("select id from custom_fields where workspace_id = $1 and object_type = 'contact' and key = 'plan'", [ws.workspace.id]))[0]?.id;
+  const deal = (await api.post<Deal>('/v1/deals', { name: 'Planned', custom_fields: { probability: 0.5 } })).body;
+  const contact = (await api.post<Contact>('/v1/contacts', { first_name: 'P', phone: newPhone() })).body;
+  // The option change as update-custom-field makes it, held open after it counted no record holding "pro".
+  const removal = (id: string) => [
+    { sql: 'select id from custom_fields where workspace_id = $1 and id = $2 for update', params: [ws.workspace.id, id] },
+    { sql: `update custom_fields set options = '["basic"]'::jsonb, updated_at = now() where workspace_id = $1 and id = $2`, params: [ws.workspace.id, id] },
+  ];
+  for (const [what, id, write, stored] of [
+    ['a deal', fieldId, () => api.send<ErrorBody>('PATCH', `/v1/deals/${deal.id}`, { body: { custom_fields: { plan: 'pro' } } }), 'deals'],
+    ['a new deal', fieldId, () => api.post<ErrorBody>('/v1/deals', { name: 'Pro deal', custom_fields: { probability: 0.5, plan: 'pro' } }), 'deals'],
+    ['a contact', contactFieldId, () => api.send<ErrorBody>('PATCH', `/v1/contacts/${contact.id}`, { body: { custom_fields: { plan: 'pro' } } }), 'contacts'],
+  ] as const) {
+    await stack.db.query(`update custom_fields set options = '["basic", "pro"]'::jsonb where workspace_id = $1 and id = $2`, [ws.workspace.id, id]);
+    const { result, waited } = await whileHeld(stack.db.url, removal(id ?? ''), write);
+    t.ok(waited, `${what}: the write waits for the option change`);
+    t.equal(result.status, 400, `${what}: then finds the option gone`);
+    t.equal(result.body.error.param, 'custom_fields.plan');
+    const holders = await stack.db.query(`select 1 from ${stored} where workspace_id = $1 and custom_fields ->> 'plan' = 'pro'`, [ws.workspace.id]);
+    t.equal(holders.length, 0, `${what}: no record holds the removed option`);
+  }
 });

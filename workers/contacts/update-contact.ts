@@ -4,6 +4,7 @@ import { resolveOwner } from '../runtime/resolve-owner.js';
 import { ownerRestriction } from '../runtime/visibility.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { activeKeys } from '../schema/custom-field-definitions.js';
+import { lockFieldDefinitions } from '../schema/lock-field-definitions.js';
 import { mergedCustomFieldsSql } from '../schema/merge-custom-fields-sql.js';
 import { customFieldChange } from '../schema/validate-custom-field-values.js';
 import { toContactResource } from './contact-resource.js';
@@ -14,6 +15,8 @@ import { normalizePhone } from './normalize-phone.js';
 /** Changes the fields given. Custom fields merge in the UPDATE itself, so concurrent changes to different keys both stay. */
 export const updateContactHandler: OperationHandler<typeof updateContact> = async ({ input, context, em, db, events }) => {
   const { id, custom_fields: customFields, ...fields } = input;
+  // See lockFieldDefinitions: before the read, and only when custom fields are written.
+  if (customFields !== undefined) await lockFieldDefinitions(db, 'contact', Object.keys(customFields));
   const setup = await loadContactSetup(db);
   const phone = fields.phone === undefined ? undefined : normalizePhone(fields.phone, setup.default_country);
   const change = customFields === undefined ? null : customFieldChange(setup.fields, 'contact', customFields);

@@ -4,6 +4,7 @@ import { newId } from '../../shared/ids.js';
 import { resolveOwner } from '../runtime/resolve-owner.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { activeKeys } from '../schema/custom-field-definitions.js';
+import { lockFieldDefinitions } from '../schema/lock-field-definitions.js';
 import { customFieldsForCreate } from '../schema/validate-custom-field-values.js';
 import { resolvePlacement } from './deal-placement.js';
 import { requireVisibleContact } from './deal-references.js';
@@ -13,6 +14,8 @@ import { requireCurrencyWithAmount } from './money.js';
 
 export const createDealHandler: OperationHandler<typeof createDeal> = async ({ input, context, db, events }) => {
   requireCurrencyWithAmount(input.amount, input.currency);
+  // See lockFieldDefinitions: before the read, and only when custom fields are written.
+  if (input.custom_fields !== undefined) await lockFieldDefinitions(db, 'deal', Object.keys(input.custom_fields));
   const fields = await loadDealFields(db);
   const customFields = customFieldsForCreate(fields, 'deal', input.custom_fields ?? {});
   const placement = await resolvePlacement(db, input);

@@ -6,11 +6,16 @@ export interface Placement {
   stageId: string;
 }
 
+/**
+ * The stage a deal goes to, FOR SHARE until the write commits: the deals→stages key takes only
+ * FOR KEY SHARE, which lets an archive of the stage commit under the move.
+ */
 async function findStage(db: WorkspaceSql, stageId: string) {
   const stage = await db
     .selectFrom('stages')
     .select(['id', 'pipeline_id', 'name', 'archived_at'])
     .where('id', '=', stageId)
+    .forShare()
     .executeTakeFirst();
   if (!stage) throw new NotFoundError('stage', stageId, 'stage_id');
   if (stage.archived_at) throw new ValidationError(`stage_id: the stage "${stage.name}" is archived; deals cannot move into it.`, 'stage_id');
@@ -27,6 +32,8 @@ async function firstStageOf(db: WorkspaceSql, pipelineId: string | null): Promis
     .$if(pipelineId !== null, (q) => q.where('p.id', '=', pipelineId!))
     .orderBy('s.position')
     .limit(1)
+    // The stage only (see findStage); an archive that commits first skips it for the next active one.
+    .forShare('s')
     .executeTakeFirst();
   if (stage) return { pipelineId: stage.pipeline_id, stageId: stage.id };
   if (pipelineId === null) throw new ValidationError('pipeline_id: the workspace has no default pipeline; name one.', 'pipeline_id');
@@ -59,7 +66,8 @@ async function stageNamed(db: WorkspaceSql, pipelineId: string, name: string) {
   const wanted = name.trim().toLowerCase();
   const matches = stages.filter((s) => s.name.toLowerCase() === wanted);
   const valid = stages.map((s) => `"${s.name}"`).join(', ');
-  if (matches.length === 1) return matches[0]!;
+  // Read again FOR SHARE (see findStage): one row locked rather than the pipeline's every stage.
+  if (matches.length === 1) return findStage(db, matches[0]!.id);
   if (matches.length > 1) throw new ValidationError(`stage: several stages of the pipeline are named "${name}"; give stage_id instead (${matches.map((s) => s.id).join(', ')}).`, 'stage');
   throw new ValidationError(`stage: the pipeline has no active stage named "${name}". Valid names: ${valid || 'none'}.`, 'stage');
 }
@@ -81,6 +89,8 @@ export async function resolvePlacement(
     return { pipelineId: stage.pipeline_id, stageId: stage.id };
   }
   if (requested.stage_id !== undefined) {
+    // Echoing the deal's own stage is no move, even when that stage has been archived since.
+    if (current && requested.stage_id === current.stageId && (requested.pipeline_id === undefined || requested.pipeline_id === current.pipelineId)) return current;
     const stage = await findStage(db, requested.stage_id);
     if (targetPipeline !== undefined && stage.pipeline_id !== targetPipeline) {
       const how = requested.pipeline_id === undefined ? "the deal's pipeline" : 'pipeline_id';

@@ -4,12 +4,14 @@ import { resolveOwner } from '../runtime/resolve-owner.js';
 import { ownerRestriction } from '../runtime/visibility.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { activeKeys } from '../schema/custom-field-definitions.js';
+import { lockFieldDefinitions } from '../schema/lock-field-definitions.js';
 import { mergedCustomFieldsSql } from '../schema/merge-custom-fields-sql.js';
 import { customFieldChange } from '../schema/validate-custom-field-values.js';
 import { resolvePlacement } from './deal-placement.js';
 import { requireVisibleContact } from './deal-references.js';
 import { toDealResource } from './deal-resource.js';
 import { findVisibleDeal } from './get-deal.js';
+import { dealUnchanged } from './deal-unchanged.js';
 import { loadDealFields } from './load-deal-fields.js';
 import { requireCurrencyWithAmount } from './money.js';
 
@@ -21,6 +23,8 @@ export const updateDealHandler: OperationHandler<typeof updateDeal> = async ({ i
     fields.amount === undefined ? (current.amount === null ? null : Number(current.amount)) : fields.amount,
     fields.currency === undefined ? current.currency : fields.currency,
   );
+  // Only a write of custom fields pays for the lock; it comes before the read, which then sees any change that committed first.
+  if (customFields !== undefined) await lockFieldDefinitions(db, 'deal', Object.keys(customFields));
   const dealFields = await loadDealFields(db);
   const change = customFields === undefined ? null : customFieldChange(dealFields, 'deal', customFields);
   const placement =
@@ -30,6 +34,8 @@ export const updateDealHandler: OperationHandler<typeof updateDeal> = async ({ i
   if (fields.contact_id) await requireVisibleContact(db, context, fields.contact_id);
   const ownerId = fields.owner_id === undefined ? undefined : await resolveOwner(db, context, fields.owner_id);
   const owner = ownerRestriction(context);
+  const keys = activeKeys(dealFields);
+  if (dealUnchanged(current, { ...fields, owner_id: ownerId }, placement, change)) return toDealResource(current, keys);
 
   const row = await db
     .updateTable('deals')
@@ -50,7 +56,6 @@ export const updateDealHandler: OperationHandler<typeof updateDeal> = async ({ i
     .returningAll()
     .executeTakeFirst();
   if (!row) throw new NotFoundError('deal', id, 'id');
-  const keys = activeKeys(dealFields);
   const updated = toDealResource(row, keys);
   // A move between stages is the change integrations watch for: it has its own type.
   const type = row.stage_id === current.stage_id ? 'deal.updated' : 'deal.stage_changed';

@@ -1,0 +1,35 @@
+import pg from 'pg';
+
+/**
+ * Makes a race deterministic: runs `statements` in a transaction of its own (the other side
+ * of the race, holding its row locks), starts `request`, waits until the request waits for
+ * those locks (or settles without waiting), then commits. `waited` says whether it waited.
+ */
+export async function whileHeld<T>(url: string, statements: { sql: string; params?: unknown[] }[], request: () => Promise<T>): Promise<{ result: T; waited: boolean }> {
+  const holder = new pg.Client({ connectionString: url });
+  await holder.connect();
+  try {
+    await holder.query('begin');
+    for (const { sql, params } of statements) await holder.query(sql, params);
+    const pid = (await holder.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]?.pid;
+    let settled = false;
+    const pending = request().finally(() => (settled = true));
+    pending.catch(() => undefined); // awaited below; a rejection must not count as unhandled meanwhile
+    const watcher = new pg.Client({ connectionString: url });
+    await watcher.connect();
+    let waited = false;
+    try {
+      for (let i = 0; i < 250 && !settled && !waited; i++) {
+        const rows = await watcher.query('select 1 from pg_stat_activity where $1 = any(pg_blocking_pids(pid))', [pid]);
+        waited = rows.rowCount !== 0;
+        if (!waited) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      await watcher.end();
+    }
+    await holder.query('commit');
+    return { result: await pending, waited };
+  } finally {
+    await holder.end();
+  }
+}

@@ -1,0 +1,43 @@
+import type { CustomFieldValues } from '../../shared/contracts/custom-field-values.js';
+import type { CustomFieldChange } from '../schema/validate-custom-field-values.js';
+import type { Placement } from './deal-placement.js';
+import type { DealRow } from './deal-resource.js';
+
+/** The plain columns a PATCH may set, as the handler resolved them (undefined: left as is). */
+export interface DealColumnChange {
+  name?: string;
+  amount?: number | null;
+  currency?: string | null;
+  contact_id?: string | null;
+  owner_id?: string | null;
+  closed_at?: string | null;
+}
+
+function sameInstant(stored: string | Date | null, given: string | null): boolean {
+  if (stored === null || given === null) return stored === given;
+  return new Date(stored).getTime() === new Date(given).getTime();
+}
+
+function customFieldsUnchanged(stored: CustomFieldValues, change: CustomFieldChange | null): boolean {
+  if (!change) return true;
+  const same = Object.entries(change.set).every(([key, value]) => Object.hasOwn(stored, key) && stored[key] === value);
+  return same && change.clear.every((key) => !Object.hasOwn(stored, key));
+}
+
+/**
+ * Whether a PATCH leaves the (locked) deal as it is: then nothing is written, so neither
+ * updated_at moves nor an event is recorded, as for notes.
+ */
+export function dealUnchanged(current: DealRow, fields: DealColumnChange, placement: Placement | undefined, customFields: CustomFieldChange | null): boolean {
+  const same = <T>(given: T | undefined, stored: T) => given === undefined || given === stored;
+  return (
+    same(fields.name, current.name) &&
+    same(fields.amount, current.amount === null ? null : Number(current.amount)) &&
+    same(fields.currency, current.currency) &&
+    same(fields.contact_id, current.contact_id) &&
+    same(fields.owner_id, current.owner_id) &&
+    (fields.closed_at === undefined || sameInstant(current.closed_at, fields.closed_at)) &&
+    (placement === undefined || (placement.pipelineId === current.pipeline_id && placement.stageId === current.stage_id)) &&
+    customFieldsUnchanged(current.custom_fields, customFields)
+  );
+}

@@ -101,3 +101,41 @@ t.test('the feed shows only what the caller may read', async (t) => {
     'only the contact they own',
   );
 });
+
+t.test('a deal PATCH that repeats its values writes nothing and records nothing', async (t) => {
+  const deal = (await admin.post<{ id: string; updated_at: string; stage_id: string }>('/v1/deals', { name: 'Same', amount: 500, currency: 'USD', closed_at: '2026-03-01T10:00:00Z' })).body;
+  const again = await admin.send<{ updated_at: string }>('PATCH', `/v1/deals/${deal.id}`, {
+    body: { name: 'Same', amount: 500, currency: 'usd', closed_at: '2026-03-01T11:00:00+01:00', stage_id: deal.stage_id, contact_id: null },
+  });
+  t.equal(again.status, 200);
+  t.equal(again.body.updated_at, deal.updated_at, 'updated_at stays');
+  t.same((await feed(admin, `&object_id=${deal.id}`)).map((e) => e.type), ['deal.created'], 'no event');
+});
+
+t.test('making a pipeline the default records the change of the one it replaces; concurrent switches leave one default, each change in the feed', async (t) => {
+  type PipelineBody = { id: string; is_default: boolean };
+  const pipelines = async () => (await admin.get<{ data: PipelineBody[] }>('/v1/pipelines')).body.data;
+  const first = (await pipelines()).find((p) => p.is_default);
+  const created = await admin.post<PipelineBody>('/v1/pipelines', { name: 'New default', is_default: true });
+  t.equal(created.status, 201);
+  const [cleared] = await feed(admin, `&object_id=${first?.id}`);
+  t.equal(cleared?.type, 'pipeline.updated');
+  t.same(cleared?.data.previous_attributes, { is_default: true }, 'the old default stops being it, in the feed');
+  t.equal(cleared?.data.object.is_default, false);
+  const [createdEvent] = await feed(admin, `&object_id=${created.body.id}`);
+  t.equal(cleared?.request_id, createdEvent?.request_id, 'in the same write');
+
+  const others = [];
+  for (const name of ['Switch A', 'Switch B', 'Switch C']) others.push((await admin.post<PipelineBody>('/v1/pipelines', { name })).body.id);
+  const statuses = await Promise.all([
+    ...[...others, first?.id, ...others].map(async (id) => (await admin.send('PATCH', `/v1/pipelines/${id}`, { body: { is_default: true } })).status),
+    admin.post('/v1/pipelines', { name: 'Switch D', is_default: true }).then((r) => r.status),
+  ]);
+  t.ok(statuses.every((s) => s === 200 || s === 201), `concurrent switches all succeed: ${statuses.join(', ')}`);
+  const now = await pipelines();
+  t.equal(now.filter((p) => p.is_default).length, 1, 'one default');
+  for (const p of now) {
+    const [last] = await feed(admin, `&object_id=${p.id}`);
+    t.equal(last?.data.object.is_default, p.is_default, `${p.id}: the feed's last word is the pipeline as it is`);
+  }
+});

@@ -1,23 +1,19 @@
 import type { createPipeline } from '../../shared/contracts/pipelines.js';
-import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
 import { newId } from '../../shared/ids.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { DEFAULT_STAGES } from './default-pipeline.js';
 import { nameConflict } from './name-conflicts.js';
 import { loadPipeline } from './pipeline-resource.js';
-
-/** Only one pipeline is the default: the previous one stops being it (same transaction). */
-export async function clearDefaultPipeline(tx: WorkspaceSql): Promise<void> {
-  await tx.updateTable('pipelines').set({ is_default: false, updated_at: new Date() }).where('is_default', '=', true).execute();
-}
+import { clearDefaultPipeline, type ClearedDefault } from './switch-default-pipeline.js';
 
 export const createPipelineHandler: OperationHandler<typeof createPipeline> = async ({ input, em, db, events }) => {
   const id = newId('pipeline');
+  let cleared = null as ClearedDefault | null;
   try {
     await em.transactional(async (tx) => {
       const txDb = db.within(tx);
       const now = new Date();
-      if (input.is_default) await clearDefaultPipeline(txDb);
+      if (input.is_default) cleared = await clearDefaultPipeline(txDb, id);
       await txDb
         .insertInto('pipelines')
         .values({ id, workspace_id: db.workspaceId, name: input.name, is_default: input.is_default ?? false, archived_at: null, created_at: now, updated_at: now })
@@ -43,6 +39,7 @@ export const createPipelineHandler: OperationHandler<typeof createPipeline> = as
     throw nameConflict(error, input.name);
   }
   const created = await loadPipeline(db, id);
+  if (cleared) await events.record({ type: 'pipeline.updated', object: cleared.after, previous: cleared.before });
   await events.record({ type: 'pipeline.created', object: created });
   return created;
 };

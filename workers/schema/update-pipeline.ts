@@ -1,17 +1,19 @@
 import type { Pipeline, updatePipeline } from '../../shared/contracts/pipelines.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
-import { clearDefaultPipeline } from './create-pipeline.js';
 import { nameConflict } from './name-conflicts.js';
 import { loadPipeline, lockPipeline } from './pipeline-resource.js';
+import { clearDefaultPipeline, type ClearedDefault } from './switch-default-pipeline.js';
 
 export const updatePipelineHandler: OperationHandler<typeof updatePipeline> = async ({ input, em, db, events }) => {
   let before: Pipeline | undefined;
+  let cleared = null as ClearedDefault | null;
   try {
     await em.transactional(async (tx) => {
       const txDb = db.within(tx);
+      // The default switch's lock first, as a create takes it: the same order in every switch.
+      if (input.is_default) cleared = await clearDefaultPipeline(txDb, input.id);
       await lockPipeline(txDb, input.id);
       before = await loadPipeline(txDb, input.id);
-      if (input.is_default) await clearDefaultPipeline(txDb);
       await txDb
         .updateTable('pipelines')
         .set({ name: input.name, is_default: input.is_default, updated_at: new Date() })
@@ -22,6 +24,7 @@ export const updatePipelineHandler: OperationHandler<typeof updatePipeline> = as
     throw nameConflict(error, input.name ?? '');
   }
   const updated = await loadPipeline(db, input.id);
+  if (cleared) await events.record({ type: 'pipeline.updated', object: cleared.after, previous: cleared.before });
   if (before) await events.record({ type: 'pipeline.updated', object: updated, previous: before });
   return updated;
 };

@@ -84,3 +84,16 @@ t.test('deals: the same rule, including contact references', async (t) => {
   const rows = await stack.db.query<{ name: string }>('select name from deals where id = any($1)', [adminDeals]);
   t.same(rows.map((r) => r.name).sort(), ['A1', 'A2'], "the admin's deals are untouched");
 });
+
+t.test('an owned member cannot leave a record unowned: it would vanish from their own view', async (t) => {
+  const forbidden = { code: 'forbidden', message: /only assign records to yourself/ };
+  await t.rejects(call(createContact, { first_name: 'Orphan', phone: '+1 415 555 0241', owner_id: null }, repCtx), forbidden);
+  await t.rejects(call(createDeal, { name: 'Orphan', owner_id: null }, repCtx), forbidden);
+  await t.rejects(call(updateContact, { id: repContacts[1] ?? '', owner_id: null }, repCtx), forbidden);
+  await t.rejects(call(updateDeal, { id: repDeals[1] ?? '', owner_id: null }, repCtx), forbidden);
+  const owners = await stack.db.query<{ owner_id: string | null }>('select owner_id from contacts where id = $1 union all select owner_id from deals where id = $2', [repContacts[1], repDeals[1]]);
+  t.same(owners.map((r) => r.owner_id), [rep, rep], 'both still theirs');
+  t.equal((await stack.db.query("select 1 from contacts where workspace_id = $1 and first_name = 'Orphan' union all select 1 from deals where workspace_id = $1 and name = 'Orphan'", [ws.workspace.id])).length, 0, 'nothing created');
+  t.equal((await call(updateDeal, { id: repDeals[1] ?? '', owner_id: rep }, repCtx)).owner_id, rep, 'naming themselves is fine');
+  t.equal((await call(updateDeal, { id: adminDeals[1] ?? '', owner_id: null }, asUser(admin, 'all'))).owner_id, null, 'a member who sees everything may unassign');
+});

@@ -10,12 +10,12 @@ export type OwnerCheck = (requested: string | null | undefined) => string | null
  * one query for all the members they name. The owner defaults to the signed-in user (an
  * agent acting for them); tokens create unowned records unless they name an owner, who
  * must be a member of the workspace. A member who sees only their own records cannot
- * hand one to somebody else.
+ * hand one to somebody else, nor leave one unowned: either would hide it from them.
  */
 export async function ownerResolver(db: WorkspaceSql, context: CallContext, requested: Iterable<string | null | undefined>): Promise<OwnerCheck> {
   const actingUser = context.principal.type === 'user' ? context.principal.id : null;
   const ownerOf = (owner: string | null | undefined) => (owner === undefined ? actingUser : owner);
-  const mayAssign = (id: string) => context.visibility !== 'owned' || id === actingUser;
+  const mayAssign = (id: string | null) => context.visibility !== 'owned' || (id !== null && id === actingUser);
   // Owners refused anyway are not looked up, so a single refused owner costs no query.
   const named = new Set<string>();
   for (const owner of requested) {
@@ -28,13 +28,15 @@ export async function ownerResolver(db: WorkspaceSql, context: CallContext, requ
       .selectFrom('memberships')
       .select('user_id')
       .where('user_id', 'in', [...named])
+      // Held until the write commits: a member removed meanwhile waits, then their records lose the owner (ON DELETE SET NULL) instead of the write failing its key.
+      .forKeyShare()
       .execute();
     for (const row of rows) members.add(row.user_id);
   }
   return (owner) => {
     const id = ownerOf(owner);
-    if (id === null) return null;
     if (!mayAssign(id)) throw new ForbiddenError('You can only assign records to yourself: your membership sees owned records only.');
+    if (id === null) return null;
     if (!members.has(id)) throw new NotFoundError('workspace member', id, 'owner_id');
     return id;
   };

@@ -145,3 +145,25 @@ t.test('deal filters against SQL, across pages', async (t) => {
   t.equal(unknownStage.status, 404, 'a stage name that does not exist is a 404, not an empty list');
   t.equal(unknownStage.body.error.param, 'stage');
 });
+
+t.test('a stage name shared by many pipelines pages through links.next as given', async (t) => {
+  // The cursor once held every stage id the name resolved to: with ~18 pipelines it passed the
+  // 1,024 characters a cursor may have, and the service refused its own links.next.
+  const pipelines: Pipeline[] = [];
+  for (let i = 0; i < 30; i++) pipelines.push((await api.post<Pipeline>('/v1/pipelines', { name: `Region ${i}`, stages: ['Open', 'Closed Won'] })).body);
+  const wonIds = pipelines.map((p) => p.stages[1]?.id ?? '');
+  await stack.db.query(
+    `insert into deals (id, workspace_id, name, pipeline_id, stage_id, custom_fields, created_at, updated_at)
+     select 'deal_W' || lpad(i::text, 4, '0'), $1, 'Won ' || i, ($2::text[])[1 + i % 30], ($3::text[])[1 + i % 30], '{}',
+            timestamptz '2026-03-01T00:00:00Z' + i * interval '1 minute', now()
+     from generate_series(1, 90) as i`,
+    [W, pipelines.map((p) => p.id), wonIds],
+  );
+  const { ids, pages } = await readAll('/v1/deals?stage=closed%20won&limit=7');
+  t.same(ids, await sqlIds('deals', 'stage_id = any($2)', [wonIds]), 'every deal in a "Closed Won" stage, in order');
+  t.equal(pages.length, 13, 'over 13 pages');
+  const cursor = new URL(pages[0]?.links.next ?? '').searchParams.get('cursor') ?? '';
+  t.ok(cursor.length < 200, `the cursor is short (${cursor.length} characters)`);
+  const elsewhere = await api.get<{ error: { code: string } }>(`/v1/deals?stage=Open&limit=7&cursor=${encodeURIComponent(cursor)}`);
+  t.equal(elsewhere.body.error.code, 'invalid_cursor', 'and still bound to its filters');
+});

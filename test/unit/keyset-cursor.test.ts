@@ -32,6 +32,17 @@ t.test('anything else is an invalid cursor', async (t) => {
   for (const [label, bad, s] of cases) t.throws(() => decodeCursor(key, s, bad), InvalidCursorError, label);
 });
 
+t.test('a cursor stays short however many values its filters hold, and bound to them', async (t) => {
+  // GET /v1/deals?stage=won resolves the name to a stage id in every pipeline.
+  const stageIds = Array.from({ length: 200 }, (_, i) => `stg_${String(i).padStart(26, '0')}`);
+  const many = { ...scope, list: 'deals', filters: { stage_ids: stageIds } };
+  const cursor = encodeCursor(key, many, position);
+  t.ok(cursor.length < 200, `${cursor.length} characters`);
+  t.same(decodeCursor(key, many, cursor), position);
+  const other = { ...many, filters: { stage_ids: stageIds.slice(1) } };
+  t.throws(() => decodeCursor(key, other, cursor), InvalidCursorError, 'one stage fewer is other filters');
+});
+
 t.test('Postgres timestamp text parses in every form it takes', async (t) => {
   const { pgTimestamp } = await import('../../shared/db/sql.js');
   t.equal(pgTimestamp('2026-01-31 10:00:00.123+00').toISOString(), '2026-01-31T10:00:00.123Z');

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
+import { canonicalJson } from '../../shared/canonical-json.js';
 import { crossWorkspaceSql } from '../../shared/db/cross-workspace-sql.js';
 import { workspaceSql } from '../../shared/db/workspace-sql.js';
 import { IdempotencyKeyReusedError } from '../../shared/errors.js';
@@ -14,10 +15,12 @@ export const IDEMPOTENCY_TTL_HOURS = 24;
  * workspace, so without the caller another token or member sending the same request with the
  * same key would be answered with the first caller's response, which the handler's own
  * checks (scopes of the parent record, `owned` visibility) never saw; now it is refused (409).
+ * The input is hashed as canonical JSON: a retry that writes its keys (custom_fields) in
+ * another order is the same request.
  */
 export function fingerprintOf(subject: string, input: unknown, principal: Principal): string {
   const caller = principal.type === 'operator' ? 'operator' : `${principal.type}:${principal.id}`;
-  return createHash('sha256').update(subject).update('\0').update(caller).update('\0').update(JSON.stringify(input)).digest('hex');
+  return createHash('sha256').update(subject).update('\0').update(caller).update('\0').update(canonicalJson(input)).digest('hex');
 }
 
 /** "Older than the replay window", on a row's created_at. */

@@ -1,5 +1,6 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { canonicalJson } from '../../shared/canonical-json.js';
 import { InvalidCursorError } from '../../shared/errors.js';
 import { pgTimestamp } from '../../shared/db/sql.js';
 import { SHRINK_PAGE, type Shrink } from './shrinkable-page.js';
@@ -22,13 +23,15 @@ export interface KeysetPosition {
   id: string;
 }
 
-const Payload = z.object({ v: z.literal(1), w: z.string(), l: z.string(), f: z.string(), t: z.number().int(), i: z.string() });
+const Payload = z.object({ v: z.literal(2), w: z.string(), l: z.string(), f: z.string(), t: z.number().int(), i: z.string() });
 
+/**
+ * The filters as a short hash of their canonical JSON: the cursor stays bound to them but
+ * short whatever they hold (a stage name resolved to the ids of many pipelines made
+ * cursors longer than the Cursor parameter accepts).
+ */
 function filtersKey(filters: Record<string, unknown>): string {
-  const entries = Object.entries(filters)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => a.localeCompare(b));
-  return JSON.stringify(entries);
+  return createHash('sha256').update(canonicalJson(filters)).digest('base64url').slice(0, 22);
 }
 
 function sign(key: Buffer, body: string): string {
@@ -36,7 +39,7 @@ function sign(key: Buffer, body: string): string {
 }
 
 export function encodeCursor(key: Buffer, scope: CursorScope, position: KeysetPosition): string {
-  const payload = { v: 1, w: scope.workspaceId, l: scope.list, f: filtersKey(scope.filters), t: position.createdAt.getTime(), i: position.id };
+  const payload = { v: 2, w: scope.workspaceId, l: scope.list, f: filtersKey(scope.filters), t: position.createdAt.getTime(), i: position.id };
   const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
   return `${body}.${sign(key, body)}`;
 }

@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import type { z } from 'zod';
+import { IdempotencyKey } from '../shared/contracts/common.js';
 import { ValidationError, validationErrorFrom } from '../shared/errors.js';
 
 /** `value` as `schema` reads it, or the 400 that names the first offending parameter. */
@@ -16,12 +17,11 @@ export function parseBody<S extends z.ZodType>(schema: S, req: Request): z.outpu
   return parseWith(schema, req.body);
 }
 
-/** `Idempotency-Key`: up to 255 visible ASCII characters. */
+/** `Idempotency-Key`, checked as {@link IdempotencyKey} says. */
 export function idempotencyKeyOf(req: Request): string | undefined {
   const key = req.get('idempotency-key');
   if (key === undefined) return undefined;
-  if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
-    throw new ValidationError('Idempotency-Key must be 1 to 255 visible ASCII characters.', 'Idempotency-Key');
-  }
-  return key;
+  const parsed = IdempotencyKey.safeParse(key);
+  if (!parsed.success) throw new ValidationError(`Idempotency-Key ${parsed.error.issues[0]?.message ?? 'is not valid'}.`, 'Idempotency-Key');
+  return parsed.data;
 }

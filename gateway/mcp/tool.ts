@@ -2,6 +2,7 @@ import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { McpServerDefinition } from '../../shared/auth/mcp-servers.js';
 import type { Scope } from '../../shared/auth/scopes.js';
+import { IdempotencyKey } from '../../shared/contracts/common.js';
 import type { BusClient } from '../../shared/bus/bus-client.js';
 import type { RawReply } from '../../shared/bus/reply.js';
 import { InternalError } from '../../shared/errors.js';
@@ -29,11 +30,9 @@ export function toolCall(bus: BusClient, credential: ResolvedCredential, request
 }
 
 /** Safe retries for agents: the same rule as the REST Idempotency-Key header. */
-const IdempotencyKeyArgument = z
-  .string()
-  .regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 visible ASCII characters')
-  .optional()
-  .describe('Any unique string for this request (e.g. a UUID). Sent again with the same arguments within 24 hours, the call answers as before instead of creating a second one.');
+const IdempotencyKeyArgument = IdempotencyKey.optional().describe(
+  'Any unique string for this request (e.g. a UUID). Sent again with the same arguments within 24 hours, the call answers as before instead of creating a second one.',
+);
 
 /** Writes that create something new and honour an idempotency key take one as an argument. */
 function takesIdempotencyKey(op: Operation): boolean {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
 import { SCOPE_DESCRIPTIONS, SCOPES, type Scope } from '../../shared/auth/scopes.js';
 import { scopesOf } from '../../shared/bus/operation.js';
+import { IdempotencyKey } from '../../shared/contracts/common.js';
 import type { ErrorCode } from '../../shared/errors.js';
 import type { Endpoint } from '../api/endpoint.js';
 import { ErrorBody } from '../api/error-body.js';
@@ -80,11 +81,7 @@ function operationOf(e: Endpoint): ZodOpenApiOperationObject {
   const scopes = scopesOf({ scope: e.scope });
   const header = e.idempotent
     ? z.object({
-        'Idempotency-Key': z
-          .string()
-          .max(255)
-          .optional()
-          .meta({ description: 'Makes retries safe for 24 hours: the first response is replayed; a different request with the same key is a 409.' }),
+        'Idempotency-Key': IdempotencyKey.optional().meta({ description: 'Makes retries safe for 24 hours: the first response is replayed; a different request with the same key is a 409.' }),
       })
     : undefined;
   return {

@@ -10,16 +10,25 @@ export const PageLimit = z
   .min(1, 'must be between 1 and 100')
   .max(MAX_PAGE_SIZE, 'must be between 1 and 100');
 
-/** The same limit as it arrives in a query string. */
-export const PageLimitQuery = z.coerce
-  .number({ error: 'must be a whole number between 1 and 100' })
-  .int('must be a whole number between 1 and 100')
-  .min(1, 'must be between 1 and 100')
-  .max(MAX_PAGE_SIZE, 'must be between 1 and 100')
+/**
+ * The same limit as it arrives in a query string: plain decimal digits only, checked before
+ * the conversion, which alone would take 1e1, 0x19, +5, 10.0 or " 10" (the tools take a number: PageLimit).
+ */
+export const PageLimitQuery = z
+  .string({ error: 'must be a whole number between 1 and 100' })
+  .regex(/^[1-9][0-9]*$/, 'must be a whole number between 1 and 100')
+  .transform(Number)
+  .pipe(PageLimit)
   .default(DEFAULT_PAGE_SIZE)
-  .describe('Page size, 1 to 100 (default 25)');
+  .describe('Page size, 1 to 100 (default 25)')
+  // Documented as the number it is, not as the digits checked before the conversion.
+  .meta({ override: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, pattern: undefined } });
 
 export const Cursor = z.string().min(1).max(1024);
+
+/** An idempotency key, as the REST header and the tools' argument take it. */
+const IDEMPOTENCY_KEY_RULE = 'must be 1 to 255 visible ASCII characters';
+export const IdempotencyKey = z.string().min(1, IDEMPOTENCY_KEY_RULE).max(255, IDEMPOTENCY_KEY_RULE).regex(/^[\x21-\x7e]*$/, IDEMPOTENCY_KEY_RULE);
 
 export const Timestamp = z.string().describe('ISO 8601 UTC timestamp');
 

@@ -88,6 +88,7 @@ export const updateCustomField = defineOperation({
   verb: 'update',
   destructive: true,
   scope: SchemaWrite,
+  idempotent: true,
   input: UpdateCustomFieldFields.extend({ id: z.string().max(64) }),
   output: CustomField,
 });

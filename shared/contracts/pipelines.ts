@@ -102,6 +102,7 @@ export const updatePipeline = defineOperation({
   verb: 'update',
   destructive: true,
   scope: SchemaWrite,
+  idempotent: true,
   input: UpdatePipelineFields.extend({ id: z.string().max(64) }),
   output: Pipeline,
 });
@@ -111,6 +112,7 @@ export const createStage = defineOperation({
   resource: 'stages',
   verb: 'create',
   scope: SchemaWrite,
+  idempotent: true,
   input: CreateStageFields.extend({ pipeline_id: z.string().max(64) }),
   output: Pipeline,
 });
@@ -121,6 +123,7 @@ export const updateStage = defineOperation({
   verb: 'update',
   destructive: true,
   scope: SchemaWrite,
+  idempotent: true,
   input: UpdateStageFields.extend(StageRef.shape),
   output: Pipeline,
 });

@@ -46,6 +46,15 @@ t.test('every endpoint: the OpenAPI scope, Idempotency-Key and headers are its o
   }
 });
 
+t.test('POST and PATCH of contacts, deals, notes, pipelines, stages and custom fields take Idempotency-Key, as docs/api.md says', async (t) => {
+  const documentedKeyed = /^\/v1\/(contacts|deals|notes|pipelines|custom-fields)(\/|$)/;
+  const writes = V1_ENDPOINTS.filter((e) => (e.method === 'post' || e.method === 'patch') && documentedKeyed.test(e.path));
+  t.ok(writes.some((e) => e.operationId === 'updateCustomField'), 'the stages and custom fields are among them');
+  for (const e of writes) t.ok(e.idempotent, `${e.method.toUpperCase()} ${e.path}`);
+  const header = doc.paths['/v1/pipelines/{id}/stages']?.post?.parameters?.find((p) => p.name === 'Idempotency-Key') as { schema?: Record<string, unknown> } | undefined;
+  t.match(header?.schema, { type: 'string', minLength: 1, maxLength: 255, pattern: String.raw`^[\x21-\x7e]*$` }, 'the header documents the rule the gateway applies');
+});
+
 t.test('the stage endpoint documents the Location it sets', async (t) => {
   const headers = doc.paths['/v1/pipelines/{id}/stages']?.post?.responses['201']?.headers ?? {};
   t.ok('Location' in headers);

@@ -10,6 +10,8 @@ import type { Endpoint } from './endpoint.js';
 import { responseBodyOf } from './response-body.js';
 
 const NoQuery = z.strictObject({});
+/** What an endpoint without a body takes: nothing, or {}; a field sent anyway is a 400, not ignored. */
+const NoBody = z.strictObject({});
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Express path (relative to the /v1 router) from the OpenAPI path. */
@@ -19,8 +21,9 @@ export function expressPath(path: string): string {
 
 /**
  * Mounts an endpoint: scope check, validation of path, query (unknown parameters are a
- * 400) and body, the Idempotency-Key rule, then its operation over the bus. What the
- * endpoint declares sets the rest: Location, Idempotent-Replayed, the list envelope.
+ * 400) and body (fields sent where no body is declared too), the Idempotency-Key rule,
+ * then its operation over the bus. What the endpoint declares sets the rest: Location,
+ * Idempotent-Replayed, the list envelope.
  */
 export function mountEndpoint(router: Router, endpoint: Endpoint, { bus, publicUrl }: Pick<GatewayDeps, 'bus' | 'publicUrl'>): void {
   const responseBody = responseBodyOf(endpoint, publicUrl, bus);
@@ -28,7 +31,8 @@ export function mountEndpoint(router: Router, endpoint: Endpoint, { bus, publicU
     const params = (endpoint.params ? parseWith(endpoint.params, req.params) : {}) as Record<string, unknown>;
     const query = parseWith(endpoint.query ?? NoQuery, req.query) as Record<string, unknown>;
     const omitted = endpoint.bodyOptional === true && req.body === undefined;
-    const body = (endpoint.body && !omitted ? parseBody(endpoint.body, req) : {}) as Record<string, unknown>;
+    const schema = endpoint.body ?? (req.body === undefined ? undefined : NoBody);
+    const body = (schema && !omitted ? parseBody(schema, req) : {}) as Record<string, unknown>;
     const idempotencyKey = idempotencyKeyOf(req);
     if (idempotencyKey !== undefined && !endpoint.idempotent) {
       throw new ValidationError(`Idempotency-Key is not accepted on ${endpoint.method.toUpperCase()} ${endpoint.path}.`, 'Idempotency-Key');

@@ -1,4 +1,4 @@
-import { RateLimitedError } from '../../shared/errors.js';
+import { RateLimitRefusedError } from '../rate-limit/rate-limit-headers.js';
 import { WINDOW_MS, type RateLimiter } from '../rate-limit/rate-limiter.js';
 
 /**
@@ -12,7 +12,7 @@ export class FailedAuthLimit {
 
   constructor(private readonly limiter: RateLimiter) {}
 
-  /** Throws a 429 while `ip` is over the limit. */
+  /** Throws a 429 (with the RateLimit-* headers of the limit) while `ip` is over the limit. */
   check(ip: string, now = Date.now()): void {
     const until = this.blockedUntil.get(ip);
     if (until === undefined) return;
@@ -20,7 +20,7 @@ export class FailedAuthLimit {
       this.blockedUntil.delete(ip);
       return;
     }
-    throw new RateLimitedError(Math.max(1, Math.ceil((until - now) / 1000)));
+    throw new RateLimitRefusedError({ allowed: false, limit: this.limiter.limit, remaining: 0, resetSeconds: Math.max(1, Math.ceil((until - now) / 1000)) });
   }
 
   /** Counts one refused token from `ip`; throws a 429 when that is one too many. */
@@ -29,7 +29,7 @@ export class FailedAuthLimit {
     if (!verdict || verdict.allowed) return;
     if (this.blockedUntil.size >= 10_000) this.forgetExpired();
     this.blockedUntil.set(ip, (Math.floor(Date.now() / WINDOW_MS) + 1) * WINDOW_MS);
-    throw new RateLimitedError(verdict.resetSeconds);
+    throw new RateLimitRefusedError(verdict);
   }
 
   private forgetExpired(now = Date.now()): void {

@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { CrmError, InternalError, InvalidJsonError, PayloadTooLargeError, RouteNotFoundError, UnsupportedMediaTypeError, ValidationError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import { RESERVED_KEY_MESSAGE } from '../middlewares/json-body.js';
+import { RateLimitRefusedError, setRateLimitHeaders } from '../rate-limit/rate-limit-headers.js';
 import { HTTP_STATUS } from './http-status.js';
 import { restErrorBody } from './rest-error-body.js';
 
@@ -41,11 +42,12 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     const status = HTTP_STATUS[crm.code];
     if (status === 401) res.set('WWW-Authenticate', res.get('WWW-Authenticate') ?? 'Bearer realm="crm"');
     if (crm.details.retry_after !== undefined) res.set('Retry-After', String(crm.details.retry_after));
+    if (crm instanceof RateLimitRefusedError) setRateLimitHeaders(res, crm.verdict);
     if (res.headersSent) return;
     res.status(status).json(restErrorBody(crm, req.requestId));
   };
 }
 
 export const notFoundHandler: RequestHandler = (req, _res, next) => {
-  next(new RouteNotFoundError(`No route for ${req.method} ${req.path}.`));
+  next(new RouteNotFoundError(`No route for ${req.method} ${req.originalUrl}.`));
 };

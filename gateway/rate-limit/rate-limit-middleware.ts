@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { RateLimitedError } from '../../shared/errors.js';
-import { WINDOW_MS, type RateLimiter, type RateLimitVerdict } from './rate-limiter.js';
+import { setRateLimitHeaders } from './rate-limit-headers.js';
+import type { RateLimiter, RateLimitVerdict } from './rate-limiter.js';
 
 /** The gateway's limiters; null where a limit is turned off (0). */
 export interface GatewayRateLimits {
@@ -51,18 +52,10 @@ async function apply(limiter: RateLimiter, id: string, res: Response): Promise<v
 
 /** The headers of a verdict; a refusal throws the 429. */
 function applyVerdict(verdict: RateLimitVerdict, res: Response): void {
-  setHeaders(res, verdict);
+  setRateLimitHeaders(res, verdict);
   if (!verdict.allowed) {
     // Here for every kind of answer (the tool servers' JSON-RPC errors set none of their own).
     res.set('Retry-After', String(verdict.resetSeconds));
     throw new RateLimitedError(verdict.resetSeconds);
   }
-}
-
-/** The IETF RateLimit header fields: the limit, what is left, and seconds until the window resets. */
-function setHeaders(res: Response, verdict: RateLimitVerdict): void {
-  res.set('RateLimit-Limit', String(verdict.limit));
-  res.set('RateLimit-Remaining', String(verdict.remaining));
-  res.set('RateLimit-Reset', String(verdict.resetSeconds));
-  res.set('RateLimit-Policy', `${verdict.limit};w=${WINDOW_MS / 1000}`);
 }

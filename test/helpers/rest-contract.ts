@@ -43,6 +43,26 @@ export async function checkRestContract(
   t.equal(new Set(ids).size, ids.length, 'pages do not overlap');
   t.ok(ids.includes(created.body.id));
 
+  // A body sent to an endpoint that takes none is refused and changes nothing; {} is no body.
+  const bodied = await writer.send<{ error: { code: string; param: string } }>('DELETE', `/v1/contacts/${created.body.id}`, { body: { archive_notes: true } });
+  t.equal(bodied.status, 400, 'DELETE with a body field');
+  t.match(bodied.body.error, { code: 'validation_failed', param: 'archive_notes' });
+  t.equal((await reader.get<{ status: string }>(`/v1/contacts/${created.body.id}`)).body.status, 'active', 'and the contact is untouched');
+  t.equal((await writer.send('DELETE', `/v1/contacts/${created.body.id}`, { body: {} })).status, 200, 'DELETE with {}');
+
+  // A known path asked with a method it does not take is a 405 that says which it takes.
+  const put = await writer.send<{ error: { code: string; message: string } }>('PUT', `/v1/contacts/${created.body.id}`, { body: { first_name: 'Put' } });
+  t.equal(put.status, 405, 'PUT on a contact');
+  t.equal(put.body.error.code, 'method_not_allowed');
+  t.equal(put.headers.get('allow'), 'GET, HEAD, PATCH, DELETE');
+  t.match(put.body.error.message, `/v1/contacts/${created.body.id}`);
+  const options = await reader.send('OPTIONS', '/v1/contacts');
+  t.equal(options.status, 405, 'OPTIONS on the contacts');
+  t.equal(options.headers.get('allow'), 'GET, HEAD, POST');
+  const unknown = await reader.get<{ error: { code: string; message: string } }>('/v1/nothing-here?x=1');
+  t.equal(unknown.status, 404);
+  t.equal(unknown.body.error.message, 'No route for GET /v1/nothing-here?x=1.', 'the 404 names the whole path');
+
   const forbidden = await reader.post<{ error: { required_scope: string } }>('/v1/contacts', { first_name: 'No', phone: '+1 415 555 0190' });
   t.equal(forbidden.status, 403);
   t.equal(forbidden.body.error.required_scope, 'contacts:write');

@@ -65,6 +65,11 @@ t.test('an address presenting bad tokens gets 429 with Retry-After and costs no 
   t.equal(limited.status, 429, 'one more is a 429');
   t.equal(limited.body.error.code, 'rate_limited');
   t.ok(Number(limited.headers.get('retry-after')) >= 1, 'with Retry-After');
+  const rateLimitHeaders = (res: typeof limited) => ['limit', 'remaining', 'policy'].map((h) => res.headers.get(`ratelimit-${h}`));
+  t.same(rateLimitHeaders(limited), [String(FAILED_AUTH_LIMIT), '0', `${FAILED_AUTH_LIMIT};w=60`], 'and the RateLimit-* headers of the limit');
+  t.ok(Number(limited.headers.get('ratelimit-reset')) >= 1, 'RateLimit-Reset');
+  const blocked = await from(flooder, unknownToken());
+  t.same(rateLimitHeaders(blocked), [String(FAILED_AUTH_LIMIT), '0', `${FAILED_AUTH_LIMIT};w=60`], 'also once the address is blocked (no lookup)');
 
   const flood = await lookupsDuring(async () => {
     const answers = await Promise.all(Array.from({ length: 50 }, () => from(flooder, unknownToken())));

@@ -1,4 +1,5 @@
 import { Router, type RequestHandler } from 'express';
+import { mountMethodNotAllowed } from '../../api/method-not-allowed.js';
 import { mountEndpoint } from '../../api/mount-endpoint.js';
 import type { ApiTokenAuthenticator } from '../../auth/authenticate-api-token.js';
 import type { GatewayDeps } from '../../deps.js';
@@ -13,6 +14,7 @@ export function v1Routes(deps: GatewayDeps, tokens: ApiTokenAuthenticator, rateL
   router.use(rateLimit);
   router.use(...jsonBody(deps.config.bodyLimit));
   for (const endpoint of V1_ENDPOINTS) mountEndpoint(router, endpoint, deps);
+  mountMethodNotAllowed(router, V1_ENDPOINTS);
   router.use(notFoundHandler);
   return router;
 }

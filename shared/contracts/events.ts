@@ -110,7 +110,7 @@ export const Event = z
     type: EventType,
     workspace_id: z.string(),
     created_at: Timestamp,
-    request_id: z.string().nullable().describe('The request that made the change (the X-Request-Id of a REST call)'),
+    request_id: z.string().nullable().describe('The request that made the change (the Request-Id response header of a REST call)'),
     actor: Actor,
     data: z.object({
       object: z.record(z.string(), z.unknown()).describe('The record after the change (before it, for a deletion)'),

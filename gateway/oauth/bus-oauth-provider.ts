@@ -19,8 +19,8 @@ import { oauthErrorFrom, type OAuthErrorClass } from './oauth-errors.js';
 /**
  * The SDK's OAuth endpoints run in the gateway; everything they need to remember or sign
  * is done by the tokens worker over the bus. Domain errors become the OAuth errors the
- * SDK turns into RFC 6749 responses; input off a contract becomes `invalidInput`, the
- * error of the endpoint that asked.
+ * SDK turns into RFC 6749 responses; input off a contract becomes `invalid_request`, or
+ * at registration `invalid_client_metadata`.
  */
 export class BusOAuthProvider implements OAuthServerProvider {
   constructor(
@@ -30,7 +30,7 @@ export class BusOAuthProvider implements OAuthServerProvider {
     private readonly metadataDocuments: ClientMetadataDocuments,
   ) {}
 
-  private async call<Op extends Operation>(op: Op, input: OperationInput<Op>, invalidInput: OAuthErrorClass): Promise<OperationOutput<Op>> {
+  private async call<Op extends Operation>(op: Op, input: OperationInput<Op>, invalidInput: OAuthErrorClass = InvalidRequestError): Promise<OperationOutput<Op>> {
     try {
       return (await this.bus.call(op, input, { context: null, requestId: newId('request') })).result;
     } catch (error) {
@@ -57,7 +57,7 @@ export class BusOAuthProvider implements OAuthServerProvider {
    */
   async findClient(clientId: string, sessionToken?: string): Promise<{ client: OAuthClientInformationFull; userGranted: boolean } | undefined> {
     if (isMetadataClientId(clientId)) return this.metadataClient(clientId, sessionToken);
-    const { client, user_granted } = await this.call(getOAuthClient, { client_id: clientId, session_token: sessionToken }, InvalidRequestError);
+    const { client, user_granted } = await this.call(getOAuthClient, { client_id: clientId, session_token: sessionToken });
     return client ? { client: client as OAuthClientInformationFull, userGranted: user_granted } : undefined;
   }
 
@@ -95,7 +95,7 @@ export class BusOAuthProvider implements OAuthServerProvider {
       scopes: params.scopes ?? [],
       server,
       resource: `${this.publicUrl()}${MCP_SERVERS[server].path}`,
-    }, InvalidRequestError);
+    });
     // Signed in already: straight to consent (which checks the session, and sends the browser to sign in if it has ended).
     const consent = `/oauth/consent?request=${encodeURIComponent(request_id)}`;
     const signedIn = res.req && readCookie(res.req, cookiePolicy(this.publicUrl()).session) !== undefined;
@@ -103,22 +103,22 @@ export class BusOAuthProvider implements OAuthServerProvider {
   }
 
   async challengeForAuthorizationCode(client: OAuthClientInformationFull, authorizationCode: string): Promise<string> {
-    return (await this.call(codeChallenge, { client_id: client.client_id, code: authorizationCode }, InvalidRequestError)).code_challenge;
+    return (await this.call(codeChallenge, { client_id: client.client_id, code: authorizationCode })).code_challenge;
   }
 
   async exchangeAuthorizationCode(client: OAuthClientInformationFull, code: string, _verifier?: string, redirectUri?: string, resource?: URL): Promise<OAuthTokens> {
-    return this.call(exchangeCode, { client_id: client.client_id, code, redirect_uri: redirectUri, resource: resource?.href, issuer: this.publicUrl() }, InvalidRequestError);
+    return this.call(exchangeCode, { client_id: client.client_id, code, redirect_uri: redirectUri, resource: resource?.href, issuer: this.publicUrl() });
   }
 
   async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string, scopes?: string[], resource?: URL): Promise<OAuthTokens> {
-    return this.call(refreshTokens, { client_id: client.client_id, refresh_token: refreshToken, scopes, resource: resource?.href, issuer: this.publicUrl() }, InvalidRequestError);
+    return this.call(refreshTokens, { client_id: client.client_id, refresh_token: refreshToken, scopes, resource: resource?.href, issuer: this.publicUrl() });
   }
 
   async revokeToken(client: OAuthClientInformationFull, request: OAuthTokenRevocationRequest): Promise<void> {
     const input = { client_id: client.client_id, token: request.token, issuer: this.publicUrl() };
     // RFC 7009 §2.2: a token we could not have issued (too long to be one) is unknown, and an unknown token is a 200.
     if (!revokeOAuthToken.input.safeParse(input).success) return;
-    await this.call(revokeOAuthToken, input, InvalidRequestError);
+    await this.call(revokeOAuthToken, input);
   }
 
   /** Not used by the endpoints mounted here (the tool servers verify with their own audience). */

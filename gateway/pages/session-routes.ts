@@ -10,6 +10,7 @@ import { PAGE_SECURITY_HEADERS } from './layout.js';
 import { messagePage } from './message-page.js';
 import { safeNext } from './safe-next.js';
 import { signInPage } from './sign-in-page.js';
+import { clientAddressOf, tooManyAttempts } from './failed-attempts.js';
 import { staticAsset } from './static-asset.js';
 import { STYLESHEET } from './stylesheet.js';
 import type { Html } from './html.js';
@@ -51,7 +52,7 @@ export function sessionRoutes(deps: GatewayDeps): Router {
     try {
       verifyCsrf(req, cookies());
       const password = typeof req.body?.password === 'string' ? req.body.password.slice(0, 200) : '';
-      const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+      const ip = clientAddressOf(req);
       const { result } = await deps.bus.call(signIn, { email, password, ip }, { context: null, requestId: req.requestId });
       // Rotate: whatever session this browser had ends, and a new one begins.
       const previous = readCookie(req, cookies().session);
@@ -60,14 +61,8 @@ export function sessionRoutes(deps: GatewayDeps): Router {
       res.redirect(303, next);
     } catch (error) {
       if (!(error instanceof CrmError)) throw error;
-      if (error.code === 'rate_limited') res.set('Retry-After', String(error.details.retry_after ?? 900));
       // Each error keeps its own status: a wrong password is a 401, an internal failure a 500, not a 401.
-      const status = HTTP_STATUS[error.code];
-      const message =
-        error.code === 'rate_limited'
-          ? `Too many failed attempts. Try again in ${Math.ceil((error.details.retry_after ?? 900) / 60)} minutes.`
-          : error.message;
-      again(message, status);
+      again(error.code === 'rate_limited' ? tooManyAttempts(res, error) : error.message, HTTP_STATUS[error.code]);
     }
   });
 

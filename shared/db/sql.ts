@@ -97,20 +97,41 @@ export function sqlOf(em: EntityManager): Sql {
   return em.getKysely<GlobalDatabase>();
 }
 
+/** What a Postgres error carries, as pg and the ORM expose it. */
+interface PostgresErrorFields {
+  code?: unknown;
+  sqlState?: unknown;
+  constraint?: unknown;
+  cause?: unknown;
+}
+
+/**
+ * The first of `error` and its causes (the ORM and transactions wrap what pg threw) with
+ * one of these SQLSTATEs and, when asked, a constraint name; null if none.
+ */
+export function postgresErrorOf(error: unknown, states: ReadonlySet<string>, withConstraint = false): { sqlState: string; constraint?: string } | null {
+  for (let e: unknown = error, depth = 0; e !== null && typeof e === 'object' && depth < 6; depth++) {
+    const { code, sqlState, constraint, cause } = e as PostgresErrorFields;
+    const state = typeof sqlState === 'string' ? sqlState : typeof code === 'string' ? code : undefined;
+    const named = typeof constraint === 'string';
+    if (state !== undefined && states.has(state) && (named || !withConstraint)) return { sqlState: state, ...(named ? { constraint } : {}) };
+    if (cause === e) break;
+    e = cause;
+  }
+  return null;
+}
+
+const UNIQUE_VIOLATION: ReadonlySet<string> = new Set(['23505']);
+const CHECK_VIOLATION: ReadonlySet<string> = new Set(['23514']);
+
 /** Postgres unique violations surface with the constraint's name. */
 export function uniqueViolation(error: unknown): string | null {
-  const e = error as { code?: unknown; constraint?: unknown; sqlState?: unknown; cause?: unknown };
-  if ((e.code === '23505' || e.sqlState === '23505') && typeof e.constraint === 'string') return e.constraint;
-  if (e.cause && e.cause !== error) return uniqueViolation(e.cause);
-  return null;
+  return postgresErrorOf(error, UNIQUE_VIOLATION, true)?.constraint ?? null;
 }
 
 /** Postgres check violations surface with the constraint's name. */
 export function checkViolation(error: unknown): string | null {
-  const e = error as { code?: unknown; constraint?: unknown; sqlState?: unknown; cause?: unknown };
-  if ((e.code === '23514' || e.sqlState === '23514') && typeof e.constraint === 'string') return e.constraint;
-  if (e.cause && e.cause !== error) return checkViolation(e.cause);
-  return null;
+  return postgresErrorOf(error, CHECK_VIOLATION, true)?.constraint ?? null;
 }
 
 /** A jsonb parameter. Passed explicitly: pg would turn a JS array into a Postgres array literal. */

@@ -55,7 +55,8 @@ t.test('an empty or backwards range is refused on created_before, with the range
   for (const [range, example] of [
     [{ created_after: '2026-01-31', created_before: '2026-01-31' }, /single day 2026-01-31 give created_after 2026-01-31 and created_before 2026-02-01/],
     [{ created_after: '2026-12-31', created_before: '2026-01-01' }, /created_before 2027-01-01/],
-    [{ created_after: '2026-01-31T10:00:00Z', created_before: '2026-01-31T10:00:00Z' }, /single day 2026-01-31 give/],
+    // An instant: the day it falls on in the workspace time zone (noon in Los Angeles).
+    [{ created_after: '2026-03-05T20:00:00Z', created_before: '2026-03-05T20:00:00Z' }, /single day 2026-03-05 give created_after 2026-03-05 and created_before 2026-03-06/],
     [{ created_after: '2026-01-31', created_before: '2026-01-31T07:59:59Z' }, /created_before 2026-02-01/],
   ] as const) {
     let error: unknown;

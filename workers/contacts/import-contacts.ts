@@ -7,6 +7,7 @@ import type { OperationHandler } from '../runtime/worker-call.js';
 import { importedRowChecker } from './check-imported-row.js';
 import { rowProblem } from './row-problem.js';
 import { contactRow, type NewContact } from './contact-row.js';
+import { lockFieldDefinitions } from '../schema/lock-field-definitions.js';
 import { loadContactSetup } from './load-contact-setup.js';
 import { toContactResource, type ContactRow } from './contact-resource.js';
 import { activeKeys } from '../schema/custom-field-definitions.js';
@@ -23,6 +24,8 @@ interface RowToWrite {
  * file; the workspace comes from the call context only.
  */
 export const importContactsHandler: OperationHandler<typeof importContacts> = async ({ input, context, db, events }) => {
+  // Runs in a transaction (an idempotent call): the definitions stay as read until it commits.
+  await lockFieldDefinitions(db, 'contact', [...new Set(input.rows.flatMap((row) => Object.keys(row.custom_fields ?? {})))]);
   const setup = await loadContactSetup(db);
   const checked = input.rows.map(importedRowChecker(setup));
   const ownerOf = await ownerResolver(

@@ -50,17 +50,17 @@ export function resolveCreatedRange(f: CreatedRangeInput, zone: string, now: Dat
   }
   const range = { created_after: instantOf(f.created_after, zone), created_before: instantOf(f.created_before, zone), time_zone: zone };
   if (range.created_after !== null && range.created_before !== null && range.created_before <= range.created_after) {
-    throw new ValidationError(emptyRangeMessage(f.created_after), 'created_before');
+    throw new ValidationError(emptyRangeMessage(localDateOf(new Date(range.created_after), zone)), 'created_before');
   }
   return range;
 }
 
 /**
  * Why an empty or backwards range is refused rather than answered with nothing: the usual
- * slip is giving the same day twice for one day, so the example is that day's range.
+ * slip is giving the same day twice for one day, so the example is the range of the day
+ * created_after falls on, in the workspace time zone.
  */
-function emptyRangeMessage(after: string | undefined): string {
-  const day = (after === undefined ? null : parseLocalDate(after)) ?? { year: 2026, month: 1, day: 31 };
+function emptyRangeMessage(day: LocalDate): string {
   const [first, next] = [formatLocalDate(day), formatLocalDate(addDays(day, 1))];
   return `created_before must be later than created_after: created_before is exclusive (the range is [created_after, created_before)), so this range holds nothing. For the single day ${first} give created_after ${first} and created_before ${next}.`;
 }

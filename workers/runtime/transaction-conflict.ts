@@ -1,3 +1,5 @@
+import { postgresErrorOf } from '../../shared/db/sql.js';
+
 /**
  * SQLSTATEs of a transaction Postgres rolled back to settle a conflict with another one:
  * 40P01 (deadlock detected, e.g. two imports inserting shared phones in another order) and
@@ -6,9 +8,6 @@
 const CONFLICT_STATES: ReadonlySet<string> = new Set(['40P01', '40001']);
 
 /** Whether the error is such a rollback, also when wrapped (`cause`) by the ORM or a transaction. */
-export function isTransactionConflict(error: unknown, depth = 0): boolean {
-  if (!(error instanceof Error) || depth > 5) return false;
-  const { sqlState, code } = error as { sqlState?: unknown; code?: unknown };
-  if ((typeof sqlState === 'string' && CONFLICT_STATES.has(sqlState)) || (typeof code === 'string' && CONFLICT_STATES.has(code))) return true;
-  return isTransactionConflict(error.cause, depth + 1);
+export function isTransactionConflict(error: unknown): boolean {
+  return postgresErrorOf(error, CONFLICT_STATES) !== null;
 }

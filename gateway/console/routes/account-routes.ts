@@ -9,6 +9,7 @@ import { consoleHome, sessionOf } from '../console-session.js';
 import { textField } from '../form-fields.js';
 import { noticeFrom } from '../notice.js';
 import { accountPage } from '../pages/account-page.js';
+import { clientAddressOf, tooManyAttempts } from '../../pages/failed-attempts.js';
 
 const NOTICES: Record<string, string> = {
   'password-changed': 'Your password was changed, and your other sessions ended.',
@@ -28,7 +29,7 @@ export function accountRoutes(deps: GatewayDeps): Router {
       session_token: session.sessionToken,
       current_password: textField(req, 'current_password', 200),
       new_password: textField(req, 'new_password', 300),
-      ip: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+      ip: clientAddressOf(req),
     };
     try {
       if (input.new_password !== textField(req, 'repeat_password', 300)) throw new ValidationError('The two new passwords differ.');
@@ -38,11 +39,7 @@ export function accountRoutes(deps: GatewayDeps): Router {
       setSessionCookie(res, deps.publicUrl(), result.session_token);
     } catch (error) {
       // The current-password check counts like a sign-in, and is refused in the same words.
-      if (crmErrorIn(error, ['rate_limited'])) {
-        const retryAfter = error.details.retry_after ?? 900;
-        res.set('Retry-After', String(retryAfter));
-        return sendPage(res, accountPage({ session, error: `Too many failed attempts. Try again in ${Math.ceil(retryAfter / 60)} minutes.` }), 429);
-      }
+      if (crmErrorIn(error, ['rate_limited'])) return sendPage(res, accountPage({ session, error: tooManyAttempts(res, error) }), 429);
       if (crmErrorIn(error, ['validation_failed', 'wrong_password'])) {
         const message = error.message.replace(/^new_password: /, 'New password: ');
         return sendPage(res, accountPage({ session, error: message }), HTTP_STATUS[error.code] === 401 ? 400 : HTTP_STATUS[error.code]);

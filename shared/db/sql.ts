@@ -123,10 +123,16 @@ export function postgresErrorOf(error: unknown, states: ReadonlySet<string>, wit
 
 const UNIQUE_VIOLATION: ReadonlySet<string> = new Set(['23505']);
 const CHECK_VIOLATION: ReadonlySet<string> = new Set(['23514']);
+const FOREIGN_KEY_VIOLATION: ReadonlySet<string> = new Set(['23503']);
 
 /** Postgres unique violations surface with the constraint's name. */
 export function uniqueViolation(error: unknown): string | null {
   return postgresErrorOf(error, UNIQUE_VIOLATION, true)?.constraint ?? null;
+}
+
+/** Postgres foreign key violations surface with the constraint's name. */
+export function foreignKeyViolation(error: unknown): string | null {
+  return postgresErrorOf(error, FOREIGN_KEY_VIOLATION, true)?.constraint ?? null;
 }
 
 /** Postgres check violations surface with the constraint's name. */

@@ -1,9 +1,9 @@
 import type { Contact as ContactResource, createContact } from '../../shared/contracts/contacts.js';
 import type { CallContext } from '../../shared/contracts/call-context.js';
 import type { EntityManager } from '../../shared/db/orm.js';
-import { uniqueViolation } from '../../shared/db/sql.js';
+import { foreignKeyViolation, uniqueViolation } from '../../shared/db/sql.js';
 import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
-import { PhoneTakenError } from '../../shared/errors.js';
+import { NotFoundError, PhoneTakenError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { resolveOwner } from '../runtime/resolve-owner.js';
 import { ownerRestriction } from '../runtime/visibility.js';
@@ -15,6 +15,7 @@ import { withContactSetup, type ContactSetup } from './load-contact-setup.js';
 import { settingsStillAt } from '../runtime/settings-version.js';
 
 export const PHONE_UNIQUE_CONSTRAINT = 'contacts_workspace_phone_key';
+const OWNER_KEY_CONSTRAINT = 'contacts_owner_fkey';
 
 /**
  * A create normally costs one statement: the workspace's setup (default country, field
@@ -45,7 +46,15 @@ async function createWith(
     .onConflict((oc) => oc.columns(['workspace_id', 'phone']).doNothing())
     .returning('id')
     .$if(checkSetup, (q) => q.returning(settingsStillAt(context.workspace_id, setup.settings_version).as('setup_current')));
-  const written = await events.recordWithInsert({ type: 'contact.created', object: created }, insert);
+  let written;
+  try {
+    written = await events.recordWithInsert({ type: 'contact.created', object: created }, insert);
+  } catch (error) {
+    // One statement, no transaction: the owner's membership was checked a moment before and
+    // may have ended since. Nothing was written; the answer is the check's own.
+    if (foreignKeyViolation(error) === OWNER_KEY_CONSTRAINT && ownerId !== null) throw new NotFoundError('workspace member', ownerId, 'owner_id');
+    throw error;
+  }
   if (!written) throw await phoneTaken(db, context, contact.phone);
   return created;
 }

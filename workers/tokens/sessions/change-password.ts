@@ -16,7 +16,7 @@ import { startSession } from './start-session.js';
  */
 export const changePasswordHandler: UnscopedHandler<typeof changePassword> = async ({ input, em, services }) => {
   const session = await sessionUser(em, services.secrets.opaqueHashKey, input.session_token);
-  const attemptId = await reserveAttempt(em, session.user.email.trim().toLowerCase(), input.ip);
+  const attemptId = await reserveAttempt(em, session.user.email, input.ip);
   const user = await sqlOf(em).selectFrom('users').select('password_hash').where('id', '=', session.user.id).executeTakeFirstOrThrow();
   if (!(await verifyPassword(input.current_password, user.password_hash))) {
     throw new WrongPasswordError('That is not your current password.', 'current_password');

@@ -17,9 +17,12 @@ export const SIGN_IN_LIMITS = { windowMinutes: 15, perEmailAndIp: 5, perIp: 30, 
  * check. Counted in Postgres, the limit holds across every gateway and tokens worker; a
  * success does not reset it (a guesser who hits once must not get more). Every check of
  * a user's password goes through here (sign-in and the password change alike), so a
- * stolen session cookie buys no faster guessing than the sign-in form.
+ * stolen session cookie buys no faster guessing than the sign-in form. The address is
+ * counted as sign-in looks it up (trimmed, lower case), whatever form the caller has, so
+ * `Ada@x` and `ada@x` share one count.
  */
-export async function reserveAttempt(em: EntityManager, email: string, ip: string): Promise<number> {
+export async function reserveAttempt(em: EntityManager, address: string, ip: string): Promise<number> {
+  const email = address.trim().toLowerCase();
   return em.transactional(async (tx) => {
     const db = sqlOf(tx);
     await sql`select pg_advisory_xact_lock(hashtextextended(${`sign-in:${email}`}, 0))`.execute(db);

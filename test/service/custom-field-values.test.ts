@@ -162,6 +162,7 @@ t.test('a write of a select option racing its removal: the write waits, then is 
     ['a deal', fieldId, () => api.send<ErrorBody>('PATCH', `/v1/deals/${deal.id}`, { body: { custom_fields: { plan: 'pro' } } }), 'deals'],
     ['a new deal', fieldId, () => api.post<ErrorBody>('/v1/deals', { name: 'Pro deal', custom_fields: { probability: 0.5, plan: 'pro' } }), 'deals'],
     ['a contact', contactFieldId, () => api.send<ErrorBody>('PATCH', `/v1/contacts/${contact.id}`, { body: { custom_fields: { plan: 'pro' } } }), 'contacts'],
+    ['a new contact', contactFieldId, () => api.post<ErrorBody>('/v1/contacts', { first_name: 'N', phone: newPhone(), custom_fields: { plan: 'pro' } }), 'contacts'],
   ] as const) {
     await stack.db.query(`update custom_fields set options = '["basic", "pro"]'::jsonb where workspace_id = $1 and id = $2`, [ws.workspace.id, id]);
     const { result, waited } = await whileHeld(stack.db.url, removal(id ?? ''), write);

@@ -7,8 +7,10 @@ import { NotFoundError, PhoneTakenError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { resolveOwner } from '../runtime/resolve-owner.js';
 import { ownerRestriction } from '../runtime/visibility.js';
+import type { ParsedInput } from '../../shared/bus/operation.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { activeKeys } from '../schema/custom-field-definitions.js';
+import { lockFieldDefinitions } from '../schema/lock-field-definitions.js';
 import { toContactResource } from './contact-resource.js';
 import { contactRow, newContact } from './contact-row.js';
 import { withContactSetup, type ContactSetup } from './load-contact-setup.js';
@@ -22,8 +24,19 @@ const OWNER_KEY_CONSTRAINT = 'contacts_owner_fkey';
  * definitions) as this process last read it, and an insert that holds only while that
  * setup is current. When it is not, or when it refused the input, the setup is read again
  * and, if it had changed, the create is made with the new one.
+ * One that sets custom fields runs in a transaction (see {@link createContactIsSingleStatement}):
+ * it locks their definitions first, as updates do (lockFieldDefinitions), so a select option
+ * removed meanwhile is either seen by this create or counts the contact it stored.
  */
-export const createContactHandler: OperationHandler<typeof createContact> = async (call) => withContactSetup(call, (setup, check) => createWith(call, setup, check));
+export const createContactHandler: OperationHandler<typeof createContact> = async (call) => {
+  const keys = Object.keys(call.input.custom_fields ?? {});
+  if (keys.length > 0) await lockFieldDefinitions(call.db, 'contact', keys);
+  return withContactSetup(call, (setup, check) => createWith(call, setup, check));
+};
+
+/** The runtime opens no transaction for a create that sets no custom field: it is one statement. */
+export const createContactIsSingleStatement = (input: ParsedInput<typeof createContact>): boolean =>
+  input.custom_fields === undefined || Object.keys(input.custom_fields).length === 0;
 
 async function createWith(
   { input, context, db, events }: Parameters<typeof createContactHandler>[0],

@@ -5,7 +5,7 @@ import { purgeExpiredIdempotencyKeys } from '../runtime/idempotency.js';
 import { noteHandlers } from '../notes/index.js';
 import { archiveContactHandler } from './archive-contact.js';
 import { countContactsHandler } from './count-contacts.js';
-import { createContactHandler } from './create-contact.js';
+import { createContactHandler, createContactIsSingleStatement } from './create-contact.js';
 import { getContactHandler } from './get-contact.js';
 import { importContactsHandler } from './import-contacts.js';
 import { listContactsHandler } from './list-contacts.js';
@@ -14,7 +14,7 @@ import { updateContactHandler } from './update-contact.js';
 export const contactsWorker: WorkerDefinition = {
   name: 'contacts',
   handlers: [
-    handle(createContact, createContactHandler, { singleStatement: true }),
+    handle(createContact, createContactHandler, { singleStatement: createContactIsSingleStatement }),
     handle(listContacts, listContactsHandler),
     handle(getContact, getContactHandler),
     handle(updateContact, updateContactHandler),

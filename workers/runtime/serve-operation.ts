@@ -107,8 +107,9 @@ export function serveOperation(
           { workspaceId: context.workspace_id, key: idempotencyKey, fingerprint: fingerprintOf(subject, input.data, context.principal) },
           (tx) => handler(callOn(() => tx, tx)),
         ));
-      } else if (context && !op.readOnly && services.events.recording && !binding.singleStatement) {
-        // A write and its events commit together, or neither does.
+      } else if (context && !op.readOnly && !isSingleStatement(binding, input.data)) {
+        // A write and its events commit together, or neither does; the locks it takes hold until then
+        // (with events off too: a lock released after its own statement guards nothing).
         result = await em().transactional((tx) => handler(callOn(() => tx, tx)));
       } else {
         result = await handler(callOn(em, services.orm.em));
@@ -176,3 +177,7 @@ function isDatabaseUnreachable(error: unknown, depth = 0): boolean {
 const SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTCONN']);
 const UNREACHABLE_MESSAGE =
   /timeout exceeded when trying to connect|Connection terminated|connection is closed|is not queryable|timeout expired|Query read timeout|ECONNREFUSED|ECONNRESET|EPIPE|socket hang up|This socket has been ended|terminating connection|the database system is (starting up|shutting down|in recovery mode)/i;
+
+function isSingleStatement(binding: HandlerBinding, input: unknown): boolean {
+  return typeof binding.singleStatement === 'function' ? binding.singleStatement(input) : binding.singleStatement === true;
+}

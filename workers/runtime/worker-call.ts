@@ -76,8 +76,9 @@ export interface HandlerBinding {
   /**
    * The handler writes its data and its event in one statement (EventRecorder.recordWithInsert),
    * so the runtime opens no transaction around it (one with an Idempotency-Key still runs in one).
+   * A function decides per input: a write holds locks past one statement only for some inputs.
    */
-  singleStatement?: boolean;
+  singleStatement?: boolean | ((input: unknown) => boolean);
   /**
    * This process serves the calls of one request id one at a time, in the order they
    * arrived (calls of other request ids do not wait): the batches of one bulk import, sent
@@ -91,9 +92,9 @@ export interface HandlerBinding {
 export function handle<Op extends Operation>(
   op: Op,
   handler: OperationHandler<Op> | UnscopedHandler<Op>,
-  options: Pick<HandlerBinding, 'singleStatement' | 'inArrivalOrder'> = {},
+  options: { singleStatement?: boolean | ((input: ParsedInput<Op>) => boolean); inArrivalOrder?: boolean } = {},
 ): HandlerBinding {
-  return { op, handler: handler as HandlerBinding['handler'], ...options };
+  return { op, handler: handler as HandlerBinding['handler'], ...(options as Pick<HandlerBinding, 'singleStatement' | 'inArrivalOrder'>) };
 }
 
 export interface WorkerDefinition {

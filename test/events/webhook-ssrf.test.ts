@@ -84,6 +84,19 @@ t.test('validation at create or update: https only, and no host that is or resol
   t.same(network.sockets, [], 'validation opens no socket');
 });
 
+t.test('validation does not wait on DNS that never answers: such a name is accepted like one that does not resolve yet', async (t) => {
+  // Before, creation waited as long as getaddrinfo did (10 s and more), inside its transaction
+  // and past the gateway's 5 s deadline: the caller got a 503 while the endpoint was stored.
+  const silent: HostResolver = () => new Promise(() => {});
+  const started = performance.now();
+  const problem = await Promise.race([
+    webhookUrlProblem('https://slow-dns.example/hook', { resolve: silent, allowPrivateNetworks: false, lookupMs: 200 }),
+    new Promise<string>((resolve) => setTimeout(() => resolve('still waiting after 3 s'), 3_000).unref()),
+  ]);
+  t.equal(problem, null, 'accepted: every delivery checks the address again');
+  t.ok(performance.now() - started < 1_500, 'within the lookup deadline');
+});
+
 t.test('at delivery: refused addresses are failed attempts naming the reason, and no socket is opened', async (t) => {
   const cases: [string, RegExp][] = [
     ['https://127.0.0.1/hook', /refused: 127\.0\.0\.1 is not a public address: loopback/],

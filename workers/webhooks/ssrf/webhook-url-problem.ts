@@ -1,12 +1,24 @@
 import { bareHost, deliveryAddress, RefusedAddressError, UnresolvedHostError, type HostResolver } from '../../../shared/ssrf/delivery-address.js';
 
 /**
+ * How long creation or update waits for DNS. The check runs inside the write's transaction
+ * and under the gateway's bus deadline (5 s by default): a name whose DNS does not answer
+ * (getaddrinfo gives up only after its own retries, often 10 s and more) would otherwise
+ * hold a connection, and commit the endpoint after the caller got a 503 (its secret never
+ * shown). Such a name is treated like one that does not resolve yet.
+ */
+export const URL_CHECK_LOOKUP_MS = 2_000;
+
+/**
  * Why a webhook URL is refused at creation or update, or null: https only, no
  * credentials in it, and a host that is (or resolves to) a public address, unless
  * private networks are allowed (which also permits http). A name that does not resolve
- * yet is accepted: every delivery checks the address again when it connects.
+ * yet (or not within `lookupMs`) is accepted: every delivery checks the address again when it connects.
  */
-export async function webhookUrlProblem(text: string, options: { resolve: HostResolver; allowPrivateNetworks: boolean }): Promise<string | null> {
+export async function webhookUrlProblem(
+  text: string,
+  options: { resolve: HostResolver; allowPrivateNetworks: boolean; lookupMs?: number },
+): Promise<string | null> {
   let url: URL;
   try {
     url = new URL(text);
@@ -15,8 +27,18 @@ export async function webhookUrlProblem(text: string, options: { resolve: HostRe
   }
   if (url.protocol !== 'https:' && !(options.allowPrivateNetworks && url.protocol === 'http:')) return 'must be an https URL';
   if (url.username !== '' || url.password !== '') return 'must not contain a user name or password';
+  const host = bareHost(url);
+  const lookupMs = options.lookupMs ?? URL_CHECK_LOOKUP_MS;
+  let timer: NodeJS.Timeout | undefined;
+  const resolve: HostResolver = (hostname) =>
+    Promise.race([
+      options.resolve(hostname),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new UnresolvedHostError(`${hostname} did not resolve within ${lookupMs} ms`)), lookupMs);
+      }),
+    ]).finally(() => clearTimeout(timer));
   try {
-    await deliveryAddress(bareHost(url), options);
+    await deliveryAddress(host, { resolve, allowPrivateNetworks: options.allowPrivateNetworks });
   } catch (error) {
     if (error instanceof UnresolvedHostError) return null;
     if (!(error instanceof RefusedAddressError)) throw error;

@@ -204,7 +204,7 @@ t.test('strict mode: a public name whose receiver redirects to loopback is a fai
 });
 
 t.test('a delivery is signed per Standard Webhooks, reads at most 4 KB of the answer, and times out', async (t) => {
-  let mode: 'ok' | 'big' | 'hang' = 'ok';
+  let mode: 'ok' | 'big' | 'hang' | 'stall' = 'ok';
   let seen: { headers: http.IncomingHttpHeaders; body: string } | null = null;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -213,6 +213,12 @@ t.test('a delivery is signed per Standard Webhooks, reads at most 4 KB of the an
       seen = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
       if (mode === 'ok') res.end('thanks');
       else if (mode === 'big') res.end('x'.repeat(1_000_000));
+      // stall: answers 200 at once, then sends a byte of body a second and never ends it
+      else if (mode === 'stall') {
+        res.writeHead(200).write('.');
+        const drip = setInterval(() => res.write('.'), 1_000);
+        res.on('close', () => clearInterval(drip));
+      }
       // hang: never answers
     });
   });
@@ -241,6 +247,12 @@ t.test('a delivery is signed per Standard Webhooks, reads at most 4 KB of the an
   const hung = await sendWebhook(message(url), options);
   t.match(hung, { succeeded: false, statusCode: null, error: /timed out after 500 ms/ });
   t.ok(hung.latencyMs < 2000, 'stopped at the timeout');
+
+  // Before, an answer whose body did not end in time kept no status code at all.
+  mode = 'stall';
+  const stalled = await sendWebhook(message(url), options);
+  t.match(stalled, { succeeded: false, statusCode: 200, error: 'timed out after 500 ms reading the response body (HTTP 200)' }, 'a timeout that shows what was answered');
+  t.ok(stalled.latencyMs < 2000, 'stopped at the timeout');
 });
 
 t.test('deliveries to one endpoint reuse a kept-alive connection to the checked address, and a reused connection the receiver reset is retried on a new one', async (t) => {

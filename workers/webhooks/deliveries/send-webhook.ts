@@ -121,6 +121,9 @@ function post(
 ): Promise<{ outcome: AttemptOutcome; staleConnection?: boolean }> {
   return new Promise((resolve) => {
     let settled = false;
+    /** The status once the response's head arrived: a body that then stalls past the deadline still shows what was answered. */
+    let answered: number | null = null;
+    const timedOut = () => (answered === null ? `timed out after ${timeoutMs} ms` : `timed out after ${timeoutMs} ms reading the response body (HTTP ${answered})`);
     const finish = (result: AttemptOutcome, staleConnection = false) => {
       if (settled) return;
       settled = true;
@@ -140,11 +143,14 @@ function post(
       },
       (response) => {
         const status = response.statusCode ?? 0;
+        answered = status;
         const chunks: Buffer[] = [];
         let read = 0;
         const done = () => {
           const text = Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_BODY_LIMIT);
-          if (status >= 200 && status < 300) finish(outcome(status, null, text));
+          // Cut off by the deadline before the body ended: a timeout, whatever the status said.
+          if (deadline.aborted && read < RESPONSE_BODY_LIMIT && !response.complete) finish(outcome(status, timedOut(), text));
+          else if (status >= 200 && status < 300) finish(outcome(status, null, text));
           else if (status >= 300 && status < 400) finish(outcome(status, `redirected (HTTP ${status}); redirects are not followed`, text));
           else finish(outcome(status, `HTTP ${status}`, text));
         };
@@ -163,9 +169,9 @@ function post(
       },
     );
     request.on('error', (error: Error & { code?: string }) => {
-      const stale = request.reusedSocket && !deadline.aborted && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
-      const text = deadline.aborted ? `timed out after ${timeoutMs} ms` : error.code ? `${error.code}: ${error.message}` : error.message;
-      finish(outcome(null, text), stale);
+      const stale = request.reusedSocket && answered === null && !deadline.aborted && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
+      const text = deadline.aborted ? timedOut() : error.code ? `${error.code}: ${error.message}` : error.message;
+      finish(outcome(answered, text), stale);
     });
     request.end(body);
   });

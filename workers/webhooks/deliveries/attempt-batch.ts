@@ -59,7 +59,7 @@ export class AttemptBatch {
     // Planned on every run: a plan kept from when the deliveries were few (a new deployment,
     // a first burst) reads all of them for every batch until autovacuum analyzes the table
     // (measured: 0.15 ms a delivery at 6,000 deliveries, 1.8 ms at 18,000).
-    await sql`${sql.raw(PLANNED_PER_VALUE)}
+    const { rows: recovering } = await sql<{ id: string; workspace_id: string }>`${sql.raw(PLANNED_PER_VALUE)}
       with settled as (
         select * from unnest(
           ${column((a) => a.workspaceId)}::text[], ${column((a) => a.deliveryId)}::text[], ${column((a) => a.attemptedAt.toISOString())}::timestamptz[],
@@ -79,19 +79,25 @@ export class AttemptBatch {
         insert into webhook_delivery_attempts (workspace_id, delivery_id, attempted_at, status_code, latency_ms, succeeded, error)
         select s.workspace_id, s.delivery_id, s.attempted_at, s.status_code, s.latency_ms, s.succeeded, s.error from settled s join live l on l.id = s.delivery_id
       ),
-      -- A success ends its endpoint's failing spell, read here rather than from what the
-      -- sender knew of the endpoint, which a failure elsewhere may have changed meanwhile.
-      recovered as (
-        update webhook_endpoints e set failing_since = null
-        from settled s join live l on l.id = s.delivery_id
-        where s.succeeded and e.id = l.endpoint_id and e.workspace_id = s.workspace_id and e.failing_since is not null
+      stored as (
+        update webhook_deliveries d
+        set status = s.status, attempt_count = s.attempt_count, next_attempt_at = s.next_attempt_at, leased_until = null, last_attempt_at = s.attempted_at, updated_at = s.attempted_at
+        from settled s
+        -- Only from the state the attempt started in: another copy that sent it too (a lease
+        -- that ran out, a retry by hand) and stored first keeps its newer state; the attempt is kept.
+        where d.id = s.delivery_id and d.workspace_id = s.workspace_id and d.attempt_count = s.attempt_count - 1
+          and d.id in (select id from live)
       )
-      update webhook_deliveries d
-      set status = s.status, attempt_count = s.attempt_count, next_attempt_at = s.next_attempt_at, leased_until = null, last_attempt_at = s.attempted_at, updated_at = s.attempted_at
-      from settled s
-      -- Only from the state the attempt started in: another copy that sent it too (a lease
-      -- that ran out, a retry by hand) and stored first keeps its newer state; the attempt is kept.
-      where d.id = s.delivery_id and d.workspace_id = s.workspace_id and d.attempt_count = s.attempt_count - 1
-        and d.id in (select id from live)`.execute(db);
+      -- A success ends its endpoint's failing spell, read here rather than from what the sender
+      -- knew of the endpoint, which a failure elsewhere may have changed meanwhile. Only read:
+      -- locking the endpoint while the deliveries' locks are held deadlocks with its deletion,
+      -- which locks the endpoint first; the statement below ends the spell with those released.
+      select distinct e.id, e.workspace_id from webhook_endpoints e
+      join live l on e.id = l.endpoint_id join settled s on s.delivery_id = l.id and s.workspace_id = e.workspace_id
+      where s.succeeded and e.failing_since is not null`.execute(db);
+    if (recovering.length === 0) return;
+    await sql`update webhook_endpoints e set failing_since = null
+      from unnest(${recovering.map((e) => e.id)}::text[], ${recovering.map((e) => e.workspace_id)}::text[]) as r (id, workspace_id)
+      where e.id = r.id and e.workspace_id = r.workspace_id and e.failing_since is not null`.execute(db);
   }
 }

@@ -112,6 +112,18 @@ t.test('SSRF: loopback, private, link-local (metadata), IPv6 loopback, names res
   t.equal((await eventsOf(ok.body.id)).length, 1, 'refused writes record no event');
 });
 
+t.test('a new url starts a new failing spell; other changes keep it', async (t) => {
+  // Before, the old address's days of failures stayed on the endpoint: the new address's first
+  // failure disabled it at once.
+  const endpoint = (await api.post<Endpoint>('/v1/webhook-endpoints', { url: URL_A, enabled_events: ['*'], status: 'disabled' })).body;
+  const failingSince = async () => (await api.get<{ failing_since: string | null }>(`/v1/webhook-endpoints/${endpoint.id}`)).body.failing_since;
+  await stack.db.query("update webhook_endpoints set failing_since = now() - interval '2 days' where id = $1", [endpoint.id]);
+  t.equal((await api.send('PATCH', `/v1/webhook-endpoints/${endpoint.id}`, { body: { description: 'Renamed', url: URL_A } })).status, 200);
+  t.not(await failingSince(), null, 'the same url and a description: still failing');
+  t.equal((await api.send('PATCH', `/v1/webhook-endpoints/${endpoint.id}`, { body: { url: 'https://fixed.unresolvable.invalid/crm' } })).status, 200);
+  t.equal(await failingSince(), null, 'another url: its failures are forgotten');
+});
+
 t.test('other refused input: a clear 400 naming the field', async (t) => {
   const cases: [unknown, string][] = [
     [{ url: URL_A, enabled_events: [] }, 'enabled_events'],

@@ -5,7 +5,7 @@ import { findEndpoint } from './find-endpoint.js';
 import { requireDeliverableUrl } from './require-deliverable-url.js';
 import { requireReadableEvents } from './require-readable-events.js';
 
-/** Changes the fields given; enabling an endpoint again forgets its failures. */
+/** Changes the fields given; enabling an endpoint again, or pointing it at another URL, forgets its failures. */
 export const updateEndpointHandler: OperationHandler<typeof updateWebhookEndpoint> = async ({ input, context, db, events, services }) => {
   const { id, ...fields } = input;
   if (fields.url !== undefined) await requireDeliverableUrl(fields.url, services);
@@ -13,6 +13,9 @@ export const updateEndpointHandler: OperationHandler<typeof updateWebhookEndpoin
   // Where an endpoint's events go, and which: only a caller who may read them all changes that.
   if (fields.url !== undefined || fields.enabled_events !== undefined) requireReadableEvents(context, fields.enabled_events ?? (before.enabled_events as EnabledEvent[]));
   const enabledAgain = fields.status === 'enabled' && before.status !== 'enabled';
+  // The old address's failures say nothing of the new one: counted on, they would disable the
+  // endpoint at the new address's first failure.
+  const moved = fields.url !== undefined && fields.url !== before.url;
   const row = await db
     .updateTable('webhook_endpoints')
     .set({
@@ -20,7 +23,7 @@ export const updateEndpointHandler: OperationHandler<typeof updateWebhookEndpoin
       description: fields.description,
       enabled_events: fields.enabled_events,
       status: fields.status,
-      ...(enabledAgain ? { failing_since: null } : {}),
+      ...(enabledAgain || moved ? { failing_since: null } : {}),
       updated_at: new Date(),
     })
     .where('id', '=', id)

@@ -74,7 +74,7 @@ export const updateWebhookEndpointEndpoint = defineEndpoint({
   operationId: 'updateWebhookEndpoint',
   summary: 'Update a webhook endpoint',
   description:
-    'Changes the fields given. status disabled stops every delivery to it; enabled again forgets its failures (failing_since). A change of url or enabled_events needs what creating it would: the read scope of every event type it receives.',
+    'Changes the fields given. status disabled stops every delivery to it; enabled again, or a new url, forgets its failures (failing_since). A change of url or enabled_events needs what creating it would: the read scope of every event type it receives.',
   tag,
   op: updateWebhookEndpoint,
   params: WebhookEndpointIdParams,

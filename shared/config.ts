@@ -166,7 +166,13 @@ const SETTINGS = {
       '1m,5m,30m,2h,5h,8h,8h',
       'Waits between the attempts of a webhook delivery after the first fails (each shortened by up to 20% at random, so copies do not retry in step); after the last, the delivery is failed. The default spans about 24 hours.',
     ),
-    timeoutMs: withTextDefault('WEBHOOK_TIMEOUT', Duration, '10s', 'How long one webhook delivery attempt may take, connection and response included.'),
+    timeoutMs: withTextDefault(
+      'WEBHOOK_TIMEOUT',
+      // Node's timers hold at most about 24 days and run a longer one at once: as 0, every attempt would time out at once.
+      Duration.refine((ms) => ms > 0 && ms <= 3_600_000, 'WEBHOOK_TIMEOUT must be more than 0 and at most 1h'),
+      '10s',
+      'How long one webhook delivery attempt may take, connection and response included (at most 1h).',
+    ),
     disableAfterMs: withTextDefault(
       'WEBHOOK_DISABLE_AFTER',
       Duration,

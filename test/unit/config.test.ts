@@ -80,6 +80,12 @@ t.test('invalid values are refused, one line per variable', async (t) => {
   t.ok(lines.includes('  BUS_NAMESPACE: BUS_NAMESPACE may hold letters, digits, _ and - only'));
 });
 
+t.test('WEBHOOK_TIMEOUT is more than 0 and at most 1h', async (t) => {
+  // Before, 0s and anything past the 24 days a timer holds were taken: every attempt timed out at once.
+  t.equal(loadConfig({ WEBHOOK_TIMEOUT: '1h' }).webhooks.timeoutMs, 3_600_000);
+  for (const value of ['0s', '30d', '2h']) t.throws(() => loadConfig({ WEBHOOK_TIMEOUT: value }), /WEBHOOK_TIMEOUT must be more than 0 and at most 1h/, value);
+});
+
 t.test('replies are checked in development and tests, not in production unless asked', async (t) => {
   t.equal(loadConfig({}).validateReplies, true, 'development (NODE_ENV unset)');
   t.equal(loadConfig({ NODE_ENV: 'production' }).validateReplies, false, 'production');

@@ -29,6 +29,7 @@ const NAMES: Record<string, string[]> = {
   'mixed.example': ['93.184.216.34', '10.1.2.3'],
   'mapped.example': ['::ffff:127.0.0.1'],
   'public.example': ['93.184.216.34'],
+  'public.example.': ['93.184.216.34'],
 };
 
 function countingNetwork(): OutboundNetwork & { lookups: string[]; sockets: string[] } {
@@ -169,15 +170,18 @@ t.test('strict mode: a public name whose receiver redirects to loopback is a fai
   const ca = readFileSync(certificates.ca);
 
   /** public.example resolves to a public address; its connections reach the test's receiver on 127.0.0.1 (with the test CA). Every socket is counted. */
-  const mappedNetwork = (): OutboundNetwork & { sockets: string[] } => {
+  const mappedNetwork = (): OutboundNetwork & { sockets: string[]; servernames: (string | undefined)[] } => {
     const sockets: string[] = [];
+    const servernames: (string | undefined)[] = [];
     return {
       sockets,
+      servernames,
       resolve: countingNetwork().resolve,
       openSocket: (options, secure) => {
         sockets.push(`${String(options.host)}:${String(options.port)}`);
-        if (options.host !== 'public.example' || !secure) return systemNetwork.openSocket(options, secure);
-        return tls.connect({ host: '127.0.0.1', port: receiverPort, servername: 'public.example', ca, checkServerIdentity: (_name, cert) => tls.checkServerIdentity('127.0.0.1', cert) });
+        servernames.push(options.servername);
+        if (!['public.example', 'public.example.'].includes(String(options.host)) || !secure) return systemNetwork.openSocket(options, secure);
+        return tls.connect({ host: '127.0.0.1', port: receiverPort, servername: options.servername, ca, checkServerIdentity: (_name, cert) => tls.checkServerIdentity('127.0.0.1', cert) });
       },
     };
   };
@@ -201,6 +205,13 @@ t.test('strict mode: a public name whose receiver redirects to loopback is a fai
     t.same(network.sockets, ['public.example:443'], `${location}: one socket, to the endpoint itself`);
   }
   t.equal(targetConnections, 0, 'the redirect target was never contacted');
+
+  // A name written with the root's trailing dot: before, the TLS server name (SNI) kept the dot,
+  // which RFC 6066 forbids and receivers' servers do not match to their certificate.
+  answer = { status: 200 };
+  const dotted = mappedNetwork();
+  t.match(await sendWebhook(message('https://public.example./hook'), strict(dotted)), { succeeded: true, statusCode: 200, error: null });
+  t.same(dotted.servernames, ['public.example'], 'SNI without the trailing dot');
 });
 
 t.test('a delivery is signed per Standard Webhooks, reads at most 4 KB of the answer, and times out', async (t) => {

@@ -56,8 +56,10 @@ export class PinnedAgents {
   private newAgent({ secure, host, port, resolved }: PinnedTarget): http.Agent {
     const network = this.network;
     const options = { keepAlive: true, maxSockets: SOCKETS_PER_TARGET, maxFreeSockets: SOCKETS_PER_TARGET, timeout: IDLE_MS, scheduling: 'lifo' as const };
-    const connect = (): Duplex =>
-      network.openSocket({ host, port, lookup: pinnedLookup(resolved), ...(secure && net.isIP(host) === 0 ? { servername: host } : {}) }, secure);
+    // SNI names the host without the trailing dot of a fully qualified name (RFC 6066); the
+    // certificate check ignores that dot either way.
+    const servername = host.replace(/\.$/, '');
+    const connect = (): Duplex => network.openSocket({ host, port, lookup: pinnedLookup(resolved), ...(secure && net.isIP(host) === 0 ? { servername } : {}) }, secure);
     // The agent's own connect would resolve the name again; ours goes to the checked address only.
     if (secure) {
       return new (class extends https.Agent {

@@ -1,9 +1,9 @@
 import http from 'node:http';
 import https from 'node:https';
-import net from 'node:net';
 import { bareHost, deliveryAddress, RefusedAddressError, type ResolvedAddress } from '../../../shared/ssrf/delivery-address.js';
 import { systemNetwork, type OutboundNetwork } from '../../../shared/ssrf/outbound-network.js';
 import { pinnedLookup } from '../../../shared/ssrf/pinned-lookup.js';
+import { pinnedSocketOptions } from '../../../shared/ssrf/pinned-socket-options.js';
 
 /** A document that takes longer than this (lookup, connection and body) is not waited for. */
 export const FETCH_TIMEOUT_MS = 5_000;
@@ -70,7 +70,7 @@ export async function fetchMetadataDocument(text: string, options: FetchOptions)
         method: 'GET',
         lookup: pinnedLookup(resolved),
         // One socket, to the checked address only, never pooled; TLS names the host for SNI and the certificate.
-        createConnection: () => network.openSocket({ host, port, lookup: pinnedLookup(resolved), ...(secure && net.isIP(host) === 0 ? { servername: host } : {}) }, secure),
+        createConnection: () => network.openSocket(pinnedSocketOptions({ host, port, resolved, secure }), secure),
         signal: deadline,
         headers: { accept: 'application/json', 'user-agent': 'workspace-crm-oauth/1' },
       },

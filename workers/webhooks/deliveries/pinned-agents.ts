@@ -1,10 +1,9 @@
 import http from 'node:http';
 import https from 'node:https';
-import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ResolvedAddress } from '../../../shared/ssrf/delivery-address.js';
 import type { OutboundNetwork } from '../../../shared/ssrf/outbound-network.js';
-import { pinnedLookup } from '../../../shared/ssrf/pinned-lookup.js';
+import { pinnedSocketOptions } from '../../../shared/ssrf/pinned-socket-options.js';
 import { DELIVERIES_IN_FLIGHT } from './deliveries-in-flight.js';
 
 /** Idle connections close after this long (receivers' own keep-alive timeouts are often 5 s). */
@@ -56,10 +55,7 @@ export class PinnedAgents {
   private newAgent({ secure, host, port, resolved }: PinnedTarget): http.Agent {
     const network = this.network;
     const options = { keepAlive: true, maxSockets: SOCKETS_PER_TARGET, maxFreeSockets: SOCKETS_PER_TARGET, timeout: IDLE_MS, scheduling: 'lifo' as const };
-    // SNI names the host without the trailing dot of a fully qualified name (RFC 6066); the
-    // certificate check ignores that dot either way.
-    const servername = host.replace(/\.$/, '');
-    const connect = (): Duplex => network.openSocket({ host, port, lookup: pinnedLookup(resolved), ...(secure && net.isIP(host) === 0 ? { servername } : {}) }, secure);
+    const connect = (): Duplex => network.openSocket(pinnedSocketOptions({ host, port, resolved, secure }), secure);
     // The agent's own connect would resolve the name again; ours goes to the checked address only.
     if (secure) {
       return new (class extends https.Agent {

@@ -5,6 +5,8 @@
  * handled (the day starts at its first instant).
  */
 
+import { CURRENT_NAME_OF_ICU_ZONE } from './renamed-zones.js';
+
 /** A calendar date with no zone: month 1 to 12. */
 export interface LocalDate {
   year: number;
@@ -41,16 +43,19 @@ function formatterOf(zone: string): Intl.DateTimeFormat {
 }
 
 /**
- * The zone's canonical spelling when `name` is a time zone this runtime knows (case does not
- * matter: `europe/paris` → `Europe/Paris`), else null.
+ * The zone's canonical name when `name` is a time zone this runtime knows, else null. Case
+ * does not matter (`europe/paris` → `Europe/Paris`), an alias gives its zone's current IANA
+ * name (`US/Pacific` → `America/Los_Angeles`, `Asia/Calcutta` → `Asia/Kolkata`).
  */
 export function canonicalTimeZone(name: string): string | null {
   if (!ZONE_NAME.test(name) || name.length > 64) return null;
+  let resolved: string;
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+    resolved = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
   } catch {
     return null;
   }
+  return CURRENT_NAME_OF_ICU_ZONE[resolved] ?? resolved;
 }
 
 /** The wall clock of `instant` in `zone`, as if that wall clock were UTC (milliseconds). */

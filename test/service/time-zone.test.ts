@@ -102,6 +102,17 @@ t.test('the time zone is a workspace setting: read, changed, refused when unknow
   t.same(events.body.data[0]?.data.previous_attributes, { time_zone: 'UTC' });
 });
 
+t.test('a zone is stored under its current IANA name, whatever alias or case it was given as', async (t) => {
+  const ws = await workspace();
+  const set = async (zone: string) => (await ws.api.send<WorkspaceSettings>('PATCH', '/v1/workspace', { body: { time_zone: zone } })).body.time_zone;
+  t.equal(await set('Asia/Kolkata'), 'Asia/Kolkata', 'not the name ICU still uses (Asia/Calcutta)');
+  t.equal(await set('asia/calcutta'), 'Asia/Kolkata', 'an old name gives the current one');
+  t.equal(await set('Europe/Kyiv'), 'Europe/Kyiv');
+  t.equal(await set('US/Pacific'), LA, 'a deprecated alias gives its zone');
+  const page = (await ws.api.get<ContactPage>('/v1/contacts?created_after=2026-01-31')).body;
+  t.same(page.applied_range, { created_after: '2026-01-31T08:00:00.000Z', created_before: null, time_zone: LA });
+});
+
 t.test('days are read in the workspace time zone; ranges are half-open', async (t) => {
   const ws = await workspace(LA);
   // January 31 begins at 08:00 UTC in Los Angeles.

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { CURRENT_NAME_OF_ICU_ZONE } from '../../shared/time/renamed-zones.js';
 import { addDays, canonicalTimeZone, firstOfMonth, isoWeekday, localDateOf, offsetAt, parseLocalDate, startOfDay, type LocalDate } from '../../shared/time/zoned-day.js';
 
 const day = (text: string): LocalDate => parseLocalDate(text) ?? { year: 0, month: 0, day: 0 };
@@ -86,6 +87,18 @@ t.test('dates and zone names are checked', async (t) => {
   t.same(parseLocalDate('2024-02-29'), { year: 2024, month: 2, day: 29 });
   t.equal(canonicalTimeZone('europe/paris'), 'Europe/Paris');
   t.equal(canonicalTimeZone('UTC'), 'UTC');
+  t.equal(canonicalTimeZone('US/Pacific'), 'America/Los_Angeles', 'a deprecated alias gives its zone');
+  // ICU still calls these by their old names; the workspace keeps the current IANA ones.
+  t.equal(canonicalTimeZone('Asia/Kolkata'), 'Asia/Kolkata');
+  t.equal(canonicalTimeZone('asia/kolkata'), 'Asia/Kolkata');
+  t.equal(canonicalTimeZone('Asia/Calcutta'), 'Asia/Kolkata');
+  t.equal(canonicalTimeZone('Europe/Kyiv'), 'Europe/Kyiv');
+  t.equal(canonicalTimeZone('America/Argentina/Buenos_Aires'), 'America/Argentina/Buenos_Aires');
+  for (const [old, current] of Object.entries(CURRENT_NAME_OF_ICU_ZONE)) {
+    t.equal(canonicalTimeZone(current), current, `${current} is kept`);
+    t.equal(canonicalTimeZone(old), current, `${old} gives ${current}`);
+    t.equal(offsetAt(Date.UTC(2026, 0, 15), current), offsetAt(Date.UTC(2026, 0, 15), old), `${current} is ${old}'s zone`);
+  }
   t.equal(canonicalTimeZone('Mars/Olympus_Mons'), null);
   t.equal(canonicalTimeZone('+01:00'), null, 'an offset is not a zone');
   t.equal(canonicalTimeZone(''), null);

@@ -26,15 +26,29 @@ export const Note = z
   .meta({ id: 'Note' });
 export type Note = z.infer<typeof Note>;
 
+/**
+ * Whether `text` has at most `max` characters, counted as the database (char_length) and
+ * JSON Schema's maxLength count them: code points, so an emoji is one, not its two UTF-16 units.
+ */
+function atMostCharacters(text: string, max: number): boolean {
+  if (text.length <= max) return true;
+  if (text.length > 2 * max) return false;
+  let count = 0;
+  for (const _ of text) if (++count > max) return false;
+  return true;
+}
+
 /** Stored as given after trimming: 1 to 10,000 characters. */
 export const NoteBody = z
   .string()
   .trim()
   .min(1, 'is required and must not be empty')
-  .max(NOTE_BODY_MAX, `must be at most ${NOTE_BODY_MAX} characters`)
+  .refine((s) => atMostCharacters(s, NOTE_BODY_MAX), { message: `must be at most ${NOTE_BODY_MAX} characters` })
   // Markdown keeps its line breaks and tabs.
   .refine((s) => !CONTROL_BUT_LINE_BREAKS.test(s), { message: CONTROL_BUT_LINE_BREAKS_MESSAGE })
-  .describe('Markdown, 1 to 10,000 characters (trimmed)');
+  .describe('Markdown, 1 to 10,000 characters (trimmed)')
+  // The bound the refinement checks, documented where .max() would have put it.
+  .meta({ maxLength: NOTE_BODY_MAX });
 
 const Ref = z.string().max(64);
 const ContactRef = Ref.describe('con_…: the note is on this contact (give contact_id or deal_id)');

@@ -111,6 +111,14 @@ t.test('bad input: a clear 400 or 404 and nothing stored', async (t) => {
   t.equal(tooLong.status, 400);
   t.equal((await api.get<Note>(`/v1/notes/${note.id}`)).body.body, 'y'.repeat(10_000), 'a refused change leaves the note as it was');
   t.equal((await api.get<ErrorBody>('/v1/notes?contact_id=con_a&deal_id=deal_b')).status, 400, 'one parent filter at most');
+
+  // Characters, as the database and JSON Schema count them: an emoji is one, not two UTF-16 units.
+  const emoji = await api.post<Note>('/v1/notes', { contact_id: contact, body: '😀'.repeat(10_000) });
+  t.equal(emoji.status, 201, '10,000 emoji are 10,000 characters');
+  t.equal([...emoji.body.body].length, 10_000);
+  const tooManyEmoji = await api.post<ErrorBody>('/v1/notes', { contact_id: contact, body: '😀'.repeat(10_001) });
+  t.equal(tooManyEmoji.status, 400);
+  t.match(tooManyEmoji.body.error, { param: 'body', message: /at most 10000 characters/ });
 });
 
 t.test('scopes follow the record: contacts:* for a contact note, deals:* for a deal note', async (t) => {

@@ -1,3 +1,4 @@
+import { isSupportedCountry } from 'libphonenumber-js/min';
 import { z } from 'zod';
 import { isCommonPassword } from '../auth/common-passwords.js';
 import { Permission, Visibility } from '../auth/permissions.js';
@@ -6,11 +7,19 @@ import { cleanText } from './common.js';
 
 /** Organization, workspace and user administration, served by the tokens worker. */
 
+const COUNTRY_CODE_RULE = 'must be a two-letter ISO 3166 country code, e.g. US or GB';
+
+/**
+ * A country phones are read in: two letters in any case, stored in capitals, and one the
+ * phone library knows; otherwise `UK` (for GB) or `ZZ` would be accepted here and every
+ * phone written without a country code refused later as "invalid country".
+ */
 export const CountryCode = z
   .string()
   .trim()
+  .regex(/^[A-Za-z]{2}$/, { message: COUNTRY_CODE_RULE, abort: true })
   .toUpperCase()
-  .regex(/^[A-Z]{2}$/, 'must be a two-letter ISO 3166 country code, e.g. US');
+  .refine((code) => isSupportedCountry(code), { message: 'is not a country code with phone numbers of its own: give its ISO 3166 code, e.g. GB (not UK) for the United Kingdom' });
 
 export const UserEmail = z
   .string()

@@ -86,6 +86,12 @@ t.test('the time zone is a workspace setting: read, changed, refused when unknow
   const country = await ws.api.send<ErrorBody>('PATCH', '/v1/workspace', { body: { default_country: 'USA' } });
   t.equal(country.status, 400);
   t.equal(country.body.error.param, 'default_country');
+  for (const code of ['UK', 'ZZ']) {
+    // Two letters, but no country's: every phone without a country code would then be refused.
+    const notACountry = await ws.api.send<ErrorBody>('PATCH', '/v1/workspace', { body: { default_country: code } });
+    t.equal(notACountry.status, 400, `${code} is refused`);
+    t.match(notACountry.body.error, { param: 'default_country', message: /GB \(not UK\)/ });
+  }
   const unknown = await ws.api.send<ErrorBody>('PATCH', '/v1/workspace', { body: { name: 'Renamed' } });
   t.equal(unknown.status, 400, 'unknown fields are refused');
   t.equal((await ws.api.get<WorkspaceSettings>('/v1/workspace')).body.time_zone, LA, 'nothing changed');
@@ -109,6 +115,8 @@ t.test('a zone is stored under its current IANA name, whatever alias or case it 
   t.equal(await set('asia/calcutta'), 'Asia/Kolkata', 'an old name gives the current one');
   t.equal(await set('Europe/Kyiv'), 'Europe/Kyiv');
   t.equal(await set('US/Pacific'), LA, 'a deprecated alias gives its zone');
+  const country = await ws.api.send<WorkspaceSettings>('PATCH', '/v1/workspace', { body: { default_country: ' gb ' } });
+  t.equal(country.body.default_country, 'GB', 'a country code in any case is stored in capitals');
   const page = (await ws.api.get<ContactPage>('/v1/contacts?created_after=2026-01-31')).body;
   t.same(page.applied_range, { created_after: '2026-01-31T08:00:00.000Z', created_before: null, time_zone: LA });
 });

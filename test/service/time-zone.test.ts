@@ -265,6 +265,8 @@ t.test('the console: an administrator sets the time zone; the overview shows it'
   const page = `${stack.baseUrl}/console/w/${ws.id}`;
   const before = await (await forms.browser.request(`${page}/settings`)).text();
   t.match(before, /<option value="UTC" selected>/, 'the settings page shows the current zone');
+  t.match(before, /<option value="Asia\/Kolkata" >/, 'zones under their current names');
+  t.notMatch(before, /Asia\/Calcutta/, "not ICU's old ones, which the workspace would not store");
 
   const refused = await forms.post('/settings', { time_zone: 'Mars/Olympus_Mons', default_country: 'US' });
   t.equal(refused.status, 400);

@@ -1,4 +1,5 @@
 import type { WorkspaceSettings } from '../../../shared/contracts/workspace-settings.js';
+import { CURRENT_NAME_OF_ICU_ZONE } from '../../../shared/time/renamed-zones.js';
 import { html, type Html } from '../../pages/html.js';
 import { consoleLayout } from '../console-layout.js';
 import type { ConsoleSession } from '../console-session.js';
@@ -10,8 +11,17 @@ export interface WorkspaceSettingsForm {
   default_country: string;
 }
 
-/** Every zone this runtime knows, UTC first: the choices of the time zone list. */
-const TIME_ZONES = ['UTC', ...Intl.supportedValuesOf('timeZone').filter((zone) => zone !== 'UTC')];
+/**
+ * Every zone this runtime knows, UTC first: the choices of the time zone list, under the
+ * names the workspace stores (ICU's list still says Asia/Calcutta for Asia/Kolkata).
+ */
+const TIME_ZONES = [
+  'UTC',
+  ...Intl.supportedValuesOf('timeZone')
+    .filter((zone) => zone !== 'UTC')
+    .map((zone) => CURRENT_NAME_OF_ICU_ZONE[zone] ?? zone)
+    .sort(),
+];
 
 /** The workspace's settings (administrators): its time zone and the default country for phones. */
 export function workspaceSettingsPage(

@@ -20,12 +20,12 @@ export const Scope = z.enum(SCOPES);
 export type Scope = z.infer<typeof Scope>;
 
 export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
-  'contacts:read': 'Read contacts',
-  'contacts:write': 'Create and change contacts',
-  'deals:read': 'Read deals and pipelines',
-  'deals:write': 'Create and change deals',
+  'contacts:read': 'Read contacts and their notes',
+  'contacts:write': 'Create and change contacts, and write their notes',
+  'deals:read': 'Read deals, their notes and pipelines',
+  'deals:write': 'Create and change deals, and write their notes',
   'schema:read': 'Read custom fields, pipelines and stages',
-  'schema:write': 'Change custom fields, pipelines and stages',
+  'schema:write': "Change custom fields, pipelines and stages, and the workspace's time zone and default country",
   'studio:read': 'Use the Studio tool server to read the workspace design',
   'studio:write': 'Use the Studio tool server to change the workspace design',
   'tokens:write': 'Create, list and revoke API tokens',

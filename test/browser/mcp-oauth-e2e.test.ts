@@ -152,9 +152,9 @@ t.test('a user with two workspaces picks one from a dropdown; the permission lis
     await select.waitFor();
     t.same(await select.locator('option').allInnerTexts(), ['Hooli / North', 'Hooli / South'], 'a dropdown of both workspaces');
     const visible = async () => (await page.locator('section:not([hidden]) li').allInnerTexts()).sort();
-    t.same(await visible(), ['Read contacts', 'Read custom fields, pipelines and stages', SCOPE_DESCRIPTIONS['events:read']].sort(), 'North: contacts only');
+    t.same(await visible(), [SCOPE_DESCRIPTIONS['contacts:read'], SCOPE_DESCRIPTIONS['schema:read'], SCOPE_DESCRIPTIONS['events:read']].sort(), 'North: contacts only');
     await select.selectOption({ label: 'Hooli / South' });
-    t.same(await visible(), ['Read contacts', 'Read custom fields, pipelines and stages', 'Read deals and pipelines', SCOPE_DESCRIPTIONS['events:read']].sort(), 'South: contacts and deals');
+    t.same(await visible(), [SCOPE_DESCRIPTIONS['contacts:read'], SCOPE_DESCRIPTIONS['schema:read'], SCOPE_DESCRIPTIONS['deals:read'], SCOPE_DESCRIPTIONS['events:read']].sort(), 'South: contacts and deals');
     await page.getByRole('button', { name: 'Approve' }).click();
     return code();
   });

@@ -60,6 +60,14 @@ t.test('complete: exactly the endpoints the gateway mounts, each fully described
   }
 });
 
+t.test('the scope table says everything a scope allows', async (t) => {
+  const info = (doc as unknown as { info: { description: string } }).info.description;
+  // Notes take their record's scopes, and schema:write also changes the workspace's settings.
+  t.match(info, /\| `contacts:read` \| Read contacts and their notes \|/);
+  t.match(info, /\| `deals:write` \| [^|]*notes[^|]*\|/);
+  t.match(info, /\| `schema:write` \| [^|]*time zone and default country \|/);
+});
+
 t.test('every documented operation is routed (never "No route")', async (t) => {
   const api = client(stack.baseUrl, await stack.token(ws.workspace.id, ['contacts:read']));
   for (const e of V1_ENDPOINTS) {

@@ -38,11 +38,16 @@ function atMostCharacters(text: string, max: number): boolean {
   return true;
 }
 
+/** A character that shows: neither white space nor an invisible format character (Cf). */
+const VISIBLE = /[^\s\p{Cf}]/u;
+
 /** Stored as given after trimming: 1 to 10,000 characters. */
 export const NoteBody = z
   .string()
   .trim()
   .min(1, 'is required and must not be empty')
+  // trim() keeps format characters such as U+200B (zero-width space): a note of only those shows nothing.
+  .refine((s) => VISIBLE.test(s), { message: 'must contain visible text, not only spaces or invisible characters' })
   .refine((s) => atMostCharacters(s, NOTE_BODY_MAX), { message: `must be at most ${NOTE_BODY_MAX} characters` })
   // Markdown keeps its line breaks and tabs.
   .refine((s) => !CONTROL_BUT_LINE_BREAKS.test(s), { message: CONTROL_BUT_LINE_BREAKS_MESSAGE })

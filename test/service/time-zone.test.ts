@@ -121,6 +121,20 @@ t.test('a zone is stored under its current IANA name, whatever alias or case it 
   t.same(page.applied_range, { created_after: '2026-01-31T08:00:00.000Z', created_before: null, time_zone: LA });
 });
 
+t.test("agents are told today's date in the workspace time zone, not only the UTC instant", async (t) => {
+  // At any hour one of these two is on another day than UTC (+14 from 10:00 UTC, -11 before 11:00 UTC).
+  for (const zone of [KIRITIMATI, 'Pacific/Pago_Pago']) {
+    const ws = await workspace(zone);
+    const [local] = await stack.db.query<{ today: string; weekday: string }>(
+      `select to_char(now() at time zone $1, 'YYYY-MM-DD') as today, trim(to_char(now() at time zone $1, 'FMDay')) as weekday`,
+      [zone],
+    );
+    const who = (await ws.tools.callTool({ name: 'whoami', arguments: {} })) as { structuredContent?: { today?: string; time_zone: string } };
+    t.equal(who.structuredContent?.today, local?.today, `whoami: today in ${zone}`);
+    t.match(ws.tools.getInstructions() ?? '', `where today is ${local?.weekday} ${local?.today}`, `the instructions: today in ${zone}`);
+  }
+});
+
 t.test('days are read in the workspace time zone; ranges are half-open', async (t) => {
   const ws = await workspace(LA);
   // January 31 begins at 08:00 UTC in Los Angeles.

@@ -66,6 +66,9 @@ t.test('date', async (t) => {
   t.equal(ok.body.custom_fields.birthday, '1815-12-10');
   await expectRefused(t, { birthday: '10/12/1815' }, 'custom_fields.birthday', /YYYY-MM-DD/);
   await expectRefused(t, { birthday: '2026-02-30' }, 'custom_fields.birthday', /real calendar date/);
+  await expectRefused(t, { birthday: '0000-01-01' }, 'custom_fields.birthday', /real calendar date/);
+  await expectRefused(t, { birthday: '2026-2-3' }, 'custom_fields.birthday', /YYYY-MM-DD/);
+  await expectRefused(t, { birthday: '2026-02-03T00:00:00Z' }, 'custom_fields.birthday', /YYYY-MM-DD/);
   await expectRefused(t, { birthday: 20261210 }, 'custom_fields.birthday', /YYYY-MM-DD/);
 });
 

@@ -2,6 +2,7 @@ import { CONTROL_BUT_LINE_BREAKS, CONTROL_BUT_LINE_BREAKS_MESSAGE } from '../../
 import type { CustomFieldValue, CustomFieldValues } from '../../shared/contracts/custom-field-values.js';
 import type { CustomFieldObject } from '../../shared/db/entities/custom-field.js';
 import { ValidationError } from '../../shared/errors.js';
+import { parseLocalDate } from '../../shared/time/zoned-day.js';
 import { nullPrototypeRecord } from '../../shared/null-prototype.js';
 import { requireCustomFieldsFit } from './custom-fields-size.js';
 import type { FieldDefinition } from './custom-field-definitions.js';
@@ -26,11 +27,10 @@ function problemWith(field: FieldDefinition, value: Exclude<CustomFieldValue, nu
       return typeof value === 'number' && Number.isFinite(value) ? null : 'must be a number';
     case 'boolean':
       return typeof value === 'boolean' ? null : 'must be true or false';
-    case 'date': {
+    case 'date':
       if (typeof value !== 'string' || !DATE.test(value)) return 'must be a date written YYYY-MM-DD';
-      const d = new Date(`${value}T00:00:00Z`);
-      return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(value) ? null : 'must be a real calendar date';
-    }
+      // The calendar the date filters use: years 0001 to 9999 (Date would also take 0000).
+      return parseLocalDate(value) ? null : 'must be a real calendar date, in the years 0001 to 9999';
     case 'select':
       return typeof value === 'string' && (field.options ?? []).includes(value) ? null : `must be one of: ${(field.options ?? []).join(', ')}`;
   }

@@ -15,8 +15,9 @@ export type NoteFormOutcome = { added: true } | { added: false; error: string; d
  * textarea's line breaks as CRLF; the note keeps them as LF, like text sent over the API.
  */
 export async function addNoteFromForm(deps: GatewayDeps, req: Request, parent: { contact_id: string } | { deal_id: string }): Promise<NoteFormOutcome> {
-  // Read past the limit, so that an over-long note is refused rather than cut.
-  const draft = textField(req, 'body', NOTE_BODY_MAX * 2).replace(/\r\n?/g, '\n');
+  // Read past the limit, so that an over-long note is refused rather than cut: a character
+  // is at most two UTF-16 units (an emoji, or a CRLF line break), so one past it always fits.
+  const draft = textField(req, 'body', (NOTE_BODY_MAX + 1) * 2).replace(/\r\n?/g, '\n');
   try {
     await callWorker(deps.bus, req, createNote, { ...parent, body: draft });
     return { added: true };

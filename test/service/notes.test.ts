@@ -5,8 +5,10 @@ import { listEvents } from '../../shared/contracts/events.js';
 import { createNote, deleteNote, getNote, listNotes, updateNote, type Note } from '../../shared/contracts/notes.js';
 import type { ErrorBody, ListPage } from '../helpers/api-types.js';
 import { busAs } from '../helpers/bus-as.js';
+import { signInToConsole } from '../helpers/console-forms.js';
 import { client } from '../helpers/http.js';
 import { useStack } from '../helpers/shared-stack.js';
+import { TEST_PASSWORD } from '../helpers/stack.js';
 
 /**
  * Notes over REST: the whole life of a note, the limits of its text, scopes and `owned`
@@ -120,6 +122,14 @@ t.test('bad input: a clear 400 or 404 and nothing stored', async (t) => {
   const tooManyEmoji = await api.post<ErrorBody>('/v1/notes', { contact_id: contact, body: '😀'.repeat(10_001) });
   t.equal(tooManyEmoji.status, 400);
   t.match(tooManyEmoji.body.error, { param: 'body', message: /at most 10000 characters/ });
+
+  // The console's form too: one emoji past the limit is refused, not cut to fit.
+  const forms = await signInToConsole(stack.baseUrl, W, ws.user.email, TEST_PASSWORD);
+  const beforeForm = await storedNotes();
+  const overLong = await forms.post(`/contacts/${contact}/notes`, { body: '😀'.repeat(10_001) });
+  t.equal(overLong.status, 400, 'the form refuses 10,001 emoji');
+  t.match(await overLong.text(), /at most 10000 characters/);
+  t.equal(await storedNotes(), beforeForm, 'and stores nothing');
 });
 
 t.test('scopes follow the record: contacts:* for a contact note, deals:* for a deal note', async (t) => {

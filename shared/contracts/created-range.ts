@@ -14,14 +14,18 @@ const DAY_OR_INSTANT = 'must be a date (YYYY-MM-DD, read in the workspace time z
 const Instant = isoInstant(DAY_OR_INSTANT);
 
 /** A day, or an instant with its offset. */
-export const DayOrInstant = z.string().superRefine((text, ctx) => {
-  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) {
-    if (parseLocalDate(text) === null) ctx.addIssue({ code: 'custom', message: 'must be a real calendar date, e.g. 2026-01-31' });
-    return;
-  }
-  const instant = Instant.safeParse(text);
-  if (!instant.success) ctx.addIssue({ code: 'custom', message: instant.error.issues[0]?.message ?? DAY_OR_INSTANT });
-});
+export const DayOrInstant = z
+  .string()
+  .superRefine((text, ctx) => {
+    if (/^\d{4}-\d{2}-\d{2}$/.test(text)) {
+      if (parseLocalDate(text) === null) ctx.addIssue({ code: 'custom', message: 'must be a real calendar date, e.g. 2026-01-31' });
+      return;
+    }
+    const instant = Instant.safeParse(text);
+    if (!instant.success) ctx.addIssue({ code: 'custom', message: instant.error.issues[0]?.message ?? DAY_OR_INSTANT });
+  })
+  // The refinement is invisible to JSON Schema: documented as the two formats it takes, not as any string.
+  .meta({ anyOf: [{ format: 'date' }, { format: 'date-time' }] });
 
 export const CREATED_WITHIN = ['today', 'yesterday', 'last_7_days', 'this_week', 'last_week', 'this_month', 'last_month'] as const;
 export const CreatedWithin = z.enum(CREATED_WITHIN, { error: `must be one of ${CREATED_WITHIN.join(', ')}` });

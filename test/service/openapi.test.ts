@@ -60,6 +60,15 @@ t.test('complete: exactly the endpoints the gateway mounts, each fully described
   }
 });
 
+t.test('a day-or-instant filter is documented as the formats it takes, not as any string', async (t) => {
+  for (const path of ['/v1/contacts', '/v1/deals', '/v1/events']) {
+    for (const name of ['created_after', 'created_before']) {
+      const param = doc.paths[path]?.get?.parameters?.find((p) => p.name === name) as { schema?: Record<string, unknown> } | undefined;
+      t.same(param?.schema?.anyOf, [{ format: 'date' }, { format: 'date-time' }], `${path} ${name}`);
+    }
+  }
+});
+
 t.test('the scope table says everything a scope allows', async (t) => {
   const info = (doc as unknown as { info: { description: string } }).info.description;
   // Notes take their record's scopes, and schema:write also changes the workspace's settings.

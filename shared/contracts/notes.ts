@@ -85,7 +85,7 @@ export const NOTE_ORDERS = ['asc', 'desc'] as const;
 export const NoteFilters = z.object({
   contact_id: Ref.optional().describe("Only this contact's notes (con_…)"),
   deal_id: Ref.optional().describe("Only this deal's notes (deal_…)"),
-  order: z.enum(NOTE_ORDERS).optional().describe('asc (default): oldest first, like every list; desc: newest first'),
+  order: z.enum(NOTE_ORDERS, { error: 'must be asc or desc' }).optional().describe('asc (default): oldest first, like every list; desc: newest first'),
 });
 export type NoteFilters = z.infer<typeof NoteFilters>;
 

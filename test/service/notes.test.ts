@@ -231,6 +231,9 @@ t.test('keyset pages, oldest first or newest first', async (t) => {
   };
   t.same(await read('asc'), ids);
   t.same(await read('desc'), [...ids].reverse());
+  const badOrder = await api.get<ErrorBody>(`/v1/notes?contact_id=${person}&order=newest_first`);
+  t.equal(badOrder.status, 400);
+  t.match(badOrder.body.error, { param: 'order', message: 'order: must be asc or desc' }, 'the values it takes, as other lists say theirs');
   const page = (await api.get<ListPage<Note>>(`/v1/notes?contact_id=${person}&limit=2`)).body;
   const cursor = new URL(page.links.next ?? '').searchParams.get('cursor') ?? '';
   const elsewhere = await api.get<ErrorBody>(`/v1/notes?contact_id=${contact}&limit=2&cursor=${encodeURIComponent(cursor)}`);

@@ -13,6 +13,7 @@ import { Migration0012WorkspaceSettingsVersion } from './0012-workspace-settings
 import { Migration0013WebhookSecretOverlap } from './0013-webhook-secret-overlap.js';
 import { Migration0014WebhookDeliveryLease } from './0014-webhook-delivery-lease.js';
 import { Migration0015CustomFieldsSize } from './0015-custom-fields-size.js';
+import { Migration0016CurrentZoneNames } from './0016-current-zone-names.js';
 
 /** Every migration, in order. Listed explicitly so the compiled service needs no file discovery. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   Migration0013WebhookSecretOverlap,
   Migration0014WebhookDeliveryLease,
   Migration0015CustomFieldsSize,
+  Migration0016CurrentZoneNames,
 ];

@@ -22,6 +22,19 @@ export function parseCommandArgs(argv: string[], options: Options, usage: string
   }
 }
 
+/**
+ * For a command that takes no operands. A stray word is most often the rest of an unquoted
+ * value (`--scopes contacts:read contacts:write`, `--org Acme Corp`): dropping it would act
+ * on part of what was meant.
+ */
+export function withoutPositionals(args: ParsedArgs, usage: string): ParsedArgs {
+  const [extra] = args.positionals;
+  if (extra !== undefined) {
+    throw new UsageError(`Unexpected argument: ${extra}. Quote a value that holds spaces; join a list with commas.`, usage);
+  }
+  return args;
+}
+
 export function required(args: ParsedArgs, name: string, usage: string): string {
   const value = args.values[name];
   if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`Missing required option --${name}.`, usage);

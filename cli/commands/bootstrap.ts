@@ -1,5 +1,5 @@
 import { bootstrapWorkspace } from '../../shared/contracts/identity.js';
-import { optional, parseCommandArgs, required } from '../args.js';
+import { optional, parseCommandArgs, required, withoutPositionals } from '../args.js';
 import { printJson, printLines } from '../output.js';
 import { passwordFrom } from '../password.js';
 import { withLocalServices } from '../with-local-services.js';
@@ -12,16 +12,19 @@ Run again with an existing organization or user to add another workspace to them
 The password may come from the CRM_PASSWORD environment variable instead.`;
 
 export async function run(argv: string[]): Promise<void> {
-  const args = parseCommandArgs(
-    argv,
-    {
-      org: { type: 'string' },
-      workspace: { type: 'string' },
-      email: { type: 'string' },
-      password: { type: 'string' },
-      'default-country': { type: 'string' },
-      json: { type: 'boolean' },
-    },
+  const args = withoutPositionals(
+    parseCommandArgs(
+      argv,
+      {
+        org: { type: 'string' },
+        workspace: { type: 'string' },
+        email: { type: 'string' },
+        password: { type: 'string' },
+        'default-country': { type: 'string' },
+        json: { type: 'boolean' },
+      },
+      usage,
+    ),
     usage,
   );
   const input = {

@@ -4,7 +4,7 @@ import { startGateway } from '../../gateway/start-gateway.js';
 import { BusCallMetrics } from '../../shared/metrics/bus-call-metrics.js';
 import { createMetricsRegistry } from '../../shared/metrics/registry.js';
 import { serveAdminPort } from '../admin-port.js';
-import { parseCommandArgs } from '../args.js';
+import { parseCommandArgs, withoutPositionals } from '../args.js';
 import { busClient, connectTransport, requireNats } from '../environment.js';
 import { onShutdown } from '../shutdown.js';
 
@@ -14,7 +14,7 @@ Runs the HTTP gateway alone. It needs NATS_URL (it forwards every call to worker
 over NATS) and never opens Postgres. Run as many as you like behind a load balancer.`;
 
 export async function run(argv: string[]): Promise<void> {
-  parseCommandArgs(argv, {}, usage);
+  withoutPositionals(parseCommandArgs(argv, {}, usage), usage);
   const config = loadConfig();
   requireNats(config, 'gateway');
   const log = createLogger({ level: config.logLevel, component: 'gateway' });

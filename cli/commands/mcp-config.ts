@@ -1,6 +1,6 @@
 import { isTokenEnvName, mcpClientConfig } from '../../shared/auth/mcp-servers.js';
 import { loadConfig } from '../../shared/config.js';
-import { optional, parseCommandArgs } from '../args.js';
+import { optional, parseCommandArgs, withoutPositionals } from '../args.js';
 import { printJson } from '../output.js';
 import { UsageError } from '../usage-error.js';
 
@@ -14,7 +14,7 @@ the token is referenced from the environment, never written out.
 The base URL is --url, else PUBLIC_URL, else http://HOST:PORT.`;
 
 export async function run(argv: string[]): Promise<void> {
-  const args = parseCommandArgs(argv, { 'token-env': { type: 'string' }, url: { type: 'string' } }, usage);
+  const args = withoutPositionals(parseCommandArgs(argv, { 'token-env': { type: 'string' }, url: { type: 'string' } }, usage), usage);
   const config = loadConfig();
   const tokenEnv = optional(args, 'token-env');
   if (tokenEnv !== undefined && !isTokenEnvName(tokenEnv)) {

@@ -2,7 +2,7 @@ import { loadConfig } from '../../shared/config.js';
 import { migrateDatabase } from '../../shared/db/migrate.js';
 import { openDatabase } from '../../shared/db/orm.js';
 import { createLogger } from '../../shared/logger.js';
-import { parseCommandArgs } from '../args.js';
+import { parseCommandArgs, withoutPositionals } from '../args.js';
 import { resolveDatabase } from '../environment.js';
 import { printJson, printLines } from '../output.js';
 
@@ -11,7 +11,7 @@ export const usage = `Usage: crm migrate [--json]
 Applies pending database migrations (safe to run from several places at once).`;
 
 export async function run(argv: string[]): Promise<void> {
-  const args = parseCommandArgs(argv, { json: { type: 'boolean' } }, usage);
+  const args = withoutPositionals(parseCommandArgs(argv, { json: { type: 'boolean' } }, usage), usage);
   const config = loadConfig();
   const log = createLogger({ level: config.logLevel, component: 'migrate', fd: 2 });
   const db = await resolveDatabase(config, log, 'command');

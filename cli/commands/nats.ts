@@ -2,7 +2,7 @@ import { keysFromEnvironment, publicKeyVariableOf, renderNatsAuthorization } fro
 import { newRoleKeyPairs } from '../../shared/bus/nats-keys.js';
 import { NATS_ROLES } from '../../shared/bus/nats-permissions.js';
 import { loadConfig } from '../../shared/config.js';
-import { parseCommandArgs } from '../args.js';
+import { parseCommandArgs, withoutPositionals } from '../args.js';
 import { printJson, printLines } from '../output.js';
 import { UsageError } from '../usage-error.js';
 
@@ -18,7 +18,7 @@ keys    prints a new key pair per role: give each process its NATS_NKEY_SEED (a 
 
 export async function run(argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
-  const args = parseCommandArgs(rest, { json: { type: 'boolean' } }, usage);
+  const args = withoutPositionals(parseCommandArgs(rest, { json: { type: 'boolean' } }, usage), usage);
   if (sub === 'config') {
     process.stdout.write(renderNatsAuthorization(loadConfig().busNamespace, keysFromEnvironment));
     return;

@@ -12,7 +12,7 @@ import { registerPoolMetrics } from '../../shared/metrics/pool-metrics.js';
 import { createMetricsRegistry } from '../../shared/metrics/registry.js';
 import { WorkerMessageMetrics } from '../../shared/metrics/worker-metrics.js';
 import { serveAdminPort } from '../admin-port.js';
-import { parseCommandArgs } from '../args.js';
+import { parseCommandArgs, withoutPositionals } from '../args.js';
 import { busClient, connectTransport, resolveDatabase, resolveSecret } from '../environment.js';
 import { printLines } from '../output.js';
 import { onShutdown } from '../shutdown.js';
@@ -24,7 +24,7 @@ it uses the embedded default: a real Postgres under CRM_DATA_DIR (./.data) and a
 in-process bus. Migrations are applied on start. Stop with Ctrl-C.`;
 
 export async function run(argv: string[]): Promise<void> {
-  parseCommandArgs(argv, {}, usage);
+  withoutPositionals(parseCommandArgs(argv, {}, usage), usage);
   const config = loadConfig();
   const log = createLogger({ level: config.logLevel, component: 'crm' });
 

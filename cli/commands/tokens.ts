@@ -2,7 +2,7 @@ import { parseScopeList, SCOPES } from '../../shared/auth/scopes.js';
 import type { CallContext } from '../../shared/contracts/call-context.js';
 import { MAX_PAGE_SIZE } from '../../shared/contracts/common.js';
 import { createToken, listTokens, revokeToken, type ApiToken } from '../../shared/contracts/tokens.js';
-import { optional, parseCommandArgs, parseDuration, required } from '../args.js';
+import { optional, parseCommandArgs, parseDuration, required, withoutPositionals } from '../args.js';
 import type { LocalServices } from '../local-services.js';
 import { printJson, printLines } from '../output.js';
 import { UsageError } from '../usage-error.js';
@@ -25,9 +25,8 @@ export async function run(argv: string[]): Promise<void> {
 }
 
 async function create(argv: string[]): Promise<void> {
-  const args = parseCommandArgs(
-    argv,
-    { workspace: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' }, 'expires-in': { type: 'string' }, json: { type: 'boolean' } },
+  const args = withoutPositionals(
+    parseCommandArgs(argv, { workspace: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' }, 'expires-in': { type: 'string' }, json: { type: 'boolean' } }, usage),
     usage,
   );
   const { scopes, unknown } = parseScopeList(required(args, 'scopes', usage));
@@ -66,7 +65,7 @@ async function allTokens({ bus, requestId }: LocalServices, context: CallContext
 }
 
 async function list(argv: string[]): Promise<void> {
-  const args = parseCommandArgs(argv, { workspace: { type: 'string' }, all: { type: 'boolean' }, json: { type: 'boolean' } }, usage);
+  const args = withoutPositionals(parseCommandArgs(argv, { workspace: { type: 'string' }, all: { type: 'boolean' }, json: { type: 'boolean' } }, usage), usage);
   const workspaceRef = required(args, 'workspace', usage);
   const tokens = await withLocalServices(async (services) => {
     const { context } = await services.inWorkspace(workspaceRef);

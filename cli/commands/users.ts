@@ -1,6 +1,6 @@
 import { parsePermissionList, Visibility } from '../../shared/auth/permissions.js';
 import { addUser } from '../../shared/contracts/identity.js';
-import { parseCommandArgs, required } from '../args.js';
+import { parseCommandArgs, required, withoutPositionals } from '../args.js';
 import { printJson, printLines } from '../output.js';
 import { passwordFrom } from '../password.js';
 import { UsageError } from '../usage-error.js';
@@ -16,16 +16,19 @@ Visibility "owned" limits the member's reads to records they own.`;
 export async function run(argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
   if (sub !== 'add') throw new UsageError(sub ? `Unknown users command: ${sub}.` : 'Missing the users command.', usage);
-  const args = parseCommandArgs(
-    rest,
-    {
-      workspace: { type: 'string' },
-      email: { type: 'string' },
-      password: { type: 'string' },
-      permissions: { type: 'string' },
-      visibility: { type: 'string' },
-      json: { type: 'boolean' },
-    },
+  const args = withoutPositionals(
+    parseCommandArgs(
+      rest,
+      {
+        workspace: { type: 'string' },
+        email: { type: 'string' },
+        password: { type: 'string' },
+        permissions: { type: 'string' },
+        visibility: { type: 'string' },
+        json: { type: 'boolean' },
+      },
+      usage,
+    ),
     usage,
   );
   const { permissions, unknown } = parsePermissionList(required(args, 'permissions', usage));

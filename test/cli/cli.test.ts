@@ -19,6 +19,15 @@ t.test('bad arguments: a clear message, usage, and a non-zero exit', async (t) =
     [['users', 'add', '--workspace', 'x', '--email', 'a@b.c', '--password', 'p', '--permissions', 'root', '--visibility', 'all'], /Unknown permission: root/],
     [['users', 'add', '--workspace', 'x', '--email', 'a@b.c', '--password', 'p', '--permissions', 'contacts.read', '--visibility', 'some'], /--visibility must be/],
     [['worker', 'payments'], /Unknown worker: payments/],
+    // A stray word is usually the rest of an unquoted value: acting without it would do less than was meant.
+    [['tokens', 'create', '--workspace', 'x', '--scopes', 'contacts:read', 'contacts:write'], /Unexpected argument: contacts:write/],
+    [['tokens', 'list', '--workspace', 'x', 'extra'], /Unexpected argument: extra/],
+    [['bootstrap', '--org', 'Acme', 'Corp', '--workspace', 'W', '--email', 'a@b.c', '--password', TEST_PASSWORD], /Unexpected argument: Corp/],
+    [['users', 'add', '--workspace', 'x', '--email', 'a@b.c', '--password', TEST_PASSWORD, '--permissions', 'contacts.read', 'deals.read', '--visibility', 'all'], /Unexpected argument: deals.read/],
+    [['keys', 'rotate', 'now'], /Unexpected argument: now/],
+    [['migrate', 'up'], /Unexpected argument: up/],
+    [['mcp-config', 'CRM_TOKEN'], /Unexpected argument: CRM_TOKEN/],
+    [['nats', 'keys', 'gateway'], /Unexpected argument: gateway/],
     // The command line's environment holds its own role's NATS_NKEY_SEED, as a deployment's does.
     [['worker', 'contacts', 'deals'], /each worker kind runs in its own process/],
   ];

@@ -470,6 +470,49 @@ function composeEnvironmentProblems(compose: Compose, known: Set<string>): strin
   return problems;
 }
 
+/**
+ * Postgres connections when every pool is full: each worker's DB_POOL_MAX (default 10), `crm
+ * migrate`'s 3 (a pool of 2 and the connection holding its advisory lock, shared/db/migrate.ts)
+ * and another `crm` command's 4 (cli/local-services.ts),
+ * within max_connections (Postgres' default 100, or the service's `-c max_connections=`) less
+ * the 3 connections Postgres reserves for superusers. Past it, a busy worker's queries fail with
+ * "too many clients".
+ */
+const POSTGRES_DEFAULT_MAX_CONNECTIONS = 100;
+const POSTGRES_RESERVED_CONNECTIONS = 3;
+const MIGRATE_CONNECTIONS = 3;
+const COMMAND_CONNECTIONS = 4;
+const DEFAULT_POOL_MAX = loadConfig({}).dbPoolMax;
+
+function poolMaxOf(env: Record<string, string | undefined>): number {
+  return env.DB_POOL_MAX === undefined ? DEFAULT_POOL_MAX : Number(env.DB_POOL_MAX);
+}
+
+function connectionBudgetProblem(where: string, parts: string[], total: number, maxConnections: number): string[] {
+  const allowed = maxConnections - POSTGRES_RESERVED_CONNECTIONS;
+  return total > allowed ? [`${where}: up to ${total} Postgres connections (${parts.join(' + ')}), over the ${allowed} that max_connections ${maxConnections} allows`] : [];
+}
+
+function composeConnectionProblems(compose: Compose): string[] {
+  const postgres = postgresServices(compose)[0];
+  const setting = postgres ? commandOf(postgres[1]).map((a) => /^max_connections=(\d+)$/.exec(a)?.[1]).find((v) => v !== undefined) : undefined;
+  const maxConnections = setting === undefined ? POSTGRES_DEFAULT_MAX_CONNECTIONS : Number(setting);
+  const ours = ourImageServices(compose);
+  const parts: string[] = [];
+  let total = 0;
+  for (const [name, service] of servicesOf(compose)) {
+    if (!ours.has(name)) continue;
+    const { role } = roleOf(commandOf(service));
+    const env = environmentOf(service);
+    // Gateways never open Postgres; any other service of our image runs a `crm` command.
+    const each = role === 'gateway' ? 0 : role === 'worker' ? poolMaxOf(env) : role === 'migrate' ? MIGRATE_CONNECTIONS : env.DATABASE_URL ? COMMAND_CONNECTIONS : 0;
+    if (each === 0) continue;
+    total += replicasOf(service) * each;
+    parts.push(`${name} ${replicasOf(service)}×${each}`);
+  }
+  return connectionBudgetProblem('compose', parts, total, maxConnections);
+}
+
 function composeProblems(compose: Compose, known: Set<string>): string[] {
   return [
     ...composePostgresProblems(compose),
@@ -480,6 +523,7 @@ function composeProblems(compose: Compose, known: Set<string>): string[] {
     ...composeEnvironmentProblems(compose, known),
     ...composeNatsClientProblems(compose),
     ...composeNatsConfigProblems(compose),
+    ...composeConnectionProblems(compose),
   ];
 }
 
@@ -801,6 +845,40 @@ function workloadsOf(objects: KubernetesObject[]): Workload[] {
     }
   }
   return workloads;
+}
+
+/**
+ * The same budget on Kubernetes, against a managed Postgres left at the default: each worker
+ * kind at its autoscaler's maxReplicas plus the pod a rolling update adds (maxSurge), the
+ * migration Job and the command line's pod.
+ */
+function kubernetesConnectionProblems(objects: KubernetesObject[]): string[] {
+  const configData = Object.assign({}, ...objects.filter((o): o is ConfigMap => o instanceof ConfigMap).map((c) => c.data ?? {})) as Record<string, string>;
+  const poolOf = (container: IContainer | undefined): number => {
+    const literal = (container?.env ?? []).find((e) => e.name === 'DB_POOL_MAX')?.value;
+    return poolMaxOf({ DB_POOL_MAX: literal ?? ((container?.envFrom ?? []).some((e) => e.configMapRef) ? configData.DB_POOL_MAX : undefined) });
+  };
+  const parts: string[] = [];
+  let total = 0;
+  for (const hpa of objects.filter((o): o is HorizontalPodAutoscaler => o instanceof HorizontalPodAutoscaler)) {
+    const target = objects.find((o): o is Deployment => o instanceof Deployment && o.metadata?.name === hpa.spec?.scaleTargetRef.name);
+    if (!target || deploymentRole(target).role !== 'worker') continue;
+    const surge = target.spec?.strategy?.rollingUpdate?.maxSurge;
+    const pods = (hpa.spec?.maxReplicas ?? 0) + (typeof surge === 'number' ? surge : 1);
+    const each = poolOf(mainContainer(target.spec?.template));
+    total += pods * each;
+    parts.push(`${nameOf(target)} ${pods}×${each}`);
+  }
+  for (const o of objects) {
+    if (o instanceof Job && roleOf(argsOf(mainContainer(o.spec?.template) ?? { name: '' })).role === 'migrate') {
+      total += MIGRATE_CONNECTIONS;
+      parts.push(`${nameOf(o)} ${MIGRATE_CONNECTIONS}`);
+    } else if (o instanceof Pod && o.metadata?.labels?.['app.kubernetes.io/component'] === 'cli') {
+      total += COMMAND_CONNECTIONS;
+      parts.push(`${nameOf(o)} ${COMMAND_CONNECTIONS}`);
+    }
+  }
+  return connectionBudgetProblem('kubernetes', parts, total, POSTGRES_DEFAULT_MAX_CONNECTIONS);
 }
 
 /** Every `secretKeyRef` to the crm-nats Secret in a pod: its seeds go to the one process they belong to. */
@@ -1232,6 +1310,17 @@ t.test('Kubernetes: Deployments, probes, secrets, the migration Job, Services, a
 t.test('Kubernetes: NATS seeds per role, TLS, network policies on both sides, the Helm values', async (t) => {
   t.same(kubernetesBusProblems(objects, natsSide.objects, String(kustomization.namespace), objects.find((o): o is ConfigMap => o instanceof ConfigMap)?.data ?? {}), []);
   t.same(helmValuesProblems(readYaml(HELM_VALUES_FILE)), [], 'deploy/kubernetes/nats/values.yaml');
+});
+
+t.test('Postgres connections: every pool at its largest fits max_connections', async (t) => {
+  t.same(composeConnectionProblems(validCompose()), [], 'compose');
+  t.same(kubernetesConnectionProblems(objects), [], 'kubernetes');
+  const scaled = clone(validCompose());
+  const worker = servicesOf(scaled).find(([, s]) => roleOf(commandOf(s)).role === 'worker')?.[1];
+  if (worker) worker.deploy = { ...worker.deploy, replicas: 200 };
+  t.match(composeConnectionProblems(scaled).join('\n'), /^compose: up to \d+ Postgres connections .* over the \d+ that max_connections/, 'a copy with too many workers');
+  const bigPools = objects.map((o) => (o instanceof ConfigMap ? new ConfigMap({ metadata: o.metadata, data: { ...o.data, DB_POOL_MAX: '50' } }) : o));
+  t.match(kubernetesConnectionProblems(bigPools).join('\n'), /^kubernetes: up to \d+ Postgres connections/, 'a copy with larger pools');
 });
 
 t.test('Kubernetes checks catch broken copies', async (t) => {

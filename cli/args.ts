@@ -46,6 +46,9 @@ export function optional(args: ParsedArgs, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/** The longest duration read: 100 years. Longer ones would run past the dates a Date can hold and fail later, with a stack trace. */
+const MAX_DURATION_DAYS = 36_500;
+
 /** Parses 30d, 12h, 45m or 3600s into milliseconds. */
 export function parseDuration(text: string, usage: string): number {
   const match = /^(\d+)\s*([smhd])$/.exec(text.trim());
@@ -53,5 +56,6 @@ export function parseDuration(text: string, usage: string): number {
   const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] as 's' | 'm' | 'h' | 'd'];
   const ms = Number(match[1]) * unit;
   if (ms <= 0) throw new UsageError('The duration must be positive.', usage);
+  if (ms > MAX_DURATION_DAYS * 86_400_000) throw new UsageError(`The duration "${text}" is too long: at most ${MAX_DURATION_DAYS}d.`, usage);
   return ms;
 }

@@ -1,4 +1,4 @@
-import { isTokenEnvName, mcpClientConfig } from '../../shared/auth/mcp-servers.js';
+import { isTokenEnvName, MCP_SERVERS, mcpClientConfig } from '../../shared/auth/mcp-servers.js';
 import { loadConfig } from '../../shared/config.js';
 import { optional, parseCommandArgs, withoutPositionals } from '../args.js';
 import { printJson } from '../output.js';
@@ -20,6 +20,24 @@ export async function run(argv: string[]): Promise<void> {
   if (tokenEnv !== undefined && !isTokenEnvName(tokenEnv)) {
     throw new UsageError('--token-env takes the name of an environment variable, e.g. CRM_TOKEN (not the token itself).', usage);
   }
-  const base = optional(args, 'url') ?? config.publicUrl ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
+  const url = optional(args, 'url');
+  const problem = url === undefined ? null : baseUrlProblem(url);
+  if (problem) throw new UsageError(`--url ${problem}`, usage);
+  const base = url ?? config.publicUrl ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
   printJson(mcpClientConfig(base, tokenEnv));
+}
+
+/** Why `text` cannot be the base the server paths are appended to (a client would get addresses that answer nothing), or null. */
+function baseUrlProblem(text: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return `takes the service's base URL, e.g. https://crm.example.com; "${text}" is not a URL.`;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `must be an http or https URL, not ${url.protocol}.`;
+  if (url.search || url.hash) return 'takes the base URL alone, without a query or a fragment.';
+  const server = Object.values(MCP_SERVERS).find((s) => url.pathname.replace(/\/+$/, '').endsWith(s.path));
+  if (server) return `takes the service's base URL, without ${server.path}: the server paths are added to it.`;
+  return null;
 }

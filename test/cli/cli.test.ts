@@ -28,6 +28,9 @@ t.test('bad arguments: a clear message, usage, and a non-zero exit', async (t) =
     [['keys', 'rotate', 'now'], /Unexpected argument: now/],
     [['migrate', 'up'], /Unexpected argument: up/],
     [['mcp-config', 'CRM_TOKEN'], /Unexpected argument: CRM_TOKEN/],
+    [['mcp-config', '--url', 'crm.example.com'], /--url takes the service's base URL, e\.g\. https:\/\/crm\.example\.com; "crm\.example\.com" is not a URL/],
+    [['mcp-config', '--url', 'https://crm.example.com/mcp/crm'], /--url takes the service's base URL, without \/mcp\/crm/],
+    [['mcp-config', '--url', 'ftp://crm.example.com'], /--url must be an http or https URL/],
     [['nats', 'keys', 'gateway'], /Unexpected argument: gateway/],
     // The command line's environment holds its own role's NATS_NKEY_SEED, as a deployment's does.
     [['worker', 'contacts', 'deals'], /each worker kind runs in its own process/],

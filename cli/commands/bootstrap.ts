@@ -1,15 +1,15 @@
 import { bootstrapWorkspace } from '../../shared/contracts/identity.js';
 import { optional, parseCommandArgs, required, withoutPositionals } from '../args.js';
 import { printJson, printLines } from '../output.js';
-import { passwordFrom } from '../password.js';
+import { PASSWORD_OPTIONS, PASSWORD_SOURCES, passwordFrom } from '../password.js';
 import { withLocalServices } from '../with-local-services.js';
 
-export const usage = `Usage: crm bootstrap --org NAME --workspace NAME --email EMAIL --password PASSWORD
+export const usage = `Usage: crm bootstrap --org NAME --workspace NAME --email EMAIL (--password PASSWORD | --password-stdin)
                      [--default-country CC] [--json]
 
 Creates the organization (if new), the workspace and the user as its administrator.
 Run again with an existing organization or user to add another workspace to them.
-The password may come from the CRM_PASSWORD environment variable instead.`;
+${PASSWORD_SOURCES}`;
 
 export async function run(argv: string[]): Promise<void> {
   const args = withoutPositionals(
@@ -19,7 +19,7 @@ export async function run(argv: string[]): Promise<void> {
         org: { type: 'string' },
         workspace: { type: 'string' },
         email: { type: 'string' },
-        password: { type: 'string' },
+        ...PASSWORD_OPTIONS,
         'default-country': { type: 'string' },
         json: { type: 'boolean' },
       },
@@ -31,7 +31,7 @@ export async function run(argv: string[]): Promise<void> {
     organization: required(args, 'org', usage),
     workspace: required(args, 'workspace', usage),
     email: required(args, 'email', usage),
-    password: passwordFrom(args, usage),
+    password: await passwordFrom(args, usage),
     default_country: optional(args, 'default-country') ?? null,
   };
   const result = await withLocalServices(async ({ bus, requestId }) =>

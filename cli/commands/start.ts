@@ -61,7 +61,7 @@ export async function run(argv: string[]): Promise<void> {
     '  Health       ' + `${gateway.url}/healthz   ${gateway.url}/readyz`,
     '',
     'First time? In another terminal:',
-    '  npm run crm -- bootstrap --org "Acme" --workspace "Sales" --email you@example.com --password "choose-a-long-one" --default-country US',
+    '  npm run crm -- bootstrap --org "Acme" --workspace "Sales" --email you@example.com --password-stdin --default-country US',
     '  npm run crm -- tokens create --workspace "Sales" --scopes contacts:read,contacts:write --name "my script"',
     `  curl -H "Authorization: Bearer sk_live_…" ${gateway.url}/v1/me`,
     '',

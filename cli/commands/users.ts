@@ -2,16 +2,17 @@ import { parsePermissionList, Visibility } from '../../shared/auth/permissions.j
 import { addUser } from '../../shared/contracts/identity.js';
 import { parseCommandArgs, required, withoutPositionals } from '../args.js';
 import { printJson, printLines } from '../output.js';
-import { passwordFrom } from '../password.js';
+import { PASSWORD_OPTIONS, PASSWORD_SOURCES, passwordFrom } from '../password.js';
 import { UsageError } from '../usage-error.js';
 import { withLocalServices } from '../with-local-services.js';
 
-export const usage = `Usage: crm users add --workspace WORKSPACE --email EMAIL --password PASSWORD
+export const usage = `Usage: crm users add --workspace WORKSPACE --email EMAIL (--password PASSWORD | --password-stdin)
                      --permissions LIST --visibility all|owned [--json]
 
 Adds a user (created if new) to a workspace. LIST is comma-separated from:
 contacts.read, contacts.write, deals.read, deals.write, configuration.
-Visibility "owned" limits the member's reads to records they own.`;
+Visibility "owned" limits the member's reads to records they own.
+${PASSWORD_SOURCES}`;
 
 export async function run(argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
@@ -22,7 +23,7 @@ export async function run(argv: string[]): Promise<void> {
       {
         workspace: { type: 'string' },
         email: { type: 'string' },
-        password: { type: 'string' },
+        ...PASSWORD_OPTIONS,
         permissions: { type: 'string' },
         visibility: { type: 'string' },
         json: { type: 'boolean' },
@@ -37,7 +38,7 @@ export async function run(argv: string[]): Promise<void> {
   const visibility = Visibility.safeParse(required(args, 'visibility', usage));
   if (!visibility.success) throw new UsageError('--visibility must be "all" or "owned".', usage);
   const workspaceRef = required(args, 'workspace', usage);
-  const input = { email: required(args, 'email', usage), password: passwordFrom(args, usage), permissions, visibility: visibility.data };
+  const input = { email: required(args, 'email', usage), password: await passwordFrom(args, usage), permissions, visibility: visibility.data };
 
   const member = await withLocalServices(async ({ bus, requestId, inWorkspace }) => {
     const { context } = await inWorkspace(workspaceRef);

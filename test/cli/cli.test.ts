@@ -115,6 +115,27 @@ t.test('users add, tokens create/list/revoke with --json', async (t) => {
   t.equal(all.data.length, 2, '--all shows them');
 });
 
+t.test('--password-stdin: the password is read from standard input, never from the command line', async (t) => {
+  const { runCrm } = await import('../helpers/process.js');
+  const args = ['bootstrap', '--org', 'Pied Piper', '--workspace', 'Compression', '--email', 'richard@piedpiper.test', '--json'];
+  const first = await runCrm([...args, '--password-stdin'], stack.env, `${TEST_PASSWORD}\n`);
+  t.equal(first.code, 0, first.stderr);
+  t.equal((JSON.parse(first.stdout) as { user: { created: boolean } }).user.created, true);
+  // The stored password is the line read (its newline aside): the same user checks out with it on the next run.
+  const again = await stack.crm(['bootstrap', '--org', 'Pied Piper', '--workspace', 'Storage', '--email', 'richard@piedpiper.test', '--password', TEST_PASSWORD, '--json']);
+  t.equal(again.code, 0, again.stderr);
+  const wrong = await runCrm(['bootstrap', '--org', 'Pied Piper', '--workspace', 'Video', '--email', 'richard@piedpiper.test', '--password-stdin'], stack.env, 'not the right password\n');
+  t.equal(wrong.code, 1, 'a wrong password read from stdin is refused like one given as an option');
+
+  const both = await runCrm([...args, '--password', TEST_PASSWORD, '--password-stdin'], stack.env, `${TEST_PASSWORD}\n`);
+  t.equal(both.code, 2);
+  t.match(both.stderr, /Give --password or --password-stdin, not both/);
+  const empty = await runCrm(['users', 'add', '--workspace', 'Compression', '--email', 'jared@piedpiper.test', '--password-stdin', '--permissions', 'contacts.read', '--visibility', 'all'], stack.env, '');
+  t.equal(empty.code, 2);
+  t.match(empty.stderr, /--password-stdin read no password/);
+  t.equal(empty.stdout, '');
+});
+
 t.test('crm gateway and crm worker explain that they need NATS_URL', async (t) => {
   const { runCrm } = await import('../helpers/process.js');
   const res = await runCrm(['gateway'], { PATH: process.env.PATH, PORT: '0' });

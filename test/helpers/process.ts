@@ -85,10 +85,13 @@ export class CrmProcess {
   }
 }
 
-/** Runs a `crm` command to completion. */
-export async function runCrm(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Runs a `crm` command to completion; `input`, when given, is its standard input. */
+export async function runCrm(args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(...nodeCommand([CRM_BIN, ...args]), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(...nodeCommand([CRM_BIN, ...args]), { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    // Without input, standard input is empty (at its end at once), as it was when ignored.
+    // A command that stops before reading it (a usage error) closes the pipe: EPIPE is no failure of the test.
+    child.stdin.on('error', () => undefined).end(input ?? '');
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));

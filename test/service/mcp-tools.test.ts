@@ -73,9 +73,20 @@ t.test('every tool declares input and output schemas and annotations; write tool
   const readOnly = await connect('crm', await stack.token(W, ['contacts:read', 'deals:read']));
   t.same((await readOnly.listTools()).tools.map((x) => x.name).sort(), ['count_contacts', 'count_deals', 'describe_schema', 'find_contacts', 'find_deals', 'get_contact', 'get_deal', 'list_notes', 'recent_changes', 'whoami']);
   const studio = await connect('studio', fullToken);
-  t.same((await studio.listTools()).tools.map((x) => x.name).sort(), [
+  const studioTools = (await studio.listTools()).tools;
+  t.same(studioTools.map((x) => x.name).sort(), [
     'archive_custom_field', 'archive_stage', 'create_custom_field', 'create_pipeline', 'create_stage', 'get_pipeline', 'list_custom_fields', 'list_pipelines', 'update_custom_field', 'update_stage', 'whoami',
   ]);
+  // Studio's arguments are design words a model easily confuses (a field's key and its label): each one says what it takes.
+  for (const tool of studioTools) {
+    const properties = (tool.inputSchema.properties ?? {}) as Record<string, { description?: string }>;
+    const undescribed = Object.entries(properties).filter(([, p]) => !p.description).map(([name]) => name);
+    t.same(undescribed, [], `${tool.name}: every argument is described`);
+  }
+  const createField = studioTools.find((x) => x.name === 'create_custom_field');
+  const fieldArguments = (createField?.inputSchema.properties ?? {}) as Record<string, { description?: string; enum?: string[] }>;
+  t.match(fieldArguments.key?.description, /lower snake case.*Not the label/, 'key: the stored name, not the label');
+  t.same(fieldArguments.type?.enum, ['text', 'number', 'boolean', 'date', 'select'], 'type: an enum');
 });
 
 t.test('whoami with an API token', async (t) => {

@@ -15,6 +15,9 @@ import { defineTool } from '../../tool.js';
 
 const PipelineId = z.string().max(64).describe('pipe_…');
 const StageId = z.string().max(64).describe('stg_…');
+/** The names, described for an agent (the contract's carry no description); validation stays the contract's. */
+const PipelineName = CreatePipelineInput.shape.name.describe('The pipeline\'s name, unique in the workspace (e.g. "Partners")');
+const StageName = CreateStageFields.shape.name.describe('The stage\'s name, unique within its pipeline (e.g. "Negotiation")');
 
 export const listPipelinesTool = defineTool({
   name: 'list_pipelines',
@@ -40,7 +43,7 @@ export const createPipelineTool = defineTool({
   title: 'Create a pipeline',
   description: 'Creates a pipeline with stage names in order (default Lead, Qualified, Negotiation, Won, Lost).',
   op: createPipeline,
-  input: CreatePipelineInput.shape,
+  input: { ...CreatePipelineInput.shape, name: PipelineName },
   output: Pipeline,
 });
 
@@ -49,7 +52,7 @@ export const createStageTool = defineTool({
   title: 'Add a stage',
   description: 'Adds a stage to a pipeline at a position (default last). Stage names are unique within their pipeline.',
   op: createStage,
-  input: { pipeline_id: PipelineId, ...CreateStageFields.shape },
+  input: { pipeline_id: PipelineId, ...CreateStageFields.shape, name: StageName },
   output: Pipeline,
 });
 
@@ -58,7 +61,7 @@ export const updateStageTool = defineTool({
   title: 'Rename or reorder a stage',
   description: 'Renames a stage and/or moves it to a position; the stages in between shift by one.',
   op: updateStage,
-  input: { pipeline_id: PipelineId, stage_id: StageId, ...UpdateStageFields.shape },
+  input: { pipeline_id: PipelineId, stage_id: StageId, ...UpdateStageFields.shape, name: UpdateStageFields.shape.name.describe('The new name, unique within the pipeline; omit to keep it') },
   output: Pipeline,
 });
 

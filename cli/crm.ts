@@ -5,7 +5,7 @@ import { CrmError } from '../shared/errors.js';
 import { UsageError } from './usage-error.js';
 
 /** `crm`: every way to run and administer the service. One module per command, loaded on demand. */
-const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv: string[]): Promise<void> }> }> = {
+const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv: string[]): Promise<void>; usage: string }> }> = {
   start: { summary: 'run gateway and all workers in one process (what npm start runs)', load: () => import('./commands/start.js') },
   gateway: { summary: 'run the HTTP gateway (needs NATS_URL)', load: () => import('./commands/gateway.js') },
   worker: { summary: 'run one or more workers: contacts, deals, schema, tokens, webhooks', load: () => import('./commands/worker.js') },
@@ -40,7 +40,13 @@ async function main(argv: string[]): Promise<void> {
   }
   const command = COMMANDS[name];
   if (!command) throw new UsageError(`Unknown command: ${name}.`, help());
-  await (await command.load()).run(rest);
+  const loaded = await command.load();
+  // Here, not in each command: one with subcommands would read --help as an unknown subcommand.
+  if (rest[0] === '--help' || rest[0] === '-h') {
+    process.stdout.write(`${loaded.usage}\n`);
+    return;
+  }
+  await loaded.run(rest);
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

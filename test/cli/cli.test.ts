@@ -45,6 +45,20 @@ t.test('bad arguments: a clear message, usage, and a non-zero exit', async (t) =
   }
 });
 
+t.test('crm COMMAND --help prints that command\'s usage, subcommands or not', async (t) => {
+  const commands = ['start', 'gateway', 'worker', 'migrate', 'bootstrap', 'users', 'tokens', 'mcp-config', 'keys', 'nats', 'events', 'webhooks', 'import'];
+  const results = await Promise.all(commands.map((name) => stack.crm([name, '--help'])));
+  for (const [i, name] of commands.entries()) {
+    const res = results[i] ?? { code: null, stdout: '', stderr: '' };
+    t.equal(res.code, 0, `crm ${name} --help exits 0`);
+    t.match(res.stdout, new RegExp(`^Usage: crm ${name}\\b`), `crm ${name} --help prints its usage`);
+    t.equal(res.stderr, '', 'nothing on stderr');
+  }
+  const sub = await stack.crm(['tokens', 'create', '-h']);
+  t.equal(sub.code, 0);
+  t.match(sub.stdout, /^Usage: crm tokens create/);
+});
+
 t.test('errors from the service are reported with exit code 1', async (t) => {
   const res = await stack.crm(['tokens', 'create', '--workspace', 'No Such Workspace', '--scopes', 'contacts:read']);
   t.equal(res.code, 1);

@@ -18,12 +18,14 @@ keys    prints a new key pair per role: give each process its NATS_NKEY_SEED (a 
 
 export async function run(argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
-  const args = withoutPositionals(parseCommandArgs(rest, { json: { type: 'boolean' } }, usage), usage);
   if (sub === 'config') {
+    // Its output is the server's configuration, never JSON: --json is refused, not ignored.
+    withoutPositionals(parseCommandArgs(rest, {}, usage), usage);
     process.stdout.write(renderNatsAuthorization(loadConfig().busNamespace, keysFromEnvironment));
     return;
   }
   if (sub !== 'keys') throw new UsageError(sub ? `Unknown nats command: ${sub}.` : 'Missing the nats command.', usage);
+  const args = withoutPositionals(parseCommandArgs(rest, { json: { type: 'boolean' } }, usage), usage);
   const pairs = newRoleKeyPairs();
   if (args.values.json) return printJson(pairs);
   printLines(

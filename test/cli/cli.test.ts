@@ -32,6 +32,7 @@ t.test('bad arguments: a clear message, usage, and a non-zero exit', async (t) =
     [['mcp-config', '--url', 'https://crm.example.com/mcp/crm'], /--url takes the service's base URL, without \/mcp\/crm/],
     [['mcp-config', '--url', 'ftp://crm.example.com'], /--url must be an http or https URL/],
     [['nats', 'keys', 'gateway'], /Unexpected argument: gateway/],
+    [['nats', 'config', '--json'], /Unknown option '--json'/],
     // The command line's environment holds its own role's NATS_NKEY_SEED, as a deployment's does.
     [['worker', 'contacts', 'deals'], /each worker kind runs in its own process/],
   ];

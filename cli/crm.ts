@@ -49,6 +49,11 @@ async function main(argv: string[]): Promise<void> {
   await loaded.run(rest);
 }
 
+/** An error of the operating system's (a port in use, a file it may not read): its message says what and where; a stack would bury it. */
+function isSystemError(error: unknown): error is NodeJS.ErrnoException {
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).syscall === 'string';
+}
+
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof UsageError) {
     process.stderr.write(`crm: ${error.message}\n${error.usage ? `\n${error.usage}\n` : ''}`);
@@ -60,6 +65,11 @@ main(process.argv.slice(2)).catch((error: unknown) => {
   }
   if (error instanceof CrmError) {
     process.stderr.write(`crm: ${error.message}${error.details.param ? ` (${error.details.param})` : ''}\n`);
+    process.exit(1);
+  }
+  if (isSystemError(error)) {
+    const hint = error.code === 'EADDRINUSE' ? ' Another process listens there: stop it, or set PORT (ADMIN_PORT for the admin server) to a free port.' : '';
+    process.stderr.write(`crm: ${error.message}.${hint}\n`);
     process.exit(1);
   }
   process.stderr.write(`crm: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

@@ -151,6 +151,20 @@ t.test('--password-stdin: the password is read from standard input, never from t
   t.equal(empty.stdout, '');
 });
 
+t.test('a port in use: one line saying so, no stack trace', async (t) => {
+  const { runCrm } = await import('../helpers/process.js');
+  const { createServer } = await import('node:net');
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => taken.close());
+  const address = taken.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const res = await runCrm(['gateway'], { ...stack.envFor('gateway'), PORT: String(port), LOG_LEVEL: 'silent' });
+  t.equal(res.code, 1);
+  t.match(res.stderr, new RegExp(`^crm: listen EADDRINUSE: address already in use 127\\.0\\.0\\.1:${port}\\. Another process listens there`));
+  t.notMatch(res.stderr, /\n\s+at /, 'no stack trace');
+});
+
 t.test('crm gateway and crm worker explain that they need NATS_URL', async (t) => {
   const { runCrm } = await import('../helpers/process.js');
   const res = await runCrm(['gateway'], { PATH: process.env.PATH, PORT: '0' });

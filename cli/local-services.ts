@@ -32,6 +32,27 @@ export interface LocalServices {
   close(): Promise<void>;
 }
 
+/**
+ * How long a command waits for NATS to answer at all. Services wait for it forever (they may
+ * start first); a person at a terminal, or a script, is told instead of left waiting.
+ */
+export const COMMAND_NATS_WAIT_MS = 10_000;
+
+async function connectCommandNats(config: Config & { natsUrl: string }, log: Logger): Promise<NatsTransport> {
+  let timer: NodeJS.Timeout | undefined;
+  const unreachable = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new ConfigError(`NATS at ${config.natsUrl} (NATS_URL) did not answer in ${COMMAND_NATS_WAIT_MS / 1000} s: start it, or correct NATS_URL. Nothing was changed.`)),
+      COMMAND_NATS_WAIT_MS,
+    );
+  });
+  try {
+    return await Promise.race([NatsTransport.connect(config.natsUrl, 'crm command', log, natsConnectionOptions(config, 'cli')), unreachable]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function openLocalServices(config: Config, log: Logger): Promise<LocalServices> {
   const db = await resolveDatabase(config, log, 'command');
   const cleanups: (() => Promise<unknown>)[] = [() => db.release()];
@@ -53,7 +74,7 @@ export async function openLocalServices(config: Config, log: Logger): Promise<Lo
     let natsBus: BusClient | null = null;
     let jetStream: JetStreamAccess | null = null;
     if (config.natsUrl) {
-      const nats = await NatsTransport.connect(config.natsUrl, 'crm command', log, natsConnectionOptions(config, 'cli'));
+      const nats = await connectCommandNats({ ...config, natsUrl: config.natsUrl }, log);
       cleanups.push(() => nats.close());
       broadcasts = nats;
       jetStream = nats;

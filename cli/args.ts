@@ -18,8 +18,19 @@ export function parseCommandArgs(argv: string[], options: Options, usage: string
     }
     return { values: values as ParsedArgs['values'], positionals };
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error), usage);
+    throw new UsageError(parseErrorMessage(error), usage);
   }
+}
+
+/**
+ * Node's words for a parse error. For an unknown option it goes on to explain how to pass a
+ * positional argument that starts with "-": advice for a typo'd option that only misleads
+ * (most commands take no operands at all), so only its first sentence is kept.
+ */
+function parseErrorMessage(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  if ((error as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return /^Unknown option '[^']*'\./.exec(error.message)?.[0] ?? error.message;
+  return error.message;
 }
 
 /**

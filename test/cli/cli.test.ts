@@ -15,7 +15,7 @@ t.test('bad arguments: a clear message, usage, and a non-zero exit', async (t) =
     [['tokens', 'create', '--workspace', 'x', '--scopes', 'contacts:read,contacts:destroy'], /Unknown scope: contacts:destroy/],
     [['tokens', 'create', '--workspace', 'x', '--scopes', 'contacts:read', '--expires-in', 'soon'], /Cannot read the duration/],
     [['tokens', 'create', '--workspace', 'x', '--scopes', 'contacts:read', '--expires-in', '99999999999d'], /The duration "99999999999d" is too long: at most 36500d/],
-    [['tokens', 'create', '--bogus'], /Unknown option '--bogus'/],
+    [['tokens', 'create', '--bogus'], /^crm: Unknown option '--bogus'\.\n\nUsage: crm tokens/],
     [['bootstrap', '--org', 'A'], /Missing required option --workspace/],
     [['users', 'add', '--workspace', 'x', '--email', 'a@b.c', '--password', 'p', '--permissions', 'root', '--visibility', 'all'], /Unknown permission: root/],
     [['users', 'add', '--workspace', 'x', '--email', 'a@b.c', '--password', 'p', '--permissions', 'contacts.read', '--visibility', 'some'], /--visibility must be/],

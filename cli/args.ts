@@ -11,7 +11,14 @@ export interface ParsedArgs {
 /** Strict option parsing: an unknown option or a missing value is a usage error, never ignored. */
 export function parseCommandArgs(argv: string[], options: Options, usage: string): ParsedArgs {
   try {
-    const { values, positionals } = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    const { values, positionals, tokens } = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true, tokens: true });
+    // parseArgs keeps the last of a repeated option: `--scopes a --scopes b` would quietly mean b alone.
+    const seen = new Set<string>();
+    for (const token of tokens) {
+      if (token.kind !== 'option') continue;
+      if (seen.has(token.name)) throw new UsageError(`--${token.name} is given more than once; give it once${options[token.name]?.type === 'string' ? ' (a list goes in one value, comma-separated)' : ''}.`, usage);
+      seen.add(token.name);
+    }
     if (values.help) {
       process.stdout.write(`${usage}\n`);
       process.exit(0);

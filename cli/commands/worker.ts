@@ -19,7 +19,9 @@ import { UsageError } from '../usage-error.js';
 export const usage = `Usage: crm worker <${WORKER_NAMES.join('|')}> [more names…]
 
 Runs workers that take requests from NATS in a queue group: start more copies to
-share the load. Needs NATS_URL, DATABASE_URL and CRM_SECRET. Several kinds share a
+share the load. Needs NATS_URL; in production also DATABASE_URL and CRM_SECRET
+(without them it serves the embedded database under CRM_DATA_DIR on this machine, the
+one "crm start" uses). Several kinds share a
 process only without per-kind NATS credentials (NATS_NKEY_SEED, NATS_CREDS). On SIGTERM a worker
 stops taking messages, finishes the ones it holds, and closes its connections.`;
 

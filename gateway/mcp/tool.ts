@@ -44,7 +44,7 @@ type Args<I extends z.ZodRawShape> = z.output<z.ZodObject<I>>;
 /**
  * One tool, declared once: the operation it calls, its own schemas (arguments, result),
  * and how they map onto the operation's. Its scopes, whether it changes data and its
- * annotations are the operation's.
+ * annotations are the operation's (see destructiveArguments).
  */
 export interface ToolSpec<Op extends Operation = Operation, I extends z.ZodRawShape = z.ZodRawShape, O extends z.ZodObject = z.ZodObject> {
   name: string;
@@ -66,6 +66,12 @@ export interface ToolSpec<Op extends Operation = Operation, I extends z.ZodRawSh
    * answers with the worker's bytes spliced in (see ToolDefinition.runEncoded).
    */
   rows?: string;
+  /**
+   * Some arguments change what exists although the operation creates (create_pipeline's
+   * is_default takes the default from another pipeline): the tool is annotated destructive,
+   * so clients that confirm such calls ask first. It still takes an idempotency key.
+   */
+  destructiveArguments?: true;
 }
 
 /** Without an input mapping, the arguments must be the operation's input. */
@@ -132,7 +138,7 @@ export function serverScopes(server: McpServerDefinition): readonly Scope[] {
 }
 
 function offerTool(server: McpServerDefinition, tool: ToolSpec): ToolDefinition {
-  const { op, opInput, result, rows } = tool;
+  const { op, opInput, result, rows, destructiveArguments } = tool;
   const keyed = takesIdempotencyKey(op);
   const inputSchema = z.strictObject({ ...tool.input, ...(keyed ? { idempotency_key: IdempotencyKeyArgument } : {}) });
   const outputSchema = z.object(tool.output.shape);
@@ -152,7 +158,7 @@ function offerTool(server: McpServerDefinition, tool: ToolSpec): ToolDefinition 
     outputJsonSchema: toolJsonSchema(z.union([outputSchema, ToolError]), 'output'),
     scopes: scopesOn(op, serverScopes(server)),
     writes: !op.readOnly,
-    annotations: annotationsOf(op),
+    annotations: destructiveArguments ? { ...annotationsOf(op), destructiveHint: true } : annotationsOf(op),
     run: async (args, call) => {
       const { input, idempotencyKey } = opInputOf(args);
       const output = await call.run(op, input, { idempotencyKey });

@@ -41,10 +41,12 @@ export const getPipelineTool = defineTool({
 export const createPipelineTool = defineTool({
   name: 'create_pipeline',
   title: 'Create a pipeline',
-  description: 'Creates a pipeline with stage names in order (default Lead, Qualified, Negotiation, Won, Lost).',
+  description:
+    'Creates a pipeline with stage names in order (default Lead, Qualified, Negotiation, Won, Lost). With is_default: true it also becomes the workspace default in place of the current one: ask the user first.',
   op: createPipeline,
   input: { ...CreatePipelineInput.shape, name: PipelineName },
   output: Pipeline,
+  destructiveArguments: true,
 });
 
 export const createStageTool = defineTool({

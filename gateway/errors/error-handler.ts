@@ -35,8 +35,10 @@ function fromRouter(error: unknown): CrmError | null {
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     let crm = error instanceof CrmError ? error : (fromBodyParser(error) ?? fromRouter(error));
-    if (!crm) {
-      log.error({ err: error, request_id: req.requestId }, 'unhandled error');
+    // An internal error's own message names subjects and contracts (a worker's, or the bus
+    // client's): it is for the log, and the caller gets the generic one with the request id.
+    if (!crm || crm.code === 'internal') {
+      log.error({ err: error, request_id: req.requestId }, crm ? 'internal error' : 'unhandled error');
       crm = new InternalError();
     }
     const status = HTTP_STATUS[crm.code];

@@ -1,0 +1,64 @@
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import t from 'tap';
+import { errorHandler } from '../../gateway/errors/error-handler.js';
+import { requestId } from '../../gateway/middlewares/request-id.js';
+import { CrmError, InternalError, NotFoundError } from '../../shared/errors.js';
+import { createLogger } from '../../shared/logger.js';
+
+/**
+ * The gateway's one error handler on a bare express app: what an HTTP client is told, and
+ * what the log keeps, for errors that are the service's fault.
+ */
+const lines: string[] = [];
+const log = createLogger({ level: 'info', component: 'test', destination: { write: (line: string) => lines.push(line) } });
+
+const app = express();
+app.use(requestId);
+app.get('/bus-client', () => {
+  throw new InternalError('Reply on crm.contacts.contacts.list does not match its contract: data.0.id expected string');
+});
+// A worker's error reply, as the bus client turns it into an error.
+app.get('/worker', () => {
+  throw CrmError.fromPayload({ code: 'internal', message: 'Malformed request envelope on crm.contacts.contacts.create' });
+});
+app.get('/missing', () => {
+  throw new NotFoundError('contact', 'con_missing');
+});
+app.use(errorHandler(log));
+
+const server = app.listen(0, '127.0.0.1');
+await new Promise((resolve) => server.once('listening', resolve));
+t.teardown(() => new Promise((resolve) => server.close(resolve)));
+const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+async function get(path: string) {
+  const res = await fetch(`${base}${path}`);
+  return { status: res.status, requestId: res.headers.get('request-id'), body: (await res.json()) as { error: { code: string; message: string; request_id: string } } };
+}
+
+t.test("a 500 tells the caller the request id, never the internal error's own message; the log keeps it", async (t) => {
+  for (const [path, internal] of [
+    ['/bus-client', 'does not match its contract'],
+    ['/worker', 'Malformed request envelope on crm.contacts.contacts.create'],
+  ] as const) {
+    lines.length = 0;
+    const res = await get(path);
+    t.equal(res.status, 500, path);
+    t.equal(res.body.error.code, 'internal');
+    t.equal(res.body.error.message, new InternalError().message, `${path}: the generic message`);
+    t.notMatch(JSON.stringify(res.body), /crm\.contacts|contract/, `${path}: no subject or contract in the body`);
+    t.equal(res.body.error.request_id, res.requestId);
+    const logged = lines.map((l) => JSON.parse(l) as { level: string; request_id?: string; err?: { message?: string } }).find((l) => l.request_id === res.requestId);
+    t.equal(logged?.level, 'error', `${path}: logged as an error, under the request id`);
+    t.match(logged?.err?.message, internal, `${path}: with what went wrong`);
+  }
+});
+
+t.test("a client's error is answered as it is, and not logged as a fault", async (t) => {
+  lines.length = 0;
+  const res = await get('/missing');
+  t.equal(res.status, 404);
+  t.equal(res.body.error.message, 'No such contact: con_missing.');
+  t.same(lines, []);
+});

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { Duration, DurationList } from './webhooks/duration.js';
@@ -40,8 +41,49 @@ function flag(variable: string, value: 'true' | 'false', meaning: string) {
   return mapped(withDefault(variable, z.enum(['true', 'false'], { error: `${variable} must be true or false` }), value, meaning), (text) => text === 'true');
 }
 
-const port = () => z.coerce.number().int().min(0).max(65535);
-const perMinute = () => z.coerce.number().int().min(0);
+/**
+ * Digits only, then the range: `z.coerce.number` read a blank value as 0 (a rate limit
+ * silently turned off, a random port) and took `0x10`, `1e3` or `-0` for numbers.
+ */
+const wholeNumber = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number (digits only)')
+    .transform(Number)
+    .pipe(z.number().min(min).max(max));
+const port = () => wholeNumber(0, 65535);
+const perMinute = () => wholeNumber(0);
+
+/**
+ * A size as body-parser reads it (`100kb`, `1mb`, a number of bytes), above zero: it took
+ * anything else as the digits it begins with (` 10kb`: 10 bytes) or refused it only when
+ * the gateway built its routes, with a TypeError.
+ */
+const byteSize = () =>
+  z.string().regex(/^(?!0+(\.0+)?\s*[a-z]*$)\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i, 'must be a size above zero such as 100kb or 1mb (units b, kb, mb, gb)');
+
+const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** One entry of an express `trust proxy` list: a named range, an address, or a subnet (`10.0.0.0/8`). */
+function isTrustedProxy(entry: string): boolean {
+  if (NAMED_RANGES.has(entry)) return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  const kind = isIP(address);
+  if (kind === 0 || rest.length > 0) return false;
+  return bits === undefined || (/^\d+$/.test(bits) && Number(bits) >= 1 && Number(bits) <= (kind === 4 ? 32 : 128));
+}
+
+/**
+ * A hop count, or the proxies' addresses as express reads them: anything else (`true`,
+ * `yes`) made express throw "invalid IP address" only when the gateway started.
+ */
+const trustedProxies = () =>
+  z
+    .string()
+    .refine(
+      (value) => /^\d+$/.test(value) || value.split(',').every((entry) => isTrustedProxy(entry.trim())),
+      'must be a number of proxies (e.g. 1) or a comma-separated list of addresses, subnets (10.0.0.0/8), loopback, linklocal or uniquelocal',
+    );
 
 /**
  * Every setting the service reads from the environment, declared once: the keys are the
@@ -70,7 +112,7 @@ const SETTINGS = {
     'crm',
     'Subject prefix, so several deployments can share one NATS.',
   ),
-  busTimeoutMs: withDefault('BUS_TIMEOUT_MS', z.coerce.number().int().min(100).max(60_000), 5000, 'Deadline of a bus request; past it the gateway answers 503.'),
+  busTimeoutMs: withDefault('BUS_TIMEOUT_MS', wholeNumber(100, 60_000), 5000, 'Deadline of a bus request; past it the gateway answers 503.'),
   nodeEnv: optional('NODE_ENV', z.string(), 'unset', '`production` (the container image sets it) turns off the checks meant for development: see `VALIDATE_REPLIES`.'),
   validateReplies: mapped(
     optional(
@@ -81,18 +123,18 @@ const SETTINGS = {
     ),
     (text) => (text === undefined ? undefined : text === 'true'),
   ),
-  workerConcurrency: withDefault('WORKER_CONCURRENCY', z.coerce.number().int().min(1).max(1000), 64, 'Messages one worker process works on at once.'),
-  dbPoolMax: withDefault('DB_POOL_MAX', z.coerce.number().int().min(1).max(200), 10, 'Postgres connections per worker or `crm start` process (other `crm` commands open 4, `crm migrate` 2).'),
-  authCacheTtlMs: withDefault('AUTH_CACHE_TTL_MS', z.coerce.number().int().min(0).max(5000), 3000, 'How long the gateway reuses a positive token check (at most 5000).'),
+  workerConcurrency: withDefault('WORKER_CONCURRENCY', wholeNumber(1, 1000), 64, 'Messages one worker process works on at once.'),
+  dbPoolMax: withDefault('DB_POOL_MAX', wholeNumber(1, 200), 10, 'Postgres connections per worker or `crm start` process (other `crm` commands open 4, `crm migrate` 2).'),
+  authCacheTtlMs: withDefault('AUTH_CACHE_TTL_MS', wholeNumber(0, 5000), 3000, 'How long the gateway reuses a positive token check (at most 5000).'),
   authNegativeCacheTtlMs: withDefault(
     'AUTH_NEGATIVE_CACHE_TTL_MS',
-    z.coerce.number().int().min(0).max(30_000),
+    wholeNumber(0, 30_000),
     5000,
     'How long the gateway remembers that a token is unknown, revoked or expired, keyed by its hash (at most 30000; `0` turns it off).',
   ),
-  bodyLimit: withDefault('BODY_LIMIT', z.string(), '100kb', 'Largest accepted request body (413 beyond).'),
-  grantCacheTtlMs: withDefault('GRANT_CACHE_TTL_MS', z.coerce.number().int().min(0).max(5000), 3000, 'How long a gateway reuses "this OAuth grant stands" (at most 5000).'),
-  oauthRegistrationsPerHour: withDefault('OAUTH_REGISTRATIONS_PER_HOUR', z.coerce.number().int().min(1), 20, 'Dynamic client registrations per IP and hour.'),
+  bodyLimit: withDefault('BODY_LIMIT', byteSize(), '100kb', 'Largest accepted request body (413 beyond).'),
+  grantCacheTtlMs: withDefault('GRANT_CACHE_TTL_MS', wholeNumber(0, 5000), 3000, 'How long a gateway reuses "this OAuth grant stands" (at most 5000).'),
+  oauthRegistrationsPerHour: withDefault('OAUTH_REGISTRATIONS_PER_HOUR', wholeNumber(1), 20, 'Dynamic client registrations per IP and hour.'),
   oauthClientMetadataAllowPrivateNetworks: flag(
     'OAUTH_CLIENT_METADATA_ALLOW_PRIVATE_NETWORKS',
     'false',
@@ -102,7 +144,7 @@ const SETTINGS = {
     optional('MCP_ALLOWED_HOSTS', z.string(), 'none', "Extra host names the tool servers answer to, comma-separated (PUBLIC_URL's host and loopback names always)."),
     (hosts) => (hosts ?? '').split(',').map((h) => h.trim()).filter(Boolean),
   ),
-  trustProxy: optional('TRUST_PROXY', z.string(), 'unset', 'Express `trust proxy` (e.g. `1`) when a load balancer sets `X-Forwarded-For`, so sign-in limits see client IPs.'),
+  trustProxy: optional('TRUST_PROXY', trustedProxies(), 'unset', 'Express `trust proxy` (e.g. `1`) when a load balancer sets `X-Forwarded-For`, so sign-in limits see client IPs.'),
   logLevel: withDefault(
     'LOG_LEVEL',
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
@@ -196,9 +238,9 @@ const SETTINGS = {
       '7d',
       'How long the JetStream event stream (`<BUS_NAMESPACE>-events`) keeps events for its consumers; the history in Postgres (`GET /v1/events`) is kept regardless.',
     ),
-    streamReplicas: withDefault('EVENTS_STREAM_REPLICAS', z.coerce.number().int().min(1).max(5), 1, 'Copies of the event stream in a NATS cluster (3 for a 3-node cluster).'),
+    streamReplicas: withDefault('EVENTS_STREAM_REPLICAS', wholeNumber(1, 5), 1, 'Copies of the event stream in a NATS cluster (3 for a 3-node cluster).'),
   },
-  natsKvReplicas: withDefault('NATS_KV_REPLICAS', z.coerce.number().int().min(1).max(5), 1, 'Copies of the rate-limit key-value bucket in a NATS cluster (3 for a 3-node cluster).'),
+  natsKvReplicas: withDefault('NATS_KV_REPLICAS', wholeNumber(1, 5), 1, 'Copies of the rate-limit key-value bucket in a NATS cluster (3 for a 3-node cluster).'),
 };
 
 type Settings = { [key: string]: Setting | Settings };

@@ -93,3 +93,34 @@ t.test('replies are checked in development and tests, not in production unless a
   t.equal(loadConfig({ VALIDATE_REPLIES: 'false' }).validateReplies, false, 'turned off in development');
   t.throws(() => loadConfig({ VALIDATE_REPLIES: 'yes' }), /VALIDATE_REPLIES must be true or false/);
 });
+
+t.test('a number is digits only: a blank, hex, exponent or sign is refused, not read as a number', async (t) => {
+  // A blank limit read as 0 turned the limit off.
+  for (const [variable, value] of [
+    ['RATE_LIMIT_TOKEN_PER_MINUTE', ' '],
+    ['RATE_LIMIT_FAILED_AUTH_PER_MINUTE', '\t'],
+    ['PORT', '0x10'],
+    ['BUS_TIMEOUT_MS', '1e3'],
+    ['WORKER_CONCURRENCY', '-0'],
+    ['AUTH_CACHE_TTL_MS', '1.5'],
+    ['DB_POOL_MAX', 'ten'],
+  ] as const) {
+    t.throws(() => loadConfig({ [variable]: value }), new RegExp(`${variable}: must be a whole number`), `${variable}=${JSON.stringify(value)}`);
+  }
+  t.throws(() => loadConfig({ WORKER_CONCURRENCY: '0' }), /WORKER_CONCURRENCY/, 'and then its range');
+  t.equal(loadConfig({ BUS_TIMEOUT_MS: '2500' }).busTimeoutMs, 2500);
+});
+
+t.test('BODY_LIMIT is a size above zero, refused at start otherwise', async (t) => {
+  for (const value of ['banana', ' 10kb', '-5kb', '0', '0kb', '10 furlongs']) {
+    t.throws(() => loadConfig({ BODY_LIMIT: value }), /BODY_LIMIT: must be a size above zero/, JSON.stringify(value));
+  }
+  for (const value of ['100kb', '1mb', '1.5MB', '2048', '512 kb']) t.equal(loadConfig({ BODY_LIMIT: value }).bodyLimit, value);
+});
+
+t.test('TRUST_PROXY is a hop count or proxy addresses, refused at start otherwise', async (t) => {
+  for (const value of ['true', 'yes', '10.0.0.0/33', 'loopback, proxy.internal']) {
+    t.throws(() => loadConfig({ TRUST_PROXY: value }), /TRUST_PROXY: must be a number of proxies/, value);
+  }
+  for (const value of ['1', 'loopback', '10.0.0.1, 10.0.0.0/8', 'uniquelocal,::1,fd00::/8']) t.equal(loadConfig({ TRUST_PROXY: value }).trustProxy, value);
+});

@@ -2,6 +2,7 @@ import { connect, headers as natsHeaders, ErrorCode, type ConnectionOptions, typ
 import type { Logger } from '../logger.js';
 import { CoalescedSends } from './coalesced-sends.js';
 import { ReplyInbox } from './nats-reply-inbox.js';
+import { printableNatsUrl } from './printable-nats-url.js';
 import { BusDisconnectedError, BusTimeoutError, NoRespondersError } from './transport.js';
 import type { BusHandler, BusHeaders, BusMessage, BusSubscription, BusTransport } from './transport.js';
 
@@ -90,9 +91,9 @@ export class NatsTransport implements BusTransport, JetStreamAccess {
         return new NatsTransport(nc, log, identity.inboxPrefix);
       } catch (error) {
         if (!UNREACHABLE.has(errorCode(error) ?? '')) {
-          throw new Error(`NATS at ${url} refused this process: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+          throw new Error(`NATS at ${printableNatsUrl(url)} refused this process: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
         }
-        if (attempt % 20 === 1) log.warn({ url }, 'NATS not reachable yet; waiting');
+        if (attempt % 20 === 1) log.warn({ url: printableNatsUrl(url) }, 'NATS not reachable yet; waiting');
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
     }

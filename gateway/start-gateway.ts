@@ -8,6 +8,9 @@ import { createGatewayApp } from './app.js';
 import { answerClientError } from './errors/client-error-handler.js';
 import { gatewayRateLimits } from './rate-limit/gateway-rate-limits.js';
 
+/** How often a closing gateway closes the connections whose last request has been answered. */
+const IDLE_SWEEP_MS = 50;
+
 export interface RunningGateway {
   url: string;
   port: number;
@@ -35,9 +38,15 @@ export async function startGateway(bus: BusClient, config: Config, log: Logger, 
     port,
     close: async (graceMs = 10_000) => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Keep-alive connections outlive server.close(): clients kept sending requests on them
+      // until the grace period cut whatever was in flight. From now on every response closes
+      // its connection, and a connection is closed as soon as its request in flight is answered.
+      server.prependListener('request', (_req: http.IncomingMessage, res: http.ServerResponse) => res.setHeader('Connection', 'close'));
       server.closeIdleConnections();
+      const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
       const timer = setTimeout(() => server.closeAllConnections(), graceMs);
       await closed;
+      clearInterval(sweep);
       clearTimeout(timer);
       await gateway.close();
     },

@@ -55,7 +55,7 @@ export function serveOperation(
         return encodeErrorReply(new UnavailableError('The request expired in the queue.').toPayload());
       }
 
-      const envelope = RequestEnvelope.safeParse(decode(message.data));
+      const envelope = RequestEnvelope.safeParse(decodedOrUndefined(message.data));
       if (!envelope.success) throw new InternalError(`Malformed request envelope on ${subject}`);
       const input = op.input.safeParse(envelope.data.input);
       if (!input.success) throw validationErrorFrom(input.error);
@@ -136,6 +136,19 @@ export function serveOperation(
   };
 
   return services.bus.subscribe(subject, queueOf(services.busNamespace, op.worker), binding.inArrivalOrder ? oneAtATime((message) => message.headers[HEADER.requestId] ?? '', answer) : answer);
+}
+
+/**
+ * The message's JSON, or undefined (a malformed envelope) when it is none: JSON.parse's
+ * error quotes the text around the fault, which was logged as an unexpected error, a
+ * password in a sign-in request included.
+ */
+function decodedOrUndefined(data: Uint8Array): unknown {
+  try {
+    return decode(data);
+  } catch {
+    return undefined;
+  }
 }
 
 function toCrmError(error: unknown, log: Logger): CrmError {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ErrorPayload } from '../errors.js';
+import { ErrorPayload, InternalError } from '../errors.js';
 import type { Operation } from './operation.js';
 
 /**
@@ -68,8 +68,21 @@ export function splitReply(data: Uint8Array): RawReply | undefined {
 
 /** The result a successful reply carries, parsed (a page whole again). */
 export function resultOf(reply: RawReply): unknown {
-  const body: unknown = JSON.parse(reply.body.toString('utf8'));
+  const body = parsedBody(reply.body);
   return reply.head.ok && reply.head.page ? { data: body, ...reply.head.page } : body;
+}
+
+/**
+ * JSON.parse's error quotes the text around the fault, and a reply may carry a secret (a
+ * new token's plaintext, a session): a body that does not parse is an internal error that
+ * says only that.
+ */
+function parsedBody(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8')) as unknown;
+  } catch {
+    throw new InternalError('A worker replied with a body that is not JSON.');
+  }
 }
 
 /** A reply in one piece, as tests and tools that read raw bus traffic want it. */

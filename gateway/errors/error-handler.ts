@@ -12,6 +12,9 @@ const BODY_PARSER_ERRORS: Record<string, (error: Error) => CrmError> = {
   'entity.too.large': () => new PayloadTooLargeError(),
   'encoding.unsupported': () => new UnsupportedMediaTypeError('The request body must be UTF-8 JSON.'),
   'charset.unsupported': () => new UnsupportedMediaTypeError('The request body must be UTF-8 JSON.'),
+  // The client stopped sending, or sent another length than it announced: its fault, not a 500 (nor an error in the log).
+  'request.aborted': () => new InvalidJsonError('The request body ended before the length its Content-Length announced.'),
+  'request.size.invalid': () => new InvalidJsonError('The request body is not the length its Content-Length announced.'),
 };
 
 function fromBodyParser(error: unknown): CrmError | null {

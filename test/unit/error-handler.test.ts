@@ -1,7 +1,8 @@
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import express from 'express';
 import t from 'tap';
 import { errorHandler } from '../../gateway/errors/error-handler.js';
+import { jsonBody } from '../../gateway/middlewares/json-body.js';
 import { requestId } from '../../gateway/middlewares/request-id.js';
 import { CrmError, InternalError, NotFoundError } from '../../shared/errors.js';
 import { createLogger } from '../../shared/logger.js';
@@ -25,6 +26,7 @@ app.get('/worker', () => {
 app.get('/missing', () => {
   throw new NotFoundError('contact', 'con_missing');
 });
+app.post('/upload', ...jsonBody('100kb'), (_req, res) => void res.json({ ok: true }));
 app.use(errorHandler(log));
 
 const server = app.listen(0, '127.0.0.1');
@@ -61,4 +63,22 @@ t.test("a client's error is answered as it is, and not logged as a fault", async
   t.equal(res.status, 404);
   t.equal(res.body.error.message, 'No such contact: con_missing.');
   t.same(lines, []);
+});
+
+t.test('a client that stops sending its body mid-way is not a fault of the service', async (t) => {
+  lines.length = 0;
+  await new Promise<void>((resolve) => {
+    const socket = net.connect((server.address() as AddressInfo).port, '127.0.0.1', () => {
+      socket.write('POST /upload HTTP/1.1\r\nHost: crm.test\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"first_name":');
+      setTimeout(() => socket.destroy(), 50);
+    });
+    socket.on('close', () => resolve());
+  });
+  // The server sees the connection close after the client does.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  t.same(
+    lines.map((l) => JSON.parse(l) as { level: string; msg: string }).filter((l) => l.level === 'error'),
+    [],
+    'no error logged (before: "unhandled error", answered as a 500)',
+  );
 });

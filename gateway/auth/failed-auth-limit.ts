@@ -1,3 +1,4 @@
+import { clientAddressKey } from '../rate-limit/client-address-key.js';
 import { RateLimitRefusedError } from '../rate-limit/rate-limit-headers.js';
 import { WINDOW_MS, type RateLimiter } from '../rate-limit/rate-limiter.js';
 
@@ -7,17 +8,18 @@ import { WINDOW_MS, type RateLimiter } from '../rate-limit/rate-limiter.js';
  * window ends, before any bus call or lookup: guessing or flooding costs the service nothing.
  */
 export class FailedAuthLimit {
-  /** Addresses over the limit, and when their window ends. */
+  /** Addresses (their {@link clientAddressKey}) over the limit, and when their window ends. */
   private readonly blockedUntil = new Map<string, number>();
 
   constructor(private readonly limiter: RateLimiter) {}
 
   /** Throws a 429 (with the RateLimit-* headers of the limit) while `ip` is over the limit. */
   check(ip: string, now = Date.now()): void {
-    const until = this.blockedUntil.get(ip);
+    const key = clientAddressKey(ip);
+    const until = this.blockedUntil.get(key);
     if (until === undefined) return;
     if (until <= now) {
-      this.blockedUntil.delete(ip);
+      this.blockedUntil.delete(key);
       return;
     }
     throw new RateLimitRefusedError({ allowed: false, limit: this.limiter.limit, remaining: 0, resetSeconds: Math.max(1, Math.ceil((until - now) / 1000)) });
@@ -25,10 +27,11 @@ export class FailedAuthLimit {
 
   /** Counts one refused token from `ip`; throws a 429 when that is one too many. */
   async record(ip: string): Promise<void> {
-    const verdict = await this.limiter.take(ip);
+    const key = clientAddressKey(ip);
+    const verdict = await this.limiter.take(key);
     if (!verdict || verdict.allowed) return;
     if (this.blockedUntil.size >= 10_000) this.forgetExpired();
-    this.blockedUntil.set(ip, (Math.floor(Date.now() / WINDOW_MS) + 1) * WINDOW_MS);
+    this.blockedUntil.set(key, (Math.floor(Date.now() / WINDOW_MS) + 1) * WINDOW_MS);
     throw new RateLimitRefusedError(verdict);
   }
 

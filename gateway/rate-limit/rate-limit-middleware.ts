@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { RateLimitedError } from '../../shared/errors.js';
+import { clientAddressKey } from './client-address-key.js';
 import { setRateLimitHeaders } from './rate-limit-headers.js';
 import type { RateLimiter, RateLimitVerdict } from './rate-limiter.js';
 
@@ -34,7 +35,7 @@ export function limitByCredential(limits: GatewayRateLimits): RequestHandler {
 
 /** Limits by client address, e.g. sign-in attempts (behind a proxy, set TRUST_PROXY so this is the client's). */
 export function limitByIp(limiter: RateLimiter | null): RequestHandler {
-  return limitByKey(limiter, (req) => req.ip ?? 'unknown');
+  return limitByKey(limiter, (req) => clientAddressKey(req.ip ?? 'unknown'));
 }
 
 /** Limits by whatever `keyOf` names, e.g. the signed-in user of a console page. */

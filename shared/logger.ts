@@ -3,8 +3,8 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 export type { Logger };
 
 /**
- * Field names that may carry a secret. pino replaces them wherever they
- * appear in a log object, so a careless `log.info({ input })` cannot leak one.
+ * Field names that may carry a secret. pino replaces them down to the third level of a
+ * log object, so a careless `log.info({ input })` cannot leak one.
  */
 const SECRET_FIELDS = [
   'token',
@@ -23,14 +23,12 @@ const SECRET_FIELDS = [
   'new_password',
   'temporary_password',
   'cookie',
+  // Header names as a client or a library writes them: redaction matches keys exactly.
+  'Authorization',
+  'Cookie',
 ];
-const REDACTED_PATHS = [
-  ...SECRET_FIELDS,
-  ...SECRET_FIELDS.map((f) => `*.${f}`),
-  'headers.cookie',
-  '*.headers.cookie',
-  '*.headers.authorization',
-];
+/** Down to the third level (`{ req: { headers: { authorization } } }`, `{ call: { input: { password } } }`). */
+const REDACTED_PATHS = [...SECRET_FIELDS, ...SECRET_FIELDS.map((f) => `*.${f}`), ...SECRET_FIELDS.map((f) => `*.*.${f}`)];
 
 export interface LoggerOptions {
   level: string;

@@ -21,3 +21,21 @@ t.test('secrets are redacted wherever they appear; error codes are kept', async 
   t.match(out, /"name":"kept"/);
   t.match(out, /"code":"23505"/, 'error codes stay readable');
 });
+
+t.test('two levels down and in headers as a client writes them, secrets are redacted too', async (t) => {
+  const lines: string[] = [];
+  const log = createLogger({ level: 'info', component: 'test', destination: { write: (line: string) => lines.push(line) } });
+  log.warn(
+    {
+      call: { input: { password: 'deep-hunter2', email: 'kept@example.test' }, oauth: { code_verifier: 'deep-pkce-verifier' } },
+      request: { headers: { Authorization: 'Bearer sk_live_capitalised', Cookie: 'crm_session=capitalised' } },
+      headers: { Authorization: 'Bearer sk_live_top_capitalised' },
+    },
+    'something nested happened',
+  );
+  const out = lines.join('');
+  for (const secret of ['deep-hunter2', 'deep-pkce-verifier', 'sk_live_capitalised', 'crm_session=capitalised', 'sk_live_top_capitalised']) {
+    t.notOk(out.includes(secret), `${secret} is not logged`);
+  }
+  t.match(out, /"email":"kept@example.test"/);
+});

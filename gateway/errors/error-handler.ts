@@ -44,11 +44,16 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
       log.error({ err: error, request_id: req.requestId }, crm ? 'internal error' : 'unhandled error');
       crm = new InternalError();
     }
+    if (res.headersSent) {
+      // Part of the answer is out: cut the connection, so the client sees a broken response
+      // instead of waiting for the rest of one that never ends.
+      res.destroy();
+      return;
+    }
     const status = HTTP_STATUS[crm.code];
     if (status === 401) res.set('WWW-Authenticate', res.get('WWW-Authenticate') ?? 'Bearer realm="crm"');
     if (crm.details.retry_after !== undefined) res.set('Retry-After', String(crm.details.retry_after));
     if (crm instanceof RateLimitRefusedError) setRateLimitHeaders(res, crm.verdict);
-    if (res.headersSent) return;
     res.status(status).json(restErrorBody(crm, req.requestId));
   };
 }

@@ -26,6 +26,12 @@ app.get('/worker', () => {
 app.get('/missing', () => {
   throw new NotFoundError('contact', 'con_missing');
 });
+// A response already under way when the error comes (a stream, say).
+app.get('/half', (_req, res, next) => {
+  res.writeHead(200, { 'Content-Type': 'application/json' });
+  res.write('{"data":[');
+  next(new InternalError('the stream broke'));
+});
 app.post('/upload', ...jsonBody('100kb'), (_req, res) => void res.json({ ok: true }));
 app.use(errorHandler(log));
 
@@ -81,4 +87,14 @@ t.test('a client that stops sending its body mid-way is not a fault of the servi
     [],
     'no error logged (before: "unhandled error", answered as a 500)',
   );
+});
+
+t.test('an error after the response began cuts it, rather than leaving the client waiting for the rest', async (t) => {
+  const outcome = await fetch(`${base}/half`, { signal: AbortSignal.timeout(3_000) })
+    .then((res) => res.text())
+    .then(
+      () => 'complete',
+      (error: Error) => (error.name === 'TimeoutError' ? 'still waiting' : 'cut'),
+    );
+  t.equal(outcome, 'cut');
 });

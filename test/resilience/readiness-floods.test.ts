@@ -1,0 +1,45 @@
+import { Registry } from 'prom-client';
+import t from 'tap';
+import { startGateway } from '../../gateway/start-gateway.js';
+import { BusClient } from '../../shared/bus/bus-client.js';
+import { InProcessTransport } from '../../shared/bus/in-process-transport.js';
+import { queueOf, subjectOf, WORKER_NAMES } from '../../shared/bus/operation.js';
+import { encodeReply } from '../../shared/bus/reply.js';
+import { loadConfig } from '../../shared/config.js';
+import { healthOf } from '../../shared/contracts/health.js';
+import { createLogger } from '../../shared/logger.js';
+
+/**
+ * The public /readyz needs no credential, and each probe asks every worker, which asks
+ * Postgres. Before, every request made its own probe: a flood of them was a flood of bus
+ * calls and queries. Here the workers are stand-ins that count the health checks they answer.
+ */
+const config = loadConfig({ PORT: '0' });
+const log = createLogger({ level: 'silent', component: 'test', destination: { write: () => undefined } });
+const transport = new InProcessTransport();
+let checks = 0;
+for (const worker of WORKER_NAMES) {
+  const op = healthOf(worker);
+  transport.subscribe(subjectOf(config.busNamespace, op), queueOf(config.busNamespace, worker), async () => {
+    checks++;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    return encodeReply(op, { worker, database: 'ok' });
+  });
+}
+const gateway = await startGateway(new BusClient(transport, config.busNamespace, config.busTimeoutMs), config, log, new Registry());
+t.teardown(async () => {
+  await gateway.close();
+  await transport.close();
+});
+const readyz = async () => (await fetch(`${gateway.url}/readyz`)).status;
+
+t.test('a flood of /readyz requests shares one probe of the workers', async (t) => {
+  const statuses = await Promise.all(Array.from({ length: 50 }, readyz));
+  t.same(new Set(statuses), new Set([200]), 'every request is answered: ready');
+  t.equal(checks, WORKER_NAMES.length, 'one health check per worker for all 50 (before: 50 each)');
+  t.equal(await readyz(), 200);
+  t.equal(checks, WORKER_NAMES.length, 'a request right after reuses that answer');
+  await new Promise((resolve) => setTimeout(resolve, 600));
+  t.equal(await readyz(), 200);
+  t.equal(checks, 2 * WORKER_NAMES.length, 'half a second later, the workers are asked again');
+});

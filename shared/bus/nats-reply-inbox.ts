@@ -27,7 +27,8 @@ export class ReplyInbox {
     private readonly sends: CoalescedSends,
   ) {
     this.prefix = `${createInbox(inboxPrefix)}.`;
-    nc.subscribe(`${this.prefix}*`, { callback: (_err, msg) => this.settle(msg) });
+    // With an error (the subscription refused or closed), the message is empty: reading it would throw in nats.js's reader.
+    nc.subscribe(`${this.prefix}*`, { callback: (err, msg) => void (err ? undefined : this.settle(msg)) });
   }
 
   /** Sends through `publish` (coalesced with the other sends of this turn of the loop) with this inbox as the reply subject; resolves with the reply. */

@@ -163,7 +163,18 @@ export class NatsTransport implements BusTransport, JetStreamAccess {
   }
 
   listen(subject: string, handler: (data: Uint8Array) => void): BusSubscription {
-    const sub = this.nc.subscribe(subject, { callback: (err, msg) => (err ? undefined : handler(msg.data)) });
+    const sub = this.nc.subscribe(subject, {
+      callback: (err, msg) => {
+        if (err) return;
+        // What a handler throws (a broadcast that is not the JSON it expects) would end nats.js's
+        // reader, and with it every request of this process: one bad message is dropped instead.
+        try {
+          handler(msg.data);
+        } catch (error) {
+          this.log.warn({ err: error, subject }, 'broadcast not handled');
+        }
+      },
+    });
     return { drain: async () => void (sub.isClosed() ? undefined : await sub.drain()) };
   }
 

@@ -84,3 +84,31 @@ t.test('the transport: sends queued before close are written; a broadcast after 
   t.notOk(lines.some((l) => l.includes('broadcast not sent')), 'a send after close is not an error to log');
   await t.rejects(transport.request(subject, data, { headers: {}, timeoutMs: 1_000 }), { name: 'BusDisconnectedError' }, 'a request after close fails at once');
 });
+
+t.test('a broadcast its listener cannot read is dropped; the connection goes on serving', async (t) => {
+  const lines: string[] = [];
+  const log = createLogger({ level: 'info', component: 'test', destination: { write: (line: string) => lines.push(line) } });
+  const transport = await NatsTransport.connect(NATS_URL, 'hostile broadcast test', log);
+  const publisher = await connect({ servers: NATS_URL });
+  t.teardown(async () => {
+    await publisher.close();
+    await transport.close();
+  });
+  const subject = `test.broadcasts.${randomBytes(4).toString('hex')}`;
+  const seen: unknown[] = [];
+  // As the gateway reads a revocation: a field of a JSON object.
+  const listening = transport.listen(subject, (bytes) => seen.push((JSON.parse(new TextDecoder().decode(bytes)) as Record<string, unknown>).token_id));
+  t.teardown(() => listening.drain());
+  const echo = `test.echo.${randomBytes(4).toString('hex')}`;
+  publisher.subscribe(echo, { callback: (_err, msg) => msg.respond(msg.data) });
+  await publisher.flush();
+  await new Promise((resolve) => setTimeout(resolve, 100));
+
+  for (const body of ['not json', 'null', '{"token_id":"tok_after"}']) publisher.publish(subject, new TextEncoder().encode(body));
+  await publisher.flush();
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  t.same(seen, ['tok_after'], 'the message after the bad ones still arrives (before: the first ended the reader)');
+  const reply = await transport.request(echo, data, { headers: {}, timeoutMs: 2_000 });
+  t.equal(new TextDecoder().decode(reply.data), '{}', 'and requests are still answered');
+  t.match(lines.join(''), /"msg":"broadcast not handled"/, 'the dropped ones are logged');
+});

@@ -62,6 +62,15 @@ const perMinute = () => wholeNumber(0);
 const byteSize = () =>
   z.string().regex(/^(?!0+(\.0+)?\s*[a-z]*$)\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i, 'must be a size above zero such as 100kb or 1mb (units b, kb, mb, gb)');
 
+/**
+ * An http(s) URL that paths are appended to: any URL passed before (`javascript:`, `ftp:`,
+ * one with a query or a fragment), and made every link, `Location` and the OAuth issuer wrong.
+ */
+const publicBaseUrl = () =>
+  z
+    .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
+    .refine((url) => !/[?#]/.test(url), 'must be a base URL, without a query or a fragment');
+
 const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 /** One entry of an express `trust proxy` list: a named range, an address, or a subnet (`10.0.0.0/8`). */
@@ -103,7 +112,7 @@ const SETTINGS = {
   host: withDefault('HOST', z.string(), '127.0.0.1', 'Where the gateway listens.'),
   port: withDefault('PORT', port(), 3000, "The gateway's port (`0` picks a free port)."),
   publicUrl: mapped(
-    optional('PUBLIC_URL', z.string().url(), '`http://HOST:PORT`', 'Public base URL for `links.next` and `Location`.'),
+    optional('PUBLIC_URL', publicBaseUrl(), '`http://HOST:PORT`', 'Public base URL for `links.next` and `Location`.'),
     (url) => url?.replace(/\/+$/, ''),
   ),
   busNamespace: withDefault(

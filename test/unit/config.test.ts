@@ -124,3 +124,11 @@ t.test('TRUST_PROXY is a hop count or proxy addresses, refused at start otherwis
   }
   for (const value of ['1', 'loopback', '10.0.0.1, 10.0.0.0/8', 'uniquelocal,::1,fd00::/8']) t.equal(loadConfig({ TRUST_PROXY: value }).trustProxy, value);
 });
+
+t.test('PUBLIC_URL is an http or https base URL', async (t) => {
+  for (const value of ['javascript:alert(1)', 'ftp://crm.example.com', 'https://crm.example.com/?x=1', 'https://crm.example.com/#top', 'crm.example.com']) {
+    t.throws(() => loadConfig({ PUBLIC_URL: value }), /PUBLIC_URL: must be/, value);
+  }
+  t.equal(loadConfig({ PUBLIC_URL: 'https://crm.example.com/crm/' }).publicUrl, 'https://crm.example.com/crm');
+  t.equal(loadConfig({ PUBLIC_URL: 'http://127.0.0.1:3000' }).publicUrl, 'http://127.0.0.1:3000');
+});

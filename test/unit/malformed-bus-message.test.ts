@@ -26,11 +26,20 @@ const bus = new InProcessTransport();
 const config = loadConfig({});
 // No handler here reads the database or the secrets.
 const services: WorkerServices = { orm: {} as Orm, secrets: {} as Secrets, bus, busNamespace: 'crm', broadcasts: bus, webhooks: config.webhooks, events: config.events };
-const subscription = serveOperation(handle(probe, async () => ({ ok: true })), services, log, new Semaphore(4));
+let served = 0;
+const subscription = serveOperation(
+  handle(probe, async () => {
+    served++;
+    return { ok: true };
+  }),
+  services,
+  log,
+  new Semaphore(4),
+);
 t.teardown(() => subscription.drain());
 
-async function send(data: Uint8Array) {
-  const headers = { [HEADER.requestId]: 'req_malformed', [HEADER.deadline]: String(Date.now() + 5_000) };
+async function send(data: Uint8Array, deadline = String(Date.now() + 5_000)) {
+  const headers = { [HEADER.requestId]: 'req_malformed', [HEADER.deadline]: deadline };
   return decodeReply((await bus.request(subjectOf('crm', probe), data, { headers, timeoutMs: 5_000 })).data);
 }
 
@@ -43,4 +52,11 @@ t.test('bytes that are not JSON are a malformed envelope, and nothing of them is
   t.notMatch(logged, /hunter2/, 'no piece of the message in the log');
   t.notMatch(logged, /"msg":"unexpected error"/, 'refused, not failed on');
   t.match(logged, /"error_code":"internal"/, 'the refusal is logged, as every request is');
+});
+
+t.test('a deadline that is no number is refused, not read as no deadline at all', async (t) => {
+  const before = served;
+  const reply = await send(encode({ context: null, input: { password: PASSWORD } }), 'whenever');
+  t.match(reply, { ok: false, error: { code: 'internal', message: 'Malformed request deadline on crm.tokens.probes.check' } });
+  t.equal(served, before, 'the handler did not run');
 });

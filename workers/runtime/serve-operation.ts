@@ -49,6 +49,8 @@ export function serveOperation(
     await slots.acquire();
     let outcome = 'ok';
     try {
+      // Not a number (NaN compares false with everything): the request would have no deadline at all.
+      if (Number.isNaN(deadline)) throw new InternalError(`Malformed request deadline on ${subject}`);
       // The caller has given up already: doing the work now could only surprise it.
       if (Date.now() > deadline) {
         outcome = 'expired';

@@ -1,9 +1,10 @@
 import type { Request, Response } from 'express';
 import type { CrmError } from '../../shared/errors.js';
+import { clientAddressKey } from '../rate-limit/client-address-key.js';
 
-/** The address failed sign-ins are counted under (behind a proxy, see TRUST_PROXY). */
+/** The address failed sign-ins are counted under (behind a proxy, see TRUST_PROXY): an IPv6 client's /64, see {@link clientAddressKey}. */
 export function clientAddressOf(req: Request): string {
-  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+  return clientAddressKey(req.ip ?? req.socket.remoteAddress ?? 'unknown');
 }
 
 /**

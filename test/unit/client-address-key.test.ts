@@ -1,5 +1,7 @@
 import t from 'tap';
+import type { Request } from 'express';
 import { FailedAuthLimit } from '../../gateway/auth/failed-auth-limit.js';
+import { clientAddressOf } from '../../gateway/pages/failed-attempts.js';
 import { clientAddressKey } from '../../gateway/rate-limit/client-address-key.js';
 import { RateLimitRefusedError } from '../../gateway/rate-limit/rate-limit-headers.js';
 import { RateLimiter } from '../../gateway/rate-limit/rate-limiter.js';
@@ -30,4 +32,11 @@ t.test('refused tokens from one /64 are one count, whichever address sends them'
   await t.rejects(limit.record('2001:db8:7:7::99'), RateLimitRefusedError, 'the fourth refusal, from a fresh address of the /64, is over the limit');
   t.throws(() => limit.check('2001:db8:7:7:1:2:3:4'), RateLimitRefusedError, 'and every address of it is stopped');
   t.doesNotThrow(() => limit.check('2001:db8:7:8::1'), 'another /64 is not');
+});
+
+t.test('failed sign-ins and password checks are counted (by the tokens worker) under the same key', async (t) => {
+  const request = (ip: string) => ({ ip, socket: {} }) as unknown as Request;
+  t.equal(clientAddressOf(request('2001:db8:9:9::1')), '2001:db8:9:9::/64');
+  t.equal(clientAddressOf(request('2001:db8:9:9:ffff::2')), '2001:db8:9:9::/64', 'another address of the /64: the same count');
+  t.equal(clientAddressOf(request('::ffff:198.51.100.4')), '198.51.100.4');
 });

@@ -133,7 +133,7 @@ const SETTINGS = {
     (text) => (text === undefined ? undefined : text === 'true'),
   ),
   workerConcurrency: withDefault('WORKER_CONCURRENCY', wholeNumber(1, 1000), 64, 'Messages one worker process works on at once.'),
-  dbPoolMax: withDefault('DB_POOL_MAX', wholeNumber(1, 200), 10, 'Postgres connections per worker or `crm start` process (other `crm` commands open 4, `crm migrate` 2).'),
+  dbPoolMax: withDefault('DB_POOL_MAX', wholeNumber(1, 200), 10, 'Postgres connections per worker or `crm start` process (other `crm` commands open 4, `crm migrate` 3: a pool of 2 and the one holding the migration lock).'),
   authCacheTtlMs: withDefault('AUTH_CACHE_TTL_MS', wholeNumber(0, 5000), 3000, 'How long the gateway reuses a positive token check (at most 5000).'),
   authNegativeCacheTtlMs: withDefault(
     'AUTH_NEGATIVE_CACHE_TTL_MS',

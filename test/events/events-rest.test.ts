@@ -94,6 +94,13 @@ t.test('created_after and created_before select by instant, each strictly', asyn
     ['deal.created', 'contact.archived', 'contact.updated'],
     'without a type: every event after the instant',
   );
+  for (const [after, before] of [[c2, c1], [c1, c1]] as const) {
+    const backwards = await api.get<{ error: { code: string; param?: string; message: string } }>(
+      `/v1/events?created_after=${encodeURIComponent(after.created_at)}&created_before=${encodeURIComponent(before.created_at)}`,
+    );
+    t.equal(backwards.status, 400, 'created_before not later than created_after is refused, not an empty page');
+    t.match(backwards.body.error, { code: 'validation_failed', param: 'created_before', message: /must be later than created_after/ });
+  }
   const bad = await api.get(`/v1/events?created_after=${encodeURIComponent('2026-02-30')}`);
   t.equal(bad.status, 400, 'not a calendar date');
   t.equal((await api.get(`/v1/events?created_after=2026-01-31&created_within=today`)).status, 400, 'a day and a period together');

@@ -1,5 +1,6 @@
 import type { AppliedRange, CreatedWithin } from '../../../shared/contracts/created-range.js';
 import type { WorkspaceSql } from '../../../shared/db/workspace-sql.js';
+import { ValidationError } from '../../../shared/errors.js';
 import { parseLocalDate } from '../../../shared/time/zoned-day.js';
 import { resolveCreatedRange } from '../../runtime/created-range.js';
 
@@ -26,10 +27,18 @@ const isDay = (text: string | undefined) => text !== undefined && parseLocalDate
 export async function eventTimeBounds(db: WorkspaceSql, filters: EventTimeFilters, now = new Date()): Promise<EventTimeBounds> {
   const { created_after: after, created_before: before, created_within: within } = filters;
   if (within === undefined && !isDay(after) && !isDay(before)) {
-    return {
+    const bounds = {
       after: after === undefined ? undefined : { at: new Date(after).toISOString(), inclusive: false },
       before: before === undefined ? undefined : new Date(before).toISOString(),
     };
+    // Refused as the lists refuse a backwards range: an empty page would read as "nothing changed".
+    if (bounds.after !== undefined && bounds.before !== undefined && bounds.before <= bounds.after.at) {
+      throw new ValidationError(
+        `created_before must be later than created_after: both instants are exclusive, so ${bounds.after.at} to ${bounds.before} holds no event.`,
+        'created_before',
+      );
+    }
+    return bounds;
   }
   const { time_zone: zone } = await db.global.selectFrom('workspaces').select('time_zone').where('id', '=', db.workspaceId).executeTakeFirstOrThrow();
   const applied = resolveCreatedRange(filters, zone, now);

@@ -43,6 +43,17 @@ t.test('create, update, archive: one event each, newest first, with the token as
   t.same(one.body, update);
 });
 
+t.test('a PATCH that repeats the values changes nothing: no event, the same updated_at', async (t) => {
+  const created = await api.post<{ id: string; updated_at: string }>('/v1/contacts', { first_name: 'Grace', last_name: 'H', phone: '+1 415 555 0102' });
+  t.equal(created.status, 201);
+  const { id, updated_at: updatedAt } = created.body;
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  const same = await api.send<{ updated_at: string }>('PATCH', `/v1/contacts/${id}`, { body: { first_name: 'Grace', last_name: 'H', phone: '(415) 555-0102', status: 'active', custom_fields: {} } });
+  t.equal(same.status, 200);
+  t.equal(same.body.updated_at, updatedAt, 'updated_at stays: nothing changed behind the feed');
+  t.same((await eventsOf(id)).map((e) => e.type), ['contact.created'], 'and no contact.updated is stored');
+});
+
 t.test('refused writes store nothing', async (t) => {
   const before = (await api.get<{ data: EventBody[] }>('/v1/events?limit=100')).body.data.length;
   t.equal((await api.post('/v1/contacts', { first_name: '', phone: '+1 415 555 0101' })).status, 400);

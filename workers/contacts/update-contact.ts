@@ -8,6 +8,7 @@ import { lockFieldDefinitions } from '../schema/lock-field-definitions.js';
 import { mergedCustomFieldsSql } from '../schema/merge-custom-fields-sql.js';
 import { customFieldChange } from '../schema/validate-custom-field-values.js';
 import { toContactResource } from './contact-resource.js';
+import { contactUnchanged } from './contact-unchanged.js';
 import { writeOrPhoneTaken } from './create-contact.js';
 import { loadContactSetup } from './load-contact-setup.js';
 import { normalizePhone } from './normalize-phone.js';
@@ -31,6 +32,8 @@ export const updateContactHandler: OperationHandler<typeof updateContact> = asyn
     .forUpdate()
     .executeTakeFirst();
   if (!before) throw new NotFoundError('contact', id, 'id');
+  const keys = activeKeys(setup.fields);
+  if (contactUnchanged(before, { ...fields, phone, owner_id: ownerId }, change)) return toContactResource(before, keys);
 
   const row = await writeOrPhoneTaken(em, db, context, phone ?? '', (txDb) =>
     txDb
@@ -51,7 +54,6 @@ export const updateContactHandler: OperationHandler<typeof updateContact> = asyn
       .executeTakeFirst(),
   );
   if (!row) throw new NotFoundError('contact', id, 'id');
-  const keys = activeKeys(setup.fields);
   const updated = toContactResource(row, keys);
   await events.record({ type: 'contact.updated', object: updated, previous: toContactResource(before, keys) });
   return updated;

@@ -1,4 +1,4 @@
-import type { CustomFieldValues } from '../../shared/contracts/custom-field-values.js';
+import { customFieldsUnchanged } from '../schema/custom-fields-unchanged.js';
 import type { CustomFieldChange } from '../schema/validate-custom-field-values.js';
 import type { Placement } from './deal-placement.js';
 import type { DealRow } from './deal-resource.js';
@@ -16,12 +16,6 @@ export interface DealColumnChange {
 function sameInstant(stored: string | Date | null, given: string | null): boolean {
   if (stored === null || given === null) return stored === given;
   return new Date(stored).getTime() === new Date(given).getTime();
-}
-
-function customFieldsUnchanged(stored: CustomFieldValues, change: CustomFieldChange | null): boolean {
-  if (!change) return true;
-  const same = Object.entries(change.set).every(([key, value]) => Object.hasOwn(stored, key) && stored[key] === value);
-  return same && change.clear.every((key) => !Object.hasOwn(stored, key));
 }
 
 /**

@@ -30,9 +30,10 @@ export async function run(argv: string[]): Promise<void> {
 async function tail(argv: string[]): Promise<void> {
   const args = parseCommandArgs(argv, { workspace: { type: 'string' }, type: { type: 'string' }, since: { type: 'string' } }, usage);
   const workspaceRef = required(args, 'workspace', usage);
-  const type = optional(args, 'type');
-  const checked = EventFilters.shape.type.safeParse(type);
+  const checked = EventFilters.shape.type.safeParse(optional(args, 'type'));
   if (!checked.success) throw new UsageError(`--type ${checked.error.issues[0]?.message ?? 'is not an event type'}.`, usage);
+  // As checked (trimmed): it becomes a subject token in stream mode, where a space is not allowed.
+  const type = checked.data;
   const sinceText = optional(args, 'since');
   const since = sinceText === undefined ? new Date() : new Date(Date.now() - parseDuration(sinceText, usage));
 

@@ -36,6 +36,16 @@ t.test('with only NATS_URL, tail follows a workspace by id from the stream, open
   t.equal(await tail.stop(), 0, 'stops cleanly when interrupted');
 });
 
+t.test('--type is read as the REST filter reads it, spaces around it left out', async (t) => {
+  const created = await api.post<{ id: string }>('/v1/contacts', { first_name: 'Spaced', phone: '+1 415 555 2303' });
+  t.equal(created.status, 201);
+  const tail = new CrmProcess('events tail (spaced type)', ['events', 'tail', '--workspace', ws.workspace.id, '--type', ' contact.created ', '--since', '5m'], natsOnly);
+  t.teardown(() => tail.stop());
+  const [line = ''] = await tail.waitFor(new RegExp(`^.*${created.body.id}.*$`, 'm'), 30_000);
+  t.equal((JSON.parse(line) as Event).type, 'contact.created');
+  t.equal(await tail.stop(), 0, 'stops cleanly when interrupted');
+});
+
 t.test('a well-formed workspace id with no events yet is waited on, not refused', async (t) => {
   const tail = new CrmProcess('events tail (quiet workspace)', ['events', 'tail', '--workspace', newId('workspace')], natsOnly);
   t.teardown(() => tail.stop());

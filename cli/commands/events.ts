@@ -1,4 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../../shared/config.js';
+import { CrmError } from '../../shared/errors.js';
 import { isMadeId } from '../../shared/ids.js';
 import type { CallContext } from '../../shared/contracts/call-context.js';
 import { EventFilters, listEvents, type Event } from '../../shared/contracts/events.js';
@@ -68,25 +70,43 @@ async function streamWorkspaceId(ref: string, withDatabase: boolean): Promise<st
 
 /** How far back each poll looks again: an event committed late with an earlier time is still seen (once). */
 const OVERLAP_MS = 5_000;
+/** How often a poll that failed for a passing reason (the database restarting) is tried again. */
+const RETRY_MS = 2_000;
+
+/** A failure a later poll may not meet: the database or a worker away for a while. Anything else ends the tail. */
+const isPassing = (error: unknown): error is CrmError => error instanceof CrmError && (error.code === 'internal' || error.code === 'unavailable');
 
 /**
  * Without NATS: every event newer than the last poll, every second, each printed once, oldest
  * first. A poll follows the pages to the end: a burst (a bulk import) is more than one page,
- * and the newest page alone would skip what came before it.
+ * and the newest page alone would skip what came before it. A poll that fails for a passing
+ * reason is tried again from where the last one ended, as following the stream rides out a
+ * NATS restart: said once on stderr, nothing skipped or printed twice.
  */
 async function byPolling(services: LocalServices, context: CallContext, type: string | undefined, since: Date, print: (e: Event) => void, signal: AbortSignal): Promise<void> {
   // What was printed and could still come back (newer than `after`): the polls overlap.
   const printed = new Map<string, number>();
   let after = since.getTime() - 1;
+  let failing = false;
   while (!signal.aborted) {
     const fresh: Event[] = [];
     let cursor: string | undefined;
-    do {
-      const filters = { limit: 100, type, created_after: new Date(after).toISOString(), cursor };
-      const { result } = await services.bus.call(listEvents, filters, { context, requestId: services.requestId });
-      fresh.push(...result.data);
-      cursor = result.next_cursor ?? undefined;
-    } while (cursor !== undefined && !signal.aborted);
+    try {
+      do {
+        const filters = { limit: 100, type, created_after: new Date(after).toISOString(), cursor };
+        const { result } = await services.bus.call(listEvents, filters, { context, requestId: services.requestId });
+        fresh.push(...result.data);
+        cursor = result.next_cursor ?? undefined;
+      } while (cursor !== undefined && !signal.aborted);
+    } catch (error) {
+      if (!isPassing(error)) throw error;
+      if (!failing) process.stderr.write(`crm: reading the events failed (${error.message}); trying again every ${RETRY_MS / 1000} s.\n`);
+      failing = true;
+      await sleep(RETRY_MS, undefined, { signal }).catch(() => undefined);
+      continue;
+    }
+    if (failing) process.stderr.write('crm: reading the events again.\n');
+    failing = false;
     for (const event of fresh.reverse()) {
       if (printed.has(event.id)) continue;
       const at = Date.parse(event.created_at);
@@ -96,6 +116,6 @@ async function byPolling(services: LocalServices, context: CallContext, type: st
     }
     // created_after is strict: nothing at or before `after` is listed again.
     for (const [id, at] of printed) if (at <= after) printed.delete(id);
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    await sleep(POLL_MS, undefined, { signal }).catch(() => undefined);
   }
 }

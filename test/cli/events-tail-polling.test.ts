@@ -1,3 +1,4 @@
+import pg from 'pg';
 import t from 'tap';
 import type { Event } from '../../shared/contracts/events.js';
 import { client } from '../helpers/http.js';
@@ -54,4 +55,37 @@ t.test('crm events tail by polling prints a burst of several pages whole, once e
   const all = await events(251);
   t.equal(all.length, 251, 'nothing printed twice across overlapping polls');
   t.equal(all.at(-1)?.data.object.id, later);
+});
+
+t.test('a poll that fails while the database is away is tried again, and the tail goes on where it was', async (t) => {
+  const { NATS_URL: _nats, ...withoutNats } = stack.env;
+  const first = (await api.post<{ id: string }>('/v1/contacts', { first_name: 'Before', phone: '+1 415 555 1991' })).body.id;
+  const tail = new CrmProcess('events tail (polling, database away)', ['events', 'tail', '--workspace', ws.workspace.id, '--type', 'contact.', '--since', '1m'], withoutNats);
+  t.teardown(() => tail.stop());
+  await tail.waitFor(new RegExp(first), 30_000);
+
+  // The feed's table out of reach for a while: every poll meanwhile fails inside the worker.
+  const db = new pg.Client({ connectionString: stack.env.DATABASE_URL });
+  await db.connect();
+  t.teardown(() => db.end());
+  await db.query('alter table events rename to events_away');
+  try {
+    await tail.waitFor(/crm: reading the events failed/, 15_000);
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    t.ok(tail.running, 'still following');
+  } finally {
+    await db.query('alter table events_away rename to events');
+  }
+  const after = (await api.post<{ id: string }>('/v1/contacts', { first_name: 'After', phone: '+1 415 555 1992' })).body.id;
+  await tail.waitFor(new RegExp(after), 15_000);
+  t.match(tail.text(), /crm: reading the events again/);
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  const ids = tail
+    .text()
+    .split('\n')
+    .filter((line) => line.startsWith('{"object":"event"'))
+    .map((line) => (JSON.parse(line) as Event).data.object.id);
+  t.equal(ids.filter((id) => id === first).length, 1, 'what was printed before is not printed again');
+  t.equal(ids.filter((id) => id === after).length, 1, 'what came after is printed once');
+  t.equal(await tail.stop(), 0);
 });

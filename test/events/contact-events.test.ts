@@ -54,6 +54,15 @@ t.test('a PATCH that repeats the values changes nothing: no event, the same upda
   t.same((await eventsOf(id)).map((e) => e.type), ['contact.created'], 'and no contact.updated is stored');
 });
 
+t.test('a PATCH that archives records contact.archived, as DELETE does', async (t) => {
+  const id = (await api.post<{ id: string }>('/v1/contacts', { first_name: 'Hedy', phone: '+1 415 555 0103' })).body.id;
+  t.equal((await api.send('PATCH', `/v1/contacts/${id}`, { body: { status: 'archived', last_name: 'L' } })).status, 200);
+  t.equal((await api.send('PATCH', `/v1/contacts/${id}`, { body: { status: 'active' } })).status, 200);
+  const [restored, archived] = await eventsOf(id);
+  t.match(archived, { type: 'contact.archived', data: { object: { status: 'archived' }, previous_attributes: { status: 'active', last_name: null } } });
+  t.match(restored, { type: 'contact.updated', data: { previous_attributes: { status: 'archived' } } }, 'making it active again is an update');
+});
+
 t.test('refused writes store nothing', async (t) => {
   const before = (await api.get<{ data: EventBody[] }>('/v1/events?limit=100')).body.data.length;
   t.equal((await api.post('/v1/contacts', { first_name: '', phone: '+1 415 555 0101' })).status, 400);

@@ -55,6 +55,8 @@ export const updateContactHandler: OperationHandler<typeof updateContact> = asyn
   );
   if (!row) throw new NotFoundError('contact', id, 'id');
   const updated = toContactResource(row, keys);
-  await events.record({ type: 'contact.updated', object: updated, previous: toContactResource(before, keys) });
+  // Archiving has its own type whichever way it is done (DELETE, or a PATCH of status), as a stage move has for deals.
+  const type = before.status !== 'archived' && row.status === 'archived' ? 'contact.archived' : 'contact.updated';
+  await events.record({ type, object: updated, previous: toContactResource(before, keys) });
   return updated;
 };

@@ -110,6 +110,16 @@ t.test('an OAuth agent on the CRM server: contact.created, contact.updated, deal
   t.equal(await storedEvents(), (before ?? 0) + 4, 'four writes, four events in all');
 });
 
+t.test("an agent's client renamed since (a metadata document refreshed): later events carry the new name", async (t) => {
+  const crm = await connect('crm', crmAgent.accessToken);
+  await write(t, crm, 'create_contact', { first_name: 'Named', phone: '+1 415 555 0702' });
+  await stack.db.query('update oauth_clients set client_name = $1 where id = (select client_id from oauth_grants where id = $2)', ['Events CRM Agent v2', crmAgent.grantId]);
+  t.teardown(() => stack.db.query('update oauth_clients set client_name = $1 where id = (select client_id from oauth_grants where id = $2)', ['Events CRM Agent', crmAgent.grantId]));
+  const renamed = await write(t, crm, 'create_contact', { first_name: 'Renamed', phone: '+1 415 555 0703' });
+  const [created] = await eventsOf(String(renamed.result.id));
+  t.same(created?.actor, { ...crmAgentActor, name: 'Events CRM Agent v2' }, 'the name the client has now, not one remembered by the worker');
+});
+
 t.test('an OAuth agent on the Studio server: custom_field.created, pipeline.created, stage.created', async (t) => {
   const studio = await connect('studio', studioAgent.accessToken);
   const before = await storedEvents();

@@ -9,9 +9,10 @@ export const CLI_ACTOR: Actor = { kind: 'cli', id: null, name: 'crm command line
 export const SYSTEM_ACTOR: Actor = { kind: 'system', id: null, name: 'crm service', user: null };
 
 /**
- * Names of tokens, agents and users do not change once made (a token is never renamed, a
- * client's name is fixed at registration, a user's e-mail stays), so a worker looks each
- * one up once. Bounded: the oldest entries leave first.
+ * Names of tokens and users do not change once made (a token is never renamed, a user's
+ * e-mail stays), so a worker looks each one up once. Bounded: the oldest entries leave
+ * first. Agents are looked up every time: a client described by a metadata document takes
+ * the name the document gives at each refresh, and every worker copy must name it alike.
  */
 const KNOWN = new Map<string, Actor>();
 const KNOWN_MAX = 5_000;
@@ -24,7 +25,8 @@ const KNOWN_MAX = 5_000;
 export async function actorOf(db: WorkspaceSql, context: CallContext, cliKind: 'cli' | 'import' = 'cli'): Promise<Actor> {
   const { principal } = context;
   if (principal.type === 'operator') return cliKind === 'cli' ? CLI_ACTOR : { ...CLI_ACTOR, kind: 'import', name: 'crm import' };
-  const key = `${db.workspaceId}:${principal.type}:${principal.id}:${principal.type === 'user' ? (principal.grant_id ?? '') : ''}`;
+  if (principal.type === 'user' && principal.grant_id) return lookUp(db, context);
+  const key = `${db.workspaceId}:${principal.type}:${principal.id}`;
   const known = KNOWN.get(key);
   if (known) return known;
 

@@ -50,9 +50,15 @@ t.test('deleting a deal deletes its notes, each with a note.deleted event, in th
 
 t.test('schema: custom fields, pipelines, stages', async (t) => {
   const field = (await admin.post<{ id: string }>('/v1/custom-fields', { object_type: 'contact', key: 'tier', label: 'Tier', type: 'text' })).body;
-  t.equal((await admin.send('PATCH', `/v1/custom-fields/${field.id}`, { body: { label: 'Level' } })).status, 200);
-  t.equal((await admin.send('DELETE', `/v1/custom-fields/${field.id}`)).status, 200);
-  t.equal((await admin.send('DELETE', `/v1/custom-fields/${field.id}`)).status, 200, 'archived again');
+  const relabelled = await admin.send<{ updated_at: string }>('PATCH', `/v1/custom-fields/${field.id}`, { body: { label: 'Level' } });
+  t.equal(relabelled.status, 200);
+  const sameLabel = await admin.send<{ updated_at: string }>('PATCH', `/v1/custom-fields/${field.id}`, { body: { label: 'Level', required: false } });
+  t.equal(sameLabel.body.updated_at, relabelled.body.updated_at, 'the same values again: updated_at stays');
+  const archived = await admin.send<{ updated_at: string }>('DELETE', `/v1/custom-fields/${field.id}`);
+  t.equal(archived.status, 200);
+  const again = await admin.send<{ updated_at: string }>('DELETE', `/v1/custom-fields/${field.id}`);
+  t.equal(again.status, 200, 'archived again');
+  t.equal(again.body.updated_at, archived.body.updated_at, 'archived again: updated_at stays');
   t.same((await feed(admin, `&object_id=${field.id}`)).map((e) => [e.type, e.data.previous_attributes]), [
     ['custom_field.archived', { archived: false }],
     ['custom_field.updated', { label: 'Tier' }],

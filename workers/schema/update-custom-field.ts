@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import type { ParsedInput } from '../../shared/bus/operation.js';
 import type { CustomField, updateCustomField } from '../../shared/contracts/custom-fields.js';
 import { jsonb } from '../../shared/db/sql.js';
 import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
@@ -8,17 +7,17 @@ import type { EventRecorder } from '../runtime/events/event-recorder.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { checkOptions } from './create-custom-field.js';
 import { toCustomFieldResource } from './custom-field-resource.js';
+import { customFieldUnchanged, type CustomFieldChange } from './custom-field-unchanged.js';
 import { findCustomField } from './get-custom-field.js';
 import { refuseRemovingOptionsInUse } from './removed-options-in-use.js';
-
-type FieldChange = Omit<ParsedInput<typeof updateCustomField>, 'id'>;
 
 /**
  * Label, options, required, archived; key and type never change (stored values keep
  * their meaning). Archiving keeps the first archive time.
  */
-export async function changeCustomField(db: WorkspaceSql, events: EventRecorder, id: string, change: FieldChange): Promise<CustomField> {
+export async function changeCustomField(db: WorkspaceSql, events: EventRecorder, id: string, change: CustomFieldChange): Promise<CustomField> {
   const before = await findCustomField(db, id, { lock: true });
+  if (customFieldUnchanged(before, change)) return toCustomFieldResource(before);
   if (change.options !== undefined) {
     checkOptions(before.type, change.options);
     await refuseRemovingOptionsInUse(db, before, change.options);

@@ -24,6 +24,11 @@ export class RelayLease {
     client.on('error', (err) => this.log.warn({ err }, 'event relay lease connection failed'));
     await client.connect();
     try {
+      // The lock lives as long as Postgres keeps this session. A connection cut without a word
+      // (a NAT or firewall forgetting an idle flow) would leave the backend, and the lock, for
+      // the server's default keep-alive (two hours and more) while no copy relays: the server
+      // probes this session itself, and ends it within about half a minute of silence.
+      await client.query('set tcp_keepalives_idle = 10; set tcp_keepalives_interval = 5; set tcp_keepalives_count = 3');
       const { rows } = await client.query<{ held: boolean }>('select pg_try_advisory_lock(hashtext($1)) as held', [`crm event relay ${this.name}`]);
       if (!rows[0]?.held) {
         await client.end();

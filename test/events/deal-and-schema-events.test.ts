@@ -66,11 +66,18 @@ t.test('schema: custom fields, pipelines, stages', async (t) => {
   ]);
 
   const pipeline = (await admin.post<{ id: string }>('/v1/pipelines', { name: 'Hiring', stages: ['Applied', 'Hired'] })).body;
-  t.equal((await admin.send('PATCH', `/v1/pipelines/${pipeline.id}`, { body: { name: 'Recruiting' } })).status, 200);
+  const renamed = await admin.send<{ updated_at: string }>('PATCH', `/v1/pipelines/${pipeline.id}`, { body: { name: 'Recruiting' } });
+  t.equal(renamed.status, 200);
+  const renamedAgain = await admin.send<{ updated_at: string }>('PATCH', `/v1/pipelines/${pipeline.id}`, { body: { name: 'Recruiting' } });
+  t.equal(renamedAgain.body.updated_at, renamed.body.updated_at, 'a pipeline given its own values again: updated_at stays');
   const added = await admin.post<{ stages: { id: string; name: string }[] }>(`/v1/pipelines/${pipeline.id}/stages`, { name: 'Interview', position: 1 });
   const stage = added.body.stages.find((s) => s.name === 'Interview');
   t.ok(stage);
-  t.equal((await admin.send('PATCH', `/v1/pipelines/${pipeline.id}/stages/${stage?.id}`, { body: { name: 'Interviews' } })).status, 200);
+  type StagesOf = { stages: { id: string; updated_at: string }[] };
+  const stageRenamed = await admin.send<StagesOf>('PATCH', `/v1/pipelines/${pipeline.id}/stages/${stage?.id}`, { body: { name: 'Interviews' } });
+  t.equal(stageRenamed.status, 200);
+  const stageAgain = await admin.send<StagesOf>('PATCH', `/v1/pipelines/${pipeline.id}/stages/${stage?.id}`, { body: { name: 'Interviews', position: 1 } });
+  t.same(stageAgain.body.stages, stageRenamed.body.stages, 'a stage given its own name and place again: no stage changes, updated_at included');
   t.equal((await admin.send('DELETE', `/v1/pipelines/${pipeline.id}/stages/${stage?.id}`)).status, 200);
   t.same((await feed(admin, `&object_id=${pipeline.id}`)).map((e) => [e.type, e.data.previous_attributes]), [
     ['pipeline.updated', { name: 'Hiring' }],

@@ -13,7 +13,10 @@ export const updatePipelineHandler: OperationHandler<typeof updatePipeline> = as
       // The default switch's lock first, as a create takes it: the same order in every switch.
       if (input.is_default) cleared = await clearDefaultPipeline(txDb, input.id);
       await lockPipeline(txDb, input.id);
-      before = await loadPipeline(txDb, input.id);
+      const current = await loadPipeline(txDb, input.id);
+      // The same values again change nothing: no write, so updated_at stays and no event is recorded.
+      if ((input.name === undefined || input.name === current.name) && (input.is_default === undefined || input.is_default === current.is_default)) return;
+      before = current;
       await txDb
         .updateTable('pipelines')
         .set({ name: input.name, is_default: input.is_default, updated_at: new Date() })

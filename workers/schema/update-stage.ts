@@ -22,6 +22,8 @@ export const updateStageHandler: OperationHandler<typeof updateStage> = async ({
         position = move.position;
         await shiftStages(txDb, input.pipeline_id, move.shift);
       }
+      // The same name at the same place changes nothing: no write, so updated_at stays (recordStageChange then records nothing).
+      if ((input.name === undefined || input.name === stage.name) && position === stage.position) return;
       await txDb.updateTable('stages').set({ name: input.name, position, updated_at: new Date() }).where('id', '=', stage.id).execute();
     });
   } catch (error) {

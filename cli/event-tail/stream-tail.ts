@@ -7,6 +7,7 @@ import type { Event } from '../../shared/contracts/events.js';
 import { eventFilterSubjectOf, eventStreamName } from '../../shared/events/event-stream.js';
 import { createLogger } from '../../shared/logger.js';
 import { untilInterrupted } from './interruption.js';
+import { RecentIds } from './recent-ids.js';
 import { explainStreamProblem, isStreamNotFound, type StreamPlace } from './stream-problems.js';
 
 export interface StreamTail {
@@ -20,6 +21,8 @@ export interface StreamTail {
 
 /** How often to look again for a stream that does not exist yet. */
 const STREAM_RETRY_MS = 1_000;
+/** How many printed ids are remembered to drop a second copy of an event: far more than one relay batch (500). */
+const REMEMBERED_IDS = 10_000;
 
 /**
  * `crm events tail` with NATS_URL: an ordered consumer of the event stream, filtered by
@@ -42,11 +45,12 @@ export async function tailStream(config: Config & { natsUrl: string }, tail: Str
     if (signal.aborted) close();
     else signal.addEventListener('abort', close);
     const since = tail.since.getTime();
+    const printed = new RecentIds(REMEMBERED_IDS);
     for await (const message of messages) {
       const event = message.json<Event>();
       // The consumer starts at the since instant in storage time, which is at or after creation: an event
       // relayed late (a backlog) is stored after since though created before it, and polling would not list it.
-      if (Date.parse(event.created_at) >= since) tail.print(event);
+      if (Date.parse(event.created_at) >= since && printed.firstSight(event.id)) tail.print(event);
     }
   } catch (error) {
     throw explainStreamProblem(error, place);

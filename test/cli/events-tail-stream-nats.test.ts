@@ -115,3 +115,24 @@ t.test('--since counts creation time: an event relayed late but created before i
     'only what was created since an hour ago, as polling lists it',
   );
 });
+
+t.test('an event the stream stored twice (published again after the duplicate window) is printed once', async (t) => {
+  const workspaceId = newId('workspace');
+  const publisher = await eventStreamPublisher(watcher, namespace);
+  t.teardown(() => publisher.close());
+  const tail = new CrmProcess('events tail (a copy stored twice)', ['events', 'tail', '--workspace', workspaceId, '--since', '1m'], cliEnv);
+  t.teardown(() => tail.stop());
+  const twice = eventOf(workspaceId, new Date());
+  await publisher.publish(twice);
+  // The same event under another message id: what the stream keeps when the first id has left its duplicate window.
+  await publisher.publishRaw(workspaceId, twice.type, JSON.stringify(twice), `${twice.id}-again`);
+  const after = eventOf(workspaceId, new Date());
+  await publisher.publish(after);
+  // In stream order: once the later event is printed, both copies were read.
+  await tail.waitFor(new RegExp(after.id), 30_000);
+  t.same(
+    printed(tail).map((e) => e.id),
+    [twice.id, after.id],
+    'each event once',
+  );
+});

@@ -3,14 +3,15 @@ import t from 'tap';
 import { newId } from '../../shared/ids.js';
 import { createLogger } from '../../shared/logger.js';
 import { RelayLease } from '../../workers/webhooks/relay/relay-lease.js';
+import { ADMIN_DATABASE_URL } from '../helpers/environment.js';
 
 /**
  * The relay lease is a session lock: whichever copy's session Postgres still holds relays.
  * A session cut silently (a NAT dropping an idle flow) must not keep the lock for the
  * server's default keep-alive of hours, so the lease's session sets its own probes.
  */
-const databaseUrl = process.env.DATABASE_URL;
-if (!databaseUrl) throw new Error('DATABASE_URL is required');
+// Any database will do: the lock's name is this test's own.
+const databaseUrl = ADMIN_DATABASE_URL;
 const log = createLogger({ level: 'silent', component: 'relay lease test' });
 
 t.test('the lease session is probed by the server within half a minute, and one copy holds it at a time', async (t) => {

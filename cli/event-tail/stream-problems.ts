@@ -14,6 +14,15 @@ export function isStreamNotFound(error: unknown): boolean {
   return error instanceof NatsError && error.jsError()?.err_code === STREAM_NOT_FOUND;
 }
 
+/**
+ * The stream went away under a following consumer: deleted (the server ends the consumer with
+ * it: 409 "consumer deleted"), or not there when the consumer was made again after a
+ * reconnection (a server back without its storage).
+ */
+export function isStreamGone(error: unknown): boolean {
+  return isStreamNotFound(error) || (error instanceof NatsError && ((error.code === '409' && error.message === 'consumer deleted') || error.message === 'stream not found'));
+}
+
 /** The NATS error itself, also when it arrives as the cause of NatsTransport's "refused this process". */
 function natsErrorOf(error: unknown): NatsError | undefined {
   if (error instanceof NatsError) return error;

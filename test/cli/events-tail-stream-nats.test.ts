@@ -2,9 +2,11 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { connect, nkeyAuthenticator } from 'nats';
 import t, { type Test } from 'tap';
 import { newNatsKeyPair } from '../../shared/bus/nats-keys.js';
 import type { Event } from '../../shared/contracts/events.js';
+import { eventStreamName } from '../../shared/events/event-stream.js';
 import { newId } from '../../shared/ids.js';
 import { eventStreamPublisher } from '../helpers/event-stream.js';
 import { natsEnvOf } from '../helpers/nats-server.js';
@@ -135,4 +137,33 @@ t.test('an event the stream stored twice (published again after the duplicate wi
     [twice.id, after.id],
     'each event once',
   );
+});
+
+t.test('a stream deleted and made again is followed from its start: none of its events is skipped', async (t) => {
+  const workspaceId = newId('workspace');
+  const publisher = await eventStreamPublisher(watcher, namespace);
+  t.teardown(() => publisher.close());
+  // Events first, so that the lost stream's sequence numbers run ahead of the new one's.
+  const before = [eventOf(workspaceId, new Date()), eventOf(workspaceId, new Date()), eventOf(workspaceId, new Date())];
+  for (const event of before) await publisher.publish(event);
+  const tail = new CrmProcess('events tail (stream made again)', ['events', 'tail', '--workspace', workspaceId, '--since', '1m'], cliEnv);
+  t.teardown(() => tail.stop());
+  await tail.waitFor(new RegExp(before[2]?.id ?? 'missing'), 30_000);
+
+  const admin = await connect({ servers: watcher.url, authenticator: nkeyAuthenticator(new TextEncoder().encode(watcher.seed)) });
+  t.teardown(() => admin.drain());
+  t.ok(await (await admin.jetstreamManager()).streams.delete(eventStreamName(namespace)), 'the event stream deleted');
+  // The relay's next event makes the stream again: its first sequence numbers are ones the tail had read.
+  const again = await eventStreamPublisher(watcher, namespace);
+  t.teardown(() => again.close());
+  const after = eventOf(workspaceId, new Date());
+  await again.publish(after);
+  await tail.waitFor(new RegExp(after.id), 15_000);
+  t.same(
+    printed(tail).map((e) => e.id),
+    [...before.map((e) => e.id), after.id],
+    "every event once, the new stream's first included",
+  );
+  t.match(tail.text(), /the event stream .* was deleted or lost; following it again once it is back/);
+  t.ok(tail.running, 'still following');
 });

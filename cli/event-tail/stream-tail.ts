@@ -9,6 +9,7 @@ import { createLogger } from '../../shared/logger.js';
 import { untilInterrupted } from './interruption.js';
 import { RecentIds } from './recent-ids.js';
 import { explainStreamProblem, isStreamGone, isStreamNotFound, type StreamPlace } from './stream-problems.js';
+import { printableNatsUrl } from '../../shared/bus/printable-nats-url.js';
 
 export interface StreamTail {
   /** A well-formed workspace id: it becomes a subject token. */
@@ -33,7 +34,7 @@ const REMEMBERED_IDS = 10_000;
  */
 export async function tailStream(config: Config & { natsUrl: string }, tail: StreamTail): Promise<void> {
   // The address as messages show it: without a user and password written into the URL.
-  const place: StreamPlace = { url: config.natsUrl.replace(/\/\/[^/@,]*@/g, '//'), namespace: config.busNamespace, stream: eventStreamName(config.busNamespace) };
+  const place: StreamPlace = { url: printableNatsUrl(config.natsUrl), namespace: config.busNamespace, stream: eventStreamName(config.busNamespace) };
   // Logs go to stderr so that stdout holds only the events.
   const log = createLogger({ level: config.logLevel === 'info' ? 'warn' : config.logLevel, component: 'crm events', fd: 2 });
   let nats: NatsTransport | undefined;

@@ -205,7 +205,10 @@ export class RateLimitedError extends CrmError {
 }
 
 export class InternalError extends CrmError {
-  constructor(message = 'An internal error occurred. It has been logged with the request id.') {
+  /** What callers are told; an internal error with this message was logged where it happened. */
+  static readonly GENERIC_MESSAGE = 'An internal error occurred. It has been logged with the request id.';
+
+  constructor(message = InternalError.GENERIC_MESSAGE) {
     super('internal', message);
   }
 }

@@ -40,8 +40,10 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     let crm = error instanceof CrmError ? error : (fromBodyParser(error) ?? fromRouter(error));
     // An internal error's own message names subjects and contracts (a worker's, or the bus
     // client's): it is for the log, and the caller gets the generic one with the request id.
+    // One that already carries the generic message was logged where it happened (a worker's
+    // unexpected error): logged again here, each fault would be two error lines.
     if (!crm || crm.code === 'internal') {
-      log.error({ err: error, request_id: req.requestId }, crm ? 'internal error' : 'unhandled error');
+      if (!crm || crm.message !== InternalError.GENERIC_MESSAGE) log.error({ err: error, request_id: req.requestId }, crm ? 'internal error' : 'unhandled error');
       crm = new InternalError();
     }
     if (res.headersSent) {

@@ -23,6 +23,10 @@ app.get('/bus-client', () => {
 app.get('/worker', () => {
   throw CrmError.fromPayload({ code: 'internal', message: 'Malformed request envelope on crm.contacts.contacts.create' });
 });
+// A worker's unexpected error, which that worker logged, answered with the generic message.
+app.get('/worker-logged', () => {
+  throw CrmError.fromPayload({ code: 'internal', message: InternalError.GENERIC_MESSAGE });
+});
 app.get('/missing', () => {
   throw new NotFoundError('contact', 'con_missing');
 });
@@ -61,6 +65,14 @@ t.test("a 500 tells the caller the request id, never the internal error's own me
     t.equal(logged?.level, 'error', `${path}: logged as an error, under the request id`);
     t.match(logged?.err?.message, internal, `${path}: with what went wrong`);
   }
+});
+
+t.test('an internal error a worker logged already is answered, not logged a second time', async (t) => {
+  lines.length = 0;
+  const res = await get('/worker-logged');
+  t.equal(res.status, 500);
+  t.equal(res.body.error.message, InternalError.GENERIC_MESSAGE);
+  t.same(lines.filter((l) => l.includes('"level":"error"') || l.includes('"level":50')), [], 'no error line in the gateway log');
 });
 
 t.test("a client's error is answered as it is, and not logged as a fault", async (t) => {

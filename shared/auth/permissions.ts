@@ -7,6 +7,16 @@ export const PERMISSIONS = ['contacts.read', 'contacts.write', 'deals.read', 'de
 export const Permission = z.enum(PERMISSIONS);
 export type Permission = z.infer<typeof Permission>;
 
+/**
+ * A member's permissions as given in a write: at least one, kept as a set in PERMISSIONS'
+ * order, so the same grant is stored one way (a repeat or another order is no change, and
+ * records no event of one).
+ */
+export const GrantedPermissions = z
+  .array(Permission)
+  .min(1)
+  .transform((given) => PERMISSIONS.filter((p) => given.includes(p)));
+
 export const PERMISSION_DESCRIPTIONS: Record<Permission, string> = {
   'contacts.read': 'Read contacts',
   'contacts.write': 'Create and change contacts',

@@ -1,7 +1,7 @@
 import { isSupportedCountry } from 'libphonenumber-js/min';
 import { z } from 'zod';
 import { isCommonPassword } from '../auth/common-passwords.js';
-import { Permission, Visibility } from '../auth/permissions.js';
+import { GrantedPermissions, Permission, Visibility } from '../auth/permissions.js';
 import { defineOperation } from '../bus/operation.js';
 import { cleanText } from './common.js';
 
@@ -98,7 +98,7 @@ export const addUser = defineOperation({
   input: z.strictObject({
     email: UserEmail,
     password: Password,
-    permissions: z.array(Permission).min(1),
+    permissions: GrantedPermissions,
     visibility: Visibility,
   }),
   output: Member.extend({ user_created: z.boolean() }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Permission, Visibility } from '../auth/permissions.js';
+import { GrantedPermissions, Permission, Visibility } from '../auth/permissions.js';
 import { defineOperation } from '../bus/operation.js';
 import { Member, UserEmail } from './identity.js';
 
@@ -34,7 +34,7 @@ export const inviteMember = defineOperation({
   resource: 'members',
   verb: 'invite',
   scope: 'tokens:write',
-  input: z.strictObject({ email: UserEmail, permissions: z.array(Permission).min(1), visibility: Visibility }),
+  input: z.strictObject({ email: UserEmail, permissions: GrantedPermissions, visibility: Visibility }),
   /** temporary_password: only for a user created by the invitation, shown once and stored only as a hash. */
   output: z.object({ member: MemberRecord, temporary_password: z.string().nullable() }),
 });
@@ -45,7 +45,7 @@ export const updateMember = defineOperation({
   verb: 'update',
   destructive: true,
   scope: 'tokens:write',
-  input: z.strictObject({ user_id: z.string().max(64), permissions: z.array(Permission).min(1), visibility: Visibility }),
+  input: z.strictObject({ user_id: z.string().max(64), permissions: GrantedPermissions, visibility: Visibility }),
   output: MemberRecord,
 });
 

@@ -53,6 +53,12 @@ t.test('the command line adds a member, then changes it: member.added, member.up
   t.equal(updated?.type, 'member.updated');
   t.same(updated?.data.previous_attributes, { permissions: ['contacts.read'] });
   t.same(updated?.data.object.permissions, ['contacts.read', 'contacts.write']);
+
+  // The same grant in another order, with a repeat: no change, so no event.
+  await stack.addMember(ws.workspace.id, repEmail, ['contacts.write', 'contacts.read', 'contacts.write'], 'all');
+  t.equal((await events(`object_id=${repId}`)).length, 2, 'the same permissions in another order record nothing');
+  const stored = await stack.db.query<{ permissions: string[] }>('select permissions from memberships where workspace_id = $1 and user_id = $2', [ws.workspace.id, repId]);
+  t.same(stored[0]?.permissions, ['contacts.read', 'contacts.write'], 'stored once each, in one order');
 });
 
 t.test('in the console: invited, changed, by the administrator', async (t) => {

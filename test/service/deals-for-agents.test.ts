@@ -92,3 +92,13 @@ t.test('count_deals: the count and the amounts per stage and currency, with the 
   const none = await call(writer, 'count_deals', { stage: 'Nowhere' });
   t.match(none.structuredContent, { code: 'not_found', param: 'stage' });
 });
+
+t.test('a stage or pipeline named with İ is found by its own name (Postgres folds İ to i, JavaScript to two characters)', async (t) => {
+  const turkish = (await admin.post<Pipeline>('/v1/pipelines', { name: 'İhracat', stages: ['İletişim', 'Kapanış'] })).body;
+  const deal = (await admin.post<{ id: string }>('/v1/deals', { name: 'Export deal', pipeline_id: turkish.id, stage: 'İletişim' })).body;
+  await admin.post('/v1/deals', { name: 'Export deal two', pipeline_id: turkish.id, stage: 'Kapanış' });
+  const byStage = await admin.get<{ data: { id: string }[] }>(`/v1/deals?stage=${encodeURIComponent('İletişim')}`);
+  t.same(byStage.body.data?.map((d) => d.id), [deal.id], 'stage=İletişim');
+  const counted = ok(t, await call(writer, 'count_deals', { pipeline: 'İhracat' })) as { count: number };
+  t.equal(counted.count, 2, 'pipeline İhracat');
+});

@@ -23,7 +23,8 @@ const isStageId = (stage: string) => stage.startsWith('stg_');
 export type DealListFilters = DealFilters & { pipeline?: string };
 
 /**
- * A stage filter is an id (stg_…) or a name matched without case in every pipeline; a
+ * A stage filter is an id (stg_…) or a name matched without case in every pipeline (both
+ * sides by Postgres' lower(): JavaScript's folds İ to two characters, Postgres' to i); a
  * name is resolved to ids here (an unknown name is a 404 at once). Ids are used as given:
  * see {@link explainEmptyResult}.
  */
@@ -31,11 +32,11 @@ export async function applicableDealFilters(db: WorkspaceSql, f: DealListFilters
   let stageIds: string[] | undefined;
   if (f.stage !== undefined && isStageId(f.stage)) stageIds = [f.stage];
   else if (f.stage !== undefined) {
-    const name = f.stage.toLowerCase();
+    const name = f.stage;
     const stages = await db
       .selectFrom('stages')
       .select('id')
-      .where((eb) => eb(eb.fn('lower', ['name']), '=', name))
+      .where((eb) => eb(eb.fn('lower', ['name']), '=', eb.fn('lower', [eb.val(name)])))
       .orderBy('id')
       .execute();
     if (stages.length === 0) throw await unknownName(db, 'stage', f.stage);
@@ -65,7 +66,7 @@ async function pipelineNamed(db: WorkspaceSql, given: string): Promise<string> {
   const pipelines = await db
     .selectFrom('pipelines')
     .select(['id', 'archived_at'])
-    .where((eb) => (given.startsWith('pipe_') ? eb('id', '=', given) : eb(eb.fn('lower', ['name']), '=', given.toLowerCase())))
+    .where((eb) => (given.startsWith('pipe_') ? eb('id', '=', given) : eb(eb.fn('lower', ['name']), '=', eb.fn('lower', [eb.val(given)]))))
     .orderBy('id')
     .execute();
   const active = pipelines.filter((p) => p.archived_at === null);

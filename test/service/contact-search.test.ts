@@ -94,6 +94,10 @@ t.test('words, in any order, each beginning a word of the name or the e-mail', a
     ['50%_', ['50%_Off']],
     ['5%', []],
     ['_', []],
+    // Fullwidth ％ ＿ ＼, which crm_unaccent() folds to % _ \, match literally too.
+    ['50％', ['50%_Off']],
+    ['％_', []],
+    ['50％＿＼', []],
     // Digits alone: the start of the phone after +.
     ['1415555', ['Ada Lovelace', 'Adam Smith']],
     ['+1 (415) 555-01', ['Ada Lovelace', 'Adam Smith']],

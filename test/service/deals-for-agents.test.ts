@@ -102,3 +102,15 @@ t.test('a stage or pipeline named with İ is found by its own name (Postgres fol
   const counted = ok(t, await call(writer, 'count_deals', { pipeline: 'İhracat' })) as { count: number };
   t.equal(counted.count, 2, 'pipeline İhracat');
 });
+
+t.test('LIKE characters in q match literally, fullwidth ones too (crm_unaccent() folds ％ ＿ to % _)', async (t) => {
+  const percent = (await admin.post<{ id: string }>('/v1/deals', { name: '50%_discount', pipeline_id: other.id })).body;
+  const apples = (await admin.post<{ id: string }>('/v1/deals', { name: '50 apples', pipeline_id: other.id })).body;
+  const search = async (q: string) =>
+    (await admin.get<{ data: { id: string }[] }>(`/v1/deals?pipeline_id=${other.id}&q=${encodeURIComponent(q)}`)).body.data?.map((d) => d.id);
+  t.same(await search('50%'), [percent.id], '50%');
+  t.same(await search('50％'), [percent.id], '50％ (fullwidth)');
+  t.same(await search('％a'), [], '％a is no wildcard');
+  t.same(await search('5＿'), [], '5＿ is no wildcard');
+  t.same(await search('50 apples'), [apples.id]);
+});

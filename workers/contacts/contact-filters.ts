@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { ContactFilters } from '../../shared/contracts/contacts.js';
 import type { AppliedRange } from '../../shared/contracts/created-range.js';
 import type { ScopedSelect } from '../../shared/db/workspace-sql.js';
-import { likePrefix } from '../runtime/like-prefix.js';
+import { foldedLikePrefix, likePrefix } from '../runtime/like-prefix.js';
 import { normalizePhone } from './normalize-phone.js';
 
 /** Filters as they are applied: e-mail lower-cased, phone in E.164, the creation range as instants. */
@@ -40,7 +40,7 @@ const PHONE_QUERY = /^[\d\s()+./-]+$/;
  * index. The word is folded by the same crm_unaccent() in SQL, so both sides agree.
  */
 function beginsAWord(word: string): RawBuilder<boolean> {
-  return sql<boolean>`search_text like '% ' || lower(crm_unaccent(${likePrefix(word)}))`;
+  return sql<boolean>`search_text like '% ' || ${foldedLikePrefix(word)}`;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { DealFilters } from '../../shared/contracts/deals.js';
 import type { ScopedSelect, WorkspaceSql } from '../../shared/db/workspace-sql.js';
 import { NotFoundError, ValidationError } from '../../shared/errors.js';
 import { sql } from 'kysely';
-import { likePrefix } from '../runtime/like-prefix.js';
+import { foldedLikePrefix } from '../runtime/like-prefix.js';
 import { requireVisibleContact } from './deal-references.js';
 
 /** Filters as applied: a stage name resolved to ids, the creation range as instants. */
@@ -119,7 +119,7 @@ export async function explainEmptyResult(db: WorkspaceSql, context: CallContext,
 export function whereDealFilters<O>(query: ScopedSelect<'deals', O>, f: AppliedDealFilters): ScopedSelect<'deals', O> {
   let q = query;
   // Each word anywhere in the name, both folded by the same crm_unaccent() (migration 0009); deals are few next to contacts, so no index of their own.
-  for (const word of f.words ?? []) q = q.where(sql<boolean>`lower(crm_unaccent(name)) like '%' || lower(crm_unaccent(${likePrefix(word)}))`);
+  for (const word of f.words ?? []) q = q.where(sql<boolean>`lower(crm_unaccent(name)) like '%' || ${foldedLikePrefix(word)}`);
   if (f.stage_ids) q = f.stage_ids.length === 1 ? q.where('stage_id', '=', f.stage_ids[0]!) : q.where('stage_id', 'in', f.stage_ids);
   if (f.pipeline_id) q = q.where('pipeline_id', '=', f.pipeline_id);
   if (f.contact_id) q = q.where('contact_id', '=', f.contact_id);

@@ -1,5 +1,15 @@
+import { sql, type RawBuilder } from 'kysely';
+
 /** A LIKE pattern matching strings that start with `text` (its own % and _ match literally). */
 export function likePrefix(text: string): string {
   return `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/**
+ * The LIKE pattern, built in SQL, of text starting with `text` folded by lower(crm_unaccent()).
+ * Escaped after the folding, not before: crm_unaccent() turns ％ ＿ ＼ into % _ \, which would
+ * otherwise act as wildcards and escapes.
+ */
+export function foldedLikePrefix(text: string): RawBuilder<string> {
+  return sql<string>`(replace(replace(replace(lower(crm_unaccent(${text})), '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%')`;
+}

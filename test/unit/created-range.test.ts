@@ -36,6 +36,13 @@ t.test('days and instants', async (t) => {
   }, 'created_before a day ends where that day begins');
   t.same(resolveCreatedRange({ created_after: '2026-01-01T01:00:00+01:00' }, LA, new Date()), { created_after: '2026-01-01T00:00:00.000Z', created_before: null, time_zone: LA }, 'instants stay instants, in UTC');
   t.same(resolveCreatedRange({}, LA, new Date()), { created_after: null, created_before: null, time_zone: LA });
+  // created_at holds milliseconds: a finer instant is the next millisecond for both ends (Date alone truncates).
+  t.same(resolveCreatedRange({ created_after: '2026-01-01T00:00:00.0001Z', created_before: '2026-01-01T00:00:00.0020001Z' }, LA, new Date()), {
+    created_after: '2026-01-01T00:00:00.001Z',
+    created_before: '2026-01-01T00:00:00.003Z',
+    time_zone: LA,
+  }, 'finer than milliseconds: rounded up');
+  t.same(resolveCreatedRange({ created_after: '2026-01-01T00:00:00.001000Z' }, LA, new Date()).created_after, '2026-01-01T00:00:00.001Z', 'zeros below the millisecond change nothing');
 });
 
 t.test('created_within with created_after or created_before is refused', async (t) => {

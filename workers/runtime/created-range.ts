@@ -33,7 +33,18 @@ function daysOf(within: CreatedWithin, today: LocalDate): [LocalDate, LocalDate]
 function instantOf(value: string | undefined, zone: string): string | null {
   if (value === undefined) return null;
   const day = parseLocalDate(value);
-  return (day ? startOfDay(day, zone) : new Date(value)).toISOString();
+  return (day ? startOfDay(day, zone) : wholeMillisecondsUp(value)).toISOString();
+}
+
+/**
+ * An instant as created_at (milliseconds) can hold it: Date truncates finer digits, which would
+ * take in the row of that millisecond before a created_after and leave it out before a
+ * created_before; rounded up instead, `>=` and `<` select what the exact instant would.
+ */
+function wholeMillisecondsUp(value: string): Date {
+  const date = new Date(value);
+  const finer = /\.\d{3}(\d+)/.exec(value)?.[1];
+  return finer !== undefined && /[1-9]/.test(finer) ? new Date(date.getTime() + 1) : date;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { ClientRequestSchema, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ClientRequestSchema, ErrorCode, JSONRPCMessageSchema, RequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod/v4';
 
 /**
@@ -19,22 +19,53 @@ export interface JsonRpcRefusal {
   body: { jsonrpc: '2.0'; id: string | number | null; error: { code: number; message: string } };
 }
 
+/** The members of a JSON-RPC request: the SDK's schema is strict, so any other is a malformed request. */
+const REQUEST_MEMBERS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params']);
+
+const isRequestId = (id: unknown): id is string | number => typeof id === 'string' || Number.isSafeInteger(id);
+
+/** JSON-RPC's "Invalid Request" (-32600): not a message at all. The SDK's transport would call it a parse error. */
+function invalidRequest(id: string | number | null, why: string): JsonRpcRefusal {
+  return { status: 400, body: { jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${why}` } } };
+}
+
+/** What is wrong with a request's envelope (checked by hand: every tool call passes here), or null. */
+function envelopeFault(request: Record<string, unknown>): string | null {
+  if (request.jsonrpc !== '2.0') return 'jsonrpc must be "2.0".';
+  if (!isRequestId(request.id)) return 'id must be a string or an integer.';
+  if (typeof request.method !== 'string') return 'method must be a string.';
+  for (const key in request) if (!REQUEST_MEMBERS.has(key)) return `unexpected member ${JSON.stringify(key)}.`;
+  return null;
+}
+
 /**
  * What the tool servers refuse before the SDK sees a body: a batch (the 2025-06-18
  * protocol removed them, and one POST of many calls would count once against the rate
- * limit), and a request whose params do not fit its method.
+ * limit), JSON that is not a JSON-RPC message (-32600, where the SDK answers -32700 "parse
+ * error" for valid JSON), and a request whose params do not fit its method. Checked before
+ * the direct tools/call path too, so both paths accept the same requests. `undefined` is a
+ * body that was not read as JSON (another Content-Type): the SDK's transport answers 415.
  */
 export function checkJsonRpc(body: unknown): JsonRpcRefusal | null {
+  if (body === undefined) return null;
   if (Array.isArray(body)) {
     const message = 'Batches are not supported: send one JSON-RPC message per request.';
     return { status: 400, body: { jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message } } };
   }
-  if (typeof body !== 'object' || body === null || !('method' in body) || !('id' in body)) return null;
-  const parsed = REQUEST_SCHEMAS.get(String(body.method))?.safeParse(body);
-  if (!parsed || parsed.success) return null;
+  if (typeof body !== 'object' || body === null) return invalidRequest(null, 'a JSON-RPC message is an object.');
+  if (!('method' in body) || !('id' in body)) {
+    // A notification or a response: rare, so the SDK's own schema says whether it is one.
+    return JSONRPCMessageSchema.safeParse(body).success ? null : invalidRequest(null, 'not a JSON-RPC request, notification or response.');
+  }
+  const request = body as Record<string, unknown>;
+  const fault = envelopeFault(request);
+  if (fault) return invalidRequest(isRequestId(request.id) ? request.id : null, fault);
+  const method = request.method as string;
+  // A method neither server has still gets its params checked as any request's are (an object, a valid _meta).
+  const parsed = (REQUEST_SCHEMAS.get(method) ?? RequestSchema).safeParse(body);
+  if (parsed.success) return null;
   const issue = parsed.error.issues[0];
   const where = issue?.path.length ? issue.path.join('.') : 'params';
-  const id = typeof body.id === 'string' || typeof body.id === 'number' ? body.id : null;
-  const message = `Invalid params for ${String(body.method)}: ${where}: ${issue?.message ?? 'invalid'}`;
-  return { status: 200, body: { jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidParams, message } } };
+  const message = `Invalid params for ${method}: ${where}: ${issue?.message ?? 'invalid'}`;
+  return { status: 200, body: { jsonrpc: '2.0', id: request.id as string | number, error: { code: ErrorCode.InvalidParams, message } } };
 }

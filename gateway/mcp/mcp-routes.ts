@@ -26,7 +26,7 @@ import { STUDIO_TOOLS } from './tools/studio/index.js';
 
 const CATALOGUES: Record<McpServerKey, readonly ToolDefinition[]> = { crm: CRM_TOOLS, studio: STUDIO_TOOLS };
 
-/** A body that is not JSON is a JSON-RPC parse error, as the protocol expects. */
+/** A body that is not JSON is a JSON-RPC parse error, as the protocol expects (JSON that is not an object is checkJsonRpc's -32600: hence `strict: false`). */
 const parseError: ErrorRequestHandler = (error, _req, res, next) => {
   if ((error as { type?: string }).type !== 'entity.parse.failed') return next(error);
   sendJsonRpcError(res, new InvalidJsonError('Parse error'));
@@ -44,7 +44,7 @@ export function mcpRoutes(deps: GatewayDeps, tokens: ApiTokenAuthenticator, veri
   for (const key of Object.keys(MCP_SERVERS) as McpServerKey[]) {
     const def = MCP_SERVERS[key];
     const auth = authenticateMcp(key, deps.publicUrl, tokens, verifier);
-    router.post(def.path, hostCheck, auth, rateLimit, express.json({ limit: deps.config.bodyLimit, reviver: refuseProtoKey }), parseError, async (req: Request, res: Response) => {
+    router.post(def.path, hostCheck, auth, rateLimit, express.json({ limit: deps.config.bodyLimit, reviver: refuseProtoKey, strict: false }), parseError, async (req: Request, res: Response) => {
       if (!req.credential) return;
       const refusal = checkJsonRpc(req.body);
       if (refusal) {

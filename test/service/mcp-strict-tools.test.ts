@@ -158,6 +158,8 @@ t.test('resources: the schema, each pipeline, a contact and a deal by URI templa
   t.equal(contact.last_name, 'Lovelace');
   await t.rejects(reader.readResource({ uri: 'crm://contacts/con_nope' }), { code: -32002, message: /No such contact/ });
   await t.rejects(reader.readResource({ uri: 'crm://elsewhere' }), { code: -32002, message: /Resource not found/ });
+  // A malformed %-escape threw "URI malformed", answered as an internal error.
+  await t.rejects(reader.readResource({ uri: 'crm://contacts/%E0%A4%A' }), { code: -32002, message: /Resource not found: crm:\/\/contacts\/%E0%A4%A\./ });
   const dealsOnly = await connect('crm', await stack.token(W, ['deals:read']));
   await t.rejects(dealsOnly.readResource({ uri: `crm://contacts/${ada.id}` }), { message: /needs one of the scopes contacts:read/ });
 });

@@ -158,8 +158,10 @@ t.test('resources: the schema, each pipeline, a contact and a deal by URI templa
   t.equal(contact.last_name, 'Lovelace');
   await t.rejects(reader.readResource({ uri: 'crm://contacts/con_nope' }), { code: -32002, message: /No such contact/ });
   await t.rejects(reader.readResource({ uri: 'crm://elsewhere' }), { code: -32002, message: /Resource not found/ });
-  // A malformed %-escape threw "URI malformed", answered as an internal error.
+  // A malformed %-escape threw "URI malformed", answered as an internal error; a pipeline not there read "No such No pipeline ….".
   await t.rejects(reader.readResource({ uri: 'crm://contacts/%E0%A4%A' }), { code: -32002, message: /Resource not found: crm:\/\/contacts\/%E0%A4%A\./ });
+  await t.rejects(reader.readResource({ uri: 'crm://pipelines/pipe_nope' }), { code: -32002, message: /No such pipeline: pipe_nope\.$/ });
+  await t.rejects(reader.readResource({ uri: 'crm://custom-fields/deal/nope' }), { code: -32002, message: /No such deal custom field: nope\.$/ });
   const dealsOnly = await connect('crm', await stack.token(W, ['deals:read']));
   await t.rejects(dealsOnly.readResource({ uri: `crm://contacts/${ada.id}` }), { message: /needs one of the scopes contacts:read/ });
 });

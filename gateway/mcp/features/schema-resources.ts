@@ -33,7 +33,7 @@ export function schemaResources(server: McpServerDefinition): ResourceDefinition
         })),
       read: async ({ id }, call) => {
         const pipeline = (await call.run(describeSchema, {})).pipelines.find((p) => p.id === id);
-        if (!pipeline) throw new NotFoundError(`No pipeline ${id} in this workspace.`);
+        if (!pipeline) throw new NotFoundError('pipeline', id);
         return pipeline;
       },
       complete: { id: pipelineIds },
@@ -47,7 +47,7 @@ export function schemaResources(server: McpServerDefinition): ResourceDefinition
       read: async ({ object_type: objectType, key }, call) => {
         const fields = (await call.run(describeSchema, {})).custom_fields;
         const field = objectType === 'contact' || objectType === 'deal' ? fields[objectType].find((f) => f.key === key) : undefined;
-        if (!field) throw new NotFoundError(`No ${objectType} custom field ${key} in this workspace.`);
+        if (!field) throw new NotFoundError(`${objectType} custom field`, key);
         return field;
       },
       complete: { object_type: () => Promise.resolve(['contact', 'deal']), key: customFieldKeys },

@@ -1,7 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CompleteRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Completer, McpFeatures } from './mcp-features.js';
-import { mayRead } from './resource-handlers.js';
+import { asMcpError, mayRead } from './resource-handlers.js';
 import type { ToolCall } from './tool.js';
 
 /** At most this many values in one answer (the protocol's limit). */
@@ -37,7 +37,13 @@ export function installCompletionHandler(mcp: Server, features: McpFeatures, cal
       const resource = features.resources.find((r) => r.uriTemplate === ref.uri && mayRead(r.scopes, call));
       completer = resource?.complete?.[argument.name];
     }
-    const values = completer ? rankCompletions(await completer(argument.value, call, context), argument.value) : [];
+    let values: string[] = [];
+    try {
+      if (completer) values = rankCompletions(await completer(argument.value, call, context), argument.value);
+    } catch (error) {
+      // A value the search refuses (a NUL character, say) is the client's mistake, not an internal error.
+      throw asMcpError(error);
+    }
     return { completion: { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: values.length > MAX_VALUES } };
   });
 }

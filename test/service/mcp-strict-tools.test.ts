@@ -158,7 +158,7 @@ t.test('resources: the schema, each pipeline, a contact and a deal by URI templa
   t.equal(contact.last_name, 'Lovelace');
   await t.rejects(reader.readResource({ uri: 'crm://contacts/con_nope' }), { code: -32002, message: /No such contact/ });
   await t.rejects(reader.readResource({ uri: 'crm://elsewhere' }), { code: -32002, message: /Resource not found/ });
-  // A malformed %-escape threw "URI malformed", answered as an internal error; a pipeline not there read "No such No pipeline ….".
+  // A malformed %-escape threw "URI malformed" as an internal error; a pipeline not there read "No such No pipeline ….".
   await t.rejects(reader.readResource({ uri: 'crm://contacts/%E0%A4%A' }), { code: -32002, message: /Resource not found: crm:\/\/contacts\/%E0%A4%A\./ });
   await t.rejects(reader.readResource({ uri: 'crm://pipelines/pipe_nope' }), { code: -32002, message: /No such pipeline: pipe_nope\.$/ });
   await t.rejects(reader.readResource({ uri: 'crm://custom-fields/deal/nope' }), { code: -32002, message: /No such deal custom field: nope\.$/ });
@@ -186,6 +186,8 @@ t.test('prompts and completions from the workspace; logging accepted', async (t)
   t.same(person.completion.values, ['Ada Lovelace']);
   const key = await writer.complete({ ref: { type: 'ref/resource', uri: 'crm://custom-fields/{object_type}/{key}' }, argument: { name: 'key', value: '' }, context: { arguments: { object_type: 'deal' } } });
   t.same(key.completion.values, [], 'deal fields only: none');
+  // The contact search refuses a NUL character: that was answered -32603 internal error.
+  await t.rejects(writer.complete({ ref: { type: 'ref/prompt', name: 'prepare_for_call' }, argument: { name: 'contact', value: 'a\u0000b' } }), { code: -32602, message: /NUL/ });
   t.same(await writer.setLoggingLevel('warning'), {});
 });
 

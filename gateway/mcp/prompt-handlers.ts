@@ -2,20 +2,24 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { PromptDefinition } from './mcp-features.js';
 import { asMcpError, mayRead } from './resource-handlers.js';
+import { refuseCursor } from './single-page-list.js';
 import type { ToolCall } from './tool.js';
 
 /** prompts/list and prompts/get: each prompt one user message that starts the task. */
 export function installPromptHandlers(mcp: Server, prompts: readonly PromptDefinition[], call: ToolCall): void {
   const usable = () => prompts.filter((p) => mayRead(p.scopes, call));
 
-  mcp.setRequestHandler(ListPromptsRequestSchema, () => ({
-    prompts: usable().map((p) => ({
-      name: p.name,
-      title: p.title,
-      description: p.description,
-      arguments: p.arguments.map((a) => ({ name: a.name, description: a.description, required: a.required })),
-    })),
-  }));
+  mcp.setRequestHandler(ListPromptsRequestSchema, (request) => {
+    refuseCursor(request.params);
+    return {
+      prompts: usable().map((p) => ({
+        name: p.name,
+        title: p.title,
+        description: p.description,
+        arguments: p.arguments.map((a) => ({ name: a.name, description: a.description, required: a.required })),
+      })),
+    };
+  });
 
   mcp.setRequestHandler(GetPromptRequestSchema, async (request) => {
     const prompt = usable().find((p) => p.name === request.params.name);

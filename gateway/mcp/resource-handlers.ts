@@ -3,6 +3,7 @@ import { ErrorCode, ListResourcesRequestSchema, ListResourceTemplatesRequestSche
 import { grantsScope, type Scope } from '../../shared/auth/scopes.js';
 import { CrmError } from '../../shared/errors.js';
 import type { ResourceDefinition } from './mcp-features.js';
+import { refuseCursor } from './single-page-list.js';
 import type { ToolCall } from './tool.js';
 import { hasVariables, matchUriTemplate } from './uri-template.js';
 
@@ -23,7 +24,8 @@ export function asMcpError(error: unknown): unknown {
 export function installResourceHandlers(mcp: Server, resources: readonly ResourceDefinition[], call: ToolCall): void {
   const readable = () => resources.filter((r) => mayRead(r.scopes, call));
 
-  mcp.setRequestHandler(ListResourcesRequestSchema, async () => {
+  mcp.setRequestHandler(ListResourcesRequestSchema, async (request) => {
+    refuseCursor(request.params);
     const listed: Resource[] = [];
     for (const r of readable()) {
       if (!hasVariables(r.uriTemplate)) listed.push({ uri: r.uriTemplate, name: r.name, title: r.title, description: r.description, mimeType: JSON_TYPE });
@@ -32,11 +34,14 @@ export function installResourceHandlers(mcp: Server, resources: readonly Resourc
     return { resources: listed };
   });
 
-  mcp.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
-    resourceTemplates: readable()
-      .filter((r) => hasVariables(r.uriTemplate))
-      .map((r) => ({ uriTemplate: r.uriTemplate, name: r.name, title: r.title, description: r.description, mimeType: JSON_TYPE })),
-  }));
+  mcp.setRequestHandler(ListResourceTemplatesRequestSchema, (request) => {
+    refuseCursor(request.params);
+    return {
+      resourceTemplates: readable()
+        .filter((r) => hasVariables(r.uriTemplate))
+        .map((r) => ({ uriTemplate: r.uriTemplate, name: r.name, title: r.title, description: r.description, mimeType: JSON_TYPE })),
+    };
+  });
 
   mcp.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const uri = request.params.uri;

@@ -6,6 +6,7 @@ import { CrmError, InternalError } from '../../shared/errors.js';
 import type { ResolvedCredential } from '../request-state.js';
 import { missingScopeError, missingScopeHint } from './missing-scope-remedy.js';
 import type { ToolCall, ToolDefinition } from './tool.js';
+import { refuseCursor } from './single-page-list.js';
 import { parseToolArguments } from './tool-arguments.js';
 import { toolErrorResult } from './tool-error-result.js';
 
@@ -95,6 +96,9 @@ type CallParams = { name: string; arguments?: Record<string, unknown> };
  */
 export function installToolHandlers(mcp: Server, server: McpServerDefinition, tools: readonly ToolDefinition[], call: ToolCall, options: { validateReplies: boolean }): void {
   const caller = toolCaller(server, tools, call, options);
-  mcp.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.filter((t) => listsTool(t, call.credential)).map(listing) }));
+  mcp.setRequestHandler(ListToolsRequestSchema, (request) => {
+    refuseCursor(request.params);
+    return { tools: tools.filter((t) => listsTool(t, call.credential)).map(listing) };
+  });
   mcp.setRequestHandler(CallToolRequestSchema, (request) => caller.call(request.params));
 }

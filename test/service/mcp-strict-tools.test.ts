@@ -162,6 +162,11 @@ t.test('resources: the schema, each pipeline, a contact and a deal by URI templa
   await t.rejects(reader.readResource({ uri: 'crm://contacts/%E0%A4%A' }), { code: -32002, message: /Resource not found: crm:\/\/contacts\/%E0%A4%A\./ });
   await t.rejects(reader.readResource({ uri: 'crm://pipelines/pipe_nope' }), { code: -32002, message: /No such pipeline: pipe_nope\.$/ });
   await t.rejects(reader.readResource({ uri: 'crm://custom-fields/deal/nope' }), { code: -32002, message: /No such deal custom field: nope\.$/ });
+  // Nothing is paged, so a cursor is not ours: it was ignored and the first page given again.
+  await t.rejects(reader.listResources({ cursor: 'page2' }), { code: -32602, message: /Invalid cursor/ });
+  await t.rejects(reader.listResourceTemplates({ cursor: 'page2' }), { code: -32602, message: /Invalid cursor/ });
+  await t.rejects(reader.listTools({ cursor: 'page2' }), { code: -32602, message: /Invalid cursor/ });
+  await t.rejects(reader.listPrompts({ cursor: 'page2' }), { code: -32602, message: /Invalid cursor/ });
   const dealsOnly = await connect('crm', await stack.token(W, ['deals:read']));
   await t.rejects(dealsOnly.readResource({ uri: `crm://contacts/${ada.id}` }), { message: /needs one of the scopes contacts:read/ });
 });

@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerDefinition } from '../../shared/auth/mcp-servers.js';
 import { grantsScope } from '../../shared/auth/scopes.js';
 import type { BusClient } from '../../shared/bus/bus-client.js';
@@ -28,7 +29,8 @@ export async function stepUpChallenge(
   const body = req.body as { method?: unknown; params?: { name?: unknown } } | undefined;
   if (!credential || credential.kind !== 'oauth' || body?.method !== 'tools/call') return null;
   const version = req.get('mcp-protocol-version');
-  if (!version || version < STEP_UP_SINCE) return null;
+  // An unsupported version is the transport's 400, not a challenge ("2099-01-01" and "zzz" sort after STEP_UP_SINCE).
+  if (!version || version < STEP_UP_SINCE || !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null;
   const tool = tools.find((t) => t.name === body.params?.name);
   const missing = tool ? scopeMissingFor(tool, credential) : null;
   if (!tool || !missing) return null;

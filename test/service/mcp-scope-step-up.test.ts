@@ -99,6 +99,12 @@ t.test('clients of older revisions and users who cannot grant the scope get the 
   const current = await post('2025-11-25');
   t.equal(current.status, 403);
   t.match(current.headers.get('www-authenticate'), /^Bearer error="insufficient_scope", .*scope="[^"]*contacts:write[^"]*", resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp\/crm"/);
+  // A version no revision has sorted after 2025-11-25 and drew the challenge; it is the unsupported version it is.
+  for (const version of ['2099-01-01', 'zzz']) {
+    const unsupported = await post(version);
+    t.equal(unsupported.status, 400, `${version}: unsupported`);
+    t.match(await unsupported.json(), { error: { message: /Unsupported protocol version/ } });
+  }
 
   // A user whose permissions do not allow contacts:write: no challenge they could not answer.
   await stack.addMember(W, 'viewer@step.test', ['contacts.read'], 'all');

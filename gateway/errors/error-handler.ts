@@ -17,7 +17,7 @@ const BODY_PARSER_ERRORS: Record<string, (error: Error) => CrmError> = {
   'request.size.invalid': () => new InvalidJsonError('The request body is not the length its Content-Length announced.'),
 };
 
-function fromBodyParser(error: unknown): CrmError | null {
+export function fromBodyParser(error: unknown): CrmError | null {
   const type = (error as { type?: unknown }).type;
   if (typeof type === 'string' && Object.hasOwn(BODY_PARSER_ERRORS, type)) return (BODY_PARSER_ERRORS[type] as (error: Error) => CrmError)(error as Error);
   // zlib's own error (gzip, deflate, br), which body-parser passes on as a 400: the body is not what its Content-Encoding says.

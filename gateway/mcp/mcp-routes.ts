@@ -6,6 +6,7 @@ import type { McpServerKey } from '../../shared/contracts/oauth.js';
 import { InvalidJsonError, MethodNotAllowedError, RouteNotFoundError } from '../../shared/errors.js';
 import type { ApiTokenAuthenticator } from '../auth/authenticate-api-token.js';
 import type { GatewayDeps } from '../deps.js';
+import { fromBodyParser } from '../errors/error-handler.js';
 import { HTTP_STATUS } from '../errors/http-status.js';
 import { restErrorBody } from '../errors/rest-error-body.js';
 import type { AccessTokenVerifier } from '../oauth/access-token-verifier.js';
@@ -26,10 +27,16 @@ import { STUDIO_TOOLS } from './tools/studio/index.js';
 
 const CATALOGUES: Record<McpServerKey, readonly ToolDefinition[]> = { crm: CRM_TOOLS, studio: STUDIO_TOOLS };
 
-/** A body that is not JSON is a JSON-RPC parse error, as the protocol expects (JSON that is not an object is checkJsonRpc's -32600: hence `strict: false`). */
-const parseError: ErrorRequestHandler = (error, _req, res, next) => {
-  if ((error as { type?: string }).type !== 'entity.parse.failed') return next(error);
-  sendJsonRpcError(res, new InvalidJsonError('Parse error'));
+/**
+ * A body that is not JSON is a JSON-RPC parse error, as the protocol expects (JSON that is not
+ * an object is checkJsonRpc's -32600: hence `strict: false`); a body too large, in another
+ * charset or not decompressing is refused in JSON-RPC's shape too, as the SDK's transport does.
+ */
+const bodyError: ErrorRequestHandler = (error, _req, res, next) => {
+  if ((error as { type?: string }).type === 'entity.parse.failed') return sendJsonRpcError(res, new InvalidJsonError('Parse error'));
+  const refusal = fromBodyParser(error);
+  if (!refusal) return next(error);
+  sendJsonRpcError(res, refusal);
 };
 
 /**
@@ -44,7 +51,7 @@ export function mcpRoutes(deps: GatewayDeps, tokens: ApiTokenAuthenticator, veri
   for (const key of Object.keys(MCP_SERVERS) as McpServerKey[]) {
     const def = MCP_SERVERS[key];
     const auth = authenticateMcp(key, deps.publicUrl, tokens, verifier);
-    router.post(def.path, hostCheck, auth, rateLimit, express.json({ limit: deps.config.bodyLimit, reviver: refuseProtoKey, strict: false }), parseError, async (req: Request, res: Response) => {
+    router.post(def.path, hostCheck, auth, rateLimit, express.json({ limit: deps.config.bodyLimit, reviver: refuseProtoKey, strict: false }), bodyError, async (req: Request, res: Response) => {
       if (!req.credential) return;
       const refusal = checkJsonRpc(req.body);
       if (refusal) {

@@ -252,6 +252,13 @@ t.test('addresses, methods, hosts and bodies', async (t) => {
   const parse = await post({}, '{"jsonrpc": "2.0", "id": 1, "method": ');
   t.equal(parse.status, 400);
   t.equal(((await parse.json()) as { error: { code: number } }).error.code, -32700, 'JSON-RPC parse error');
+  // These were answered with the REST error body, which a JSON-RPC client cannot read.
+  const tooLarge = await post({}, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { padding: 'x'.repeat(2_000_000) } }));
+  t.equal(tooLarge.status, 413);
+  t.match(await tooLarge.json(), { jsonrpc: '2.0', id: null, error: { code: -32000, message: /too large/ } }, 'a body too large: JSON-RPC error');
+  const latin1 = await post({ 'content-type': 'application/json; charset=latin1' });
+  t.equal(latin1.status, 415);
+  t.match(await latin1.json(), { jsonrpc: '2.0', id: null, error: { code: -32000, message: /UTF-8/ } }, 'another charset: JSON-RPC error');
   // The SDK would parse these before its handlers run and answer -32603 "internal error".
   // Every method either server answers, the SDK's own (`logging/setLevel`, found by the hostile-input fuzzer) included.
   const malformed = [

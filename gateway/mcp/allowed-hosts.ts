@@ -18,8 +18,17 @@ function hostnameOf(value: string): string | null {
  * evil.example that resolved to this machine gets a 403.
  */
 export function allowedHosts(publicUrl: () => string, extra: readonly string[]): RequestHandler {
+  // MCP_ALLOWED_HOSTS as an operator may write them (a port, a scheme, capitals): compared as host names.
+  const fixed = [...LOCAL, ...extra.map(hostnameOf).filter((h): h is string => h !== null)];
+  // Made again only when the public URL changes, not on every tool call.
+  let current: { url: string; hosts: ReadonlySet<string> } | undefined;
+  const allowedNow = (): ReadonlySet<string> => {
+    const url = publicUrl();
+    if (current?.url !== url) current = { url, hosts: new Set([...fixed, hostnameOf(url) ?? '']) };
+    return current.hosts;
+  };
   return (req, res, next) => {
-    const allowed = new Set([...LOCAL, ...extra.map((h) => h.toLowerCase()), hostnameOf(publicUrl()) ?? '']);
+    const allowed = allowedNow();
     const host = hostnameOf(req.get('host') ?? '');
     const origin = req.get('origin');
     const originHost = origin === undefined ? undefined : hostnameOf(origin);

@@ -26,8 +26,9 @@ export async function stepUpChallenge(
   bus: BusClient,
 ): Promise<{ error: MissingScopeError; scope: string } | null> {
   const credential = req.credential;
-  const body = req.body as { method?: unknown; params?: { name?: unknown } } | undefined;
-  if (!credential || credential.kind !== 'oauth' || body?.method !== 'tools/call') return null;
+  const body = req.body as { id?: unknown; method?: unknown; params?: { name?: unknown } } | undefined;
+  // A tools/call without an id is a notification: nothing runs (the transport answers 202), so there is nothing to step up for.
+  if (!credential || credential.kind !== 'oauth' || body?.method !== 'tools/call' || body.id === undefined) return null;
   const version = req.get('mcp-protocol-version');
   // An unsupported version is the transport's 400, not a challenge ("2099-01-01" and "zzz" sort after STEP_UP_SINCE).
   if (!version || version < STEP_UP_SINCE || !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null;

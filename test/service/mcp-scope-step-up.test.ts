@@ -100,6 +100,12 @@ t.test('clients of older revisions and users who cannot grant the scope get the 
   t.equal(current.status, 403);
   t.match(current.headers.get('www-authenticate'), /^Bearer error="insufficient_scope", .*scope="[^"]*contacts:write[^"]*", resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp\/crm"/);
   // A version no revision has sorted after 2025-11-25 and drew the challenge; it is the unsupported version it is.
+  const notification = await fetch(MCP_URL, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'tools/call', params: { name: 'create_contact', arguments: { first_name: 'Old', phone: '+1 415 555 0302' } } }),
+  });
+  t.equal(notification.status, 202, 'a tools/call notification (no id) runs nothing and draws no challenge');
   for (const version of ['2099-01-01', 'zzz']) {
     const unsupported = await post(version);
     t.equal(unsupported.status, 400, `${version}: unsupported`);

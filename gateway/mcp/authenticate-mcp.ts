@@ -64,7 +64,8 @@ export function authenticateMcp(
         };
       }
     } catch (error) {
-      if (error instanceof CrmError && BEARER_ERROR[error.code]) return refuse(error);
+      // The scopes to ask for again, as on the first 401 (MCP 2025-11-25): without them a client re-authorizing falls back to every scope the server supports.
+      if (error instanceof CrmError && BEARER_ERROR[error.code]) return refuse(error, def.readScopes.join(' '));
       throw error;
     }
     if (!canUseServer(server, credential.scopes)) {

@@ -196,6 +196,14 @@ t.test('scopes: a tool error naming the scope; 403 for a credential that cannot 
   });
   t.equal(res.status, 403);
   t.match(res.headers.get('www-authenticate'), /^Bearer error="insufficient_scope", .*scope="studio:read"/);
+  // A token not valid (expired, revoked, unknown) is challenged with the scopes to ask for again, as the first 401 is; it named none.
+  const invalid = await fetch(`${stack.baseUrl}/mcp/crm`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer not-a-token', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+  });
+  t.equal(invalid.status, 401);
+  t.match(invalid.headers.get('www-authenticate'), /^Bearer error="invalid_token", .*scope="contacts:read deals:read schema:read events:read", resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp\/crm"$/);
   const studioReader = await connect('studio', await stack.token(W, ['studio:read']));
   const write = await call(studioReader, 'create_pipeline', { name: 'Nope' });
   t.equal(write.isError, true, 'a write tool is not even listed to a reader');

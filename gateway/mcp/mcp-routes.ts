@@ -10,7 +10,7 @@ import { fromBodyParser } from '../errors/error-handler.js';
 import { HTTP_STATUS } from '../errors/http-status.js';
 import { restErrorBody } from '../errors/rest-error-body.js';
 import type { AccessTokenVerifier } from '../oauth/access-token-verifier.js';
-import { refuseProtoKey } from '../middlewares/json-body.js';
+import { refuseProtoKey, RESERVED_KEY_MESSAGE } from '../middlewares/json-body.js';
 import { allowedHosts } from './allowed-hosts.js';
 import { authenticateMcp } from './authenticate-mcp.js';
 import { resourceMetadataUrl, sendBearerChallenge } from './bearer-challenge.js';
@@ -33,7 +33,9 @@ const CATALOGUES: Record<McpServerKey, readonly ToolDefinition[]> = { crm: CRM_T
  * charset or not decompressing is refused in JSON-RPC's shape too, as the SDK's transport does.
  */
 const bodyError: ErrorRequestHandler = (error, _req, res, next) => {
-  if ((error as { type?: string }).type === 'entity.parse.failed') return sendJsonRpcError(res, new InvalidJsonError('Parse error'));
+  // A `__proto__` key is refused while parsing: say so, rather than call valid JSON a parse error without a reason.
+  const reservedKey = (error as { message?: unknown }).message === RESERVED_KEY_MESSAGE;
+  if ((error as { type?: string }).type === 'entity.parse.failed') return sendJsonRpcError(res, new InvalidJsonError(reservedKey ? RESERVED_KEY_MESSAGE : 'Parse error'));
   const refusal = fromBodyParser(error);
   if (!refusal) return next(error);
   sendJsonRpcError(res, refusal);

@@ -260,6 +260,9 @@ t.test('addresses, methods, hosts and bodies', async (t) => {
   const parse = await post({}, '{"jsonrpc": "2.0", "id": 1, "method": ');
   t.equal(parse.status, 400);
   t.equal(((await parse.json()) as { error: { code: number } }).error.code, -32700, 'JSON-RPC parse error');
+  const protoKey = await post({}, '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"find_contacts","arguments":{"__proto__":{"x":1}}}}');
+  t.equal(protoKey.status, 400);
+  t.match(await protoKey.json(), { id: null, error: { code: -32700, message: /__proto__/ } }, 'a __proto__ key: the reason, not a bare "Parse error"');
   // These were answered with the REST error body, which a JSON-RPC client cannot read.
   const tooLarge = await post({}, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { padding: 'x'.repeat(2_000_000) } }));
   t.equal(tooLarge.status, 413);

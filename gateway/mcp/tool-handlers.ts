@@ -36,8 +36,17 @@ function listing(tool: ToolDefinition): Tool {
  * both answer it: our own argument checks, worker errors as tool errors with a next step,
  * never stacks. Throws an McpError for a tool the server does not have.
  */
+/** Each catalogue's tools by name, made once: a catalogue is a server's constant list. */
+const TOOLS_BY_NAME = new WeakMap<readonly ToolDefinition[], ReadonlyMap<string, ToolDefinition>>();
+
+function toolsByName(tools: readonly ToolDefinition[]): ReadonlyMap<string, ToolDefinition> {
+  let byName = TOOLS_BY_NAME.get(tools);
+  if (!byName) TOOLS_BY_NAME.set(tools, (byName = new Map(tools.map((t) => [t.name, t]))));
+  return byName;
+}
+
 export function toolCaller(server: McpServerDefinition, tools: readonly ToolDefinition[], call: ToolCall, options: { validateReplies: boolean }) {
-  const byName = new Map(tools.map((t) => [t.name, t]));
+  const byName = toolsByName(tools);
   const checked = (tool: ToolDefinition, result: unknown) => {
     if (options.validateReplies && !tool.outputSchema.safeParse(result).success) {
       throw new InternalError(`The result of ${tool.name} does not match its output schema (request ${call.requestId}).`);

@@ -1,11 +1,12 @@
 import { LockMode } from '@mikro-orm/core';
 import type { addUser } from '../../../shared/contracts/identity.js';
 import { Membership } from '../../../shared/db/entities/index.js';
+import { ConflictError } from '../../../shared/errors.js';
 import { newId } from '../../../shared/ids.js';
 import type { OperationHandler } from '../../runtime/worker-call.js';
 import { ensureUser } from './ensure-user.js';
 import { requireAdministrator } from './grantable-scopes.js';
-import { memberEventObject, memberRecordOf } from './member-record.js';
+import { memberEventObject, memberRecordOf, otherAdministrators } from './member-record.js';
 
 /** `crm users add`: a user (new or existing) becomes a member with these permissions; running it again updates them. */
 export const addUserHandler: OperationHandler<typeof addUser> = async ({ input, context, em, db, events }) => {
@@ -15,6 +16,10 @@ export const addUserHandler: OperationHandler<typeof addUser> = async ({ input, 
   // Locked until the change commits: its event names what changed.
   let membership = await em.findOne(Membership, { userId: user.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   const before = membership ? memberEventObject(db, memberRecordOf(user.email, membership)) : null;
+  // Run again with fewer permissions it demotes, so the last administrator is kept as in the console.
+  if (membership && !input.permissions.includes('configuration') && (await otherAdministrators(db, user.id)) === 0) {
+    throw new ConflictError('The workspace needs at least one member with the Configuration permission.', 'permissions');
+  }
   if (membership) {
     membership.permissions = input.permissions;
     membership.visibility = input.visibility;

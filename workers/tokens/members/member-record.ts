@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Permission } from '../../../shared/auth/permissions.js';
 import type { MemberEventObject, MemberRecord } from '../../../shared/contracts/members.js';
 import type { Membership } from '../../../shared/db/entities/index.js';
@@ -26,8 +27,13 @@ export function memberEventObject(db: WorkspaceSql, record: MemberRecord): Membe
   return { object: 'member', id: record.user_id, workspace_id: db.workspaceId, ...record };
 }
 
-/** An administrator must remain: the last one cannot be removed or lose Configuration. */
+/**
+ * An administrator must remain: the last one cannot be removed or lose Configuration.
+ * Counted under a lock per workspace held until the change commits: locking only the member
+ * changed let two administrators be demoted (or removed) at once, each counting the other.
+ */
 export async function otherAdministrators(db: WorkspaceSql, exceptUserId: string): Promise<number> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`crm administrators:${db.workspaceId}`}, 0))`.execute(db.global);
   const row = await db
     .selectFrom('memberships')
     .select((eb) => eb.fn.countAll<string>().as('n'))

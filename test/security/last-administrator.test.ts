@@ -1,0 +1,70 @@
+import t from 'tap';
+import { ADMIN_PERMISSIONS, grantableScopes } from '../../shared/auth/permissions.js';
+import type { CallContext } from '../../shared/contracts/call-context.js';
+import { addUser } from '../../shared/contracts/identity.js';
+import { removeMember, updateMember } from '../../shared/contracts/members.js';
+import { busAs } from '../helpers/bus-as.js';
+import { whileHeld } from '../helpers/held-lock.js';
+import { useStack } from '../helpers/shared-stack.js';
+import { TEST_PASSWORD } from '../helpers/stack.js';
+
+/**
+ * A workspace always keeps a member with the Configuration permission: not by demoting or
+ * removing two administrators at once, nor by running `crm users add` again with fewer
+ * permissions.
+ */
+const stack = await useStack(t);
+const gateway = await busAs(t, stack, 'gateway', { timeoutMs: 15_000 });
+
+const contextOf = (workspaceId: string, userId: string): CallContext => ({
+  workspace_id: workspaceId,
+  principal: { type: 'user', id: userId, scopes: grantableScopes(ADMIN_PERMISSIONS) },
+  visibility: 'all',
+});
+const administrators = async (workspaceId: string) =>
+  (await stack.db.query<{ user_id: string }>(`select user_id from memberships where workspace_id = $1 and 'configuration' = any(permissions)`, [workspaceId])).map((r) => r.user_id);
+/** What a concurrent change of another administrator holds until it commits: the workspace's administrators lock, and that member's row changed. */
+const otherChange = (workspaceId: string, change: string, userId: string) => [
+  { sql: `select pg_advisory_xact_lock(hashtextextended($1, 0))`, params: [`crm administrators:${workspaceId}`] },
+  { sql: change, params: [workspaceId, userId] },
+];
+
+t.test('two administrators demoted at once: the second waits, then is refused', async (t) => {
+  const ws = await stack.bootstrap();
+  const other = await stack.addMember(ws.workspace.id, `second-${Date.now()}@example.test`, ADMIN_PERMISSIONS, 'all');
+  const demote = `update memberships set permissions = '{contacts.read}' where workspace_id = $1 and user_id = $2`;
+  const { result, waited } = await whileHeld(stack.db.url, otherChange(ws.workspace.id, demote, other), () =>
+    gateway
+      .call(updateMember, { user_id: ws.user.id, permissions: ['contacts.read'], visibility: 'all' }, { context: contextOf(ws.workspace.id, ws.user.id), requestId: 'req_demote_both' })
+      .then(() => 'updated', (error: { code?: string }) => error.code),
+  );
+  t.ok(waited, 'the demotion waits for the other one');
+  t.equal(result, 'conflict', 'then finds no other administrator');
+  t.same(await administrators(ws.workspace.id), [ws.user.id], 'one administrator remains');
+});
+
+t.test('two administrators removed at once: the second waits, then is refused', async (t) => {
+  const ws = await stack.bootstrap();
+  const other = await stack.addMember(ws.workspace.id, `second-${Date.now()}@example.test`, ADMIN_PERMISSIONS, 'all');
+  const remove = `delete from memberships where workspace_id = $1 and user_id = $2`;
+  const { result, waited } = await whileHeld(stack.db.url, otherChange(ws.workspace.id, remove, other), () =>
+    gateway
+      .call(removeMember, { user_id: ws.user.id }, { context: contextOf(ws.workspace.id, ws.user.id), requestId: 'req_remove_both' })
+      .then(() => 'removed', (error: { code?: string }) => error.code),
+  );
+  t.ok(waited, 'the removal waits for the other one');
+  t.equal(result, 'conflict');
+  t.same(await administrators(ws.workspace.id), [ws.user.id], 'one administrator remains');
+});
+
+t.test('crm users add cannot take Configuration from the last administrator', async (t) => {
+  const ws = await stack.bootstrap();
+  const context = contextOf(ws.workspace.id, ws.user.id);
+  const input = { email: ws.user.email, password: TEST_PASSWORD, permissions: ['contacts.read' as const], visibility: 'all' as const };
+  await t.rejects(gateway.call(addUser, input, { context, requestId: 'req_users_add_demote' }), { code: 'conflict' });
+  t.same(await administrators(ws.workspace.id), [ws.user.id], 'still the administrator');
+
+  const other = await stack.addMember(ws.workspace.id, `second-${Date.now()}@example.test`, ADMIN_PERMISSIONS, 'all');
+  await gateway.call(addUser, input, { context, requestId: 'req_users_add_demote_ok' });
+  t.same(await administrators(ws.workspace.id), [other], 'with another administrator, the demotion is made');
+});

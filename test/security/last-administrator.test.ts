@@ -2,7 +2,7 @@ import t from 'tap';
 import { ADMIN_PERMISSIONS, grantableScopes } from '../../shared/auth/permissions.js';
 import type { CallContext } from '../../shared/contracts/call-context.js';
 import { addUser } from '../../shared/contracts/identity.js';
-import { removeMember, updateMember } from '../../shared/contracts/members.js';
+import { inviteMember, removeMember, updateMember } from '../../shared/contracts/members.js';
 import { busAs } from '../helpers/bus-as.js';
 import { whileHeld } from '../helpers/held-lock.js';
 import { useStack } from '../helpers/shared-stack.js';
@@ -11,7 +11,7 @@ import { TEST_PASSWORD } from '../helpers/stack.js';
 /**
  * A workspace always keeps a member with the Configuration permission: not by demoting or
  * removing two administrators at once, nor by running `crm users add` again with fewer
- * permissions.
+ * permissions. Two invitations of one address at once: one member, the other a 409.
  */
 const stack = await useStack(t);
 const gateway = await busAs(t, stack, 'gateway', { timeoutMs: 15_000 });
@@ -67,4 +67,20 @@ t.test('crm users add cannot take Configuration from the last administrator', as
   const other = await stack.addMember(ws.workspace.id, `second-${Date.now()}@example.test`, ADMIN_PERMISSIONS, 'all');
   await gateway.call(addUser, input, { context, requestId: 'req_users_add_demote_ok' });
   t.same(await administrators(ws.workspace.id), [other], 'with another administrator, the demotion is made');
+});
+
+t.test('the same address invited twice at once: one member, one 409', async (t) => {
+  const ws = await stack.bootstrap();
+  const context = contextOf(ws.workspace.id, ws.user.id);
+  const email = `twice-${Date.now()}@example.test`;
+  const invite = (n: number) =>
+    gateway.call(inviteMember, { email, permissions: ['contacts.read'], visibility: 'all' }, { context, requestId: `req_invite_twice_${n}` }).then(
+      () => 'invited',
+      (error: { code?: string }) => error.code,
+    );
+  const outcomes = await Promise.all([invite(1), invite(2), invite(3)]);
+  t.same(outcomes.filter((o) => o === 'invited'), ['invited'], 'one invitation made');
+  t.same(outcomes.filter((o) => o !== 'invited'), ['conflict', 'conflict'], 'the others are told the address is a member');
+  const members = await stack.db.query(`select 1 from memberships m join users u on u.id = m.user_id where m.workspace_id = $1 and u.email = $2`, [ws.workspace.id, email]);
+  t.equal(members.length, 1);
 });

@@ -2,6 +2,7 @@ import t from 'tap';
 import type { ApiToken } from '../../shared/contracts/tokens.js';
 import type { ErrorBody } from '../helpers/api-types.js';
 import { client } from '../helpers/http.js';
+import { whileHeld } from '../helpers/held-lock.js';
 import { useStack } from '../helpers/shared-stack.js';
 
 /**
@@ -111,4 +112,19 @@ t.test('revoking with revoke_children ends the whole lineage at once; without it
   const otherChild = await other.api.post<Created>('/v1/tokens', { name: 'kept child', scopes: ['contacts:read'] });
   t.equal((await admin.send('DELETE', `/v1/tokens/${other.row.id}`)).status, 200);
   t.equal((await client(stack.baseUrl, otherChild.body.token).get('/v1/me')).status, 200, 'without the flag, children stay');
+});
+
+t.test('a child created while its parent is being revoked waits, then is refused', async (t) => {
+  const parent = await parentToken(HOUR);
+  t.equal((await parent.api.get('/v1/me')).status, 200);
+  // The other side of the race: a revocation of the parent, holding its lock until it commits.
+  const revocation = [
+    { sql: 'select id from api_tokens where workspace_id = $1 and id = $2 for update', params: [workspace.id, parent.row.id] },
+    { sql: 'update api_tokens set revoked_at = now() where workspace_id = $1 and id = $2', params: [workspace.id, parent.row.id] },
+  ];
+  const { result, waited } = await whileHeld(stack.db.url, revocation, () => parent.api.post<ErrorBody>('/v1/tokens', { name: 'slipped past', scopes: ['contacts:read'] }));
+  t.ok(waited, 'the creation waits for the revocation');
+  t.equal(result.status, 403, 'then finds its parent revoked');
+  const alive = await stack.db.query('select id from api_tokens where workspace_id = $1 and parent_id = $2 and revoked_at is null', [workspace.id, parent.row.id]);
+  t.equal(alive.length, 0, 'no live child of the revoked parent');
 });

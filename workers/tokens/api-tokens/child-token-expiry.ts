@@ -15,7 +15,10 @@ export interface TokenLineage {
  */
 export async function childTokenLineage(db: WorkspaceSql, context: CallContext, requested: Date | null): Promise<TokenLineage> {
   if (context.principal.type !== 'token') return { parentId: null, expiresAt: requested };
-  const parent = await db.selectFrom('api_tokens').select(['id', 'expires_at', 'revoked_at']).where('id', '=', context.principal.id).executeTakeFirst();
+  // Shared-locked until the child commits: a revocation of the parent (which locks it for
+  // update) either waits and then finds the child among its descendants, or commits first and
+  // the child is refused; unlocked, a child could slip past a revocation with revoke_children.
+  const parent = await db.selectFrom('api_tokens').select(['id', 'expires_at', 'revoked_at']).where('id', '=', context.principal.id).forShare().executeTakeFirst();
   if (!parent || parent.revoked_at) throw new ForbiddenError('The calling token is no longer valid.');
   if (parent.expires_at === null) return { parentId: parent.id, expiresAt: requested };
   const parentExpiry = pgTimestamp(parent.expires_at);

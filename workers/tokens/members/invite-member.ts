@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { inviteMember, MemberRecord } from '../../../shared/contracts/members.js';
 import { ConflictError } from '../../../shared/errors.js';
 import { newId } from '../../../shared/ids.js';
@@ -6,12 +5,7 @@ import type { OperationHandler } from '../../runtime/worker-call.js';
 import { requireAdministrator } from './grantable-scopes.js';
 import { memberEventObject } from './member-record.js';
 import { hashPassword } from '../credentials/passwords.js';
-
-/** 18 characters from an alphabet without look-alikes: easy to read out, about 100 bits. */
-function temporaryPassword(): string {
-  const alphabet = 'abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
-  return [...randomBytes(18)].map((b) => alphabet[b % alphabet.length]).join('');
-}
+import { temporaryPassword } from '../credentials/temporary-password.js';
 
 /**
  * Adds a member by e-mail. A new user gets a temporary password, returned once (no mail

@@ -28,12 +28,16 @@ export const UserEmail = z
   .pipe(z.email({ message: 'must be an e-mail address' }))
   .transform((s) => s.toLowerCase());
 
-/** A password a user chooses: long enough, and not one of the common ones guessed first. */
+/** One to four characters over and over (`aaaaaaaaaa`, ten spaces, `abcabcabcabc`): long, yet guessed at once. */
+const REPEATED_SHORT_SEQUENCE = /^(.{1,4})\1+$/su;
+
+/** A password a user chooses: long enough, not one of the common ones guessed first, nor a short sequence repeated. */
 export const Password = z
   .string()
   .min(10, 'must be at least 10 characters')
   .max(200)
-  .refine((password) => !isCommonPassword(password), 'is one of the most commonly used passwords; choose another');
+  .refine((password) => !isCommonPassword(password), 'is one of the most commonly used passwords; choose another')
+  .refine((password) => !REPEATED_SHORT_SEQUENCE.test(password), 'is a few characters repeated; choose another');
 
 const Named = z.object({ id: z.string(), name: z.string() });
 

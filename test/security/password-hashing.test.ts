@@ -1,5 +1,6 @@
 import { randomBytes, scryptSync } from 'node:crypto';
 import t from 'tap';
+import { addUser, BootstrapInput } from '../../shared/contracts/identity.js';
 import { changePassword, signIn } from '../../shared/contracts/sessions.js';
 import { CrmError } from '../../shared/errors.js';
 import { PASSWORD_HASH_PARAMETERS } from '../../workers/tokens/credentials/passwords.js';
@@ -86,4 +87,25 @@ t.test('common passwords are refused when a password is chosen', async (t) => {
   t.equal(res.status, 400);
   t.match(await res.text(), /New password: is one of the most commonly used passwords; choose another/);
   t.equal(await storedHash(user.id), before, 'still unchanged');
+});
+
+t.test('a few characters repeated are refused wherever a password is chosen', async (t) => {
+  // Before, ten of one character passed: long enough and on no list, yet guessed at once.
+  const { user } = await stack.bootstrap({ email: 'repeated@passwords.test' });
+  const { result: session } = await signInOver(user.email, TEST_PASSWORD, '203.0.113.42');
+  const before = await storedHash(user.id);
+  for (const repeated of ['aaaaaaaaaa', '          ', 'abcabcabcabc', 'Ab1!Ab1!Ab1!']) {
+    const call = bus.call(changePassword, { session_token: session.session_token, current_password: TEST_PASSWORD, new_password: repeated, ip: '203.0.113.42' }, { context: null, requestId: 'req_repeated' });
+    const refused = await call.then(
+      () => null,
+      (error: unknown) => error,
+    );
+    t.ok(refused instanceof CrmError && refused.code === 'validation_failed', `${JSON.stringify(repeated)}: validation_failed`);
+    t.match(refused instanceof Error ? refused.message : '', /a few characters repeated/);
+    // The same rule for bootstrap and crm users add: one Password schema.
+    t.notOk(BootstrapInput.safeParse({ organization: 'O', workspace: 'W', email: 'x@example.test', password: repeated }).success, 'refused by crm bootstrap');
+    t.notOk(addUser.input.safeParse({ email: 'x@example.test', password: repeated, permissions: ['contacts.read'], visibility: 'all' }).success, 'refused by crm users add');
+  }
+  t.equal(await storedHash(user.id), before, 'the password did not change');
+  t.ok(BootstrapInput.safeParse({ organization: 'O', workspace: 'W', email: 'x@example.test', password: 'abcabcabcabd' }).success, 'a near repeat is not refused');
 });

@@ -5,6 +5,7 @@ import { changePassword, signIn } from '../../shared/contracts/sessions.js';
 import { CrmError } from '../../shared/errors.js';
 import { PASSWORD_HASH_PARAMETERS } from '../../workers/tokens/credentials/passwords.js';
 import { busAs } from '../helpers/bus-as.js';
+import { whileHeld } from '../helpers/held-lock.js';
 import { field, FormBrowser } from '../helpers/oauth-forms.js';
 import { useStack } from '../helpers/shared-stack.js';
 import { TEST_PASSWORD } from '../helpers/stack.js';
@@ -108,4 +109,17 @@ t.test('a few characters repeated are refused wherever a password is chosen', as
   }
   t.equal(await storedHash(user.id), before, 'the password did not change');
   t.ok(BootstrapInput.safeParse({ organization: 'O', workspace: 'W', email: 'x@example.test', password: 'abcabcabcabd' }).success, 'a near repeat is not refused');
+});
+
+t.test('a sign-in whose password is changed while it is checked starts no session', async (t) => {
+  // Before, a sign-in with the old password that finished after the change (which ends every
+  // session) got a session that outlived the change.
+  const { user } = await stack.bootstrap({ email: 'changed-meanwhile@passwords.test' });
+  const newHash = `scrypt$${N}$${r}$${p}$${randomBytes(16).toString('base64')}$${randomBytes(32).toString('base64')}`;
+  const change = [{ sql: 'update users set password_hash = $2 where id = $1', params: [user.id, newHash] }];
+  const { result, waited } = await whileHeld(stack.db.url, change, () => outcome(signInOver(user.email, TEST_PASSWORD, '203.0.113.43')));
+  t.ok(waited, 'the sign-in waits for the change in progress');
+  t.equal(result, 'wrong_password', 'then finds its password no longer the user\'s');
+  const sessions = await stack.db.query('select id from user_sessions where user_id = $1', [user.id]);
+  t.equal(sessions.length, 0, 'no session was started');
 });

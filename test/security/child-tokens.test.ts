@@ -1,6 +1,8 @@
 import t from 'tap';
-import type { ApiToken } from '../../shared/contracts/tokens.js';
+import type { CallContext } from '../../shared/contracts/call-context.js';
+import { createToken, type ApiToken } from '../../shared/contracts/tokens.js';
 import type { ErrorBody } from '../helpers/api-types.js';
+import { busAs } from '../helpers/bus-as.js';
 import { client } from '../helpers/http.js';
 import { whileHeld } from '../helpers/held-lock.js';
 import { useStack } from '../helpers/shared-stack.js';
@@ -127,4 +129,17 @@ t.test('a child created while its parent is being revoked waits, then is refused
   t.equal(result.status, 403, 'then finds its parent revoked');
   const alive = await stack.db.query('select id from api_tokens where workspace_id = $1 and parent_id = $2 and revoked_at is null', [workspace.id, parent.row.id]);
   t.equal(alive.length, 0, 'no live child of the revoked parent');
+});
+
+t.test('a signed-in user acting with narrower scopes than their membership grants no more than those', async (t) => {
+  // An agent's grant (or any user credential) may hold fewer scopes than the member's
+  // permissions allow: before, the membership alone bounded what it could mint.
+  const gateway = await busAs(t, stack, 'gateway', { timeoutMs: 15_000 });
+  const ws = await stack.bootstrap();
+  const context: CallContext = { workspace_id: ws.workspace.id, principal: { type: 'user', id: ws.user.id, scopes: ['tokens:write', 'contacts:read'] }, visibility: 'all' };
+  await t.rejects(gateway.call(createToken, { name: 'wider', scopes: ['contacts:write'] }, { context, requestId: 'req_user_wider' }), { code: 'forbidden' });
+  const created = await stack.db.query('select id from api_tokens where workspace_id = $1', [ws.workspace.id]);
+  t.equal(created.length, 0, 'the refusal created nothing');
+  const narrower = await gateway.call(createToken, { name: 'within', scopes: ['contacts:read'] }, { context, requestId: 'req_user_within' });
+  t.same(narrower.result.scopes, ['contacts:read'], 'what the credential holds is granted');
 });

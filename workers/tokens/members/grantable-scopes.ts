@@ -31,7 +31,8 @@ export async function requireAdministrator(em: EntityManager, context: CallConte
 
 /**
  * Whether the caller may hand out `scope`: a token only scopes it holds itself, a user
- * only what their membership allows, the operator's command line anything.
+ * only what their membership allows and the credential they act with holds (an agent's
+ * grant is narrower than its user), the operator's command line anything.
  */
 export async function scopesCallerMayGrant(em: EntityManager, context: CallContext): Promise<(scope: Scope) => boolean> {
   const { principal } = context;
@@ -39,5 +40,5 @@ export async function scopesCallerMayGrant(em: EntityManager, context: CallConte
   if (principal.type === 'token') return (scope) => grantsScope(principal.scopes, scope);
   const member = await membershipOf(em, context);
   const allowed = grantableScopes(member?.permissions ?? []);
-  return (scope) => allowed.includes(scope);
+  return (scope) => allowed.includes(scope) && grantsScope(principal.scopes, scope);
 }

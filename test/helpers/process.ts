@@ -97,6 +97,7 @@ export async function runCrm(args: string[], env: NodeJS.ProcessEnv, input?: str
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
     child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
     child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+    // 'close', not 'exit': a process may exit before its output has all been read from the pipes.
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
   });
 }

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { ipv6Bytes } from '../../shared/net/ipv6-bytes.js';
 
 /**
  * The key a per-address limit counts a client under. An IPv6 client is given a whole /64
@@ -8,28 +9,9 @@ import { isIP } from 'node:net';
  */
 export function clientAddressKey(address: string): string {
   if (isIP(address) !== 6) return address;
-  const groups = hextetsOf(address);
-  const isMappedIpv4 = groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff;
-  if (isMappedIpv4) return [groups[6] ?? 0, groups[7] ?? 0].flatMap((g) => [g >> 8, g & 0xff]).join('.');
-  return `${groups
-    .slice(0, 4)
-    .map((g) => g.toString(16))
-    .join(':')}::/64`;
-}
-
-/** The eight 16-bit groups of a valid IPv6 address (`::` expanded, a trailing dotted IPv4 part and a zone taken apart). */
-function hextetsOf(address: string): number[] {
-  const [text = ''] = address.split('%');
-  const [head = '', tail] = text.split('::');
-  const parts = (side: string): number[] =>
-    side === ''
-      ? []
-      : side.split(':').flatMap((part) => {
-          if (!part.includes('.')) return [parseInt(part, 16)];
-          const [a = 0, b = 0, c = 0, d = 0] = part.split('.').map(Number);
-          return [(a << 8) | b, (c << 8) | d];
-        });
-  const front = parts(head);
-  const back = tail === undefined ? [] : parts(tail);
-  return [...front, ...new Array<number>(8 - front.length - back.length).fill(0), ...back];
+  const bytes = ipv6Bytes(address);
+  const isMappedIpv4 = bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff;
+  if (isMappedIpv4) return bytes.slice(12).join('.');
+  const prefix = [0, 2, 4, 6].map((i) => (((bytes[i] ?? 0) << 8) | (bytes[i + 1] ?? 0)).toString(16));
+  return `${prefix.join(':')}::/64`;
 }

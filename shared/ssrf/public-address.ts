@@ -1,4 +1,5 @@
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
+import { ipv6Bytes } from '../net/ipv6-bytes.js';
 
 /**
  * Addresses an outbound request (a webhook, a client metadata document) must never reach:
@@ -47,22 +48,6 @@ function blockListOf(ranges: [string, number, string][], type: 'ipv4' | 'ipv6'):
 
 const V4 = blockListOf(IPV4_RANGES, 'ipv4');
 const V6 = blockListOf(IPV6_RANGES, 'ipv6');
-
-/** The 16 bytes of an IPv6 address (`::` expanded, a dotted IPv4 tail read). */
-function ipv6Bytes(address: string): number[] {
-  let text = address.split('%')[0] ?? address;
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted?.[1]) {
-    const [a, b, c, d] = dotted[1].split('.').map(Number) as [number, number, number, number];
-    text = `${text.slice(0, -dotted[1].length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head = '', tail] = text.split('::');
-  const groups = (part: string) => (part === '' ? [] : part.split(':').map((g) => parseInt(g, 16)));
-  const front = groups(head);
-  const back = tail === undefined ? [] : groups(tail);
-  const all = [...front, ...Array<number>(8 - front.length - back.length).fill(0), ...back];
-  return all.flatMap((g) => [g >> 8, g & 0xff]);
-}
 
 /**
  * IPv4 carried inside IPv6 (mapped `::ffff:a.b.c.d`, translated `::ffff:0:a.b.c.d`, NAT64

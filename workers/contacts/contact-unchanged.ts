@@ -1,4 +1,5 @@
 import { customFieldsUnchanged } from '../schema/custom-fields-unchanged.js';
+import { leftAsIs } from '../runtime/left-as-is.js';
 import type { CustomFieldChange } from '../schema/validate-custom-field-values.js';
 import type { ContactRow } from './contact-resource.js';
 
@@ -17,14 +18,13 @@ export interface ContactColumnChange {
  * updated_at moves nor an event is recorded, as for deals and notes.
  */
 export function contactUnchanged(current: ContactRow, fields: ContactColumnChange, customFields: CustomFieldChange | null): boolean {
-  const same = <T>(given: T | undefined, stored: T) => given === undefined || given === stored;
   return (
-    same(fields.first_name, current.first_name) &&
-    same(fields.last_name, current.last_name) &&
-    same(fields.email, current.email) &&
-    same(fields.phone, current.phone) &&
-    same(fields.status, current.status) &&
-    same(fields.owner_id, current.owner_id) &&
+    leftAsIs(fields.first_name, current.first_name) &&
+    leftAsIs(fields.last_name, current.last_name) &&
+    leftAsIs(fields.email, current.email) &&
+    leftAsIs(fields.phone, current.phone) &&
+    leftAsIs(fields.status, current.status) &&
+    leftAsIs(fields.owner_id, current.owner_id) &&
     customFieldsUnchanged(current.custom_fields, customFields)
   );
 }

@@ -1,4 +1,5 @@
 import { customFieldsUnchanged } from '../schema/custom-fields-unchanged.js';
+import { leftAsIs } from '../runtime/left-as-is.js';
 import type { CustomFieldChange } from '../schema/validate-custom-field-values.js';
 import type { Placement } from './deal-placement.js';
 import type { DealRow } from './deal-resource.js';
@@ -23,13 +24,12 @@ function sameInstant(stored: string | Date | null, given: string | null): boolea
  * updated_at moves nor an event is recorded, as for notes.
  */
 export function dealUnchanged(current: DealRow, fields: DealColumnChange, placement: Placement | undefined, customFields: CustomFieldChange | null): boolean {
-  const same = <T>(given: T | undefined, stored: T) => given === undefined || given === stored;
   return (
-    same(fields.name, current.name) &&
-    same(fields.amount, current.amount === null ? null : Number(current.amount)) &&
-    same(fields.currency, current.currency) &&
-    same(fields.contact_id, current.contact_id) &&
-    same(fields.owner_id, current.owner_id) &&
+    leftAsIs(fields.name, current.name) &&
+    leftAsIs(fields.amount, current.amount === null ? null : Number(current.amount)) &&
+    leftAsIs(fields.currency, current.currency) &&
+    leftAsIs(fields.contact_id, current.contact_id) &&
+    leftAsIs(fields.owner_id, current.owner_id) &&
     (fields.closed_at === undefined || sameInstant(current.closed_at, fields.closed_at)) &&
     (placement === undefined || (placement.pipelineId === current.pipeline_id && placement.stageId === current.stage_id)) &&
     customFieldsUnchanged(current.custom_fields, customFields)

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { leftAsIs } from '../runtime/left-as-is.js';
 import type { ParsedInput } from '../../shared/bus/operation.js';
 import type { updateCustomField } from '../../shared/contracts/custom-fields.js';
 import type { CustomFieldRow } from './custom-field-resource.js';
@@ -12,9 +13,9 @@ export type CustomFieldChange = Omit<ParsedInput<typeof updateCustomField>, 'id'
  */
 export function customFieldUnchanged(before: CustomFieldRow, change: CustomFieldChange): boolean {
   return (
-    (change.label === undefined || change.label === before.label) &&
+    leftAsIs(change.label, before.label) &&
     (change.options === undefined || isDeepStrictEqual(change.options, before.options)) &&
-    (change.required === undefined || change.required === before.required) &&
-    (change.archived === undefined || change.archived === (before.archived_at !== null))
+    leftAsIs(change.required, before.required) &&
+    leftAsIs(change.archived, before.archived_at !== null)
   );
 }

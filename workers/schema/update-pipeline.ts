@@ -1,4 +1,5 @@
 import type { Pipeline, updatePipeline } from '../../shared/contracts/pipelines.js';
+import { leftAsIs } from '../runtime/left-as-is.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { nameConflict } from './name-conflicts.js';
 import { loadPipeline, lockPipeline } from './pipeline-resource.js';
@@ -15,7 +16,7 @@ export const updatePipelineHandler: OperationHandler<typeof updatePipeline> = as
       await lockPipeline(txDb, input.id);
       const current = await loadPipeline(txDb, input.id);
       // The same values again change nothing: no write, so updated_at stays and no event is recorded.
-      if ((input.name === undefined || input.name === current.name) && (input.is_default === undefined || input.is_default === current.is_default)) return;
+      if (leftAsIs(input.name, current.name) && leftAsIs(input.is_default, current.is_default)) return;
       before = current;
       await txDb
         .updateTable('pipelines')

@@ -1,4 +1,5 @@
 import type { Pipeline, updateStage } from '../../shared/contracts/pipelines.js';
+import { leftAsIs } from '../runtime/left-as-is.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { nameConflict } from './name-conflicts.js';
 import { recordStageChange } from './stage-events.js';
@@ -23,7 +24,7 @@ export const updateStageHandler: OperationHandler<typeof updateStage> = async ({
         await shiftStages(txDb, input.pipeline_id, move.shift);
       }
       // The same name at the same place changes nothing: no write, so updated_at stays (recordStageChange then records nothing).
-      if ((input.name === undefined || input.name === stage.name) && position === stage.position) return;
+      if (leftAsIs(input.name, stage.name) && position === stage.position) return;
       await txDb.updateTable('stages').set({ name: input.name, position, updated_at: new Date() }).where('id', '=', stage.id).execute();
     });
   } catch (error) {

@@ -22,7 +22,10 @@ for (const worker of WORKER_NAMES) {
   const op = healthOf(worker);
   transport.subscribe(subjectOf(config.busNamespace, op), queueOf(config.busNamespace, worker), async () => {
     checks++;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // A slow answer (within the gateway's 2 s probe timeout), so all 50 requests of the flood
+    // arrive while the one probe is in flight even on a loaded machine: with 50 ms, arrivals
+    // spread past the 500 ms reuse could start a second probe (CI saw 15 checks for 10).
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
     return encodeReply(op, { worker, database: 'ok' });
   });
 }

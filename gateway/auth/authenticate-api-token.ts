@@ -6,7 +6,7 @@ import { CrmError, UnauthenticatedError } from '../../shared/errors.js';
 import type { ResolvedCredential } from '../request-state.js';
 import { bearerCredential } from './bearer.js';
 import { CredentialCache } from './credential-cache.js';
-import type { FailedAuthLimit } from './failed-auth-limit.js';
+import { RECENTLY_VALID_MS, type FailedAuthLimit } from './failed-auth-limit.js';
 import type { RefusedTokenCache } from './refused-token-cache.js';
 
 /** Who presents the token: the request's id for the bus call, its client address for the limit. */
@@ -23,6 +23,9 @@ const MALFORMED = 'The bearer token is not a valid API token.';
  * before it costs a bus call.
  */
 export class ApiTokenAuthenticator {
+  /** Tokens found valid lately (by SHA-256), which pass their address's block for refused tokens. */
+  private readonly recent = new CredentialCache<{ tokenId?: string }>(RECENTLY_VALID_MS);
+
   constructor(
     private readonly bus: BusClient,
     readonly cache: CredentialCache<ResolvedCredential>,
@@ -35,7 +38,7 @@ export class ApiTokenAuthenticator {
     const cached = this.cache.get(key);
     if (cached) return cached;
     const ip = presenter.ip ?? 'unknown';
-    this.failures?.check(ip);
+    if (!this.recent.get(key)) this.failures?.check(ip);
     const refusal = this.refused.get(key) ?? (looksLikeApiToken(token) ? undefined : MALFORMED);
     if (refusal !== undefined) return this.refuse(ip, refusal);
 
@@ -59,7 +62,9 @@ export class ApiTokenAuthenticator {
         visibility: 'all',
       },
     };
-    this.cache.set(key, credential, result.expires_at ? Date.parse(result.expires_at) : undefined);
+    const notAfter = result.expires_at ? Date.parse(result.expires_at) : undefined;
+    this.cache.set(key, credential, notAfter);
+    if (this.failures) this.recent.set(key, { tokenId: result.token_id }, notAfter);
     return credential;
   }
 

@@ -3,6 +3,13 @@ import { RateLimitRefusedError } from '../rate-limit/rate-limit-headers.js';
 import { WINDOW_MS, type RateLimiter } from '../rate-limit/rate-limiter.js';
 
 /**
+ * How long a credential (API token or console session) found valid goes on passing its
+ * address's block: a shared office or NAT behind which one client loops on a revoked token
+ * must not lock out everyone else there. Only the refusal before the lookup is skipped.
+ */
+export const RECENTLY_VALID_MS = 5 * 60_000;
+
+/**
  * Refused API tokens (and unknown console session cookies) per client IP, counted in the limiter every gateway shares. Once an
  * address is over the limit, this gateway refuses its unknown tokens with a 429 until the
  * window ends, before any bus call or lookup: guessing or flooding costs the service nothing.

@@ -4,7 +4,7 @@ import type { Scope } from '../../shared/auth/scopes.js';
 import { sessionMemberships, type SessionMembership } from '../../shared/contracts/sessions.js';
 import { CrmError, NotFoundError } from '../../shared/errors.js';
 import { CredentialCache } from '../auth/credential-cache.js';
-import type { FailedAuthLimit } from '../auth/failed-auth-limit.js';
+import { RECENTLY_VALID_MS, type FailedAuthLimit } from '../auth/failed-auth-limit.js';
 import type { GatewayDeps } from '../deps.js';
 import { cookiePolicy, readCookie } from '../pages/cookies.js';
 import { csrfToken } from '../pages/csrf.js';
@@ -48,9 +48,6 @@ export function sessionOf(req: Request): ConsoleSession {
   return req.consoleSession;
 }
 
-/** How long a session found valid goes on passing an address's block for unknown cookies. */
-const RECENT_SESSION_MS = 5 * 60_000;
-
 /**
  * Resolves the session cookie into the user and their memberships, and, under
  * /console/w/{workspace}, the membership whose permissions every page and every bus
@@ -62,7 +59,7 @@ const RECENT_SESSION_MS = 5 * 60_000;
 export function consoleSession(deps: GatewayDeps, failedAuth: FailedAuthLimit | null): RequestHandler {
   // Sessions found valid lately (by SHA-256): a member behind an address blocked for unknown
   // cookies (a shared office) keeps working. Only the refusal before the lookup is skipped.
-  const recent = new CredentialCache<{ tokenId?: undefined }>(RECENT_SESSION_MS);
+  const recent = new CredentialCache<{ tokenId?: undefined }>(RECENTLY_VALID_MS);
   return async (req: Request, res: Response, next: NextFunction) => {
     const backHere = req.method === 'GET' ? req.originalUrl : '/console';
     const cookies = cookiePolicy(deps.publicUrl());

@@ -83,6 +83,24 @@ t.test('an address presenting bad tokens gets 429 with Retry-After and costs no 
   t.equal((await from('203.0.113.51', unknownToken())).status, 401, 'and still gets plain 401s');
 });
 
+t.test('a token found valid lately goes on working from an address blocked for bad tokens', async (t) => {
+  await freshWindow();
+  // A shared office: one script loops on a revoked token, another uses a good one.
+  const office = '203.0.113.80';
+  const good = await stack.token(workspace.id, ['contacts:read']);
+  t.equal((await from(office, good)).status, 200, 'the good token works');
+  for (let i = 0; i < FAILED_AUTH_LIMIT; i++) await from(office, unknownToken());
+  t.equal((await from(office, unknownToken())).status, 429, 'the address is blocked for bad tokens');
+  // Past the positive cache (AUTH_CACHE_TTL_MS, 3 s): before, the good token was a 429 now.
+  await new Promise((r) => setTimeout(r, 3_500));
+  const again = await lookupsDuring(async () => {
+    t.equal((await from(office, good)).status, 200, 'the good token still works');
+  });
+  t.equal(again, 1, 'and is looked up as usual, so a revocation still counts');
+  t.equal((await from(office, unknownToken())).status, 429, 'while bad tokens from there stay refused without a lookup');
+  t.equal((await from(office, await stack.token(workspace.id, ['contacts:read']))).status, 429, 'as does a token never seen valid');
+});
+
 t.test('the tool servers count refused tokens too, with their bearer challenge until the limit', async (t) => {
   await freshWindow();
   const agent = '203.0.113.60';

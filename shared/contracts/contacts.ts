@@ -67,7 +67,7 @@ export const ContactFilters = z.object({
     .optional()
     .describe('A phone in any format; normalised to E.164 like on create (without a country code, in the workspace default_country)'),
   q: SearchWords.optional().describe(
-      'Words to find, e.g. "Ada Lovelace", "love" or "ada.lovelace@": every word must begin a word of the first name, last name or e-mail (the whole address or a part of it), case and accents ignored. Digits alone (e.g. 1415555) also match the start of the phone after +',
+      'Words to find, e.g. "Ada Lovelace", "love" or "ada.lovelace@": every word must begin a word of the first name, last name or e-mail (the whole address or a part of it), case and accents ignored. Digits alone (e.g. 1415555) also match the start of the phone after +, and a number without a country code (e.g. (415) 555) the start of the phone it means in the workspace default_country',
     ),
 });
 export type ContactFilters = z.infer<typeof ContactFilters>;

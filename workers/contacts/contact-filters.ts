@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import { AsYouType, type CountryCode } from 'libphonenumber-js/max';
 import type { ContactFilters } from '../../shared/contracts/contacts.js';
 import type { AppliedRange } from '../../shared/contracts/created-range.js';
 import type { ScopedSelect } from '../../shared/db/workspace-sql.js';
@@ -13,6 +14,8 @@ export interface AppliedContactFilters {
   email?: string;
   phone?: string;
   q?: string;
+  /** A search of phone characters written without a country code, read in the default country (`415 555`: `+1415555`). */
+  q_national_phone?: string;
 }
 
 /**
@@ -28,11 +31,28 @@ export function applicableContactFilters(filters: ContactFilters, range: Applied
     phone: filters.phone === undefined ? undefined : normalizePhone(filters.phone, defaultCountry),
     // Words separated by any white space, so the cursor of "ada  love" continues "ada love".
     q: filters.q?.split(/\s+/u).filter(Boolean).join(' '),
+    q_national_phone: filters.q === undefined ? undefined : nationalPhonePrefix(filters.q.trim(), defaultCountry),
   };
 }
 
 /** A query of phone characters only, with at least two digits: also matched against the phone. */
 const PHONE_QUERY = /^[\d\s()+./-]+$/;
+
+const isPhoneQuery = (q: string) => PHONE_QUERY.test(q) && q.replace(/\D/g, '').length >= 2;
+
+/**
+ * What a search of phone characters without a country code means in the workspace's default
+ * country, as the start of an E.164 number: people type the numbers of their own country as
+ * they dial them ("(415) 555" in the US is +1415555, "020 7946" in the UK +44207946).
+ */
+function nationalPhonePrefix(q: string, defaultCountry: string | null): string | undefined {
+  if (!defaultCountry || !isPhoneQuery(q) || /^(\+|00)/.test(q)) return undefined;
+  const typed = new AsYouType(defaultCountry as CountryCode);
+  typed.input(q);
+  const prefix = typed.getNumberValue();
+  // Digits alone are matched after + already.
+  return prefix && prefix !== `+${q.replace(/\D/g, '')}` ? prefix : undefined;
+}
 
 /**
  * `search_text` (migration 0009) holds each word of the name and e-mail after a space, lower
@@ -45,14 +65,15 @@ function beginsAWord(word: string): RawBuilder<boolean> {
 
 /**
  * The search condition of `q`: every word begins a word of the name or e-mail, or, for a text
- * of phone characters, the phone starts with its digits. Raw SQL on `search_text` and `phone`,
- * so it applies to `contacts` and to a derived table of its rows alike.
+ * of phone characters, the phone starts with its digits (or with `nationalPhone`, the same
+ * text read in the workspace's country). Raw SQL on `search_text` and `phone`, so it applies
+ * to `contacts` and to a derived table of its rows alike.
  */
-export function matchesWords(q: string): RawBuilder<boolean> {
+export function matchesWords(q: string, nationalPhone?: string): RawBuilder<boolean> {
   const everyWord = sql<boolean>`(${sql.join(q.split(' ').map(beginsAWord), sql` and `)})`;
-  const digits = q.replace(/\D/g, '');
-  if (!PHONE_QUERY.test(q) || digits.length < 2) return everyWord;
-  return sql<boolean>`(${everyWord} or phone like ${likePrefix(`+${digits}`)})`;
+  if (!isPhoneQuery(q)) return everyWord;
+  const phones = [`+${q.replace(/\D/g, '')}`, ...(nationalPhone ? [nationalPhone] : [])];
+  return sql<boolean>`(${everyWord} or ${sql.join(phones.map((p) => sql<boolean>`phone like ${likePrefix(p)}`), sql` or `)})`;
 }
 
 /**

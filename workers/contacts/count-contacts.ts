@@ -20,7 +20,7 @@ export const countContactsHandler: OperationHandler<typeof countContacts> = asyn
     const applied = applicableContactFilters(input, range, settings.default_country);
     const filtered = whereContactFilters(query, applied);
     // How many match decides the plan (the trigram index, or reading them all): planned for the words each time.
-    const searched = applied.q ? filtered.where(matchesWords(applied.q)).modifyFront(sql.raw(PLANNED_PER_VALUE)) : filtered;
+    const searched = applied.q ? filtered.where(matchesWords(applied.q, applied.q_national_phone)).modifyFront(sql.raw(PLANNED_PER_VALUE)) : filtered;
     const row = await searched.executeTakeFirstOrThrow();
     return { count: Number(row.count), applied_range: { ...range, time_zone: settings.time_zone } };
   });

@@ -31,7 +31,7 @@ export const listContactsHandler: OperationHandler<typeof listContacts> = async 
       .$if(after !== undefined, (q) => q.where(newestFirst ? beforePosition(after!) : afterPosition(after!)));
     const filtered = whereContactFilters(query, applied);
     const rows = applied.q
-      ? await searchPage(db, filtered, applied.q, direction, limit + 1)
+      ? await searchPage(db, filtered, applied.q, direction, limit + 1, applied.q_national_phone)
       : await filtered.orderBy('created_at', direction).orderBy('id', direction).limit(limit + 1).execute();
 
     const page = pageFrom(rows, limit, services.secrets.cursorKey, scope, (row) => toContactResource(row, settings.field_keys));

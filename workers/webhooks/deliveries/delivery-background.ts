@@ -29,7 +29,8 @@ export function startWebhookDelivery(services: WorkerServices, log: Logger): Bac
   if (services.jetStream) {
     consumer = consumeEvents(services.jetStream, services.busNamespace, deliver, log);
   } else {
-    log.info('no JetStream (in-process bus): events are not fanned out to webhook endpoints; test events and retries are still sent');
+    // Said at start because a log that claimed webhooks got no events here sent people looking for a fault.
+    log.info('no JetStream (in-process bus): the relay hands committed events straight to webhook delivery');
   }
   return {
     deliver,

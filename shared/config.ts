@@ -55,6 +55,19 @@ const port = () => wholeNumber(0, 65535);
 const perMinute = () => wholeNumber(0);
 
 /**
+ * An address to listen on: an IP address, or a host name the resolver turns into one. A
+ * URL, a port or a stray space passed before and failed only at listen, without naming the
+ * variable.
+ */
+const listenHost = () =>
+  z
+    .string()
+    .refine(
+      (host) => isIP(host) !== 0 || /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/.test(host),
+      'must be an IP address or a host name (no scheme, port or path)',
+    );
+
+/**
  * A size as body-parser reads it (`100kb`, `1mb`, a number of bytes), above zero: it took
  * anything else as the digits it begins with (` 10kb`: 10 bytes) or refused it only when
  * the gateway built its routes, with a TypeError.
@@ -109,7 +122,7 @@ const SETTINGS = {
     'At least 32 characters; the same for every worker and `crm` command, and never given to gateways. Keys for token hashes, cursor signatures and operator-call signatures are derived from it. Required with `DATABASE_URL`.',
   ),
   dataDir: mapped(withDefault('CRM_DATA_DIR', z.string(), '.data', 'Embedded Postgres data and the generated secret.'), (dir) => path.resolve(dir)),
-  host: withDefault('HOST', z.string(), '127.0.0.1', 'Where the gateway listens.'),
+  host: withDefault('HOST', listenHost(), '127.0.0.1', 'Where the gateway listens.'),
   port: withDefault('PORT', port(), 3000, "The gateway's port (`0` picks a free port)."),
   publicUrl: mapped(
     optional('PUBLIC_URL', publicBaseUrl(), '`http://HOST:PORT`', 'Public base URL for `links.next` and `Location`.'),
@@ -161,7 +174,7 @@ const SETTINGS = {
     'pino level; logs are JSON lines with `request_id`, never secrets.',
   ),
   adminPort: optional('ADMIN_PORT', port(), 'unset: off', 'The operator\'s port of every process: `/metrics` (Prometheus), `/healthz`, `/readyz`; `0` picks a free port.'),
-  adminHost: withDefault('ADMIN_HOST', z.string(), '127.0.0.1', 'Where the admin port listens.'),
+  adminHost: withDefault('ADMIN_HOST', listenHost(), '127.0.0.1', 'Where the admin port listens.'),
   rateLimits: {
     tokenPerMinute: withDefault('RATE_LIMIT_TOKEN_PER_MINUTE', perMinute(), 6000, 'Requests per minute per API token (REST and tool servers); `0` turns it off.'),
     grantPerMinute: withDefault('RATE_LIMIT_GRANT_PER_MINUTE', perMinute(), 1200, 'Tool-server requests per minute per OAuth grant; `0` turns it off.'),

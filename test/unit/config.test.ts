@@ -132,3 +132,14 @@ t.test('PUBLIC_URL is an http or https base URL', async (t) => {
   t.equal(loadConfig({ PUBLIC_URL: 'https://crm.example.com/crm/' }).publicUrl, 'https://crm.example.com/crm');
   t.equal(loadConfig({ PUBLIC_URL: 'http://127.0.0.1:3000' }).publicUrl, 'http://127.0.0.1:3000');
 });
+
+t.test('HOST and ADMIN_HOST take an IP address or a host name, nothing else', async (t) => {
+  for (const host of ['0.0.0.0', '::', '::1', 'localhost', 'crm-gateway.internal']) {
+    t.equal(loadConfig({ HOST: host, ADMIN_HOST: host }).host, host, host);
+  }
+  for (const host of ['http://0.0.0.0', '0.0.0.0:3000', ' 127.0.0.1', 'gateway/', '-bad.example']) {
+    for (const variable of ['HOST', 'ADMIN_HOST']) {
+      t.throws(() => loadConfig({ [variable]: host }), new RegExp(`${variable}: must be an IP address or a host name`), `${variable}=${JSON.stringify(host)}`);
+    }
+  }
+});

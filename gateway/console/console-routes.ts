@@ -9,7 +9,7 @@ import { limitByIp, limitByKey } from '../rate-limit/rate-limit-middleware.js';
 import { NAV } from './console-layout.js';
 import { consoleErrorHandler } from './console-error-handler.js';
 import { CONSOLE_SCRIPT } from './console-script.js';
-import { consoleHome, consoleSession, sessionOf } from './console-session.js';
+import { consoleHome, consoleSession, membershipAccess, sessionOf } from './console-session.js';
 import { accountRoutes } from './routes/account-routes.js';
 import { activityRoute } from './routes/activity-route.js';
 import { agentsRoutes } from './routes/agents-routes.js';
@@ -57,12 +57,15 @@ export function consoleRoutes(deps: GatewayDeps, failedAuth: FailedAuthLimit | n
   pages.post('/{*path}', parseForm, checkCsrf(deps));
 
   pages.get('/', (req, res) => res.redirect(303, consoleHome(sessionOf(req))));
-  // The workspace switcher is a GET form, so it works without script.
+  // The workspace switcher is a GET form, so it works without script. The same section in
+  // the other workspace, if the member's permissions there show it; else its overview.
   pages.get('/switch', (req, res) => {
     const session = sessionOf(req);
     const target = session.memberships.find((m) => m.workspace_id === req.query.workspace);
-    const section = NAV.find((item) => item.section === req.query.section);
-    res.redirect(303, target ? workspaceUrl(target.workspace_id, section?.path) : consoleHome(session));
+    if (!target) return res.redirect(303, consoleHome(session));
+    const there = { ...session, ...membershipAccess(target) };
+    const section = NAV.find((item) => item.section === req.query.section && item.visible(there));
+    res.redirect(303, workspaceUrl(target.workspace_id, section?.path));
   });
   pages.use('/account', accountRoutes(deps));
 

@@ -42,6 +42,15 @@ export function consoleHome(session: ConsoleSession): string {
   return first ? workspaceUrl(first.workspace_id) : '/console/account';
 }
 
+/** What a membership allows in its workspace (nothing without one): the scopes, and whether it administers it. */
+export function membershipAccess(membership: SessionMembership | null): Pick<ConsoleSession, 'membership' | 'scopes' | 'isAdministrator'> {
+  return {
+    membership,
+    scopes: membership ? grantableScopes(membership.permissions) : [],
+    isAdministrator: membership?.permissions.includes('configuration') ?? false,
+  };
+}
+
 /** The session of a console page as the request handler sees it (the middleware guarantees it). */
 export function sessionOf(req: Request): ConsoleSession {
   if (!req.consoleSession) throw new Error('console route mounted without the console session middleware');
@@ -80,14 +89,13 @@ export function consoleSession(deps: GatewayDeps, failedAuth: FailedAuthLimit | 
     // Mounted once for all of /console: the workspace is the first segment after /w/.
     const workspaceId = /^\/w\/([A-Za-z0-9_-]{1,64})(?:\/|$)/.exec(req.path)?.[1] ?? (req.path.startsWith('/w/') ? '' : undefined);
     const membership = workspaceId === undefined ? null : (view.memberships.find((m) => m.workspace_id === workspaceId) ?? null);
-    const scopes = membership ? grantableScopes(membership.permissions) : [];
+    const access = membershipAccess(membership);
+    const { scopes } = access;
     req.consoleSession = {
       user: view.user,
       sessionToken: token,
       memberships: view.memberships,
-      membership,
-      scopes,
-      isAdministrator: membership?.permissions.includes('configuration') ?? false,
+      ...access,
       passwordChangeRequired: view.password_change_required,
       csrf: csrfToken(req, res, cookies),
     };

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import t from 'tap';
 import { collectCspViolations, launchBrowser } from '../helpers/browser.js';
+import { signInToConsole } from '../helpers/console-forms.js';
 import { check, signIn } from '../helpers/console-pages.js';
 import { client } from '../helpers/http.js';
 import { authorizeWithForms, pkce, registerClient, tokenRequest } from '../helpers/oauth-forms.js';
@@ -220,6 +221,20 @@ t.test('changing a member’s permissions in the console applies to their agents
   await page.getByRole('button', { name: 'Remove member' }).click();
   await page.getByText('The member was removed.').waitFor();
   t.not(await within(5000, async () => !(await callTool(agent.access, 'find_contacts', {})).ok), null, 'a removed member’s agents stop within 5 s');
+});
+
+t.test('switching workspaces keeps the section only where the member’s permissions there show it', async (t) => {
+  // Sam administers Support and is a plain member of Sales.
+  const support = await stack.bootstrap({ org: 'Initech', workspace: 'Support', email: 'sam@initech.test' });
+  await stack.addMember(admin.workspace.id, 'sam@initech.test', ['contacts.read'], 'all');
+  const sam = await signInToConsole(base, support.workspace.id, 'sam@initech.test', TEST_PASSWORD);
+  const switchTo = async (workspaceId: string, section: string) =>
+    (await sam.browser.request(`${base}/console/switch?${new URLSearchParams({ workspace: workspaceId, section })}`)).headers.get('location');
+  t.equal(await switchTo(admin.workspace.id, 'tokens'), ws, 'from Support’s API tokens to Sales’ overview, not to a page that refuses them');
+  t.equal(await switchTo(admin.workspace.id, 'webhooks'), ws);
+  t.equal(await switchTo(admin.workspace.id, 'deals'), ws, 'nor to deals they may not read');
+  t.equal(await switchTo(admin.workspace.id, 'contacts'), `${ws}/contacts`, 'a section they may use there is kept');
+  t.equal(await switchTo(support.workspace.id, 'tokens'), `/console/w/${support.workspace.id}/tokens`, 'and so is one they administer');
 });
 
 t.test('every page of these tests ran under its CSP without a violation', async (t) => {

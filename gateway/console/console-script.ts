@@ -1,7 +1,7 @@
 /**
  * The console's only script, served from /assets/console.js (the pages' CSP allows no
  * inline script). Everything works without it; it adds copy buttons, submits the
- * workspace switcher on change, and keeps a page that shows a secret from being
+ * workspace switcher and the pipeline chooser when one is picked, and keeps a page that shows a secret from being
  * re-posted by a reload.
  */
 export const CONSOLE_SCRIPT = `
@@ -23,9 +23,23 @@ export const CONSOLE_SCRIPT = `
     })(buttons[i]);
   }
 
+  // A choice made with the pointer goes at once. Arrow keys on a closed select change its
+  // value (and fire change) at every press, so a keyboard user goes on with Enter or the
+  // form's button instead of being sent to the first option they pass.
   var selects = document.querySelectorAll('select[data-autosubmit]');
   for (var j = 0; j < selects.length; j++) {
-    selects[j].addEventListener('change', function (event) { event.target.form.submit(); });
+    (function (select) {
+      var byKeyboard = false;
+      select.addEventListener('keydown', function (event) {
+        byKeyboard = true;
+        if (event.key === 'Enter') {
+          event.preventDefault();
+          select.form.submit();
+        }
+      });
+      select.addEventListener('pointerdown', function () { byKeyboard = false; });
+      select.addEventListener('change', function () { if (!byKeyboard) select.form.submit(); });
+    })(selects[j]);
   }
 
   var replace = document.querySelector('[data-replace-url]');

@@ -183,6 +183,17 @@ t.test('deals, grouped by the stages of a pipeline', async (t) => {
   await page.getByLabel('Pipeline').selectOption({ label: 'Partners' });
   await page.waitForURL((url) => url.searchParams.get('pipeline') === second.body.id);
   t.match(await page.locator('main').innerText(), /Partner deal/, 'the pipeline chooser switches the board');
+
+  // From the keyboard, an arrow key only moves the choice: Enter (or Show) goes there.
+  const chooser = page.getByLabel('Pipeline');
+  await chooser.focus();
+  await page.keyboard.press('ArrowUp');
+  t.equal(await chooser.inputValue(), pipeline.id, 'the arrow key moved the choice');
+  await page.waitForTimeout(1000);
+  t.equal(new URL(page.url()).searchParams.get('pipeline'), second.body.id, 'without leaving the page');
+  await page.keyboard.press('Enter');
+  await page.waitForURL((url) => url.searchParams.get('pipeline') === pipeline.id);
+  t.match(await page.locator('main').innerText(), /Signed and sealed/, 'Enter shows the chosen pipeline');
 });
 
 t.test('connect an agent: the mcpServers configuration, interactive and with a token variable', async (t) => {

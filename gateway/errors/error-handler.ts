@@ -1,9 +1,10 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { CrmError, InternalError, InvalidJsonError, PayloadTooLargeError, RouteNotFoundError, UnsupportedMediaTypeError, ValidationError } from '../../shared/errors.js';
+import { CrmError, InternalError, InvalidJsonError, PayloadTooLargeError, RouteNotFoundError, UnsupportedMediaTypeError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import { RESERVED_KEY_MESSAGE } from '../middlewares/json-body.js';
 import { RateLimitRefusedError, setRateLimitHeaders } from '../rate-limit/rate-limit-headers.js';
 import { HTTP_STATUS } from './http-status.js';
+import { undecodablePathError } from './undecodable-path.js';
 import { restErrorBody } from './rest-error-body.js';
 
 /** body-parser reports its failures with a `type`; these are the client's mistakes. */
@@ -26,18 +27,10 @@ export function fromBodyParser(error: unknown): CrmError | null {
   return null;
 }
 
-/** The router could not decode a path parameter: a malformed percent-escape such as `%` or `%E0%A4%A`. */
-function fromRouter(error: unknown): CrmError | null {
-  if (error instanceof URIError && (error as { status?: unknown }).status === 400) {
-    return new ValidationError('The URL path is not valid: a percent-escape in it does not decode.');
-  }
-  return null;
-}
-
 /** Every error leaves the gateway here, in one shape: {"error":{type,code,message,…,request_id}}. */
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
-    let crm = error instanceof CrmError ? error : (fromBodyParser(error) ?? fromRouter(error));
+    let crm = error instanceof CrmError ? error : (fromBodyParser(error) ?? undecodablePathError(error));
     // An internal error's own message names subjects and contracts (a worker's, or the bus
     // client's): it is for the log, and the caller gets the generic one with the request id.
     // One that already carries the generic message was logged where it happened (a worker's

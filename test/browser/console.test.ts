@@ -310,6 +310,13 @@ t.test('the workspace switcher, with and without script; other workspaces stay h
   const unknown = await page.goto(`${base}/console/w/ws_nope/tokens`);
   t.equal(unknown?.status(), 404);
   await check(t, page, 'console-not-found');
+  // A percent-escape that does not decode (a mangled link) was a 500 "Something went wrong".
+  for (const path of ['/contacts/%E0%A4%A', '/deals/%', '/webhooks/%ZZ', '/members/%E0%A4%A/remove']) {
+    const mangled = await page.goto(`${base}${ws}${path}`);
+    t.equal(mangled?.status(), 400, `${path}: 400`);
+    t.match(await page.getByRole('alert').innerText(), /percent-escape/, 'said in words, inside the console');
+  }
+  await check(t, page, 'console-bad-address');
 });
 
 t.test('every page: security headers, CSRF fields on every form, no inline script', async (t) => {

@@ -237,6 +237,20 @@ t.test('switching workspaces keeps the section only where the member’s permiss
   t.equal(await switchTo(support.workspace.id, 'tokens'), `/console/w/${support.workspace.id}/tokens`, 'and so is one they administer');
 });
 
+t.test('an administrator who gives up their own Configuration goes on to the overview, not to a page they may no longer see', async (t) => {
+  const finance = await stack.bootstrap({ org: 'Initech', workspace: 'Finance', email: 'fay@initech.test' });
+  await stack.addMember(finance.workspace.id, 'ada@initech.test', ['configuration'], 'all');
+  const fay = await signInToConsole(base, finance.workspace.id, 'fay@initech.test', TEST_PASSWORD);
+  const here = `/console/w/${finance.workspace.id}`;
+  const changed = await fay.post(`/members/${finance.user.id}`, { permissions: 'contacts.read', visibility: 'all' });
+  t.equal(changed.status, 303);
+  const next = changed.headers.get('location') ?? '';
+  t.equal(new URL(next, base).pathname, here, 'to the workspace’s overview');
+  const overview = await fay.browser.request(`${base}${next}`);
+  t.equal(overview.status, 200);
+  t.match(await overview.text(), /Your permissions in this workspace were changed/);
+});
+
 t.test('every page of these tests ran under its CSP without a violation', async (t) => {
   t.same(cspReports, []);
 });

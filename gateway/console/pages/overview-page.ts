@@ -3,6 +3,7 @@ import type { WorkspaceSettings } from '../../../shared/contracts/workspace-sett
 import { html, type Html } from '../../pages/html.js';
 import { consoleLayout } from '../console-layout.js';
 import type { ConsoleSession } from '../console-session.js';
+import { noticeLine } from '../notice.js';
 import { workspacePath } from '../workspace-url.js';
 
 export interface OverviewFigures {
@@ -18,7 +19,7 @@ function figure(label: string, value: number | null, href: string, more = false)
   return html`<li><a href="${href}"><span class="figure">${value}${more ? '+' : ''}</span> ${label}</a></li>`;
 }
 
-export function overviewPage(session: ConsoleSession, figures: OverviewFigures, tokensTruncated: boolean, settings: WorkspaceSettings): Html {
+export function overviewPage(session: ConsoleSession, figures: OverviewFigures, tokensTruncated: boolean, settings: WorkspaceSettings, notice?: string): Html {
   const membership = session.membership;
   const path = (p: string) => workspacePath(session, p);
   return consoleLayout({
@@ -26,6 +27,7 @@ export function overviewPage(session: ConsoleSession, figures: OverviewFigures, 
     section: 'overview',
     title: 'Overview',
     body: html`
+      ${noticeLine(notice)}
       <ul class="figures">
         ${figure(figures.contacts === 1 ? 'contact' : 'contacts', figures.contacts, path('/contacts'))}
         ${figure(figures.pipelines === 1 ? 'pipeline' : 'pipelines', figures.pipelines, path('/deals'))}

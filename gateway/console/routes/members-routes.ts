@@ -70,11 +70,15 @@ export function membersRoutes(deps: GatewayDeps): Router {
   router.get('/:userId', async (req, res) => sendPage(res, memberEditPage(sessionOf(req), await memberOf(req))));
 
   router.post('/:userId', async (req, res) => {
+    const session = sessionOf(req);
     const member = await memberOf(req);
     const form = { ...memberForm(req), email: member.email };
     try {
-      await callWorker(deps.bus, req, updateMember, parseWith(updateMember.input, { user_id: member.user_id, permissions: form.permissions, visibility: form.visibility }));
-      res.redirect(303, `${workspacePath(sessionOf(req), '/members')}?notice=updated`);
+      const input = parseWith(updateMember.input, { user_id: member.user_id, permissions: form.permissions, visibility: form.visibility });
+      await callWorker(deps.bus, req, updateMember, input);
+      // An administrator who gave up their own Configuration may no longer see the list: the overview says what they may do now.
+      const gaveUpConfiguration = member.user_id === session.user.id && !input.permissions.includes('configuration');
+      res.redirect(303, gaveUpConfiguration ? `${workspacePath(session)}?notice=permissions-changed` : `${workspacePath(session, '/members')}?notice=updated`);
     } catch (error) {
       if (crmErrorIn(error, FORM_ERRORS)) return sendPage(res, memberEditPage(sessionOf(req), member, { error: error.message, form }), HTTP_STATUS[error.code]);
       throw error;

@@ -10,9 +10,14 @@ import type { GatewayDeps } from '../../deps.js';
 import { sendPage } from '../../pages/session-routes.js';
 import { may } from '../console-layout.js';
 import { sessionOf } from '../console-session.js';
+import { noticeFrom } from '../notice.js';
 import { overviewPage } from '../pages/overview-page.js';
 
 const TOKENS_SHOWN = 100;
+
+const NOTICES: Record<string, string> = {
+  'permissions-changed': 'Your permissions in this workspace were changed: what you may do now is listed below.',
+};
 
 /** The workspace at a glance: what is in it, what has access, and what the member may do. */
 export function overviewRoute(deps: GatewayDeps): Router {
@@ -30,7 +35,13 @@ export function overviewRoute(deps: GatewayDeps): Router {
     ]);
     sendPage(
       res,
-      overviewPage(session, { contacts, pipelines, agents, tokens: tokens ? tokens.data.length : null, members }, tokens !== null && tokens.next_cursor !== null, settings),
+      overviewPage(
+        session,
+        { contacts, pipelines, agents, tokens: tokens ? tokens.data.length : null, members },
+        tokens !== null && tokens.next_cursor !== null,
+        settings,
+        noticeFrom(req, NOTICES),
+      ),
     );
   });
   return router;

@@ -10,10 +10,12 @@ export function historyPager(
   nextCursor: string | null,
   onLaterPage: boolean,
   label = 'Older and newer changes',
+  /** The id of the feed's heading, when the feed is not the top of its page. */
+  fragment?: string,
 ): Html {
   const href = (extra: Record<string, string>) => {
     const query = new URLSearchParams({ ...filters, ...extra }).toString();
-    return query === '' ? base : `${base}?${query}`;
+    return `${query === '' ? base : `${base}?${query}`}${fragment ? `#${fragment}` : ''}`;
   };
   if (!onLaterPage && !nextCursor) return html``;
   return html`<nav class="pager" aria-label="${label}">

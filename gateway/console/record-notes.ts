@@ -6,6 +6,7 @@ import { html, type Html } from '../pages/html.js';
 import type { ConsoleSession } from './console-session.js';
 import { actorCell } from './event-actor-label.js';
 import { when } from './format.js';
+import { recordPageHref, recordPagePosition, type RecordPagePosition } from './record-page-position.js';
 
 const NOTES_PAGE = 20;
 
@@ -13,6 +14,8 @@ export interface RecordNotesView {
   session: ConsoleSession;
   /** The record's page: the form posts to `<base>/notes`, "Older notes" leads back here. */
   base: string;
+  /** Where the page's history stands: paging the notes keeps it there. */
+  position: RecordPagePosition;
   notes: Note[];
   nextCursor: string | null;
   onLaterPage: boolean;
@@ -25,7 +28,7 @@ export interface RecordNotesView {
 
 /** One page of a record's notes, newest first; `?notes_cursor=` reads further back (the history has `?cursor=`). */
 export async function recordNotes(deps: GatewayDeps, req: Request, parent: { contact_id: string } | { deal_id: string }) {
-  const cursor = typeof req.query.notes_cursor === 'string' && req.query.notes_cursor !== '' ? req.query.notes_cursor : undefined;
+  const cursor = recordPagePosition(req).notes_cursor;
   const { result } = await callWorker(deps.bus, req, listNotes, { ...parent, order: 'desc', limit: NOTES_PAGE, ...(cursor ? { cursor } : {}) });
   return { notes: result.data, nextCursor: result.next_cursor, onLaterPage: cursor !== undefined };
 }
@@ -49,8 +52,9 @@ export function recordNotesSection(view: RecordNotesView): Html {
         <div class="actions"><button class="primary" type="submit">Add note</button></div>
       </form>`
     : '';
-  const older = view.nextCursor ? html`<a href="${view.base}?${new URLSearchParams({ notes_cursor: view.nextCursor }).toString()}#notes" rel="next">Older notes</a>` : '';
-  const newest = view.onLaterPage ? html`<a href="${view.base}#notes">Newest notes</a>` : '';
+  const history = { cursor: view.position.cursor };
+  const older = view.nextCursor ? html`<a href="${recordPageHref(view.base, { ...history, notes_cursor: view.nextCursor }, 'notes')}" rel="next">Older notes</a>` : '';
+  const newest = view.onLaterPage ? html`<a href="${recordPageHref(view.base, history, 'notes')}">Newest notes</a>` : '';
   return html`<section aria-labelledby="notes">
     <h2 id="notes">Notes</h2>
     ${view.error ? html`<p class="error" role="alert" id="note-error">${view.error}</p>` : ''}

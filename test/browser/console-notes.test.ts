@@ -103,3 +103,37 @@ t.test("a deal's notes, and no form for a member who may only read", async (t) =
   await reader.context().close();
   t.same(cspReports, [], 'no CSP violation on any page');
 });
+
+t.test("a record's notes and its history page on their own: moving one keeps the other where it is", async (t) => {
+  const id = (await api.post<{ id: string }>('/v1/contacts', { first_name: 'Lumbergh', phone: '+1 415 555 0701' })).body.id;
+  // More than a page of each: 20 notes and 25 changes a page.
+  for (let i = 1; i <= 26; i++) await api.send('PATCH', `/v1/contacts/${id}`, { body: { last_name: `Version ${i}` } });
+  for (let i = 1; i <= 21; i++) await api.post('/v1/notes', { contact_id: id, body: `Memo ${i}` });
+  const page = await newPage();
+  await signIn(page, base, 'peter@initrode.test', TEST_PASSWORD, `${ws}/contacts/${id}`);
+  const firstNote = () => notesSection(page).getByRole('listitem').first().innerText();
+  const history = page.getByRole('region', { name: 'History' });
+
+  await notesSection(page).getByRole('link', { name: 'Older notes' }).click();
+  await page.waitForURL((url) => url.searchParams.has('notes_cursor'));
+  t.match(await firstNote(), /Memo 1\b/, 'the older notes');
+  await history.getByRole('link', { name: 'Older' }).click();
+  await page.waitForURL((url) => url.searchParams.has('cursor'));
+  const url = new URL(page.url());
+  t.ok(url.searchParams.has('notes_cursor'), 'the notes stay on their older page');
+  t.equal(url.hash, '#history', 'and the page opens at the history');
+  t.match(await firstNote(), /Memo 1\b/);
+  t.match(await history.innerText(), /contact\.created/, 'the older changes');
+
+  await notesSection(page).getByRole('link', { name: 'Newest notes' }).click();
+  await page.waitForURL((u) => !u.searchParams.has('notes_cursor'));
+  t.ok(new URL(page.url()).searchParams.has('cursor'), 'the history stays on its older page');
+  t.match(await firstNote(), /Memo 21/);
+  t.match(await history.innerText(), /contact\.created/);
+  await history.getByRole('link', { name: 'Newest' }).click();
+  await page.waitForURL((u) => !u.searchParams.has('cursor'));
+  t.equal(new URL(page.url()).hash, '#history');
+  await check(t, page, 'console-contact-paged');
+  await page.context().close();
+  t.same(cspReports, [], 'no CSP violation on any page');
+});

@@ -7,6 +7,7 @@ import { money, when } from '../format.js';
 import { recordFacts } from '../record-facts.js';
 import { recordHistory } from '../record-history.js';
 import { recordNotesSection, type RecordNotesView } from '../record-notes.js';
+import type { RecordPagePosition } from '../record-page-position.js';
 import type { RecordValueNames } from '../record-value-names.js';
 import { workspacePath } from '../workspace-url.js';
 
@@ -19,7 +20,9 @@ export interface DealView {
   nextCursor: string | null;
   onLaterPage: boolean;
   names: RecordValueNames;
-  notes: Omit<RecordNotesView, 'session' | 'base'>;
+  notes: Omit<RecordNotesView, 'session' | 'base' | 'position'>;
+  /** Where its history and its notes stand (each paged on its own). */
+  position: RecordPagePosition;
 }
 
 function contactFact(view: DealView): Html | string {
@@ -54,7 +57,7 @@ export function dealPage(view: DealView): Html {
         ],
         d.custom_fields,
       )}
-      ${recordNotesSection({ ...view.notes, session: view.session, base })}
+      ${recordNotesSection({ ...view.notes, session: view.session, base, position: view.position })}
       ${recordHistory({ ...view, base })}`,
   });
 }

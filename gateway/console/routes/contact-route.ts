@@ -11,6 +11,7 @@ import { addNoteFromForm } from '../note-form.js';
 import { contactPage } from '../pages/contact-page.js';
 import { recordEvents } from '../record-events.js';
 import { recordNotes } from '../record-notes.js';
+import { recordPagePosition } from '../record-page-position.js';
 import { workspacePath } from '../workspace-url.js';
 import { recordValueNames } from '../record-value-names.js';
 
@@ -33,7 +34,7 @@ export function contactRoute(deps: GatewayDeps): Router {
       recordEvents(deps, req, id),
       recordValueNames(deps, req, session),
     ]);
-    const page = contactPage({ session, contact, ...history, names, notes: { ...notes, mayWrite: may(session, 'contacts:write'), ...(noteForm ?? {}) } });
+    const page = contactPage({ session, contact, ...history, names, position: recordPagePosition(req), notes: { ...notes, mayWrite: may(session, 'contacts:write'), ...(noteForm ?? {}) } });
     sendPage(res, page, noteForm?.status ?? 200);
   };
 

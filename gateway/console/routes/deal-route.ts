@@ -14,6 +14,7 @@ import { contactName } from '../pages/contact-page.js';
 import { dealPage } from '../pages/deal-page.js';
 import { recordEvents } from '../record-events.js';
 import { recordNotes } from '../record-notes.js';
+import { recordPagePosition } from '../record-page-position.js';
 import { workspacePath } from '../workspace-url.js';
 import { recordValueNames } from '../record-value-names.js';
 
@@ -47,7 +48,7 @@ export function dealRoute(deps: GatewayDeps): Router {
       recordValueNames(deps, req, session),
     ]);
     const contact = await contactNameOf(deps, req, session, deal.contact_id);
-    const page = dealPage({ session, deal, contactName: contact, ...history, names, notes: { ...notes, mayWrite: may(session, 'deals:write'), ...(noteForm ?? {}) } });
+    const page = dealPage({ session, deal, contactName: contact, ...history, names, position: recordPagePosition(req), notes: { ...notes, mayWrite: may(session, 'deals:write'), ...(noteForm ?? {}) } });
     sendPage(res, page, noteForm?.status ?? 200);
   };
 

@@ -75,9 +75,14 @@ export function contactsPage(view: ContactsView): Html {
               <tbody>${view.contacts.map((c) => contactRow(view, c))}</tbody>
             </table></div>`
       }
-      <nav class="pager" aria-label="Pages">
-        ${view.onLaterPage ? html`<a href="${base}?${params({})}">First page</a>` : ''}
-        ${view.nextCursor ? html`<a href="${base}?${params({ cursor: view.nextCursor })}" rel="next">Next page</a>` : ''}
-      </nav>`,
+      ${
+        // A navigation landmark only when there is somewhere to go: an empty one is announced all the same.
+        view.onLaterPage || view.nextCursor
+          ? html`<nav class="pager" aria-label="Pages">
+              ${view.onLaterPage ? html`<a href="${base}?${params({})}">First page</a>` : ''}
+              ${view.nextCursor ? html`<a href="${base}?${params({ cursor: view.nextCursor })}" rel="next">Next page</a>` : ''}
+            </nav>`
+          : ''
+      }`,
   });
 }

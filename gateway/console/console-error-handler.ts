@@ -6,10 +6,18 @@ import { html } from '../pages/html.js';
 import { clientRequestError } from '../pages/client-request-error.js';
 import { pageErrorHandler } from '../pages/page-error-handler.js';
 import { sendPage } from '../pages/session-routes.js';
-import { consoleLayout } from './console-layout.js';
+import { consoleLayout, NAV, type ConsoleSection } from './console-layout.js';
 import { workspacePath } from './workspace-url.js';
 
 const TITLES: Partial<Record<number, string>> = { 403: 'Not allowed', 404: 'Not found', 429: 'Too many requests' };
+
+/** The section a console path is in (/w/{id}/contacts/… is Contacts), so the refusal is shown there; null for none. */
+function sectionOf(path: string): ConsoleSection | null {
+  if (/^\/account(\/|$)/.test(path)) return 'account';
+  const match = /^\/w\/[^/]+(\/[^/]+)?/.exec(path);
+  if (!match) return null;
+  return NAV.find((item) => item.path === (match[1] ?? ''))?.section ?? null;
+}
 
 /**
  * Errors inside the console keep the console around them (header, sections, a way
@@ -27,7 +35,7 @@ export function consoleErrorHandler(log: Logger): ErrorRequestHandler {
     const back = session.membership ? workspacePath(session) : '/console';
     const page = consoleLayout({
       session,
-      section: 'overview',
+      section: sectionOf(req.path),
       title: TITLES[status] ?? 'That did not work',
       body: html`<p role="alert">${message}</p><p class="muted">Request ${req.requestId}.</p><p><a href="${back}">Back to the console</a></p>`,
     });

@@ -32,7 +32,7 @@ export const NAV: NavItem[] = [
 ];
 
 /** A GET form, so switching works without script; /assets/console.js submits it on change. */
-function workspaceSwitcher(session: ConsoleSession, section: ConsoleSection): Html {
+function workspaceSwitcher(session: ConsoleSession, section: ConsoleSection | null): Html {
   if (session.memberships.length < 2) return html``;
   return html`<form class="switcher" method="get" action="/console/switch">
     <label for="workspace-switcher">Workspace</label>
@@ -41,13 +41,16 @@ function workspaceSwitcher(session: ConsoleSession, section: ConsoleSection): Ht
         (m) => html`<option value="${m.workspace_id}" ${m.workspace_id === session.membership?.workspace_id ? 'selected' : ''}>${m.organization_name} / ${m.workspace_name}</option>`,
       )}
     </select>
-    <input type="hidden" name="section" value="${section}">
+    ${section ? html`<input type="hidden" name="section" value="${section}">` : ''}
     <button class="secondary" type="submit">Switch</button>
   </form>`;
 }
 
-/** Every console page: a header with the workspace, the switcher and the user; the sections; the page. */
-export function consoleLayout(options: { session: ConsoleSession; section: ConsoleSection; title: string; body: Html; replaceUrl?: string }): Html {
+/**
+ * Every console page: a header with the workspace, the switcher and the user; the sections; the page.
+ * `section` is the one the page belongs to, marked as current; null for a page of none (an error elsewhere).
+ */
+export function consoleLayout(options: { session: ConsoleSession; section: ConsoleSection | null; title: string; body: Html; replaceUrl?: string }): Html {
   const { session, section } = options;
   const here = session.membership;
   const nav = here

@@ -318,6 +318,11 @@ t.test('the workspace switcher, with and without script; other workspaces stay h
     t.match(await page.getByRole('alert').innerText(), /percent-escape/, 'said in words, inside the console');
   }
   await check(t, page, 'console-bad-address');
+  const current = () => page.getByRole('navigation', { name: 'Console sections' }).locator('[aria-current="page"]').allInnerTexts();
+  t.equal((await page.goto(`${base}${ws}/contacts/con_nope`))?.status(), 404);
+  t.same(await current(), ['Contacts'], 'a refusal is shown in the section it is in, not as the Overview');
+  t.equal((await page.goto(`${base}${ws}/nowhere`))?.status(), 404);
+  t.same(await current(), [], 'and in none for an address of none');
 });
 
 t.test('every page: security headers, CSRF fields on every form, no inline script', async (t) => {

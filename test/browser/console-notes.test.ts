@@ -137,3 +137,24 @@ t.test("a record's notes and its history page on their own: moving one keeps the
   await page.context().close();
   t.same(cspReports, [], 'no CSP violation on any page');
 });
+
+t.test('custom fields are shown by their labels, not their keys', async (t) => {
+  const schema = client(base, await stack.token(wsId, ['schema:write']));
+  await schema.post('/v1/custom-fields', { object_type: 'contact', key: 'lead_source', label: 'Lead source', type: 'text' });
+  await schema.post('/v1/custom-fields', { object_type: 'deal', key: 'flair_count', label: 'Pieces of flair', type: 'number' });
+  const id = (await api.post<{ id: string }>('/v1/contacts', { first_name: 'Samir', phone: '+1 415 555 0702', custom_fields: { lead_source: 'Trade show' } })).body.id;
+  const deal = (await api.post<{ id: string }>('/v1/deals', { name: 'More flair', custom_fields: { flair_count: 37 } })).body.id;
+  const page = await newPage();
+  await signIn(page, base, 'milton@initrode.test', TEST_PASSWORD, `${ws}/contacts?q=samir`);
+  t.match(await page.locator('tbody tr', { hasText: 'Samir' }).innerText(), /Lead source: Trade show/, 'in the contact list');
+  await page.goto(`${base}${ws}/contacts/${id}`);
+  t.match(await page.locator('dl.facts').innerText(), /Lead source\s+Trade show/, 'on the contact’s page');
+  t.notMatch(await page.locator('dl.facts').innerText(), /lead_source/);
+  await page.goto(`${base}${ws}/deals`);
+  t.match(await page.locator('li.deal', { hasText: 'More flair' }).innerText(), /Pieces of flair: 37/, 'on the deals board');
+  await page.goto(`${base}${ws}/deals/${deal}`);
+  t.match(await page.locator('dl.facts').innerText(), /Pieces of flair\s+37/, 'on the deal’s page');
+  await check(t, page, 'console-deal-custom-fields');
+  await page.context().close();
+  t.same(cspReports, [], 'no CSP violation on any page');
+});

@@ -2,6 +2,7 @@ import type { Contact } from '../../../shared/contracts/contacts.js';
 import { html, type Html } from '../../pages/html.js';
 import { consoleLayout } from '../console-layout.js';
 import type { ConsoleSession } from '../console-session.js';
+import type { FieldLabel } from '../custom-field-labels.js';
 import { customFieldList } from '../custom-field-list.js';
 import { contactName } from './contact-page.js';
 import { when } from '../format.js';
@@ -16,6 +17,7 @@ export interface ContactsView {
   nextCursor: string | null;
   onLaterPage: boolean;
   ownerName: (ownerId: string | null) => string;
+  fieldLabel: FieldLabel;
   error?: string;
 }
 
@@ -25,7 +27,7 @@ function field(id: string, label: string, input: Html): Html {
 
 function contactRow(view: ContactsView, c: Contact): Html {
   return html`<tr>
-    <td><strong><a href="${workspacePath(view.session, `/contacts/${encodeURIComponent(c.id)}`)}">${contactName(c)}</a></strong>${customFieldList(c.custom_fields)}</td>
+    <td><strong><a href="${workspacePath(view.session, `/contacts/${encodeURIComponent(c.id)}`)}">${contactName(c)}</a></strong>${customFieldList(c.custom_fields, view.fieldLabel)}</td>
     <td>${c.email ?? ''}</td>
     <td>${c.phone}</td>
     <td>${c.status === 'active' ? 'Active' : 'Archived'}</td>

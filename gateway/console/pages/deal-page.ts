@@ -3,6 +3,7 @@ import type { Event } from '../../../shared/contracts/events.js';
 import { html, type Html } from '../../pages/html.js';
 import { consoleLayout } from '../console-layout.js';
 import type { ConsoleSession } from '../console-session.js';
+import type { FieldLabel } from '../custom-field-labels.js';
 import { money, when } from '../format.js';
 import { recordFacts } from '../record-facts.js';
 import { recordHistory } from '../record-history.js';
@@ -20,6 +21,7 @@ export interface DealView {
   nextCursor: string | null;
   onLaterPage: boolean;
   names: RecordValueNames;
+  fieldLabel: FieldLabel;
   notes: Omit<RecordNotesView, 'session' | 'base' | 'position'>;
   /** Where its history and its notes stand (each paged on its own). */
   position: RecordPagePosition;
@@ -56,6 +58,7 @@ export function dealPage(view: DealView): Html {
           ['Last changed', when(d.updated_at)],
         ],
         d.custom_fields,
+        view.fieldLabel,
       )}
       ${recordNotesSection({ ...view.notes, session: view.session, base, position: view.position })}
       ${recordHistory({ ...view, base })}`,

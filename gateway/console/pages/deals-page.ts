@@ -3,6 +3,7 @@ import type { Pipeline, Stage } from '../../../shared/contracts/pipelines.js';
 import { html, type Html } from '../../pages/html.js';
 import { consoleLayout } from '../console-layout.js';
 import type { ConsoleSession } from '../console-session.js';
+import type { FieldLabel } from '../custom-field-labels.js';
 import { customFieldList } from '../custom-field-list.js';
 import { money, when } from '../format.js';
 import { workspacePath } from '../workspace-url.js';
@@ -21,13 +22,14 @@ export interface DealsView {
   /** One stage on its own, paged, instead of the whole board. */
   single: { stage: Stage; onLaterPage: boolean } | null;
   ownerName: (ownerId: string | null) => string;
+  fieldLabel: FieldLabel;
 }
 
 function dealCard(view: DealsView, deal: Deal): Html {
   return html`<li class="deal">
     <strong><a href="${workspacePath(view.session, `/deals/${encodeURIComponent(deal.id)}`)}">${deal.name}</a></strong>
     ${deal.amount !== null ? html`<span class="amount">${money(deal.amount, deal.currency)}</span>` : ''}
-    ${customFieldList(deal.custom_fields)}
+    ${customFieldList(deal.custom_fields, view.fieldLabel)}
     <span class="muted">Created ${when(deal.created_at)} · ${view.ownerName(deal.owner_id)}${deal.closed_at ? html` · closed ${when(deal.closed_at)}` : ''}</span>
   </li>`;
 }

@@ -8,6 +8,7 @@ import { may } from '../console-layout.js';
 import { sessionOf } from '../console-session.js';
 import { pathParam } from '../form-fields.js';
 import { addNoteFromForm } from '../note-form.js';
+import { customFieldLabels } from '../custom-field-labels.js';
 import { contactPage } from '../pages/contact-page.js';
 import { recordEvents } from '../record-events.js';
 import { recordNotes } from '../record-notes.js';
@@ -28,13 +29,14 @@ export function contactRoute(deps: GatewayDeps): Router {
     const id = pathParam(req, 'contactId');
     // Without contacts:read the contact does not exist for this member, as for REST's owned visibility.
     if (!may(session, 'contacts:read')) throw new NotFoundError('contact', id);
-    const [{ result: contact }, notes, history, names] = await Promise.all([
+    const [{ result: contact }, notes, history, names, fieldLabel] = await Promise.all([
       callWorker(deps.bus, req, getContact, { id }),
       recordNotes(deps, req, { contact_id: id }),
       recordEvents(deps, req, id),
       recordValueNames(deps, req, session),
+      customFieldLabels(deps, req, 'contact'),
     ]);
-    const page = contactPage({ session, contact, ...history, names, position: recordPagePosition(req), notes: { ...notes, mayWrite: may(session, 'contacts:write'), ...(noteForm ?? {}) } });
+    const page = contactPage({ session, contact, ...history, names, fieldLabel, position: recordPagePosition(req), notes: { ...notes, mayWrite: may(session, 'contacts:write'), ...(noteForm ?? {}) } });
     sendPage(res, page, noteForm?.status ?? 200);
   };
 

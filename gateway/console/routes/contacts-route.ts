@@ -9,6 +9,7 @@ import { sendPage } from '../../pages/session-routes.js';
 import { ListContactsQuery } from '../../routes/v1/contacts/validators.js';
 import { sessionOf } from '../console-session.js';
 import { filledQuery } from '../form-fields.js';
+import { customFieldLabels } from '../custom-field-labels.js';
 import { ownerNames } from '../owner-names.js';
 import { contactsPage } from '../pages/contacts-page.js';
 
@@ -22,18 +23,19 @@ export function contactsRoute(deps: GatewayDeps): Router {
     const query = filledQuery(req.query);
     const typed = Object.fromEntries(FILTER_KEYS.filter((k) => query[k] !== undefined).map((k) => [k, query[k] as string]));
     const cursor = query.cursor;
-    const base = { session, typed, contacts: [], total: null, nextCursor: null, onLaterPage: cursor !== undefined, ownerName: (id: string | null) => id ?? '' };
+    const base = { session, typed, contacts: [], total: null, nextCursor: null, onLaterPage: cursor !== undefined, ownerName: (id: string | null) => id ?? '', fieldLabel: (key: string) => key };
     // Dates from the date inputs go as they are: the worker reads them in the workspace's time zone.
     const parsed = ListContactsQuery.safeParse({ ...typed, ...(cursor ? { cursor } : {}) });
     if (!parsed.success) return sendPage(res, contactsPage({ ...base, error: validationErrorFrom(parsed.error).message }), 400);
     const { limit: _limit, cursor: _cursor, ...filters } = parsed.data;
     try {
-      const [page, count, ownerName] = await Promise.all([
+      const [page, count, ownerName, fieldLabel] = await Promise.all([
         callWorker(deps.bus, req, listContacts, parsed.data),
         callWorker(deps.bus, req, countContacts, filters),
         ownerNames(deps, req, session),
+        customFieldLabels(deps, req, 'contact'),
       ]);
-      sendPage(res, contactsPage({ ...base, contacts: page.result.data, total: count.result.count, nextCursor: page.result.next_cursor, ownerName }));
+      sendPage(res, contactsPage({ ...base, contacts: page.result.data, total: count.result.count, nextCursor: page.result.next_cursor, ownerName, fieldLabel }));
     } catch (error) {
       if (crmErrorIn(error, ['validation_failed', 'invalid_cursor'])) {
         return sendPage(res, contactsPage({ ...base, error: error.message }), HTTP_STATUS[error.code]);

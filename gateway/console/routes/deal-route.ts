@@ -11,6 +11,7 @@ import { sessionOf, type ConsoleSession } from '../console-session.js';
 import { pathParam } from '../form-fields.js';
 import { addNoteFromForm } from '../note-form.js';
 import { contactName } from '../pages/contact-page.js';
+import { customFieldLabels } from '../custom-field-labels.js';
 import { dealPage } from '../pages/deal-page.js';
 import { recordEvents } from '../record-events.js';
 import { recordNotes } from '../record-notes.js';
@@ -41,14 +42,15 @@ export function dealRoute(deps: GatewayDeps): Router {
     const session = sessionOf(req);
     const id = pathParam(req, 'dealId');
     if (!may(session, 'deals:read')) throw new NotFoundError('deal', id);
-    const [{ result: deal }, notes, history, names] = await Promise.all([
+    const [{ result: deal }, notes, history, names, fieldLabel] = await Promise.all([
       callWorker(deps.bus, req, getDeal, { id }),
       recordNotes(deps, req, { deal_id: id }),
       recordEvents(deps, req, id),
       recordValueNames(deps, req, session),
+      customFieldLabels(deps, req, 'deal'),
     ]);
     const contact = await contactNameOf(deps, req, session, deal.contact_id);
-    const page = dealPage({ session, deal, contactName: contact, ...history, names, position: recordPagePosition(req), notes: { ...notes, mayWrite: may(session, 'deals:write'), ...(noteForm ?? {}) } });
+    const page = dealPage({ session, deal, contactName: contact, ...history, names, fieldLabel, position: recordPagePosition(req), notes: { ...notes, mayWrite: may(session, 'deals:write'), ...(noteForm ?? {}) } });
     sendPage(res, page, noteForm?.status ?? 200);
   };
 

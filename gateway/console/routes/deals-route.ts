@@ -6,6 +6,7 @@ import { callWorker } from '../../call-worker.js';
 import type { GatewayDeps } from '../../deps.js';
 import { sendPage } from '../../pages/session-routes.js';
 import { sessionOf } from '../console-session.js';
+import { customFieldLabels } from '../custom-field-labels.js';
 import { ownerNames } from '../owner-names.js';
 import { dealsPage, type StageColumn } from '../pages/deals-page.js';
 
@@ -23,7 +24,11 @@ export function dealsRoute(deps: GatewayDeps): Router {
 
   router.get('/', async (req, res) => {
     const session = sessionOf(req);
-    const [{ result }, ownerName] = await Promise.all([callWorker(deps.bus, req, listPipelines, {}), ownerNames(deps, req, session)]);
+    const [{ result }, ownerName, fieldLabel] = await Promise.all([
+      callWorker(deps.bus, req, listPipelines, {}),
+      ownerNames(deps, req, session),
+      customFieldLabels(deps, req, 'deal'),
+    ]);
     const pipelines = result.data;
     const wanted = typeof req.query.pipeline === 'string' ? req.query.pipeline : '';
     const pipeline = pipelines.find((p) => p.id === wanted) ?? pipelines.find((p) => p.is_default) ?? pipelines[0] ?? null;
@@ -36,10 +41,10 @@ export function dealsRoute(deps: GatewayDeps): Router {
       const stage = stages.find((s) => s.id === stageId);
       if (!stage) throw new NotFoundError('stage', stageId);
       const col = await stageColumn(req, pipeline.id, stage, PER_PAGE, cursor);
-      return sendPage(res, dealsPage({ session, pipelines, pipeline, columns: [col], single: { stage, onLaterPage: cursor !== undefined }, ownerName }));
+      return sendPage(res, dealsPage({ session, pipelines, pipeline, columns: [col], single: { stage, onLaterPage: cursor !== undefined }, ownerName, fieldLabel }));
     }
     const columns = pipeline ? await Promise.all(stages.map((s) => stageColumn(req, pipeline.id, s, PER_STAGE))) : [];
-    sendPage(res, dealsPage({ session, pipelines, pipeline, columns, single: null, ownerName }));
+    sendPage(res, dealsPage({ session, pipelines, pipeline, columns, single: null, ownerName, fieldLabel }));
   });
 
   return router;

@@ -13,10 +13,10 @@ const TITLES: Partial<Record<number, string>> = { 403: 'Not allowed', 404: 'Not 
 
 /** The section a console path is in (/w/{id}/contacts/… is Contacts), so the refusal is shown there; null for none. */
 function sectionOf(path: string): ConsoleSection | null {
-  if (/^\/account(\/|$)/.test(path)) return 'account';
-  const match = /^\/w\/[^/]+(\/[^/]+)?/.exec(path);
+  if (/^\/account(\/|$)/i.test(path)) return 'account';
+  const match = /^\/w\/[^/]+(\/[^/]+)?/i.exec(path);
   if (!match) return null;
-  return NAV.find((item) => item.path === (match[1] ?? ''))?.section ?? null;
+  return NAV.find((item) => item.path === (match[1] ?? '').toLowerCase())?.section ?? null;
 }
 
 /**

@@ -86,8 +86,9 @@ export function consoleSession(deps: GatewayDeps, failedAuth: FailedAuthLimit | 
       return res.redirect(303, signInUrl(backHere));
     }
     if (failedAuth) recent.set(key, {});
-    // Mounted once for all of /console: the workspace is the first segment after /w/.
-    const workspaceId = /^\/w\/([A-Za-z0-9_-]{1,64})(?:\/|$)/.exec(req.path)?.[1] ?? (req.path.startsWith('/w/') ? '' : undefined);
+    // Mounted once for all of /console: the workspace is the first segment after /w/. Routes
+    // match regardless of case, so /W/ must name the workspace too, or its pages would run without one.
+    const workspaceId = /^\/w\/([A-Za-z0-9_-]{1,64})(?:\/|$)/i.exec(req.path)?.[1] ?? (/^\/w\//i.test(req.path) ? '' : undefined);
     const membership = workspaceId === undefined ? null : (view.memberships.find((m) => m.workspace_id === workspaceId) ?? null);
     const access = membershipAccess(membership);
     const { scopes } = access;

@@ -251,6 +251,17 @@ t.test('an administrator who gives up their own Configuration goes on to the ove
   t.match(await overview.text(), /Your permissions in this workspace were changed/);
 });
 
+t.test('a workspace address written with /W/ is the same workspace, not pages without one', async (t) => {
+  // Routes match regardless of case: the session must read the workspace the same way.
+  const ada = await signInToConsole(base, admin.workspace.id, 'ada@initech.test', TEST_PASSWORD);
+  const upper = `/console/W/${admin.workspace.id}`;
+  const contacts = await ada.browser.request(`${base}${upper}/contacts`);
+  t.equal(contacts.status, 200, 'was a 401 "A valid bearer token is required"');
+  t.match(await contacts.text(), /Ann/);
+  t.equal((await ada.browser.request(`${base}${upper}/tokens`)).status, 200, 'an administrator’s page was a 403');
+  t.equal((await ada.browser.request(`${base}/console/W/ws_elsewhere/contacts`)).status, 404, 'a workspace they are not in is still not found');
+});
+
 t.test('every page of these tests ran under its CSP without a violation', async (t) => {
   t.same(cspReports, []);
 });

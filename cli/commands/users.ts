@@ -46,7 +46,9 @@ export async function run(argv: string[]): Promise<void> {
   });
   if (args.values.json) return printJson(member);
   printLines(
-    `${member.email} (${member.user_id}) ${member.user_created ? 'created and ' : ''}added to ${member.workspace_id}`,
+    member.member_created
+      ? `${member.email} (${member.user_id}) ${member.user_created ? 'created and ' : ''}added to ${member.workspace_id}`
+      : `${member.email} (${member.user_id}) was a member of ${member.workspace_id} already: permissions and visibility updated`,
     `permissions: ${member.permissions.join(', ')}; visibility: ${member.visibility}`,
   );
 }

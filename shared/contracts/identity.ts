@@ -105,5 +105,9 @@ export const addUser = defineOperation({
     permissions: GrantedPermissions,
     visibility: Visibility,
   }),
-  output: Member.extend({ user_created: z.boolean() }),
+  output: Member.extend({
+    user_created: z.boolean(),
+    /** False when the user was a member already: their permissions and visibility were updated. */
+    member_created: z.boolean(),
+  }),
 });

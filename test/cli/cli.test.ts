@@ -111,7 +111,11 @@ t.test('users add, tokens create/list/revoke with --json', async (t) => {
   };
   const add = await stack.crm(['users', 'add', '--workspace', 'Core', '--email', 'rep@hooli.test', '--password', TEST_PASSWORD, '--permissions', 'contacts.read,deals.read', '--visibility', 'owned', '--json']);
   t.equal(add.code, 0, add.stderr);
-  t.match(JSON.parse(add.stdout), { email: 'rep@hooli.test', permissions: ['contacts.read', 'deals.read'], visibility: 'owned', user_created: true });
+  t.match(JSON.parse(add.stdout), { email: 'rep@hooli.test', permissions: ['contacts.read', 'deals.read'], visibility: 'owned', user_created: true, member_created: true });
+  // Run again, it updates the member and says so rather than claiming to add them.
+  const again = await stack.crm(['users', 'add', '--workspace', 'Core', '--email', 'rep@hooli.test', '--password', TEST_PASSWORD, '--permissions', 'contacts.read', '--visibility', 'all']);
+  t.equal(again.code, 0, again.stderr);
+  t.match(again.stdout, /^rep@hooli\.test \(usr_\w+\) was a member of ws_\w+ already: permissions and visibility updated\npermissions: contacts\.read; visibility: all\n$/);
 
   const created = await stack.crm(['tokens', 'create', '--workspace', boot.workspace.id, '--scopes', 'contacts:read', '--name', 'nightly sync', '--expires-in', '90d', '--json']);
   const token = JSON.parse(created.stdout) as { id: string; name: string; expires_at: string };

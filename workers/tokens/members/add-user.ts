@@ -15,6 +15,7 @@ export const addUserHandler: OperationHandler<typeof addUser> = async ({ input, 
   const now = new Date();
   // Locked until the change commits: its event names what changed.
   let membership = await em.findOne(Membership, { userId: user.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  const memberCreated = membership === null;
   const before = membership ? memberEventObject(db, memberRecordOf(user.email, membership)) : null;
   // Run again with fewer permissions it demotes, so the last administrator is kept as in the console.
   if (membership && !input.permissions.includes('configuration') && (await otherAdministrators(db, user.id)) === 0) {
@@ -39,5 +40,5 @@ export const addUserHandler: OperationHandler<typeof addUser> = async ({ input, 
   const record = memberRecordOf(user.email, membership);
   const after = memberEventObject(db, record);
   await events.record(before ? { type: 'member.updated', object: after, previous: before } : { type: 'member.added', object: after });
-  return { object: 'member' as const, workspace_id: db.workspaceId, ...record, user_created: created };
+  return { object: 'member' as const, workspace_id: db.workspaceId, ...record, user_created: created, member_created: memberCreated };
 };

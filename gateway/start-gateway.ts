@@ -7,6 +7,7 @@ import type { Logger } from '../shared/logger.js';
 import { createGatewayApp } from './app.js';
 import { answerClientError } from './errors/client-error-handler.js';
 import { gatewayRateLimits } from './rate-limit/gateway-rate-limits.js';
+import { localBaseUrl } from '../shared/net/local-base-url.js';
 
 /** How often a closing gateway closes the connections whose last request has been answered. */
 const IDLE_SWEEP_MS = 50;
@@ -29,8 +30,7 @@ export async function startGateway(bus: BusClient, config: Config, log: Logger, 
   server.on('clientError', answerClientError(log));
 
   const port = await listen(server, config.port, config.host);
-  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  publicUrl ||= `http://${host}:${port}`;
+  publicUrl ||= localBaseUrl(config.host, port);
   log.info({ port, host: config.host, public_url: publicUrl }, 'gateway listening');
 
   return {

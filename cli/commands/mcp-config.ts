@@ -1,5 +1,6 @@
 import { isTokenEnvName, MCP_SERVERS, mcpClientConfig } from '../../shared/auth/mcp-servers.js';
 import { loadConfig } from '../../shared/config.js';
+import { localBaseUrl } from '../../shared/net/local-base-url.js';
 import { optional, parseCommandArgs, withoutPositionals } from '../args.js';
 import { printJson } from '../output.js';
 import { UsageError } from '../usage-error.js';
@@ -23,7 +24,11 @@ export async function run(argv: string[]): Promise<void> {
   const url = optional(args, 'url');
   const problem = url === undefined ? null : baseUrlProblem(url);
   if (problem) throw new UsageError(`--url ${problem}`, usage);
-  const base = url ?? config.publicUrl ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
+  // PORT=0 is chosen when the gateway starts: this command cannot know it.
+  if (url === undefined && config.publicUrl === undefined && config.port === 0) {
+    throw new UsageError('PORT=0 picks a free port when the gateway starts, so the address is not known here: give --url, or set PUBLIC_URL.', usage);
+  }
+  const base = url ?? config.publicUrl ?? localBaseUrl(config.host, config.port);
   printJson(mcpClientConfig(base, tokenEnv));
 }
 

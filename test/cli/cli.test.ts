@@ -49,6 +49,23 @@ t.test('bad arguments: a clear message, usage, and a non-zero exit', async (t) =
   }
 });
 
+t.test('crm mcp-config without --url or PUBLIC_URL: the address the gateway answers at', async (t) => {
+  const { runCrm } = await import('../helpers/process.js');
+  const urlsWith = async (env: NodeJS.ProcessEnv) => {
+    const res = await runCrm(['mcp-config'], { ...stack.env, PUBLIC_URL: '', ...env });
+    t.equal(res.code, 0, res.stderr);
+    const config = JSON.parse(res.stdout) as { mcpServers: Record<string, { url: string }> };
+    return Object.values(config.mcpServers).map((server) => new URL(server.url).origin);
+  };
+  t.same(await urlsWith({ HOST: '0.0.0.0', PORT: '4100' }), ['http://127.0.0.1:4100', 'http://127.0.0.1:4100'], 'every interface: reached on loopback');
+  // An IPv6 address in brackets: http://::1:4100 is not a URL at all.
+  t.same(await urlsWith({ HOST: '::1', PORT: '4100' }), ['http://[::1]:4100', 'http://[::1]:4100']);
+  const unknownPort = await runCrm(['mcp-config'], { ...stack.env, PUBLIC_URL: '', PORT: '0' });
+  t.equal(unknownPort.code, 2, 'PORT=0 is chosen at start: no address to print');
+  t.match(unknownPort.stderr, /PORT=0 picks a free port when the gateway starts, so the address is not known here: give --url, or set PUBLIC_URL/);
+  t.equal(unknownPort.stdout, '');
+});
+
 t.test('crm COMMAND --help prints that command\'s usage, subcommands or not', async (t) => {
   const commands = ['start', 'gateway', 'worker', 'migrate', 'bootstrap', 'users', 'tokens', 'mcp-config', 'keys', 'nats', 'events', 'webhooks', 'import'];
   const results = await Promise.all(commands.map((name) => stack.crm([name, '--help'])));

@@ -1,12 +1,13 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Response } from 'express';
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
-import { InvalidClientError, InvalidClientMetadataError, InvalidRequestError, InvalidTargetError, OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { InvalidClientError, InvalidClientMetadataError, InvalidGrantError, InvalidRequestError, InvalidTargetError, OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { BusClient } from '../../shared/bus/bus-client.js';
 import type { Operation, OperationInput, OperationOutput } from '../../shared/bus/operation.js';
-import { codeChallenge, exchangeCode, getOAuthClient, recordMetadataClient, refreshTokens, registerOAuthClient, revokeOAuthToken, startAuthorization } from '../../shared/contracts/oauth.js';
+import { codeChallenge, CodeVerifier, exchangeCode, getOAuthClient, recordMetadataClient, refreshTokens, registerOAuthClient, revokeOAuthToken, startAuthorization } from '../../shared/contracts/oauth.js';
 import { isMetadataClientId } from '../../shared/auth/metadata-client-id.js';
 import { newId } from '../../shared/ids.js';
 import { MCP_SERVERS } from '../../shared/auth/mcp-servers.js';
@@ -23,6 +24,9 @@ import { oauthErrorFrom, type OAuthErrorClass } from './oauth-errors.js';
  * at registration `invalid_client_metadata`.
  */
 export class BusOAuthProvider implements OAuthServerProvider {
+  /** PKCE is checked here, in exchangeAuthorizationCode: the SDK's own check takes any verifier, even one character. */
+  readonly skipLocalPkceValidation = true;
+
   constructor(
     private readonly bus: BusClient,
     private readonly publicUrl: () => string,
@@ -106,7 +110,17 @@ export class BusOAuthProvider implements OAuthServerProvider {
     return (await this.call(codeChallenge, { client_id: client.client_id, code: authorizationCode })).code_challenge;
   }
 
-  async exchangeAuthorizationCode(client: OAuthClientInformationFull, code: string, _verifier?: string, redirectUri?: string, resource?: URL): Promise<OAuthTokens> {
+  /**
+   * The verifier must have RFC 7636's form (43 to 128 unreserved characters) before its S256
+   * hash is compared with the code's challenge; a wrong one leaves the code as it was, so
+   * whoever intercepted a code without its verifier can neither use it nor burn it.
+   */
+  async exchangeAuthorizationCode(client: OAuthClientInformationFull, code: string, verifier?: string, redirectUri?: string, resource?: URL): Promise<OAuthTokens> {
+    const parsed = CodeVerifier.safeParse(verifier);
+    if (!parsed.success) throw new InvalidRequestError(parsed.error.issues[0]?.message ?? 'code_verifier is not valid');
+    const expected = Buffer.from(await this.challengeForAuthorizationCode(client, code));
+    const actual = Buffer.from(createHash('sha256').update(parsed.data).digest('base64url'));
+    if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) throw new InvalidGrantError('code_verifier does not match the challenge');
     return this.call(exchangeCode, { client_id: client.client_id, code, redirect_uri: redirectUri, resource: resource?.href, issuer: this.publicUrl() });
   }
 

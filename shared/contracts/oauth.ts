@@ -20,6 +20,10 @@ export const CodeChallenge = z
   .min(43)
   .max(128)
   .regex(/^[A-Za-z0-9._~-]+$/, 'code_challenge must be 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_" and "~"');
+/** A PKCE code verifier (RFC 7636 §4.1): the same alphabet and length, so it carries enough entropy. */
+export const CodeVerifier = z
+  .string({ error: 'code_verifier is required' })
+  .regex(/^[A-Za-z0-9._~-]{43,128}$/, 'code_verifier must be 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_" and "~" (RFC 7636 §4.1)');
 /** A registered client's generated id, or the https URL of a client metadata document (long enough for real URLs). */
 export const ClientId = z.string().max(2048);
 

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { generateKeyPair, SignJWT } from 'jose';
 import t from 'tap';
 import { openDatabase } from '../../shared/db/orm.js';
@@ -15,9 +15,9 @@ const base = stack.baseUrl;
 const ws = await stack.bootstrap({ email: 'sec@example.test' });
 const CRM = `${base}/mcp/crm`;
 
-async function fullGrant(server: 'crm' | 'studio' = 'crm') {
+async function fullGrant(server: 'crm' | 'studio' = 'crm', withVerifier?: string) {
   const clientId = await registerClient(base, REDIRECT);
-  const { verifier, challenge } = pkce();
+  const { verifier, challenge } = withVerifier === undefined ? pkce() : { verifier: withVerifier, challenge: createHash('sha256').update(withVerifier).digest('base64url') };
   const { code, browser } = await authorizeWithForms({ baseUrl: base, clientId, redirectUri: REDIRECT, server, email: 'sec@example.test', password: TEST_PASSWORD, challenge });
   return { clientId, verifier, code, browser };
 }
@@ -112,6 +112,19 @@ t.test('PKCE is required, and only S256', async (t) => {
   t.equal((await exchange(g, { code_verifier: pkce().verifier })).body.error, 'invalid_grant', 'a wrong verifier is refused');
   const noVerifier = await tokenRequest(base, { grant_type: 'authorization_code', client_id: g.clientId, code: g.code, redirect_uri: REDIRECT });
   t.equal(noVerifier.status, 400, 'a missing verifier is refused');
+  // RFC 7636 §4.1: 43 to 128 unreserved characters. A client whose verifier is weaker gets no tokens, even if its hash matches.
+  for (const [label, weak] of [
+    ['one character', 'a'],
+    ['42 characters', 'v'.repeat(42)],
+    ['129 characters', 'v'.repeat(129)],
+    ['a character outside the alphabet', `${'v'.repeat(42)}+`],
+  ] as const) {
+    const w = await fullGrant('crm', weak);
+    const res = await exchange(w);
+    t.equal(res.status, 400, `verifier of ${label}: refused`);
+    t.equal(res.body.error, 'invalid_request', `verifier of ${label}: invalid_request`);
+    t.match(res.body.error_description, /code_verifier must be 43 to 128 characters/);
+  }
 });
 
 t.test('an unregistered redirect_uri is an error at the server, never a redirect', async (t) => {

@@ -11,6 +11,8 @@ import { restErrorBody } from './rest-error-body.js';
 const BODY_PARSER_ERRORS: Record<string, (error: Error) => CrmError> = {
   'entity.parse.failed': (error) => new InvalidJsonError(error.message === RESERVED_KEY_MESSAGE ? RESERVED_KEY_MESSAGE : undefined),
   'entity.too.large': () => new PayloadTooLargeError(),
+  // A form (sign-in, consent, the OAuth endpoints) with more fields than the parser takes.
+  'parameters.too.many': () => new PayloadTooLargeError('The request body has too many parameters.'),
   'encoding.unsupported': () => new UnsupportedMediaTypeError('The request body must be UTF-8 JSON.'),
   'charset.unsupported': () => new UnsupportedMediaTypeError('The request body must be UTF-8 JSON.'),
   // The client stopped sending, or sent another length than it announced: its fault, not a 500 (nor an error in the log).

@@ -1,4 +1,4 @@
-import express, { Router, type Request, type Response } from 'express';
+import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import { redirectUriMatches } from '@modelcontextprotocol/sdk/server/auth/handlers/authorize.js';
 import { InvalidClientError, InvalidRequestError, OAuthError, ServerError, TemporarilyUnavailableError, TooManyRequestsError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
@@ -11,6 +11,7 @@ import { messagePage } from '../pages/message-page.js';
 import { sendPage } from '../pages/session-routes.js';
 import { errorRedirect } from './authorization-response.js';
 import type { BusOAuthProvider } from './bus-oauth-provider.js';
+import { oauthBodyError } from './oauth-errors.js';
 
 const ClientParams = z.object({
   client_id: ClientId,
@@ -124,5 +125,12 @@ export function authorizeRoute(provider: BusOAuthProvider, issuer: () => string,
       res.redirect(302, errorRedirect(redirectUri, oauthError, state, issuer()));
     }
   });
+  // A POSTed request whose form the parser refused (too large, too many fields): nothing in it can be trusted, so our own page.
+  const refusedBody: ErrorRequestHandler = (error, _req, res, next) => {
+    const refused = oauthBodyError(error, InvalidRequestError);
+    if (!refused) return next(error);
+    showError(res, refused.error, refused.status);
+  };
+  router.use(refusedBody);
   return router;
 }

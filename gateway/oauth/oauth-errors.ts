@@ -6,6 +6,8 @@ import {
 } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { CrmError, type ErrorCode } from '../../shared/errors.js';
+import { fromBodyParser } from '../errors/error-handler.js';
+import { HTTP_STATUS } from '../errors/http-status.js';
 
 export type OAuthErrorClass = new (message: string) => OAuthError;
 
@@ -46,6 +48,20 @@ export function oauthErrorFrom(error: unknown, invalidInput: OAuthErrorClass): O
   if (!(error instanceof CrmError)) return new ServerError('Internal Server Error');
   if (error.code === 'validation_failed') return new invalidInput(error.message);
   return new OAUTH_ERROR[error.code](error.message);
+}
+
+/**
+ * body-parser's refusal of an OAuth endpoint's body (too large, too many fields, another
+ * charset, JSON that does not parse) as that endpoint's OAuth error, with the HTTP status
+ * it has elsewhere: OAuth clients read `error` as a code (RFC 6749 §5.2, RFC 7591 §3.2.2),
+ * not the REST API's envelope. Null for any other error.
+ */
+export function oauthBodyError(error: unknown, invalidBody: OAuthErrorClass): { status: number; error: OAuthError } | null {
+  const refused = fromBodyParser(error);
+  if (!refused) return null;
+  // Its REST message says "UTF-8 JSON"; the token and revocation endpoints take forms.
+  const message = refused.code === 'unsupported_media_type' ? 'The request body must be UTF-8.' : refused.message;
+  return { status: HTTP_STATUS[refused.code], error: new invalidBody(message) };
 }
 
 /** The bearer-token errors (RFC 6750) a tool server answers with, by our code. */

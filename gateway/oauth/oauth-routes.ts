@@ -1,4 +1,5 @@
-import { Router, type RequestHandler } from 'express';
+import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
+import { InvalidClientMetadataError, InvalidRequestError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { metadataHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/metadata.js';
 import { clientRegistrationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/register.js';
 import { revocationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/revoke.js';
@@ -10,6 +11,7 @@ import type { GatewayDeps } from '../deps.js';
 import type { AccessTokenVerifier } from './access-token-verifier.js';
 import { authorizeRoute } from './authorize-route.js';
 import type { BusOAuthProvider } from './bus-oauth-provider.js';
+import { oauthBodyError, type OAuthErrorClass } from './oauth-errors.js';
 
 /**
  * RFC 8414 metadata of the authorization server that the gateway is; `iss` in every
@@ -57,6 +59,15 @@ function lazy(build: () => RequestHandler): RequestHandler {
   };
 }
 
+/** A body the SDK's parser refused, answered as the endpoint's OAuth error; anything else goes on. */
+function bodyErrors(invalidBody: OAuthErrorClass): ErrorRequestHandler {
+  return (error, _req, res, next) => {
+    const refused = oauthBodyError(error, invalidBody);
+    if (!refused) return next(error);
+    res.status(refused.status).set('Cache-Control', 'no-store').json(refused.error.toResponseObject());
+  };
+}
+
 /**
  * The OAuth 2.1 endpoints under /oauth (the SDK's handlers with our provider), the
  * metadata documents, and the JWKS that access tokens verify against.
@@ -69,7 +80,7 @@ export function oauthRoutes(deps: GatewayDeps, provider: BusOAuthProvider, verif
   const perMinute = deps.config.rateLimits.oauthPerMinute;
   const rateLimit = perMinute === 0 ? (false as const) : { windowMs: 60_000, limit: perMinute };
   router.use('/oauth/authorize', authorizeRoute(provider, issuer, rateLimit));
-  router.use('/oauth/token', tokenHandler({ provider, rateLimit }));
+  router.use('/oauth/token', tokenHandler({ provider, rateLimit }), bodyErrors(InvalidRequestError));
   router.use(
     '/oauth/register',
     clientRegistrationHandler({
@@ -77,8 +88,9 @@ export function oauthRoutes(deps: GatewayDeps, provider: BusOAuthProvider, verif
       clientSecretExpirySeconds: 0,
       rateLimit: { windowMs: 60 * 60_000, max: deps.config.oauthRegistrationsPerHour },
     }),
+    bodyErrors(InvalidClientMetadataError),
   );
-  router.use('/oauth/revoke', revocationHandler({ provider, rateLimit }));
+  router.use('/oauth/revoke', revocationHandler({ provider, rateLimit }), bodyErrors(InvalidRequestError));
 
   router.use('/.well-known/oauth-authorization-server', lazy(() => metadataHandler(authorizationServerMetadata(issuer()))));
   for (const server of Object.keys(MCP_SERVERS) as McpServerKey[]) {

@@ -229,6 +229,37 @@ t.test('input off the contract gets each endpoint\'s own error', async (t) => {
   t.equal(((await register.json()) as Record<string, unknown>).error, 'invalid_client_metadata', 'registration keeps invalid_client_metadata');
 });
 
+t.test('a body the parser refuses is still an OAuth error (RFC 6749 §5.2, RFC 7591 §3.2.2), not the REST envelope or a 500', async (t) => {
+  const post = (path: string, contentType: string, body: string) => fetch(`${base}${path}`, { method: 'POST', redirect: 'manual', headers: { 'content-type': contentType }, body });
+  const form = 'application/x-www-form-urlencoded';
+  const tooManyFields = Array.from({ length: 1100 }, (_, i) => `f${i}=1`).join('&');
+  for (const [label, path, contentType, body, status, error] of [
+    ['token: too large', '/oauth/token', form, `grant_type=refresh_token&client_id=x&refresh_token=${'a'.repeat(200_000)}`, 413, 'invalid_request'],
+    ['token: too many fields', '/oauth/token', form, tooManyFields, 413, 'invalid_request'],
+    ['token: another charset', '/oauth/token', `${form}; charset=latin9`, 'grant_type=refresh_token', 415, 'invalid_request'],
+    ['revoke: too large', '/oauth/revoke', form, `client_id=x&token=${'a'.repeat(200_000)}`, 413, 'invalid_request'],
+    ['revoke: too many fields', '/oauth/revoke', form, tooManyFields, 413, 'invalid_request'],
+    ['register: not JSON', '/oauth/register', 'application/json', '{"redirect_uris": [', 400, 'invalid_client_metadata'],
+    ['register: too large', '/oauth/register', 'application/json', JSON.stringify({ redirect_uris: [`https://a.example/${'a'.repeat(200_000)}`] }), 413, 'invalid_client_metadata'],
+  ] as const) {
+    const res = await post(path, contentType, body);
+    t.equal(res.status, status, `${label}: ${status}`);
+    const json = (await res.json()) as Record<string, unknown>;
+    t.equal(json.error, error, `${label}: error is the code ${error}`);
+    t.type(json.error_description, 'string', `${label}: with a description`);
+  }
+  for (const [label, body] of [
+    ['too large', `client_id=x&state=${'a'.repeat(20_000)}`],
+    ['too many fields', tooManyFields],
+  ] as const) {
+    const res = await post('/oauth/authorize', form, body);
+    t.equal(res.status, 413, `authorize, ${label}: 413`);
+    t.equal(res.headers.get('location'), null, `authorize, ${label}: not redirected`);
+    t.match(res.headers.get('content-type'), /^text\/html/, `authorize, ${label}: the server's own page`);
+    t.match(await res.text(), /cannot go on/);
+  }
+});
+
 t.test('revocation endpoint: a revoked grant stops working within 5 s', async (t) => {
   const g = await fullGrant();
   const tokens = (await exchange(g)).body;

@@ -116,6 +116,7 @@ export class BusOAuthProvider implements OAuthServerProvider {
    * whoever intercepted a code without its verifier can neither use it nor burn it.
    */
   async exchangeAuthorizationCode(client: OAuthClientInformationFull, code: string, verifier?: string, redirectUri?: string, resource?: URL): Promise<OAuthTokens> {
+    if (resource) this.serverOf(resource);
     const parsed = CodeVerifier.safeParse(verifier);
     if (!parsed.success) throw new InvalidRequestError(parsed.error.issues[0]?.message ?? 'code_verifier is not valid');
     const expected = Buffer.from(await this.challengeForAuthorizationCode(client, code));
@@ -124,7 +125,9 @@ export class BusOAuthProvider implements OAuthServerProvider {
     return this.call(exchangeCode, { client_id: client.client_id, code, redirect_uri: redirectUri, resource: resource?.href, issuer: this.publicUrl() });
   }
 
+  /** A resource that names neither tool server is invalid_target (RFC 8707 §2.2), as at /oauth/authorize; the other server's is the grant's mismatch, invalid_grant. */
   async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string, scopes?: string[], resource?: URL): Promise<OAuthTokens> {
+    if (resource) this.serverOf(resource);
     return this.call(refreshTokens, { client_id: client.client_id, refresh_token: refreshToken, scopes, resource: resource?.href, issuer: this.publicUrl() });
   }
 

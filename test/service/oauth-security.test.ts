@@ -146,8 +146,18 @@ t.test('the resource indicator names one server; others are refused', async (t) 
     t.equal(new URL(res.headers.get('location') ?? '').searchParams.get('error'), 'invalid_target', resource);
   }
   const g = await fullGrant();
+  const unknown = await exchange(g, { resource: 'https://elsewhere.example/mcp/crm' });
+  t.equal(unknown.body.error, 'invalid_target', 'token endpoint: a resource that is neither server is invalid_target (RFC 8707 §2.2)');
   const mismatch = await exchange(g, { resource: `${base}/mcp/studio` });
   t.equal(mismatch.body.error, 'invalid_grant', 'a CRM code does not buy a Studio token');
+  const tokens = (await exchange(g)).body;
+  t.type(tokens.refresh_token, 'string', 'the refused exchanges left the code usable');
+  for (const resource of ['https://elsewhere.example/mcp/crm', `${base}/mcp/billing`]) {
+    const refused = await tokenRequest(base, { grant_type: 'refresh_token', client_id: g.clientId, refresh_token: String(tokens.refresh_token), resource });
+    t.equal(refused.body.error, 'invalid_target', `refresh for ${resource}: invalid_target`);
+  }
+  t.equal((await tokenRequest(base, { grant_type: 'refresh_token', client_id: g.clientId, refresh_token: String(tokens.refresh_token), resource: `${base}/mcp/studio` })).body.error, 'invalid_grant', 'a CRM refresh token does not buy a Studio token either');
+  t.equal((await refresh(g.clientId, String(tokens.refresh_token))).status, 200, 'and the refresh token still works after the refusals');
 });
 
 t.test('a replayed code is refused and revokes what it issued', async (t) => {

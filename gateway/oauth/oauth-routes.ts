@@ -6,7 +6,7 @@ import { revocationHandler } from '@modelcontextprotocol/sdk/server/auth/handler
 import { tokenHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/token.js';
 import type { OAuthMetadata, OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { MCP_SERVERS } from '../../shared/auth/mcp-servers.js';
-import type { McpServerKey } from '../../shared/contracts/oauth.js';
+import { SUPPORTED_GRANT_TYPES, SUPPORTED_RESPONSE_TYPES, type McpServerKey } from '../../shared/contracts/oauth.js';
 import type { GatewayDeps } from '../deps.js';
 import type { AccessTokenVerifier } from './access-token-verifier.js';
 import { authorizeRoute } from './authorize-route.js';
@@ -26,8 +26,8 @@ export function authorizationServerMetadata(issuer: string): OAuthMetadata & { a
     registration_endpoint: `${issuer}/oauth/register`,
     revocation_endpoint: `${issuer}/oauth/revoke`,
     jwks_uri: `${issuer}/.well-known/jwks.json`,
-    response_types_supported: ['code'],
-    grant_types_supported: ['authorization_code', 'refresh_token'],
+    response_types_supported: [...SUPPORTED_RESPONSE_TYPES],
+    grant_types_supported: [...SUPPORTED_GRANT_TYPES],
     code_challenge_methods_supported: ['S256'],
     token_endpoint_auth_methods_supported: ['none'],
     revocation_endpoint_auth_methods_supported: ['none'],

@@ -27,6 +27,12 @@ export const CodeVerifier = z
 /** A registered client's generated id, or the https URL of a client metadata document (long enough for real URLs). */
 export const ClientId = z.string().max(2048);
 
+/** What this authorization server does: the code flow with PKCE, and refresh tokens (its RFC 8414 metadata says so). */
+export const SUPPORTED_GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
+export const SUPPORTED_RESPONSE_TYPES = ['code'] as const;
+/** The most redirect URIs a client may list, registered or in its metadata document. */
+export const MAX_REDIRECT_URIS = 20;
+
 export const registerOAuthClient = defineOperation({
   worker: 'tokens',
   resource: 'oauth',

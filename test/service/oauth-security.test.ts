@@ -89,6 +89,28 @@ t.test('registration: public clients only, redirect URIs checked', async (t) => 
     const bad = await fetch(`${base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [uri] }) });
     t.equal(bad.status, 400, uri);
   }
+  const register = async (metadata: Record<string, unknown>) => {
+    const res = await fetch(`${base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT], ...metadata }) });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  // RFC 7591 §3.2.1: the answer is what was registered, so it must not promise grants this server never issues.
+  const extra = await register({ grant_types: ['authorization_code', 'refresh_token', 'client_credentials'], response_types: ['code', 'token'] });
+  t.equal(extra.status, 201, 'unsupported values beside the supported ones: registered');
+  t.same(extra.body.grant_types, ['authorization_code', 'refresh_token'], 'without client_credentials');
+  t.same(extra.body.response_types, ['code'], 'without token');
+  const [registered] = await stack.db.query<{ metadata: Record<string, unknown> }>('select metadata from oauth_clients where id = $1', [extra.body.client_id]);
+  t.same(registered?.metadata.grant_types, ['authorization_code', 'refresh_token'], 'and stored so');
+  for (const [label, metadata] of [
+    ['only client_credentials', { grant_types: ['client_credentials'] }],
+    ['refresh_token without authorization_code', { grant_types: ['refresh_token'] }],
+    ['only the implicit response type', { response_types: ['token'] }],
+    ['21 redirect URIs', { redirect_uris: Array.from({ length: 21 }, (_, i) => `https://ok.example/cb${i}`) }],
+  ] as const) {
+    const refused = await register(metadata);
+    t.equal(refused.status, 400, `${label}: refused`);
+    t.equal(refused.body.error, 'invalid_client_metadata', `${label}: invalid_client_metadata`);
+  }
+  t.equal((await register({ redirect_uris: Array.from({ length: 20 }, (_, i) => `https://ok.example/cb${i}`) })).status, 201, '20 redirect URIs, as in a metadata document: registered');
 });
 
 t.test('PKCE is required, and only S256', async (t) => {

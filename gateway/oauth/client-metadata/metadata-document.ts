@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_REDIRECT_URIS } from '../../../shared/contracts/oauth.js';
 
 /**
  * What a client metadata document must say (draft-ietf-oauth-client-id-metadata-document
@@ -12,7 +13,7 @@ const MetadataDocument = z.looseObject({
   redirect_uris: z
     .array(z.string({ error: 'redirect_uris must hold strings' }).max(2000), { error: 'redirect_uris must be an array of URLs' })
     .min(1, 'redirect_uris must list at least one URL')
-    .max(20, 'redirect_uris may list at most 20 URLs'),
+    .max(MAX_REDIRECT_URIS, `redirect_uris may list at most ${MAX_REDIRECT_URIS} URLs`),
   token_endpoint_auth_method: z.literal('none', { error: 'token_endpoint_auth_method must be "none" (a public client) or absent' }).optional(),
   client_secret: z.never({ error: 'client_secret must not appear: a client described by a metadata document is public' }).optional(),
   client_secret_expires_at: z.never({ error: 'client_secret_expires_at must not appear: a client described by a metadata document is public' }).optional(),

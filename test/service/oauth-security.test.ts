@@ -230,6 +230,24 @@ t.test('a refresh asking for more scope than the grant is invalid_scope, and the
   t.equal(narrower.body.scope, 'contacts:read');
 });
 
+t.test('a narrowed refresh asking only for scopes the member lost is invalid_scope, and the refresh token still works', async (t) => {
+  const email = `narrowed-${Date.now()}@example.test`;
+  const userId = await stack.addMember(ws.workspace.id, email, ['contacts.read', 'deals.read'], 'all');
+  const clientId = await registerClient(base, REDIRECT);
+  const { verifier, challenge } = pkce();
+  const { code } = await authorizeWithForms({ baseUrl: base, clientId, redirectUri: REDIRECT, server: 'crm', email, password: TEST_PASSWORD, challenge });
+  const tokens = (await exchange({ clientId, code, verifier })).body;
+  t.match(String(tokens.scope), /contacts:read/);
+  await stack.db.query(`update memberships set permissions = '{deals.read}' where workspace_id = $1 and user_id = $2`, [ws.workspace.id, userId]);
+  const lost = await tokenRequest(base, { grant_type: 'refresh_token', client_id: clientId, refresh_token: String(tokens.refresh_token), scope: 'contacts:read' });
+  t.equal(lost.status, 400);
+  t.equal(lost.body.error, 'invalid_scope', 'invalid_scope: invalid_grant would tell the client its refresh token is dead');
+  t.match(lost.body.error_description, /still allows .*deals:read/);
+  const rest = await refresh(clientId, String(tokens.refresh_token));
+  t.equal(rest.status, 200, 'the same refresh token, asking for what remains, works');
+  t.notMatch(String(rest.body.scope), /contacts:read/);
+});
+
 t.test('input off the contract gets each endpoint\'s own error', async (t) => {
   const { clientId, browser } = await fullGrant();
   for (const [label, challenge] of [

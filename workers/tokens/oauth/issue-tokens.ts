@@ -7,7 +7,7 @@ import type { McpServerKey } from '../../../shared/contracts/oauth.js';
 import type { EntityManager } from '../../../shared/db/orm.js';
 import { pgTimestamp, sqlOf } from '../../../shared/db/sql.js';
 import { workspaceSql } from '../../../shared/db/workspace-sql.js';
-import { InvalidGrantError } from '../../../shared/errors.js';
+import { InvalidGrantError, InvalidScopeError } from '../../../shared/errors.js';
 import type { Secrets } from '../../../shared/secrets.js';
 import { hashOpaqueSecret, newOpaqueSecret } from '../credentials/opaque-secret.js';
 import { activeSigningKey, SIGNING_ALGORITHM } from './signing-keys.js';
@@ -61,8 +61,13 @@ export async function issueTokens(tx: EntityManager, secrets: Secrets, grant: Gr
     .executeTakeFirst();
   if (!member) throw new InvalidGrantError('The user is no longer a member of the workspace.');
   const allowed = serverScopesFor(grant.server, member.permissions as Permission[]);
-  const scopes = grant.scopes.filter((s) => (requested ?? grant.scopes).includes(s) && [...allowed.read, ...allowed.write].includes(s));
-  if (scopes.length === 0) throw new InvalidGrantError('The grant no longer allows anything.');
+  const stillAllowed = grant.scopes.filter((s) => [...allowed.read, ...allowed.write].includes(s));
+  const scopes = stillAllowed.filter((s) => (requested ?? grant.scopes).includes(s));
+  if (scopes.length === 0) {
+    // A refresh asking only for scopes the member lost: its scope request fails (RFC 6749 §5.2), not the grant, which still allows others.
+    if (stillAllowed.length > 0) throw new InvalidScopeError(`None of the scopes asked for is allowed any more; this grant still allows ${stillAllowed.join(' ')}.`);
+    throw new InvalidGrantError('The grant no longer allows anything.');
+  }
 
   const now = new Date();
   if (grantLifetimeEnded(grant.created_at, now)) throw new InvalidGrantError('The grant has reached its maximum lifetime; authorize again.');

@@ -60,7 +60,7 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   const tokens = new ApiTokenAuthenticator(deps.bus, tokenCache, new RefusedTokenCache(deps.config.authNegativeCacheTtlMs), failedAuth);
   const verifier = new AccessTokenVerifier(deps.bus, deps.publicUrl, deps.config.grantCacheTtlMs);
   const metadataDocuments = new ClientMetadataDocuments({ allowPrivateNetworks: deps.config.oauthClientMetadataAllowPrivateNetworks });
-  const provider = new BusOAuthProvider(deps.bus, deps.publicUrl, verifier, metadataDocuments);
+  const provider = new BusOAuthProvider(deps.bus, deps.publicUrl, verifier, metadataDocuments, deps.log);
   const subscriptions = [
     onEvent(deps, TOKEN_REVOKED_EVENT, 'token_id', (id) => tokenCache.evictToken(id)),
     onEvent(deps, GRANT_CHANGED_EVENT, 'grant_id', (id) => verifier.forgetGrant(id)),

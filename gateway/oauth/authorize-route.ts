@@ -11,7 +11,7 @@ import { messagePage } from '../pages/message-page.js';
 import { sendPage } from '../pages/session-routes.js';
 import { errorRedirect } from './authorization-response.js';
 import type { BusOAuthProvider } from './bus-oauth-provider.js';
-import { oauthBodyError } from './oauth-errors.js';
+import { oauthBodyError, unexplainedServerError } from './oauth-errors.js';
 
 const ClientParams = z.object({
   client_id: ClientId,
@@ -101,7 +101,7 @@ export function authorizeRoute(provider: BusOAuthProvider, issuer: () => string,
       ({ client, userGranted } = found);
       redirectUri = redirectUriOf(client, parsed.data.redirect_uri);
     } catch (error) {
-      return showError(res, error instanceof OAuthError ? error : new ServerError('Internal Server Error'));
+      return showError(res, error instanceof OAuthError ? error : unexplainedServerError(error, provider.log));
     }
 
     let state: string | undefined;
@@ -120,7 +120,7 @@ export function authorizeRoute(provider: BusOAuthProvider, issuer: () => string,
         res,
       );
     } catch (error) {
-      const oauthError = error instanceof OAuthError ? error : new ServerError('Internal Server Error');
+      const oauthError = error instanceof OAuthError ? error : unexplainedServerError(error, provider.log);
       if (!userGranted) return showError(res, oauthError);
       res.redirect(302, errorRedirect(redirectUri, oauthError, state, issuer()));
     }

@@ -16,6 +16,7 @@ import { cookiePolicy, readCookie } from '../pages/cookies.js';
 import type { AccessTokenVerifier } from './access-token-verifier.js';
 import type { ClientMetadataDocuments } from './client-metadata/client-metadata-documents.js';
 import { oauthErrorFrom, type OAuthErrorClass } from './oauth-errors.js';
+import type { Logger } from '../../shared/logger.js';
 
 /**
  * The SDK's OAuth endpoints run in the gateway; everything they need to remember or sign
@@ -32,13 +33,14 @@ export class BusOAuthProvider implements OAuthServerProvider {
     private readonly publicUrl: () => string,
     private readonly verifier: AccessTokenVerifier,
     private readonly metadataDocuments: ClientMetadataDocuments,
+    readonly log: Logger,
   ) {}
 
   private async call<Op extends Operation>(op: Op, input: OperationInput<Op>, invalidInput: OAuthErrorClass = InvalidRequestError): Promise<OperationOutput<Op>> {
     try {
       return (await this.bus.call(op, input, { context: null, requestId: newId('request') })).result;
     } catch (error) {
-      throw oauthErrorFrom(error, invalidInput);
+      throw oauthErrorFrom(error, invalidInput, this.log);
     }
   }
 

@@ -6,6 +6,7 @@ import {
 } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { CrmError, type ErrorCode } from '../../shared/errors.js';
+import type { Logger } from '../../shared/logger.js';
 import { fromBodyParser } from '../errors/error-handler.js';
 import { HTTP_STATUS } from '../errors/http-status.js';
 
@@ -40,12 +41,21 @@ const OAUTH_ERROR: Record<Exclude<ErrorCode, 'validation_failed'>, OAuthErrorCla
 };
 
 /**
- * What a failed bus call of the OAuth endpoints answers; anything but a domain error stays
- * unexplained. `invalidInput` is the endpoint's error for input that fails its contract
- * (invalid_request at authorize and token, invalid_client_metadata at registration).
+ * A failure no OAuth error explains, logged here: the SDK's endpoints answer it with a bare
+ * 500 and write no line, so a fault in them would otherwise leave no trace.
  */
-export function oauthErrorFrom(error: unknown, invalidInput: OAuthErrorClass): OAuthError {
-  if (!(error instanceof CrmError)) return new ServerError('Internal Server Error');
+export function unexplainedServerError(error: unknown, log: Logger): ServerError {
+  log.error({ err: error }, 'OAuth endpoint failed');
+  return new ServerError('Internal Server Error');
+}
+
+/**
+ * What a failed bus call of the OAuth endpoints answers; anything but a domain error stays
+ * unexplained (and is logged). `invalidInput` is the endpoint's error for input that fails its
+ * contract (invalid_request at authorize and token, invalid_client_metadata at registration).
+ */
+export function oauthErrorFrom(error: unknown, invalidInput: OAuthErrorClass, log: Logger): OAuthError {
+  if (!(error instanceof CrmError)) return unexplainedServerError(error, log);
   if (error.code === 'validation_failed') return new invalidInput(error.message);
   return new OAUTH_ERROR[error.code](error.message);
 }

@@ -34,6 +34,20 @@ function refusal(file: string, problem: string, columns: string): UsageError {
 const ANY_CUSTOM = `${CUSTOM_COLUMN_PREFIX}KEY for a contact custom field of the workspace`;
 
 /**
+ * The most bytes one row may take in a batch. Any contact is far smaller (its custom field
+ * values are at most 300 KB as JSON, its other fields a few hundred bytes), so a larger row
+ * is refused here: sent, even alone in its batch, it could be over the bus's 1 MiB message
+ * and stop the whole import.
+ */
+export const IMPORT_ROW_MAX_BYTES = 512 * 1024;
+
+/** Bytes of a cell as the batch carries it: UTF-8 in a JSON string, where a control character takes six and a quote two. */
+function jsonBytes(text: string): number {
+  // eslint-disable-next-line no-control-regex -- the characters JSON escapes are the point
+  return /[\u0000-\u001f"\\]/.test(text) ? Buffer.byteLength(JSON.stringify(text)) - 2 : Buffer.byteLength(text);
+}
+
+/**
  * Reads the header row. A column the import would not store is refused before anything
  * is read or written (exit 2): an unknown or repeated one, a missing first_name or phone.
  * Names are compared without surrounding spaces and case. The custom fields named are
@@ -78,9 +92,10 @@ export function importColumns(file: string, header: string[]): ImportColumns {
         if (value.includes('\0')) return refused(column, 'must not contain NUL characters.');
         if ('field' in column) row[column.field] = value;
         else (row.custom_fields ??= nullPrototypeRecord<string>())[column.customKey] = value;
-        // UTF-8 bytes, as the batch travels: a character of many scripts is three.
-        bytes += Buffer.byteLength(value) + 24;
+        // As the batch travels: a character of many scripts is three bytes, an escaped one up to six.
+        bytes += jsonBytes(value) + 24;
       }
+      if (bytes > IMPORT_ROW_MAX_BYTES) return { problem: { line, reason: `The row takes more than ${IMPORT_ROW_MAX_BYTES / 1024} KiB: no contact is that large.` } };
       return { row, bytes };
     },
   };

@@ -14,7 +14,7 @@ const MAX_BATCHES_IN_FLIGHT = 3;
 /**
  * Cell bytes per batch: with JSON's overhead, well under NATS's default 1 MB message. A row
  * that would take a batch past it goes in the next one, so a batch holds at most this or a
- * single row (at most 100 custom values of 2,000 characters: 600 KB).
+ * single row (at most IMPORT_ROW_MAX_BYTES, 512 KB).
  */
 const BATCH_MAX_BYTES = 256 * 1024;
 

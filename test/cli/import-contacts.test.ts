@@ -316,3 +316,31 @@ t.test('SIGINT stops the reading, and the rows sent are written and reported (ex
   t.equal(await countIn(g.workspace.id), created, 'what it reports is what is stored');
   t.equal((await errorsIn(path.join(dir, 'big.errors.csv'))).length, 0, 'the errors file is whole (its header)');
 });
+
+t.test('cells are counted at their size in JSON: rows full of control characters are refused one by one, not the whole import', async (t) => {
+  const h = await stack.bootstrap({ defaultCountry: 'US' });
+  const admin = client(stack.baseUrl, await stack.token(h.workspace.id, ['contacts:write', 'schema:write']));
+  const keys = Array.from({ length: 40 }, (_, i) => `note_${i}`);
+  for (const key of keys) t.equal((await admin.post('/v1/custom-fields', { object_type: 'contact', key, label: key, type: 'text' })).status, 201);
+  // 3,900 characters a cell, six bytes each in JSON: 200 such rows were a batch over 1 MiB, and 46 such cells one row over it.
+  const control = '\x01'.repeat(3900);
+  const header = ['first_name', 'last_name', 'phone', ...keys.map((k) => `custom.${k}`)];
+  const empty = keys.map(() => '');
+  const lines = [
+    header.join(','),
+    ['Huge', control, phoneOf(50_000), ...keys.map(() => control)].join(','),
+    ...Array.from({ length: 200 }, (_, i) => [`Ctl${i}`, control, phoneOf(50_001 + i), ...empty].join(',')),
+    ['Fine', 'Row', phoneOf(50_999), ...empty].join(','),
+  ];
+  const controlled = path.join(dir, 'control.csv');
+  await writeFile(controlled, `${lines.join('\n')}\n`);
+  const res = await stack.crm(['import', 'contacts', controlled, '--workspace', h.workspace.id, '--batch-size', '1000', '--json']);
+  t.equal(res.code, 0, res.stderr);
+  const summary = JSON.parse(res.stdout) as ImportSummary;
+  t.match(summary, { rows: 202, created: 1, invalid: 201 });
+  const errors = await errorsIn(summary.errors_file);
+  t.same(errors[0], { line: 2, field: '', reason: 'The row takes more than 512 KiB: no contact is that large.' });
+  t.same(errors[1], { line: 3, field: 'last_name', reason: 'last_name: must be at most 100 characters' });
+  t.equal(errors.length, 201);
+  t.same(await stack.db.query('select first_name from contacts where workspace_id = $1', [h.workspace.id]), [{ first_name: 'Fine' }]);
+});

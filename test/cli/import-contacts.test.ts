@@ -344,3 +344,15 @@ t.test('cells are counted at their size in JSON: rows full of control characters
   t.equal(errors.length, 201);
   t.same(await stack.db.query('select first_name from contacts where workspace_id = $1', [h.workspace.id]), [{ first_name: 'Fine' }]);
 });
+
+t.test('spaces around a cell are not part of its value, in the status and owner_id columns too', async (t) => {
+  const k = await stack.bootstrap({ defaultCountry: 'US' });
+  const spaced = path.join(dir, 'spaced.csv');
+  await writeFile(spaced, `first_name, phone, status, owner_id\nAda, ${phoneOf(60_000)}, archived , ${k.user.id} \n`);
+  const res = await stack.crm(['import', 'contacts', spaced, '--workspace', k.workspace.id, '--json']);
+  t.equal(res.code, 0, res.stderr);
+  t.match(JSON.parse(res.stdout), { rows: 1, created: 1, invalid: 0 });
+  t.same(await stack.db.query('select first_name, phone, status, owner_id from contacts where workspace_id = $1', [k.workspace.id]), [
+    { first_name: 'Ada', phone: e164Of(60_000), status: 'archived', owner_id: k.user.id },
+  ]);
+});

@@ -14,9 +14,10 @@ export interface ImportableContact extends NewContact {
 
 export type CheckedRow = { line: number; contact: ImportableContact } | { problem: RowProblem };
 
-/** An empty cell is no value, as if the column were absent. */
+/** An empty cell is no value, as if the column were absent; spaces around a value (`Ada, archived`) are not part of it, in any column. */
 function cell(text: string | undefined): string | undefined {
-  return text === undefined || text.trim() === '' ? undefined : text;
+  const value = text?.trim();
+  return value === '' ? undefined : value;
 }
 
 /**

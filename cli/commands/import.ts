@@ -34,8 +34,9 @@ columns), reading it as a stream and writing it in batches. Columns, in any orde
                number 42 or -4.5; boolean true or false; date YYYY-MM-DD;
                select one of its options
 
-An empty cell is no value. Any other column, or a custom field the workspace does not
-have, stops the command before anything is imported (exit 2).
+An empty cell is no value, and a row of empty cells (",,,") is skipped like an empty
+line. Any other column, or a custom field the workspace does not have, stops the
+command before anything is imported (exit 2).
 
 Each row is checked like POST /v1/contacts. A row whose phone the workspace already
 has is skipped, so running the same file again (e.g. after an interruption) adds only

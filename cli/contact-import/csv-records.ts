@@ -49,8 +49,8 @@ function lineBreaksIn(fields: string[]): number {
 }
 
 /**
- * Streams the records of a CSV file (UTF-8, comma-separated, optional BOM; empty lines
- * skipped). Records are not mapped to columns here, so that a row with a wrong number of
+ * Streams the records of a CSV file (UTF-8, comma-separated, optional BOM; empty lines,
+ * and lines of empty cells only, skipped). Records are not mapped to columns here, so that a row with a wrong number of
  * fields can be reported as one bad row rather than stop the file. A syntax error (a
  * stray or unclosed quote) ends the stream with a ValidationError after every record
  * before it: the parser cannot reliably find where the next row starts.
@@ -89,6 +89,8 @@ export async function* csvRecords(file: string): AsyncGenerator<CsvRecord> {
     const fields = record.map((bytes) => bytes.toString('utf8'));
     const notUtf8 = record.findIndex((bytes) => !isUtf8(bytes));
     nextLine = line + 1 + lineBreaksIn(fields);
+    // A line of only commas and spaces is how spreadsheets export an empty row: no contact, no bad row.
+    if (fields.every((field) => field.trim() === '')) continue;
     const endByte = bomBytes + info.bytes;
     yield notUtf8 === -1 ? { fields, line, endByte } : { fields, line, endByte, notUtf8 };
   }

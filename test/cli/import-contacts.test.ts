@@ -356,3 +356,13 @@ t.test('spaces around a cell are not part of its value, in the status and owner_
     { first_name: 'Ada', phone: e164Of(60_000), status: 'archived', owner_id: k.user.id },
   ]);
 });
+
+t.test('empty lines and rows of empty cells (as spreadsheets export them) are skipped; the lines after them keep their numbers', async (t) => {
+  const m = await stack.bootstrap({ defaultCountry: 'US' });
+  const blank = path.join(dir, 'blank.csv');
+  await writeFile(blank, `\uFEFFfirst_name,phone\r\n,\r\nAda,${phoneOf(61_000)}\r\n\r\n , \r\n"",""\r\nBad,12345\r\n,,\r\n`);
+  const res = await stack.crm(['import', 'contacts', blank, '--workspace', m.workspace.id, '--json']);
+  t.equal(res.code, 0, res.stderr);
+  t.match(JSON.parse(res.stdout), { rows: 2, created: 1, skipped: 0, duplicates: 0, invalid: 1 });
+  t.same(await errorsIn(path.join(dir, 'blank.errors.csv')), [{ line: 7, field: 'phone', reason: 'phone: "12345" is not a valid phone number.' }]);
+});

@@ -94,9 +94,12 @@ export async function* csvRecords(file: string): AsyncGenerator<CsvRecord> {
     const endByte = bomBytes + info.bytes;
     yield notUtf8 === -1 ? { fields, line, endByte } : { fields, line, endByte, notUtf8 };
   }
-  if (syntaxError?.code === 'CSV_MAX_RECORD_SIZE') {
-    const line = nextLine + (Number(syntaxError.empty_lines ?? previousEmpty) - previousEmpty);
+  if (!syntaxError) return;
+  // The row that failed is the one after the last read; csv-parse's own "at line N" counts a \r\n in quotes twice,
+  // and for a quote never closed names the end of the file.
+  const line = nextLine + (Number(syntaxError.empty_lines ?? previousEmpty) - previousEmpty);
+  if (syntaxError.code === 'CSV_MAX_RECORD_SIZE') {
     throw new ValidationError(`${file}: the row starting at line ${line} is longer than ${CSV_MAX_RECORD_BYTES / 1024 / 1024} MiB: most likely a quote opened there is never closed.`);
   }
-  if (syntaxError) throw new ValidationError(`${file}: ${syntaxError.message}`);
+  throw new ValidationError(`${file}: the row starting at line ${line} is not valid CSV: ${syntaxError.message.replace(/ at line \d+/, '')}`);
 }

@@ -241,7 +241,7 @@ t.test('a stray quote stops the import after the rows before it; fixed, a re-run
   await writeFile(broken, ['first_name,phone', ...rows.slice(0, 1200), 'Bad,"(212) 555"x', ...rows.slice(1200)].join('\n'));
   const res = await stack.crm(['import', 'contacts', broken, '--workspace', e.workspace.id]);
   t.equal(res.code, 1);
-  t.match(res.stderr, /The import stopped: .*broken\.csv: Invalid Closing Quote: got "x" at line 1202/);
+  t.match(res.stderr, /The import stopped: .*broken\.csv: the row starting at line 1202 is not valid CSV: Invalid Closing Quote: got "x" instead of delimiter/);
   t.match(res.stderr, /The 1,200 rows before that are done: 1,200 created.*run the same command again/);
   t.equal(await countIn(e.workspace.id), 1200);
   await writeFile(broken, ['first_name,phone', ...rows].join('\n'));
@@ -365,4 +365,21 @@ t.test('empty lines and rows of empty cells (as spreadsheets export them) are sk
   t.equal(res.code, 0, res.stderr);
   t.match(JSON.parse(res.stdout), { rows: 2, created: 1, skipped: 0, duplicates: 0, invalid: 1 });
   t.same(await errorsIn(path.join(dir, 'blank.errors.csv')), [{ line: 7, field: 'phone', reason: 'phone: "12345" is not a valid phone number.' }]);
+});
+
+t.test('a stray quote is reported at the line its row starts on, also after a quoted cell holding a CRLF', async (t) => {
+  const n = await stack.bootstrap({ defaultCountry: 'US' });
+  const crlf = path.join(dir, 'crlf-quote.csv');
+  // Line 2 and 3 are one row, line 4 is empty: the stray quote's row is line 5 (csv-parse said 6).
+  await writeFile(crlf, `first_name,phone\r\n"Two\r\nLines",${phoneOf(62_000)}\r\n\r\nBad,"12"x\r\nAfter,${phoneOf(62_001)}\r\n`);
+  const res = await stack.crm(['import', 'contacts', crlf, '--workspace', n.workspace.id]);
+  t.equal(res.code, 1);
+  t.match(res.stderr, /crlf-quote\.csv: the row starting at line 5 is not valid CSV: Invalid Closing Quote: got "x" instead of delimiter/);
+  t.notMatch(res.stderr, /at line 6/);
+  t.match(res.stderr, /The 1 rows before that are done: 0 created, 0 skipped, 0 duplicates and 1 invalid/, 'a name over two lines is refused');
+  const unclosed = path.join(dir, 'unclosed.csv');
+  await writeFile(unclosed, `first_name,phone\nAda,${phoneOf(62_002)}\n"Open,${phoneOf(62_003)}\nMore,${phoneOf(62_004)}\n`);
+  const open = await stack.crm(['import', 'contacts', unclosed, '--workspace', n.workspace.id]);
+  t.match(open.stderr, /unclosed\.csv: the row starting at line 3 is not valid CSV: Quote Not Closed/, 'the row where the quote opens, not the end of the file');
+  t.equal(await countIn(n.workspace.id), 1, 'the row before it is imported');
 });

@@ -56,8 +56,9 @@ function jsonBytes(text: string): number {
 export function importColumns(file: string, header: string[]): ImportColumns {
   const columns: Column[] = [];
   const seen = new Set<string>();
-  for (const written of header) {
+  for (const [index, written] of header.entries()) {
     const name = written.trim().toLowerCase();
+    if (name === '') throw refusal(file, `column ${index + 1} of the header has no name (a comma at the end of the line?).`, ANY_CUSTOM);
     if (seen.has(name)) throw refusal(file, `the column "${written}" appears twice.`, ANY_CUSTOM);
     seen.add(name);
     if ((IMPORT_COLUMNS as readonly string[]).includes(name)) columns.push({ field: name as ImportColumn });

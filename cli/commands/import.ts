@@ -82,6 +82,9 @@ export async function run(argv: string[]): Promise<void> {
 
   const size = await stat(file).catch(() => null);
   if (!size?.isFile()) throw new NotFoundError('file', args.positionals[0]);
+  // Another name for the same file (a link) too: opening the errors file would empty the file being read.
+  const errorsTarget = await stat(errorsPath).catch(() => null);
+  if (errorsTarget?.dev === size.dev && errorsTarget.ino === size.ino) throw new UsageError('The errors file cannot be the file being imported.', usage);
 
   // The header is checked before anything is opened: a wrong column fails at once.
   const records = csvRecords(file);

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { link, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -383,4 +383,20 @@ t.test('a stray quote is reported at the line its row starts on, also after a qu
   const open = await stack.crm(['import', 'contacts', unclosed, '--workspace', n.workspace.id]);
   t.match(open.stderr, /unclosed\.csv: the row starting at line 3 is not valid CSV: Quote Not Closed/, 'the row where the quote opens, not the end of the file');
   t.equal(await countIn(n.workspace.id), 1, 'the row before it is imported');
+});
+
+t.test('an errors file that is the input under another name (a link) is refused before the input is emptied', async (t) => {
+  const p = await stack.bootstrap({ defaultCountry: 'US' });
+  const input = path.join(dir, 'linked.csv');
+  const text = `first_name,phone\nAda,${phoneOf(63_000)}\n`;
+  await writeFile(input, text);
+  await symlink(input, path.join(dir, 'linked-symlink.csv'));
+  await link(input, path.join(dir, 'linked-hardlink.csv'));
+  for (const other of ['linked-symlink.csv', 'linked-hardlink.csv']) {
+    const res = await stack.crm(['import', 'contacts', input, '--workspace', p.workspace.id, '--errors', path.join(dir, other)]);
+    t.equal(res.code, 2, other);
+    t.match(res.stderr, /The errors file cannot be the file being imported/);
+    t.equal(await readFile(input, 'utf8'), text, 'the input is as it was');
+  }
+  t.equal(await countIn(p.workspace.id), 0);
 });

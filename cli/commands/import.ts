@@ -35,8 +35,8 @@ columns), reading it as a stream and writing it in batches. Columns, in any orde
                select one of its options
 
 An empty cell is no value, and a row of empty cells (",,,") is skipped like an empty
-line. Any other column, or a custom field the workspace does not have, stops the
-command before anything is imported (exit 2).
+line. Any other column, a custom field the workspace does not have, or no column for
+a required one stops the command before anything is imported (exit 2).
 
 Each row is checked like POST /v1/contacts. A row whose phone the workspace already
 has is skipped, so running the same file again (e.g. after an interruption) adds only
@@ -97,7 +97,7 @@ export async function run(argv: string[]): Promise<void> {
 
     summary = await withLocalServices(async (services) => {
       const { context, workspace } = await services.inWorkspace(workspaceRef);
-      if (columns.customKeys.length > 0) checkCustomFieldColumns(file, columns, await contactFieldKeys(services, context));
+      checkCustomFieldColumns(file, columns, await contactFieldKeys(services, context));
 
       // The import writes contacts and needs nothing else.
       const writer: CallContext = { ...context, principal: { type: 'operator', scopes: ['contacts:write'] } };

@@ -15,6 +15,8 @@ import type { CsvRecord } from './csv-records.js';
 export interface ContactFieldKeys {
   active: ReadonlySet<string>;
   archived: ReadonlySet<string>;
+  /** Active fields every new contact must have. */
+  required: ReadonlySet<string>;
 }
 
 type Column = { field: ImportColumn } | { customKey: string };
@@ -102,12 +104,19 @@ export function importColumns(file: string, header: string[]): ImportColumns {
   };
 }
 
-/** Every `custom.KEY` column must name an active contact custom field of the workspace (exit 2 otherwise). */
+/**
+ * Every `custom.KEY` column must name an active contact custom field of the workspace, and
+ * every required one must have its column: without it each row would be refused (exit 2 otherwise).
+ */
 export function checkCustomFieldColumns(file: string, columns: ImportColumns, keys: ContactFieldKeys): void {
   const theirs = keys.active.size > 0 ? `${CUSTOM_COLUMN_PREFIX}KEY for these custom fields: ${[...keys.active].join(', ')}` : 'no custom fields (the workspace has none)';
   for (const key of columns.customKeys) {
     const column = `"${CUSTOM_COLUMN_PREFIX}${key}"`;
     if (keys.archived.has(key)) throw refusal(file, `the column ${column} names an archived custom field; restore it or leave the column out.`, theirs);
     if (!keys.active.has(key)) throw refusal(file, `the column ${column} names no contact custom field of the workspace.`, theirs);
+  }
+  const missing = [...keys.required].filter((key) => !columns.customKeys.includes(key)).map((key) => `"${CUSTOM_COLUMN_PREFIX}${key}"`);
+  if (missing.length > 0) {
+    throw refusal(file, `the header has no ${missing.join(' or ')} column, which every contact of the workspace must have: each row would be refused.`, theirs);
   }
 }

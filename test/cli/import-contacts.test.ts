@@ -400,3 +400,23 @@ t.test('an errors file that is the input under another name (a link) is refused 
   }
   t.equal(await countIn(p.workspace.id), 0);
 });
+
+t.test('a file without the column of a required custom field stops before anything is written (exit 2), not with every row refused', async (t) => {
+  const q = await stack.bootstrap({ defaultCountry: 'US' });
+  const admin = client(stack.baseUrl, await stack.token(q.workspace.id, ['contacts:write', 'schema:write']));
+  const res = await admin.post('/v1/custom-fields', { object_type: 'contact', key: 'region', label: 'Region', type: 'text', required: true });
+  t.equal(res.status, 201);
+  const without = path.join(dir, 'no-region.csv');
+  await writeFile(without, `first_name,phone\nAda,${phoneOf(64_000)}\n`);
+  const refused = await stack.crm(['import', 'contacts', without, '--workspace', q.workspace.id]);
+  t.equal(refused.code, 2);
+  t.match(refused.stderr, /the header has no "custom\.region" column, which every contact of the workspace must have/);
+  t.match(refused.stderr, /Nothing was imported/);
+  await t.rejects(stat(path.join(dir, 'no-region.errors.csv')), 'no errors file');
+  const withIt = path.join(dir, 'region.csv');
+  await writeFile(withIt, `first_name,phone,custom.region\nAda,${phoneOf(64_000)},North\nBob,${phoneOf(64_001)},\n`);
+  const done = await stack.crm(['import', 'contacts', withIt, '--workspace', q.workspace.id, '--json']);
+  t.equal(done.code, 0, done.stderr);
+  t.match(JSON.parse(done.stdout), { rows: 2, created: 1, invalid: 1 });
+  t.same(await errorsIn(path.join(dir, 'region.errors.csv')), [{ line: 3, field: 'custom_fields.region', reason: 'custom_fields.region: the field "region" is required.' }]);
+});

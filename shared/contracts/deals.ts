@@ -92,6 +92,14 @@ export const listDeals = defineOperation({
   output: pageOf(Deal).extend({ applied_range: AppliedRange }),
 });
 
+/**
+ * A sum of amounts. Each amount is at most 2^53−1, so a sum can pass what a JSON number holds
+ * exactly: it is then given as its digits, never rounded.
+ */
+export const AmountSum = z
+  .union([z.number().int(), z.string().regex(/^[0-9]+$/)])
+  .describe('Sum in minor units (e.g. cents): a number, or a string of its digits when past 9007199254740991, which a JSON number cannot hold exactly');
+
 /** Deals per stage and currency: what a pipeline holds, in one answer. */
 export const DealTotals = z.object({
   count: z.number().int().describe('Deals matching the filters'),
@@ -102,7 +110,7 @@ export const DealTotals = z.object({
       pipeline_id: z.string(),
       pipeline_name: z.string().describe(userWritten("The pipeline's name")),
       count: z.number().int(),
-      amounts: z.array(z.object({ currency: z.string(), amount: z.number().int().describe('Sum in minor units (e.g. cents)') })).describe('Per currency; deals without an amount count but add nothing'),
+      amounts: z.array(z.object({ currency: z.string(), amount: AmountSum })).describe('Per currency; deals without an amount count but add nothing'),
     }),
   ).describe('In pipeline order, then stage order; only stages with matching deals'),
   applied_range: AppliedRange,

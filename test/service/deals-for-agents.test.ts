@@ -114,3 +114,22 @@ t.test('LIKE characters in q match literally, fullwidth ones too (crm_unaccent()
   t.same(await search('5＿'), [], '5＿ is no wildcard');
   t.same(await search('50 apples'), [apples.id]);
 });
+
+t.test('count_deals sums amounts past 2^53−1 exactly, as digits, instead of failing', async (t) => {
+  const whales = (await admin.post<Pipeline>('/v1/pipelines', { name: 'Whales', stages: ['Huge', 'Small'] })).body;
+  for (const name of ['Whale one', 'Whale two']) {
+    const res = await admin.post('/v1/deals', { name, pipeline_id: whales.id, stage: 'Huge', amount: Number.MAX_SAFE_INTEGER, currency: 'USD' });
+    t.equal(res.status, 201, 'the largest amount a deal takes');
+  }
+  await admin.post('/v1/deals', { name: 'Minnow', pipeline_id: whales.id, stage: 'Small', amount: 5, currency: 'JPY' });
+  const totals = ok(t, await call(writer, 'count_deals', { pipeline: whales.id })) as { count: number; by_stage: { stage_name: string; amounts: unknown[] }[] };
+  t.equal(totals.count, 3);
+  t.same(
+    totals.by_stage.map((s) => [s.stage_name, s.amounts]),
+    [
+      ['Huge', [{ currency: 'USD', amount: '18014398509481982' }]],
+      ['Small', [{ currency: 'JPY', amount: 5 }]],
+    ],
+    'a sum a JSON number cannot hold exactly is its digits; the others stay numbers',
+  );
+});

@@ -5,6 +5,7 @@ import { withListSettings } from '../runtime/list-settings.js';
 import { ownerRestriction } from '../runtime/visibility.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { applicableDealFilters, explainEmptyResult, whereDealFilters } from './deal-filters.js';
+import { amountSum } from './money.js';
 import { stagesWithPipelines } from './stages-with-pipelines.js';
 
 /** How many deals match, and their count and amount per stage and currency, in pipeline and stage order. */
@@ -31,7 +32,7 @@ export const countDealsHandler: OperationHandler<typeof countDeals> = async ({ i
         pipeline_id: s.pipeline_id,
         pipeline_name: s.pipeline_name,
         count: own.reduce((n, g) => n + g.count, 0),
-        amounts: own.filter((g) => g.currency !== null && g.amount !== null).map((g) => ({ currency: g.currency!, amount: Number(g.amount) })),
+        amounts: own.filter((g) => g.currency !== null && g.amount !== null).map((g) => ({ currency: g.currency!, amount: amountSum(g.amount!) })),
       };
     });
     return { count: byStage.reduce((n, s) => n + s.count, 0), by_stage: byStage, applied_range: { ...range, time_zone: settings.time_zone } };

@@ -6,3 +6,9 @@ export function requireCurrencyWithAmount(amount: number | null | undefined, cur
     throw new ValidationError('currency: required when the deal has an amount (ISO 4217, e.g. USD).', 'currency');
   }
 }
+
+/** A sum of amounts as Postgres wrote it (numeric digits) → the contract's AmountSum: a number while it is exact, else the digits. */
+export function amountSum(digits: string): number | string {
+  const sum = Number(digits);
+  return Number.isSafeInteger(sum) ? sum : digits;
+}

@@ -352,7 +352,7 @@ t.test('unknown routes and query parameters are clear errors', async (t) => {
   }
 });
 
-t.test('a move racing an archive of its stage: the move waits and is refused; echoing an archived current stage is no move', async (t) => {
+t.test('a move racing an archive of its stage: the move waits and is refused; echoing an archived current stage (by id or name) is no move', async (t) => {
   const pipe = (await apiA.post<Pipeline>('/v1/pipelines', { name: 'Race', stages: ['Open', 'Middle', 'Closing'] })).body;
   const [open, middle, closing] = pipe.stages as [Stage, Stage, Stage];
   const deal = (await apiA.post<Deal>('/v1/deals', { name: 'Racer', pipeline_id: pipe.id })).body;
@@ -371,4 +371,10 @@ t.test('a move racing an archive of its stage: the move waits and is refused; ec
   t.match(echoed.body, { stage_id: middle.id, name: 'Racer 2' });
   const unchanged = await apiA.send<Deal>('PATCH', `/v1/deals/${deal.id}`, { body: { stage_id: middle.id, name: 'Racer 2' } });
   t.equal(unchanged.body.updated_at, echoed.body.updated_at, 'a PATCH repeating the values writes nothing');
+  const byName = await apiA.send<Deal>('PATCH', `/v1/deals/${deal.id}`, { body: { stage: 'MIDDLE', name: 'Racer 3' } });
+  t.equal(byName.status, 200, "the deal's own archived stage given back by name (as get_deal names it) is no move either");
+  t.match(byName.body, { stage_id: middle.id, name: 'Racer 3' });
+  const elsewhere = await apiA.send<ErrorBody>('PATCH', `/v1/deals/${deal.id}`, { body: { stage: 'Closing' } });
+  t.equal(elsewhere.status, 400, 'another archived stage by name is still refused');
+  t.equal(elsewhere.body.error.param, 'stage');
 });

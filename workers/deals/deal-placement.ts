@@ -50,8 +50,11 @@ async function pipelineOf(db: WorkspaceSql, pipelineId: string | undefined): Pro
   return pipeline.id;
 }
 
-/** A stage by name within one pipeline; an unknown or ambiguous name is a 400 that lists the valid names. */
-async function stageNamed(db: WorkspaceSql, pipelineId: string, name: string) {
+/**
+ * A stage by name within one pipeline; an unknown or ambiguous name is a 400 that lists the valid names.
+ * `own`: where the deal is, in this pipeline; its stage's name given back means it even once archived.
+ */
+async function stageNamed(db: WorkspaceSql, pipelineId: string, name: string, own?: Placement): Promise<Placement> {
   const stages = await db
     .selectFrom('stages')
     .select(['id', 'pipeline_id', 'name'])
@@ -67,8 +70,15 @@ async function stageNamed(db: WorkspaceSql, pipelineId: string, name: string) {
   const matches = stages.filter((s) => s.name.toLowerCase() === wanted);
   const valid = stages.map((s) => `"${s.name}"`).join(', ');
   // Read again FOR SHARE (see findStage): one row locked rather than the pipeline's every stage.
-  if (matches.length === 1) return findStage(db, matches[0]!.id);
+  if (matches.length === 1) {
+    const stage = await findStage(db, matches[0]!.id);
+    return { pipelineId: stage.pipeline_id, stageId: stage.id };
+  }
   if (matches.length > 1) throw new ValidationError(`stage: several stages of the pipeline are named "${name}"; give stage_id instead (${matches.map((s) => s.id).join(', ')}).`, 'stage');
+  if (own) {
+    const stage = await db.selectFrom('stages').select('name').where('id', '=', own.stageId).executeTakeFirst();
+    if (stage?.name.toLowerCase() === wanted) return own;
+  }
   throw new ValidationError(`stage: the pipeline has no active stage named "${name}". Valid names: ${valid || 'none'}.`, 'stage');
 }
 
@@ -85,8 +95,9 @@ export async function resolvePlacement(
   const targetPipeline = requested.pipeline_id ?? current?.pipelineId;
   if (requested.stage !== undefined) {
     if (requested.stage_id !== undefined) throw new ValidationError('stage: give stage or stage_id, not both.', 'stage');
-    const stage = await stageNamed(db, await pipelineOf(db, targetPipeline), requested.stage);
-    return { pipelineId: stage.pipeline_id, stageId: stage.id };
+    const pipelineId = await pipelineOf(db, targetPipeline);
+    // As with stage_id: the name of the deal's own stage given back is no move, even when that stage has been archived since.
+    return stageNamed(db, pipelineId, requested.stage, current?.pipelineId === pipelineId ? current : undefined);
   }
   if (requested.stage_id !== undefined) {
     // Echoing the deal's own stage is no move, even when that stage has been archived since.

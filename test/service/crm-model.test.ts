@@ -140,6 +140,10 @@ t.test('pipelines and stages: create, rename, reorder, archive, default', async 
   const pipe = created.body;
   t.same(pipe.stages.map((s) => [s.name, s.position]), [['Due', 0], ['Contacted', 1], ['Renewed', 2]]);
   t.equal((await apiA.post<ErrorBody>('/v1/pipelines', { name: 'renewals' })).status, 409, 'pipeline names are unique (case does not matter)');
+  const folded = await apiA.post<ErrorBody>('/v1/pipelines', { name: 'Turkish', stages: ['İade', 'iade'] });
+  t.equal(folded.status, 400, 'stage names that Postgres folds to one are refused like any repeated name');
+  t.equal(folded.body.error.param, 'stages');
+  t.notOk((await apiA.get<{ data: Pipeline[] }>('/v1/pipelines')).body.data.some((p) => p.name === 'Turkish'), 'and nothing is created');
   const defaults = await apiA.post<Pipeline>('/v1/pipelines', { name: 'Partners' });
   t.same(defaults.body.stages.map((s) => s.name), ['Lead', 'Qualified', 'Negotiation', 'Won', 'Lost'], 'default stages when none are given');
 

@@ -1,4 +1,6 @@
 import type { createPipeline } from '../../shared/contracts/pipelines.js';
+import { uniqueViolation } from '../../shared/db/sql.js';
+import { ValidationError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { DEFAULT_STAGES } from './default-pipeline.js';
@@ -36,6 +38,8 @@ export const createPipelineHandler: OperationHandler<typeof createPipeline> = as
         .execute();
     });
   } catch (error) {
+    // The contract's check of unique stage names folds case as JavaScript does; Postgres' lower() folds a few letters otherwise (İ to i).
+    if (uniqueViolation(error) === 'stages_pipeline_name_key') throw new ValidationError('stages: stage names must be unique (case ignored).', 'stages');
     throw nameConflict(error, input.name);
   }
   const created = await loadPipeline(db, id);

@@ -38,7 +38,7 @@ function column(view: DealsView, base: string, col: StageColumn): Html {
   const pipelineId = view.pipeline?.id ?? '';
   const more = new URLSearchParams({ pipeline: pipelineId, stage: col.stage.id, ...(view.single && col.nextCursor ? { cursor: col.nextCursor } : {}) }).toString();
   return html`<section class="stage" aria-labelledby="stage-${col.stage.id}">
-    <h2 id="stage-${col.stage.id}">${col.stage.name}</h2>
+    <h2 id="stage-${col.stage.id}">${col.stage.name}${col.stage.archived ? html` <span class="muted">(archived)</span>` : ''}</h2>
     ${col.deals.length === 0 ? html`<p class="muted">No deals${view.single?.onLaterPage ? ' on this page' : ''}.</p>` : html`<ul class="deals">${col.deals.map((d) => dealCard(view, d))}</ul>`}
     ${col.nextCursor ? html`<p><a href="${base}?${more}">${view.single ? 'Next page' : `All deals in ${col.stage.name}`}</a></p>` : ''}
   </section>`;

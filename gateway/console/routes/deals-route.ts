@@ -33,7 +33,7 @@ export function dealsRoute(deps: GatewayDeps): Router {
     const wanted = typeof req.query.pipeline === 'string' ? req.query.pipeline : '';
     const pipeline = pipelines.find((p) => p.id === wanted) ?? pipelines.find((p) => p.is_default) ?? pipelines[0] ?? null;
     if (wanted !== '' && pipeline?.id !== wanted) throw new NotFoundError('pipeline', wanted);
-    const stages = (pipeline?.stages ?? []).filter((s) => !s.archived);
+    const stages = pipeline?.stages ?? [];
     const stageId = typeof req.query.stage === 'string' ? req.query.stage : '';
     const cursor = typeof req.query.cursor === 'string' && req.query.cursor !== '' ? req.query.cursor : undefined;
 
@@ -43,7 +43,9 @@ export function dealsRoute(deps: GatewayDeps): Router {
       const col = await stageColumn(req, pipeline.id, stage, PER_PAGE, cursor);
       return sendPage(res, dealsPage({ session, pipelines, pipeline, columns: [col], single: { stage, onLaterPage: cursor !== undefined }, ownerName, fieldLabel }));
     }
-    const columns = pipeline ? await Promise.all(stages.map((s) => stageColumn(req, pipeline.id, s, PER_STAGE))) : [];
+    const all = pipeline ? await Promise.all(stages.map((s) => stageColumn(req, pipeline.id, s, PER_STAGE))) : [];
+    // Deals stay in a stage when it is archived: its column follows the active ones while it holds any, so they do not vanish from the board.
+    const columns = all.filter((c) => !c.stage.archived || c.deals.length > 0);
     sendPage(res, dealsPage({ session, pipelines, pipeline, columns, single: null, ownerName, fieldLabel }));
   });
 

@@ -169,6 +169,9 @@ t.test('pipelines and stages: create, rename, reorder, archive, default', async 
     ['Renewed', 2, false],
     ['Negotiating', null, true],
   ]);
+  const renameArchived = await apiA.send<ErrorBody>('PATCH', `/v1/pipelines/${pipe.id}/stages/${negotiating.id}`, { body: { name: 'Talking' } });
+  t.equal(renameArchived.status, 409, 'an archived stage exists but does not change');
+  t.match(renameArchived.body.error, { code: 'conflict', param: 'stage_id', message: /"Negotiating" is archived/ });
   t.equal((await apiA.post(`/v1/pipelines/${pipe.id}/stages`, { name: 'Negotiating' })).status, 201, 'an archived name can be used again');
 
   const renamed = await apiA.send<Pipeline>('PATCH', `/v1/pipelines/${pipe.id}`, { body: { name: 'Renewals 2027', is_default: true } });

@@ -1,4 +1,5 @@
 import type { Pipeline, updateStage } from '../../shared/contracts/pipelines.js';
+import { ConflictError } from '../../shared/errors.js';
 import { leftAsIs } from '../runtime/left-as-is.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { nameConflict } from './name-conflicts.js';
@@ -16,7 +17,12 @@ export const updateStageHandler: OperationHandler<typeof updateStage> = async ({
       before = await loadPipeline(txDb, input.pipeline_id);
       const stages = await activeStages(txDb, input.pipeline_id);
       const stage = stages.find((s) => s.id === input.stage_id);
-      if (!stage || stage.position === null) throw stageNotFound(input.stage_id);
+      if (!stage || stage.position === null) {
+        // An archived stage is still there (its deals stay in it): say so rather than that it does not exist.
+        const archived = before.stages.find((s) => s.id === input.stage_id && s.archived);
+        if (archived) throw new ConflictError(`The stage "${archived.name}" is archived; an archived stage is neither renamed nor moved.`, 'stage_id');
+        throw stageNotFound(input.stage_id);
+      }
       let position = stage.position;
       if (input.position !== undefined) {
         const move = moveStageTo(stage.position, input.position, stages.length);

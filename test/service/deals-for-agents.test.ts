@@ -101,6 +101,11 @@ t.test('a stage or pipeline named with İ is found by its own name (Postgres fol
   t.same(byStage.body.data?.map((d) => d.id), [deal.id], 'stage=İletişim');
   const counted = ok(t, await call(writer, 'count_deals', { pipeline: 'İhracat' })) as { count: number };
   t.equal(counted.count, 2, 'pipeline İhracat');
+  const upper = await admin.post<{ stage_id: string }>('/v1/deals', { name: 'Export deal three', pipeline_id: turkish.id, stage: 'İLETİŞİM' });
+  t.equal(upper.status, 201, 'a deal placed by the name in capitals, as the list filter finds it');
+  t.equal(upper.body.stage_id, turkish.stages[0]!.id);
+  const moved = ok(t, await call(writer, 'update_deal', { id: (await admin.post<{ id: string }>('/v1/deals', { name: 'Export deal four', pipeline_id: turkish.id, stage: 'Kapanış' })).body.id, stage: 'İLETİŞİM' }));
+  t.equal(moved.stage_id, turkish.stages[0]!.id, 'and moved so');
 });
 
 t.test('LIKE characters in q match literally, fullwidth ones too (crm_unaccent() folds ％ ＿ to % _)', async (t) => {

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
 import { NotFoundError, ValidationError } from '../../shared/errors.js';
 
@@ -55,9 +56,11 @@ async function pipelineOf(db: WorkspaceSql, pipelineId: string | undefined): Pro
  * `own`: where the deal is, in this pipeline; its stage's name given back means it even once archived.
  */
 async function stageNamed(db: WorkspaceSql, pipelineId: string, name: string, own?: Placement): Promise<Placement> {
+  // Case folded by Postgres' lower() on both sides, as the stage filter of the lists and the names' unique index do (JavaScript folds İ otherwise).
+  const named = sql<boolean>`lower(name) = lower(${name.trim()})`;
   const stages = await db
     .selectFrom('stages')
-    .select(['id', 'pipeline_id', 'name'])
+    .select(['id', 'pipeline_id', 'name', named.as('matches')])
     .where('pipeline_id', '=', pipelineId)
     .where('archived_at', 'is', null)
     .orderBy('position')
@@ -66,8 +69,7 @@ async function stageNamed(db: WorkspaceSql, pipelineId: string, name: string, ow
     const exists = await db.selectFrom('pipelines').select('id').where('id', '=', pipelineId).executeTakeFirst();
     if (!exists) throw new NotFoundError('pipeline', pipelineId, 'pipeline_id');
   }
-  const wanted = name.trim().toLowerCase();
-  const matches = stages.filter((s) => s.name.toLowerCase() === wanted);
+  const matches = stages.filter((s) => s.matches);
   const valid = stages.map((s) => `"${s.name}"`).join(', ');
   // Read again FOR SHARE (see findStage): one row locked rather than the pipeline's every stage.
   if (matches.length === 1) {
@@ -76,8 +78,8 @@ async function stageNamed(db: WorkspaceSql, pipelineId: string, name: string, ow
   }
   if (matches.length > 1) throw new ValidationError(`stage: several stages of the pipeline are named "${name}"; give stage_id instead (${matches.map((s) => s.id).join(', ')}).`, 'stage');
   if (own) {
-    const stage = await db.selectFrom('stages').select('name').where('id', '=', own.stageId).executeTakeFirst();
-    if (stage?.name.toLowerCase() === wanted) return own;
+    const stage = await db.selectFrom('stages').select(named.as('matches')).where('id', '=', own.stageId).executeTakeFirst();
+    if (stage?.matches) return own;
   }
   throw new ValidationError(`stage: the pipeline has no active stage named "${name}". Valid names: ${valid || 'none'}.`, 'stage');
 }

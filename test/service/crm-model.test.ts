@@ -227,6 +227,8 @@ t.test('deals: create (placement rules), get, patch (stage moves), delete', asyn
     [{ name: 'x', amount: -1, currency: 'USD' }, 400, 'amount'],
     [{ name: 'x', amount: 5, currency: 'XYZ' }, 400, 'currency'],
     [{ name: 'x', contact_id: 'con_nope' }, 404, 'contact_id'],
+    [{ name: 'x', contact_id: '' }, 400, 'contact_id'],
+    [{ name: 'x', pipeline_id: '' }, 400, 'pipeline_id'],
     [{ name: 'x', pipeline_id: 'pipe_nope' }, 404, 'pipeline_id'],
     [{ name: 'x', stage_id: 'stg_nope' }, 404, 'stage_id'],
     [{ name: 'x', owner_id: 'usr_nope' }, 404, 'owner_id'],
@@ -252,6 +254,9 @@ t.test('deals: create (placement rules), get, patch (stage moves), delete', asyn
   t.equal(explicit.body.pipeline_id, renewals.id, 'pipeline_id and a stage of that pipeline move it');
   const pipelineOnly = await apiA.send<Deal>('PATCH', `/v1/deals/${plain.body.id}`, { body: { pipeline_id: sales.id } });
   t.equal(pipelineOnly.body.stage_id, sales.stages[0]?.id, 'pipeline_id alone: its first stage');
+  const emptyContact = await apiA.send<ErrorBody>('PATCH', `/v1/deals/${plain.body.id}`, { body: { contact_id: '' } });
+  t.equal(emptyContact.status, 400, 'an empty contact_id is refused (null removes the contact)');
+  t.equal(emptyContact.body.error.param, 'contact_id');
   const noCurrency = await apiA.send<ErrorBody>('PATCH', `/v1/deals/${plain.body.id}`, { body: { currency: null } });
   t.equal(noCurrency.status, 400, 'an amount keeps its currency');
 
@@ -354,7 +359,7 @@ t.test('unknown routes and query parameters are clear errors', async (t) => {
   const route = await apiA.get<ErrorBody>('/v1/companies');
   t.equal(route.status, 404);
   t.match(route.body.error.message, /No route/);
-  for (const path of ['/v1/deals?sort=name', '/v1/pipelines?limit=5', '/v1/contacts/con_x?expand=deals', '/v1/deals?stage=']) {
+  for (const path of ['/v1/deals?sort=name', '/v1/pipelines?limit=5', '/v1/contacts/con_x?expand=deals', '/v1/deals?stage=', '/v1/deals?contact_id=', '/v1/deals?pipeline_id=']) {
     t.equal((await apiA.get(path)).status, 400, path);
   }
 });

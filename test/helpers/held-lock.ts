@@ -3,9 +3,17 @@ import pg from 'pg';
 /**
  * Makes a race deterministic: runs `statements` in a transaction of its own (the other side
  * of the race, holding its row locks), starts `request`, waits until the request waits for
- * those locks (or settles without waiting), then commits. `waited` says whether it waited.
+ * those locks (or settles without waiting), runs `thenStatements` (the rest of the other
+ * side, which may now wait for the request), then commits. `waited` says whether it waited;
+ * `holderError` is what failed the other side (e.g. chosen as a deadlock's victim), which then
+ * rolls back.
  */
-export async function whileHeld<T>(url: string, statements: { sql: string; params?: unknown[] }[], request: () => Promise<T>): Promise<{ result: T; waited: boolean }> {
+export async function whileHeld<T>(
+  url: string,
+  statements: { sql: string; params?: unknown[] }[],
+  request: () => Promise<T>,
+  thenStatements: { sql: string; params?: unknown[] }[] = [],
+): Promise<{ result: T; waited: boolean; holderError?: Error }> {
   const holder = new pg.Client({ connectionString: url });
   await holder.connect();
   try {
@@ -27,8 +35,14 @@ export async function whileHeld<T>(url: string, statements: { sql: string; param
     } finally {
       await watcher.end();
     }
-    await holder.query('commit');
-    return { result: await pending, waited };
+    let holderError: Error | undefined;
+    try {
+      for (const { sql, params } of thenStatements) await holder.query(sql, params);
+    } catch (error) {
+      holderError = error as Error;
+    }
+    await holder.query(holderError ? 'rollback' : 'commit');
+    return { result: await pending, waited, ...(holderError ? { holderError } : {}) };
   } finally {
     await holder.end();
   }

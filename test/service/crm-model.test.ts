@@ -390,3 +390,16 @@ t.test('a move racing an archive of its stage: the move waits and is refused; ec
   t.equal(elsewhere.status, 400, 'another archived stage by name is still refused');
   t.equal(elsewhere.body.error.param, 'stage');
 });
+
+t.test('a deal created in a stage while a stage change holds its pipeline waits for it, and no deadlock fails either', async (t) => {
+  const pipe = (await apiA.post<Pipeline>('/v1/pipelines', { name: 'Race two', stages: ['First', 'Last'] })).body;
+  const last = pipe.stages[1] as Stage;
+  // A stage change as archive-stage makes it: the pipeline locked, then its stage written (the last one, so no other shifts).
+  const lockPipeline = { sql: 'select id from pipelines where workspace_id = $1 and id = $2 for update', params: [a.workspace.id, pipe.id] };
+  const archiveLast = { sql: 'update stages set archived_at = now(), position = null, updated_at = now() where workspace_id = $1 and id = $2', params: [a.workspace.id, last.id] };
+  const created = await whileHeld(stack.db.url, [lockPipeline], () => apiA.post<ErrorBody>('/v1/deals', { name: 'Into Last', stage_id: last.id }), [archiveLast]);
+  t.ok(created.waited, 'the create waits for the change');
+  t.equal(created.holderError?.message, undefined, 'the change goes through');
+  t.equal(created.result.status, 400, 'then the create finds the stage archived (not a deadlock answered 503)');
+  t.equal(created.result.body.error.param, 'stage_id');
+});

@@ -8,10 +8,25 @@ export interface Placement {
 }
 
 /**
+ * Locks the pipeline a deal goes to FOR KEY SHARE, as the deal's foreign key does at its write,
+ * but before its stage: a stage change (archive, insert, reorder) locks the pipeline and then
+ * its stages, so a deal write holding a stage and then needing the pipeline deadlocked with it.
+ * Deal writes do not wait for one another here (KEY SHARE locks share).
+ */
+async function lockPipelineFirst(db: WorkspaceSql, target: { pipelineId: string } | { stageId: string } | 'default'): Promise<void> {
+  let query = db.selectFrom('pipelines').select('id');
+  if (target === 'default') query = query.where('is_default', '=', true);
+  else if ('pipelineId' in target) query = query.where('id', '=', target.pipelineId);
+  else query = query.where('id', '=', (eb) => eb.selectFrom(db.table('stages', 's')).select('s.pipeline_id').where('s.id', '=', target.stageId));
+  await query.forKeyShare().execute();
+}
+
+/**
  * The stage a deal goes to, FOR SHARE until the write commits: the deals→stages key takes only
- * FOR KEY SHARE, which lets an archive of the stage commit under the move.
+ * FOR KEY SHARE, which lets an archive of the stage commit under the move. Its pipeline first: see {@link lockPipelineFirst}.
  */
 async function findStage(db: WorkspaceSql, stageId: string) {
+  await lockPipelineFirst(db, { stageId });
   const stage = await db
     .selectFrom('stages')
     .select(['id', 'pipeline_id', 'name', 'archived_at'])
@@ -24,6 +39,7 @@ async function findStage(db: WorkspaceSql, stageId: string) {
 }
 
 async function firstStageOf(db: WorkspaceSql, pipelineId: string | null): Promise<Placement> {
+  await lockPipelineFirst(db, pipelineId === null ? 'default' : { pipelineId });
   const stage = await db
     .selectFrom('stages as s')
     .innerJoin(db.table('pipelines', 'p'), 'p.id', 's.pipeline_id')

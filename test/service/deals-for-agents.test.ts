@@ -138,3 +138,15 @@ t.test('count_deals sums amounts past 2^53−1 exactly, as digits, instead of fa
     'a sum a JSON number cannot hold exactly is its digits; the others stay numbers',
   );
 });
+
+t.test('count_deals lists pipelines in the order list_pipelines does (the default first, then oldest first), not by name', async (t) => {
+  const zeta = (await admin.post<Pipeline>('/v1/pipelines', { name: 'Zeta order', stages: ['Ordered'] })).body;
+  const alpha = (await admin.post<Pipeline>('/v1/pipelines', { name: 'Alpha order', stages: ['Ordered'] })).body;
+  for (const p of [alpha, zeta]) await admin.post('/v1/deals', { name: `In ${p.name}`, pipeline_id: p.id });
+  await admin.post('/v1/deals', { name: 'In the default', stage: 'Lead' });
+  const totals = ok(t, await call(writer, 'count_deals', { query: 'in' })) as { by_stage: { pipeline_id: string }[] };
+  const order = [...new Set(totals.by_stage.map((s) => s.pipeline_id))];
+  const listed = (await admin.get<{ data: Pipeline[] }>('/v1/pipelines')).body.data.map((p) => p.id).filter((id) => order.includes(id));
+  t.same(order, listed, 'the same order as the pipeline list');
+  t.ok(order.indexOf(zeta.id) < order.indexOf(alpha.id), 'Zeta, created first, before Alpha');
+});

@@ -32,6 +32,9 @@ export const IdempotencyKey = z.string().min(1, IDEMPOTENCY_KEY_RULE).max(255, I
 
 export const Timestamp = z.string().describe('ISO 8601 UTC timestamp');
 
+/** An id a write or a filter names (con_…, deal_…): never empty, since an empty one reached the database, or as a filter read as none. */
+export const RecordId = z.string().min(1, 'must not be empty').max(64);
+
 /**
  * The owner a contact or deal write names. No tool lists members, so the description says
  * where a model finds an id (its own) and that an e-mail, its usual guess, is not one.

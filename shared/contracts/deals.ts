@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../bus/operation.js';
-import { cleanText, CreationSort, Cursor, isoInstant, OwnerIdInput, PageLimit, pageOf, Timestamp, userWritten, SearchWords } from './common.js';
+import { cleanText, CreationSort, Cursor, isoInstant, OwnerIdInput, PageLimit, pageOf, RecordId, Timestamp, userWritten, SearchWords } from './common.js';
 import { AppliedRange, createdRangeFilters } from './created-range.js';
 import { CustomFieldValues } from './custom-field-values.js';
 
@@ -31,8 +31,7 @@ const Currency = z
   .refine((c) => /^[A-Z]{3}$/.test(c) && CURRENCIES.has(c), { message: 'must be an ISO 4217 currency code, e.g. USD' });
 const Amount = z.number().int('must be a whole number of minor units (e.g. cents)').min(0).max(Number.MAX_SAFE_INTEGER);
 const Instant = isoInstant('must be an ISO 8601 timestamp');
-/** An id: never empty (an empty contact_id once reached the database, and an empty filter read as none). */
-const Ref = z.string().min(1, 'must not be empty').max(64);
+const Ref = RecordId;
 /** Writes take a pipeline by id only (the find tools also take a name). */
 const PIPELINE_ID = 'A pipeline id (pipe_…), not a name; describe_schema (GET /v1/schema) lists them.';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../bus/operation.js';
-import { CONTROL_BUT_LINE_BREAKS, CONTROL_BUT_LINE_BREAKS_MESSAGE, Cursor, PageLimit, pageOf, Timestamp, userWritten } from './common.js';
+import { CONTROL_BUT_LINE_BREAKS, CONTROL_BUT_LINE_BREAKS_MESSAGE, Cursor, PageLimit, pageOf, RecordId, Timestamp, userWritten } from './common.js';
 import { Actor } from './events.js';
 import { NOTE_READ_SCOPES, NOTE_WRITE_SCOPES } from './note-parents.js';
 
@@ -55,7 +55,7 @@ export const NoteBody = z
   // The bound the refinement checks, documented where .max() would have put it.
   .meta({ maxLength: NOTE_BODY_MAX });
 
-const Ref = z.string().max(64);
+const Ref = RecordId;
 const ContactRef = Ref.describe('con_…: the note is on this contact (give contact_id or deal_id)');
 const DealRef = Ref.describe('deal_…: the note is on this deal (give contact_id or deal_id)');
 

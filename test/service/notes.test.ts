@@ -114,6 +114,15 @@ t.test('bad input: a clear 400 or 404 and nothing stored', async (t) => {
   t.equal(tooLong.status, 400);
   t.equal((await api.get<Note>(`/v1/notes/${note.id}`)).body.body, 'y'.repeat(10_000), 'a refused change leaves the note as it was');
   t.equal((await api.get<ErrorBody>('/v1/notes?contact_id=con_a&deal_id=deal_b')).status, 400, 'one parent filter at most');
+  // An empty id is refused, not read as no filter (every note) nor looked up as a record.
+  for (const param of ['contact_id', 'deal_id']) {
+    const emptyFilter = await api.get<ErrorBody>(`/v1/notes?${param}=`);
+    t.equal(emptyFilter.status, 400, `an empty ${param} filter is a 400`);
+    t.match(emptyFilter.body.error, { param, message: /must not be empty/ });
+    const emptyParent = await api.post<ErrorBody>('/v1/notes', { [param]: '', body: 'On nothing' });
+    t.equal(emptyParent.status, 400, `an empty ${param} on create is a 400`);
+    t.match(emptyParent.body.error, { param });
+  }
 
   // Characters, as the database and JSON Schema count them: an emoji is one, not two UTF-16 units.
   const emoji = await api.post<Note>('/v1/notes', { contact_id: contact, body: '😀'.repeat(10_000) });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../bus/operation.js';
-import { CONTROL_BUT_LINE_BREAKS, CONTROL_BUT_LINE_BREAKS_MESSAGE, Cursor, PageLimit, pageOf, RecordId, Timestamp, userWritten } from './common.js';
+import { CONTROL_BUT_LINE_BREAKS, CONTROL_BUT_LINE_BREAKS_MESSAGE, Cursor, PageLimit, pageOf, RecordId, Timestamp, userWritten, VISIBLE } from './common.js';
 import { Actor } from './events.js';
 import { NOTE_READ_SCOPES, NOTE_WRITE_SCOPES } from './note-parents.js';
 
@@ -37,9 +37,6 @@ function atMostCharacters(text: string, max: number): boolean {
   for (const _ of text) if (++count > max) return false;
   return true;
 }
-
-/** A character that shows: neither white space nor an invisible format character (Cf). */
-const VISIBLE = /[^\s\p{Cf}]/u;
 
 /** Stored as given after trimming: 1 to 10,000 characters. */
 export const NoteBody = z

@@ -120,6 +120,22 @@ t.test('required fields', async (t) => {
   await api.send('DELETE', `/v1/custom-fields/${id}`);
 });
 
+t.test('a required text field takes no blank value: "", spaces or only invisible characters say nothing', async (t) => {
+  const id = await define({ object_type: 'contact', key: 'company', label: 'Company', type: 'text', required: true });
+  for (const blank of ['', '   ', '\u200b', '\t\n']) await expectRefused(t, { company: blank }, 'custom_fields.company', /required and cannot be empty/);
+  const ok = await api.post<Contact>('/v1/contacts', { first_name: 'C', phone: newPhone(), custom_fields: { company: ' Acme ' } });
+  t.equal(ok.status, 201);
+  t.equal(ok.body.custom_fields.company, ' Acme ', 'text is stored as given');
+  const blanked = await api.send<ErrorBody>('PATCH', `/v1/contacts/${ok.body.id}`, { body: { custom_fields: { company: '' } } });
+  t.equal(blanked.status, 400, 'nor can a PATCH blank it');
+  t.equal(blanked.body.error.param, 'custom_fields.company');
+  t.same(await storedFields(ok.body.id), { company: ' Acme ' }, 'the stored value is kept');
+  await api.send('PATCH', `/v1/custom-fields/${id}`, { body: { required: false } });
+  const optional = await api.send<Contact>('PATCH', `/v1/contacts/${ok.body.id}`, { body: { custom_fields: { company: '' } } });
+  t.equal(optional.body.custom_fields.company, '', 'an optional text field may hold empty text');
+  await api.send('DELETE', `/v1/custom-fields/${id}`);
+});
+
 t.test('archived fields: hidden, refused on write, values kept and back on restore', async (t) => {
   const id = await define({ object_type: 'contact', key: 'legacy_id', label: 'Legacy id', type: 'text' });
   const c = (await api.post<Contact>('/v1/contacts', { first_name: 'L', phone: newPhone(), custom_fields: { legacy_id: 'L-1' } })).body;

@@ -1,4 +1,4 @@
-import { CONTROL_BUT_LINE_BREAKS, CONTROL_BUT_LINE_BREAKS_MESSAGE } from '../../shared/contracts/common.js';
+import { CONTROL_BUT_LINE_BREAKS, CONTROL_BUT_LINE_BREAKS_MESSAGE, VISIBLE } from '../../shared/contracts/common.js';
 import type { CustomFieldValue, CustomFieldValues } from '../../shared/contracts/custom-field-values.js';
 import type { CustomFieldObject } from '../../shared/db/entities/custom-field.js';
 import { ValidationError } from '../../shared/errors.js';
@@ -21,6 +21,8 @@ function problemWith(field: FieldDefinition, value: Exclude<CustomFieldValue, nu
   switch (field.type) {
     case 'text':
       if (typeof value !== 'string') return 'must be text';
+      // Otherwise "" or "  " would satisfy a required field while saying nothing.
+      if (field.required && !VISIBLE.test(value)) return 'is required and cannot be empty';
       // Each would be six bytes in every JSON copy of the record (its events, pages, webhooks).
       return CONTROL_BUT_LINE_BREAKS.test(value) ? CONTROL_BUT_LINE_BREAKS_MESSAGE : null;
     case 'number':

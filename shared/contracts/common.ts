@@ -99,6 +99,16 @@ export function cleanText(max: number) {
     .refine((s) => !/\p{Cc}/u.test(s), { message: 'must not contain control characters' });
 }
 
+/** Text that names something to people (a first name, a label, an option): trimmed, clean, and with something that shows. */
+export function shownText(max: number) {
+  return cleanText(max).pipe(
+    z
+      .string()
+      .min(1, 'is required and must not be empty')
+      .refine((s) => VISIBLE.test(s), { message: 'must contain visible text, not only spaces or invisible characters' }),
+  );
+}
+
 /** What a worker returns for one page of a list; the gateway wraps it in the list envelope. */
 export function pageOf<T extends z.ZodType>(item: T) {
   return z.object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../bus/operation.js';
-import { cleanText, CreationSort, Cursor, OwnerIdInput, PageLimit, pageOf, Timestamp, userWritten, SearchWords } from './common.js';
+import { cleanText, CreationSort, shownText, Cursor, OwnerIdInput, PageLimit, pageOf, Timestamp, userWritten, SearchWords } from './common.js';
 import { AppliedRange, createdRangeFilters } from './created-range.js';
 import { CustomFieldValues } from './custom-field-values.js';
 
@@ -30,7 +30,7 @@ const Email = z
   .pipe(z.email({ message: 'must be an e-mail address' }))
   .transform((s) => s.toLowerCase());
 
-const FirstName = cleanText(100).pipe(z.string().min(1, 'is required and must not be empty'));
+const FirstName = shownText(100);
 const Phone = cleanText(40)
   .pipe(z.string().min(1, 'is required'))
   .describe('Any common format; stored as E.164. Without a country code the workspace default_country applies.');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../bus/operation.js';
-import { cleanText, Cursor, PageLimit, pageOf, Timestamp, userWritten } from './common.js';
+import { Cursor, shownText, PageLimit, pageOf, Timestamp, userWritten } from './common.js';
 import { CustomFieldKey } from './custom-field-values.js';
 
 export const CustomFieldObjectType = z.enum(['contact', 'deal']);
@@ -24,7 +24,7 @@ export const CustomField = z
 export type CustomField = z.infer<typeof CustomField>;
 
 const Options = z
-  .array(cleanText(100).pipe(z.string().min(1)))
+  .array(shownText(100))
   .min(1, 'a select field needs at least one option')
   .max(200)
   .refine((o) => new Set(o).size === o.length, { message: 'options must be unique' });
@@ -33,7 +33,7 @@ export const CreateCustomFieldInput = z
   .strictObject({
     object_type: CustomFieldObjectType,
     key: CustomFieldKey,
-    label: cleanText(100).pipe(z.string().min(1, 'is required')),
+    label: shownText(100),
     type: CustomFieldType,
     options: Options.optional().describe('Required for select fields, refused for others'),
     required: z.boolean().optional().describe('Default false'),
@@ -42,7 +42,7 @@ export const CreateCustomFieldInput = z
 
 export const UpdateCustomFieldFields = z
   .strictObject({
-    label: cleanText(100).pipe(z.string().min(1)).optional(),
+    label: shownText(100).optional(),
     options: Options.optional().describe(
       'The complete list of options of a select field: it replaces the current one, so include every option to keep. An option that records still hold cannot be left out (409)',
     ),

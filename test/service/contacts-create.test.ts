@@ -79,6 +79,7 @@ t.test('bad input is a clear 400 and stores nothing', async (t) => {
     ['unknown custom field', { body: { first_name: 'A', phone: '+1 415 555 0111', custom_fields: { tier: 'gold' } } }, 400, 'validation_failed', 'custom_fields.tier'],
     ['control characters', { body: { first_name: 'A\u0007', phone: '+1 415 555 0111' } }, 400, 'validation_failed', 'first_name'],
     ['overlong name', { body: { first_name: 'x'.repeat(101), phone: '+1 415 555 0111' } }, 400, 'validation_failed', 'first_name'],
+    ['a name of only invisible characters', { body: { first_name: '\u200b\u2060', phone: '+1 415 555 0111' } }, 400, 'validation_failed', 'first_name'],
     ['not JSON at all', { rawBody: 'first_name=A', contentType: 'application/x-www-form-urlencoded' }, 415, 'unsupported_media_type', undefined],
     ['no body at all', { rawBody: '', contentType: 'text/plain' }, 400, 'validation_failed', undefined],
     ['JSON sent as text/plain', { rawBody: '{"first_name":"A"}', contentType: '' }, 415, 'unsupported_media_type', undefined],

@@ -90,6 +90,9 @@ t.test('custom fields: create, list, get, update, archive, restore', async (t) =
     [{ object_type: 'deal', key: 'kind', label: 'x', type: 'select', options: ['a', 'a'] }, 'options'],
     [{ object_type: 'company', key: 'kind', label: 'x', type: 'text' }, 'object_type'],
     [{ object_type: 'deal', key: 'kind', label: 'x', type: 'color' }, 'type'],
+    // Zero-width characters survive trimming and show nothing: a label or option of only those names nothing.
+    [{ object_type: 'deal', key: 'kind', label: '\u200b', type: 'text' }, 'label'],
+    [{ object_type: 'deal', key: 'kind', label: 'x', type: 'select', options: ['a', '\ufeff'] }, 'options.1'],
   ] as const) {
     const res = await apiA.post<ErrorBody>('/v1/custom-fields', body);
     t.equal(res.status, 400, JSON.stringify(body));
@@ -111,6 +114,9 @@ t.test('custom fields: create, list, get, update, archive, restore', async (t) =
   const unused = await apiA.send<{ options: string[] }>('PATCH', `/v1/custom-fields/${id}`, { body: { options: ['web', 'event'] } });
   t.same(unused.body.options, ['web', 'event'], 'an option no record holds can go');
   t.equal((await apiA.send('DELETE', `/v1/deals/${holder.body.id}`)).status, 200);
+  const invisibleLabel = await apiA.send<ErrorBody>('PATCH', `/v1/custom-fields/${id}`, { body: { label: ' \u200b ' } });
+  t.equal(invisibleLabel.status, 400, 'nor can a label become invisible');
+  t.equal(invisibleLabel.body.error.param, 'label');
   const typeChange = await apiA.send<ErrorBody>('PATCH', `/v1/custom-fields/${id}`, { body: { type: 'text' } });
   t.equal(typeChange.status, 400, 'the type never changes');
 

@@ -8,7 +8,10 @@ import { ValidationError } from '../../shared/errors.js';
  */
 export function normalizePhone(input: string, defaultCountry: string | null, param = 'phone'): string {
   const text = input.trim();
-  const international = text.startsWith('+') || text.startsWith('00');
+  // Where the number starts, as libphonenumber reads it: past "tel:", "(" in "(+44) 20…", or the
+  // invisible direction marks that a number copied from a chat or a signature carries.
+  const number = text.slice(Math.max(0, text.search(/[+\d]/)));
+  const international = number.startsWith('+') || number.startsWith('00');
   if (!international && !defaultCountry) {
     throw new ValidationError(
       `${param}: "${text}" has no country code and the workspace has no default_country. Write it as +<country code> <number>.`,
@@ -17,7 +20,7 @@ export function normalizePhone(input: string, defaultCountry: string | null, par
   }
   let parsed;
   try {
-    parsed = parsePhoneNumberWithError(text.startsWith('00') ? `+${text.slice(2)}` : text, {
+    parsed = parsePhoneNumberWithError(number.startsWith('00') ? `+${number.slice(2)}` : text, {
       defaultCountry: (defaultCountry ?? undefined) as CountryCode | undefined,
     });
   } catch (error) {

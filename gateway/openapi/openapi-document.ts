@@ -38,6 +38,8 @@ function errorCodesOf(e: Endpoint): ErrorCode[] {
   if (e.scope) codes.add('missing_scope');
   if (e.body) ['validation_failed', 'invalid_json', 'payload_too_large', 'unsupported_media_type'].forEach((c) => codes.add(c as ErrorCode));
   if (e.params) codes.add('not_found');
+  // A key sent again with another request, whatever the endpoint.
+  if (e.idempotent) codes.add('idempotency_key_reused');
   return [...codes];
 }
 

@@ -12,7 +12,7 @@ interface Operation {
   security: Record<string, string[]>[];
   parameters?: { name: string; in: string }[];
   requestBody?: unknown;
-  responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }>;
+  responses: Record<string, { description?: string; content?: Record<string, { schema: { $ref?: string } }> }>;
 }
 interface OpenApiDocument {
   openapi: string;
@@ -56,7 +56,10 @@ t.test('complete: exactly the endpoints the gateway mounts, each fully described
     for (const name of Object.keys((e.query as unknown as { shape?: Record<string, unknown> })?.shape ?? {})) {
       t.ok(op.parameters?.some((p) => p.in === 'query' && p.name === name), `${label}: query parameter ${name}`);
     }
-    if (e.idempotent) t.ok(op.parameters?.some((p) => p.in === 'header' && p.name === 'Idempotency-Key'), `${label}: Idempotency-Key`);
+    if (e.idempotent) {
+      t.ok(op.parameters?.some((p) => p.in === 'header' && p.name === 'Idempotency-Key'), `${label}: Idempotency-Key`);
+      t.match(op.responses['409']?.description, /idempotency_key_reused/, `${label}: its 409 names idempotency_key_reused`);
+    }
   }
 });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../bus/operation.js';
-import { cleanText, CreationSort, shownText, Cursor, OwnerIdInput, PageLimit, pageOf, Timestamp, userWritten, SearchWords } from './common.js';
+import { cleanText, CreationSort, shownText, Cursor, OwnerIdInput, PageLimit, pageOf, Timestamp, userWritten, SearchWords, VISIBLE } from './common.js';
 import { AppliedRange, createdRangeFilters } from './created-range.js';
 import { CustomFieldValues } from './custom-field-values.js';
 
@@ -31,6 +31,8 @@ const Email = z
   .transform((s) => s.toLowerCase());
 
 const FirstName = shownText(100);
+/** Blank, or only invisible characters: no last name, stored as null rather than as "" (so PATCH "" clears it). */
+const LastName = cleanText(100).transform((s) => (VISIBLE.test(s) ? s : null));
 const Phone = cleanText(40)
   .pipe(z.string().min(1, 'is required'))
   .describe('Any common format; stored as E.164. Without a country code the workspace default_country applies.');
@@ -39,7 +41,7 @@ const Phone = cleanText(40)
 export const CreateContactInput = z
   .strictObject({
     first_name: FirstName,
-    last_name: cleanText(100).nullable().optional(),
+    last_name: LastName.nullable().optional().describe('Empty text clears it, as null does'),
     email: Email.nullable().optional(),
     phone: Phone,
     status: ContactStatus.optional().describe('Default on create: active'),

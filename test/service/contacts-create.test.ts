@@ -96,6 +96,20 @@ t.test('bad input is a clear 400 and stores nothing', async (t) => {
   t.equal(await count(), before, 'nothing was stored');
 });
 
+t.test('a blank last_name is no last name: null, never ""', async (t) => {
+  for (const [blank, phone] of [['', '+1 415 555 0121'], ['   ', '+1 415 555 0122'], ['\u200b', '+1 415 555 0123']] as const) {
+    const res = await api.post<Contact>('/v1/contacts', { first_name: 'Mononym', last_name: blank, phone });
+    t.equal(res.status, 201);
+    t.equal(res.body.last_name, null, `${JSON.stringify(blank)} is stored as null`);
+  }
+  const named = await api.post<Contact>('/v1/contacts', { first_name: 'Ada', last_name: 'Lovelace', phone: '+1 415 555 0124' });
+  const cleared = await api.send<Contact>('PATCH', `/v1/contacts/${named.body.id}`, { body: { last_name: '' } });
+  t.equal(cleared.status, 200);
+  t.equal(cleared.body.last_name, null, 'PATCH with "" clears it, as null does');
+  const [row] = await stack.db.query<{ last_name: string | null }>('select last_name from contacts where id = $1', [named.body.id]);
+  t.equal(row?.last_name, null);
+});
+
 t.test('a phone without country code needs the workspace default_country', async (t) => {
   const token = await stack.token(noCountry.workspace.id, ['contacts:write']);
   const res = await client(stack.baseUrl, token).post<ErrorBody>('/v1/contacts', { first_name: 'A', phone: '(415) 555-0100' });

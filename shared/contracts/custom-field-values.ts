@@ -15,7 +15,10 @@ export const CustomFieldKey = z
  * A stored custom field value. Its type is checked against the field's definition
  * (text, number, boolean, date as YYYY-MM-DD, select option); null clears it.
  */
-export const CustomFieldValue = z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]);
+export const CustomFieldValue = z.union([z.string().max(2000), z.number(), z.boolean(), z.null()], {
+  // Said once for the union, instead of zod's bare "Invalid input" for an object or a list.
+  error: (issue) => (issue.code === 'invalid_union' ? 'must be text, a number, true or false, or null' : undefined),
+});
 export type CustomFieldValue = z.infer<typeof CustomFieldValue>;
 
 /** All of a record's custom field values as JSON, at most (enforced by the database: migration 0015). */

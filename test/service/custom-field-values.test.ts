@@ -41,6 +41,9 @@ t.test('text', async (t) => {
   t.equal(ok.status, 201);
   t.equal(ok.body.custom_fields.nickname, 'Ace');
   await expectRefused(t, { nickname: 42 }, 'custom_fields.nickname', /must be text/);
+  // A list or an object is no custom field value at all, and the refusal says what one is.
+  await expectRefused(t, { nickname: ['Ace'] }, 'custom_fields.nickname', /must be text, a number, true or false, or null/);
+  await expectRefused(t, { nickname: { text: 'Ace' } }, 'custom_fields.nickname', /must be text, a number, true or false, or null/);
   // Each control character is six bytes in every JSON copy of the record; tabs and line breaks are text.
   await expectRefused(t, { nickname: 'A\u0007ce' }, 'custom_fields.nickname', /must not contain control characters other than tabs and line breaks/);
   const lines = await api.post<Contact>('/v1/contacts', { first_name: 'L', phone: newPhone(), custom_fields: { nickname: 'Line one\n\tLine two' } });

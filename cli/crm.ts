@@ -2,6 +2,7 @@
 import './v8-tuning.js';
 import { ConfigError } from '../shared/config.js';
 import { CrmError } from '../shared/errors.js';
+import { databaseRefusal } from './database-refusal.js';
 import { UsageError } from './usage-error.js';
 
 /** `crm`: every way to run and administer the service. One module per command, loaded on demand. */
@@ -65,6 +66,11 @@ main(process.argv.slice(2)).catch((error: unknown) => {
   }
   if (error instanceof CrmError) {
     process.stderr.write(`crm: ${error.message}${error.details.param ? ` (${error.details.param})` : ''}\n`);
+    process.exit(1);
+  }
+  const refusal = databaseRefusal(error);
+  if (refusal) {
+    process.stderr.write(`crm: ${refusal}\n`);
     process.exit(1);
   }
   if (isSystemError(error)) {

@@ -1,5 +1,6 @@
 import { connect, headers as natsHeaders, ErrorCode, type ConnectionOptions, type JetStreamClient, type JetStreamManager, type KV, type NatsConnection, type Msg, type MsgHdrs } from 'nats';
 import type { Logger } from '../logger.js';
+import { ConfigError } from '../config.js';
 import { CoalescedSends } from './coalesced-sends.js';
 import { ReplyInbox } from './nats-reply-inbox.js';
 import { printableNatsUrl } from './printable-nats-url.js';
@@ -91,7 +92,8 @@ export class NatsTransport implements BusTransport, JetStreamAccess {
         return new NatsTransport(nc, log, identity.inboxPrefix);
       } catch (error) {
         if (!UNREACHABLE.has(errorCode(error) ?? '')) {
-          throw new Error(`NATS at ${printableNatsUrl(url)} refused this process: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+          // A ConfigError: the command line prints it as one line, not the client's stack trace.
+          throw new ConfigError(`NATS at ${printableNatsUrl(url)} refused this process: ${error instanceof Error ? error.message : String(error)}. Check NATS_NKEY_SEED, NATS_CREDS and NATS_TLS_CA.`, { cause: error });
         }
         if (attempt % 20 === 1) log.warn({ url: printableNatsUrl(url) }, 'NATS not reachable yet; waiting');
         await new Promise((resolve) => setTimeout(resolve, 250));

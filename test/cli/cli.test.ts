@@ -202,6 +202,27 @@ t.test('a port in use: one line saying so, no stack trace', async (t) => {
   t.notMatch(res.stderr, /\n\s+at /, 'no stack trace');
 });
 
+t.test('a database that refuses the connection: one line naming the refusal, no stack trace, exit 1', async (t) => {
+  const { runCrm } = await import('../helpers/process.js');
+  const { randomBytes } = await import('node:crypto');
+  const absent = new URL(stack.env.DATABASE_URL ?? '');
+  absent.pathname = `/crm_absent_${randomBytes(5).toString('hex')}`;
+  const noRole = new URL(stack.env.DATABASE_URL ?? '');
+  noRole.username = `crm_no_role_${randomBytes(5).toString('hex')}`;
+  const cases: [string, string[], RegExp][] = [
+    [absent.href, ['migrate'], /^crm: Postgres refused the connection: database "crm_absent_\w+" does not exist \(SQLSTATE 3D000\)\. Check DATABASE_URL\.\n$/],
+    // Before, the migrator read an absent database as one with every migration pending.
+    [absent.href, ['tokens', 'list', '--workspace', 'x'], /^crm: Postgres refused the connection: database "crm_absent_\w+" does not exist \(SQLSTATE 3D000\)/],
+    [noRole.href, ['migrate'], /^crm: Postgres refused the connection: role "crm_no_role_\w+" does not exist \(SQLSTATE 28000\)/],
+  ];
+  for (const [url, args, message] of cases) {
+    const res = await runCrm(args, { ...stack.env, DATABASE_URL: url, NATS_URL: '', LOG_LEVEL: 'silent' });
+    t.equal(res.code, 1, `crm ${args.join(' ')} exits 1`);
+    t.match(res.stderr, message);
+    t.notMatch(res.stderr, /\n\s+at /, 'no stack trace');
+  }
+});
+
 t.test('crm gateway and crm worker explain that they need NATS_URL', async (t) => {
   const { runCrm } = await import('../helpers/process.js');
   const res = await runCrm(['gateway'], { PATH: process.env.PATH, PORT: '0' });

@@ -78,6 +78,8 @@ t.test('no identity, no connection', async (t) => {
   const run = await runCrm(['worker', 'tokens'], withoutIdentity);
   t.not(run.code, 0, 'a worker without its key exits instead of waiting forever');
   t.match(run.stderr, /refused this process/, 'and says why');
+  t.equal(run.stderr.trim().split('\n').length, 1, `in one line, not a stack trace: ${run.stderr}`);
+  t.equal(run.code, 1);
 });
 
 t.test('what an open bus gave away, an unrestricted identity still sees (the attack)', async (t) => {

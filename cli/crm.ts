@@ -70,7 +70,7 @@ main(process.argv.slice(2)).catch((error: unknown) => {
   }
   const refusal = databaseRefusal(error);
   if (refusal) {
-    process.stderr.write(`crm: ${refusal}\n`);
+    process.stderr.write(`crm: ${refusal.message}\n`);
     process.exit(1);
   }
   if (isSystemError(error)) {

@@ -12,6 +12,7 @@ import { createMetricsRegistry } from '../../shared/metrics/registry.js';
 import { WorkerMessageMetrics } from '../../shared/metrics/worker-metrics.js';
 import { serveAdminPort } from '../admin-port.js';
 import { parseCommandArgs } from '../args.js';
+import { requireDatabaseAccepts } from '../require-database-accepts.js';
 import { connectTransport, requireNats, resolveDatabase, resolveSecret } from '../environment.js';
 import { onShutdown } from '../shutdown.js';
 import { UsageError } from '../usage-error.js';
@@ -43,6 +44,7 @@ export async function run(argv: string[]): Promise<void> {
   const secrets = deriveSecrets(await resolveSecret(config));
   const db = await resolveDatabase(config, log, 'command');
   const orm = await openDatabase({ url: db.url, poolMax: config.dbPoolMax, applicationName: `crm worker ${names.join(' ')}` });
+  await requireDatabaseAccepts(orm, log);
   const transport = await connectTransport(config, log, `crm worker ${names.join(' ')}`, workerRole(names[0] as WorkerName));
   const metrics = createMetricsRegistry(`worker:${names.join('+')}`);
   registerPoolMetrics(metrics, orm);

@@ -221,6 +221,11 @@ t.test('a database that refuses the connection: one line naming the refusal, no 
     t.match(res.stderr, message);
     t.notMatch(res.stderr, /\n\s+at /, 'no stack trace');
   }
+  // Before, the worker started and joined its queue group, and failed every request it took with a 500.
+  const { workerRole } = await import('../../shared/bus/nats-permissions.js');
+  const worker = await runCrm(['worker', 'contacts'], { ...stack.envFor(workerRole('contacts')), DATABASE_URL: absent.href, LOG_LEVEL: 'silent' });
+  t.equal(worker.code, 1, 'crm worker exits 1');
+  t.match(worker.stderr, /^crm: Postgres refused the connection: database "crm_absent_\w+" does not exist \(SQLSTATE 3D000\)\. Check DATABASE_URL\.\n$/);
 });
 
 t.test('crm gateway and crm worker explain that they need NATS_URL', async (t) => {

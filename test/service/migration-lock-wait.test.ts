@@ -1,0 +1,53 @@
+import pg from 'pg';
+import t from 'tap';
+import { migrateDatabase } from '../../shared/db/migrate.js';
+import { openDatabase } from '../../shared/db/orm.js';
+import { createTestDatabase } from '../helpers/database.js';
+
+/**
+ * A migration waiting for a table that a long transaction holds: before, every later query on
+ * that table queued behind the migration until the transaction ended, so a rollout stalled the
+ * running release's writes. Now each attempt waits a bounded time, rolls back, lets the queue
+ * through, and tries again; the migration applies once the table is free.
+ */
+const db = await createTestDatabase();
+t.teardown(() => db.drop());
+
+t.test('a migration waiting for a held table does not stall the writes queued behind it', async (t) => {
+  const orm = await openDatabase({ url: db.url, poolMax: 2, applicationName: 'crm tests' });
+  t.teardown(() => orm.close());
+  // 0015 adds triggers to contacts, which waits for every open write transaction on it.
+  await orm.migrator.down({ to: '0014-webhook-delivery-lease' });
+
+  const holder = new pg.Client({ connectionString: db.url });
+  const writer = new pg.Client({ connectionString: db.url });
+  await holder.connect();
+  await writer.connect();
+  t.teardown(async () => {
+    await holder.end();
+    await writer.end();
+  });
+  // A write transaction left open on contacts (a long import's batch, a session idle in a transaction).
+  await holder.query('begin');
+  await holder.query('lock table contacts in row exclusive mode');
+
+  const migrating = migrateDatabase(orm, db.url, { lockWaitMs: 300 });
+  migrating.catch(() => undefined);
+  const until = Date.now() + 10_000;
+  while ((await db.query(`select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%contacts_custom_fields_size%'`)).length === 0) {
+    if (Date.now() > until) throw new Error('the migration never waited for contacts');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+
+  // Another write to contacts, as the running release makes them.
+  const started = Date.now();
+  const written = writer.query('begin').then(() => writer.query('lock table contacts in row exclusive mode')).then(() => writer.query('commit'));
+  const outcome = await Promise.race([written.then(() => 'written'), new Promise((resolve) => setTimeout(() => resolve('stalled'), 3_000))]);
+  t.equal(outcome, 'written', `the write went through while the table was held (${Date.now() - started} ms)`);
+
+  await holder.query('commit');
+  await written;
+  t.same(await migrating, ['0015-custom-fields-size', '0016-current-zone-names'], 'the migration applied once the table was free');
+  const triggers = await db.query(`select tgname from pg_trigger where tgname = 'contacts_custom_fields_size'`);
+  t.equal(triggers.length, 1);
+});

@@ -25,10 +25,18 @@ export interface MigrateOptions {
 export async function migrateDatabase(orm: Orm, url: string, options: MigrateOptions = {}): Promise<string[]> {
   const lockWaitMs = options.lockWaitMs ?? MIGRATION_LOCK_WAIT_MS;
   const lock = new pg.Client({ connectionString: url, application_name: 'crm migrate' });
+  // Without a listener, the connection's loss (Postgres restarting, the session ended by an
+  // administrator) was an uncaught 'error' event that ended the process with a stack trace.
+  let lost: Error | undefined;
+  lock.on('error', (error) => (lost = error));
   await lock.connect();
   try {
-    await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]).catch((error: unknown) => {
+      throw new Error(`Lost the connection waiting for the migration lock: ${error instanceof Error ? error.message : String(error)}. Nothing was applied; run it again.`, { cause: error });
+    });
     for (;;) {
+      // Another process may take the lock now: stop rather than migrate beside it.
+      if (lost) throw new Error(`Lost the connection holding the migration lock: ${lost.message}. Run it again: what is left pending is applied then.`, { cause: lost });
       try {
         return await applyPending(orm, lockWaitMs);
       } catch (error) {

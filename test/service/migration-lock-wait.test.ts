@@ -51,3 +51,27 @@ t.test('a migration waiting for a held table does not stall the writes queued be
   const triggers = await db.query(`select tgname from pg_trigger where tgname = 'contacts_custom_fields_size'`);
   t.equal(triggers.length, 1);
 });
+
+t.test('the connection waiting for the migration lock lost: the migration fails with a message, the process lives on', async (t) => {
+  const holder = new pg.Client({ connectionString: db.url });
+  await holder.connect();
+  t.teardown(() => holder.end());
+  await holder.query('select pg_advisory_lock(7331001)');
+  const orm = await openDatabase({ url: db.url, poolMax: 2, applicationName: 'crm tests' });
+  t.teardown(() => orm.close());
+
+  const migrating = migrateDatabase(orm, db.url);
+  migrating.catch(() => undefined);
+  const until = Date.now() + 10_000;
+  const waitingPid = async (): Promise<number> => {
+    for (;;) {
+      const rows = await db.query<{ pid: number }>(`select pid from pg_stat_activity where application_name = 'crm migrate' and wait_event_type = 'Lock'`);
+      if (rows[0]) return rows[0].pid;
+      if (Date.now() > until) throw new Error('the migration never waited for its lock');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  // Before, the lock's client emitted an 'error' nobody listened to: it ended this process.
+  await db.query('select pg_terminate_backend($1)', [await waitingPid()]);
+  await t.rejects(migrating, /Lost the connection waiting for the migration lock: .*Nothing was applied; run it again\./);
+});

@@ -1,5 +1,6 @@
 import t from 'tap';
 import { checkViolation, foreignKeyViolation, postgresErrorOf, uniqueViolation } from '../../shared/db/sql.js';
+import { isDatabaseOutOfResources } from '../../workers/runtime/database-out-of-resources.js';
 import { isTransactionConflict } from '../../workers/runtime/transaction-conflict.js';
 
 /** As pg throws it, and as the ORM and a transaction wrap it (`cause`). */
@@ -18,4 +19,12 @@ t.test('a Postgres error is found by its SQLSTATE in the error or its causes', a
   const loop: Error & { cause?: unknown } = new Error('loop');
   loop.cause = loop;
   t.equal(postgresErrorOf(loop, new Set(['23505'])), null, 'a cause that is itself ends the walk');
+});
+
+t.test('a database out of resources is told apart from a fault of the request', async (t) => {
+  t.ok(isDatabaseOutOfResources(wrapped(pgError('53300'))), 'too many connections, wrapped');
+  t.ok(isDatabaseOutOfResources(Object.assign(new Error('x'), { sqlState: '53200' })), 'out of memory, as the ORM names it');
+  t.ok(isDatabaseOutOfResources(pgError('53100')), 'disk full');
+  t.notOk(isDatabaseOutOfResources(pgError('23505', 'k')), 'a unique violation is the request\'s');
+  t.notOk(isDatabaseOutOfResources(pgError('42P01')), 'an undefined table is a fault');
 });

@@ -22,6 +22,7 @@ import { EventRecorder } from './events/event-recorder.js';
 import { fingerprintOf, runIdempotent } from './idempotency.js';
 import { requireStorableText } from './storable-text.js';
 import { isTransactionConflict } from './transaction-conflict.js';
+import { isDatabaseOutOfResources } from './database-out-of-resources.js';
 import type { HandlerBinding, WorkerServices } from './worker-call.js';
 
 /** Subscribes one operation in its worker's queue group and answers every request. */
@@ -163,6 +164,11 @@ function toCrmError(error: unknown, log: Logger): CrmError {
   if (error instanceof ConnectionException || isDatabaseUnreachable(error)) {
     log.warn({ err: error }, 'database unavailable');
     return new UnavailableError('The database is not reachable right now. Retry shortly.', 2);
+  }
+  if (isDatabaseOutOfResources(error)) {
+    // Before: a 500, as if the request were at fault; it is the database's capacity, and a retry can succeed.
+    log.warn({ err: error }, 'database out of resources');
+    return new UnavailableError('The database is out of capacity right now (connections, memory or disk). Retry shortly.', 2);
   }
   if (isTransactionConflict(error)) {
     // Rolled back whole, so the caller may send it again (an import's batch is, at once).

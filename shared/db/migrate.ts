@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Orm } from './orm.js';
+import { postgresErrorOf } from './sql.js';
 
 /** Any fixed number; every process that migrates takes the same advisory lock. */
 const MIGRATION_LOCK = 7_331_001;
@@ -61,8 +62,8 @@ async function applyPending(orm: Orm, lockWaitMs: number): Promise<string[]> {
 }
 
 /** 55P03 lock_not_available, as the driver or the ORM wrapping it reports it. */
-function isLockTimeout(error: unknown, depth = 0): boolean {
-  if (!(error instanceof Error) || depth > 5) return false;
-  const code: unknown = 'code' in error ? error.code : undefined;
-  return code === '55P03' || isLockTimeout(error.cause, depth + 1);
+const LOCK_NOT_AVAILABLE: ReadonlySet<string> = new Set(['55P03']);
+
+function isLockTimeout(error: unknown): boolean {
+  return postgresErrorOf(error, LOCK_NOT_AVAILABLE) !== null;
 }

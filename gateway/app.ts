@@ -62,7 +62,7 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   const metadataDocuments = new ClientMetadataDocuments({ allowPrivateNetworks: deps.config.oauthClientMetadataAllowPrivateNetworks });
   const provider = new BusOAuthProvider(deps.bus, deps.publicUrl, verifier, metadataDocuments, deps.log);
   const subscriptions = [
-    onEvent(deps, TOKEN_REVOKED_EVENT, 'token_id', (id) => tokenCache.evictToken(id)),
+    onEvent(deps, TOKEN_REVOKED_EVENT, 'token_id', (id) => tokens.forgetToken(id)),
     onEvent(deps, GRANT_CHANGED_EVENT, 'grant_id', (id) => verifier.forgetGrant(id)),
     onEvent(deps, SIGNING_KEYS_CHANGED_EVENT, 'kid', () => verifier.forgetKeys()),
   ];

@@ -33,6 +33,12 @@ export class ApiTokenAuthenticator {
     private readonly failures: FailedAuthLimit | null,
   ) {}
 
+  /** A revoked token: out of the positive cache, and no longer past its address's block for refused tokens. */
+  forgetToken(tokenId: string): void {
+    this.cache.evictToken(tokenId);
+    this.recent.evictToken(tokenId);
+  }
+
   async resolve(token: string, presenter: TokenPresenter): Promise<ResolvedCredential> {
     const key = CredentialCache.keyOf(token);
     const cached = this.cache.get(key);

@@ -99,6 +99,14 @@ t.test('a token found valid lately goes on working from an address blocked for b
   t.equal(again, 1, 'and is looked up as usual, so a revocation still counts');
   t.equal((await from(office, unknownToken())).status, 429, 'while bad tokens from there stay refused without a lookup');
   t.equal((await from(office, await stack.token(workspace.id, ['contacts:read']))).status, 429, 'as does a token never seen valid');
+  // Revoked, it no longer passes: it is refused from there like any bad token, without a lookup.
+  const me = await request<{ id: string }>(`${stack.baseUrl}/v1/me`, { token: good, headers: { 'x-forwarded-for': '203.0.113.81' } });
+  await stack.crm(['tokens', 'revoke', '--workspace', workspace.id, me.body.id]);
+  await new Promise((r) => setTimeout(r, 3_500)); // past the positive cache, in case the revocation's event were missed
+  const revoked = await lookupsDuring(async () => {
+    t.equal((await from(office, good)).status, 429, 'the revoked token is refused at the block');
+  });
+  t.equal(revoked, 0, 'without a lookup');
 });
 
 t.test('the tool servers count refused tokens too, with their bearer challenge until the limit', async (t) => {

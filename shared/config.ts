@@ -63,7 +63,8 @@ const listenHost = () =>
   z
     .string()
     .refine(
-      (host) => isIP(host) !== 0 || /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/.test(host),
+      // Underscores too: container and compose service names (crm_gateway) resolve though DNS names may not hold them.
+      (host) => isIP(host) !== 0 || /^(?=.{1,253}$)[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*$/.test(host),
       'must be an IP address or a host name (no scheme, port or path)',
     );
 

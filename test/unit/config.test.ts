@@ -134,7 +134,7 @@ t.test('PUBLIC_URL is an http or https base URL', async (t) => {
 });
 
 t.test('HOST and ADMIN_HOST take an IP address or a host name, nothing else', async (t) => {
-  for (const host of ['0.0.0.0', '::', '::1', 'localhost', 'crm-gateway.internal']) {
+  for (const host of ['0.0.0.0', '::', '::1', 'localhost', 'crm-gateway.internal', 'crm_gateway']) {
     t.equal(loadConfig({ HOST: host, ADMIN_HOST: host }).host, host, host);
   }
   for (const host of ['http://0.0.0.0', '0.0.0.0:3000', ' 127.0.0.1', 'gateway/', '-bad.example']) {

@@ -41,12 +41,18 @@ const PHONE_QUERY = /^[\d\s()+./-]+$/;
 const isPhoneQuery = (q: string) => PHONE_QUERY.test(q) && q.replace(/\D/g, '').length >= 2;
 
 /**
+ * Written as a phone number rather than a short run of digits (a year, an order number): with
+ * a separator, or six digits or more. "2024" alone would otherwise also match every +1 202-4….
+ */
+const looksDialled = (q: string) => /[\s()./-]/.test(q) || q.replace(/\D/g, '').length >= 6;
+
+/**
  * What a search of phone characters without a country code means in the workspace's default
  * country, as the start of an E.164 number: people type the numbers of their own country as
  * they dial them ("(415) 555" in the US is +1415555, "020 7946" in the UK +44207946).
  */
 function nationalPhonePrefix(q: string, defaultCountry: string | null): string | undefined {
-  if (!defaultCountry || !isPhoneQuery(q) || /^(\+|00)/.test(q)) return undefined;
+  if (!defaultCountry || !isPhoneQuery(q) || /^(\+|00)/.test(q) || !looksDialled(q)) return undefined;
   const typed = new AsYouType(defaultCountry as CountryCode);
   typed.input(q);
   const prefix = typed.getNumberValue();

@@ -47,7 +47,10 @@ t.test('a migration waiting for a held table does not stall the writes queued be
 
   await holder.query('commit');
   await written;
-  t.same(await migrating, ['0015-custom-fields-size', '0016-current-zone-names'], 'the migration applied once the table was free');
+  const applied = await migrating;
+  // Every later migration applies with it; naming them all here would break at each new one.
+  t.equal(applied[0], '0015-custom-fields-size', 'the migration applied once the table was free');
+  t.ok(applied.includes('0016-current-zone-names'), 'and those after it');
   const triggers = await db.query(`select tgname from pg_trigger where tgname = 'contacts_custom_fields_size'`);
   t.equal(triggers.length, 1);
 });

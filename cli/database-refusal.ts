@@ -24,7 +24,10 @@ export function databaseRefusal(error: unknown, depth = 0): DatabaseRefusal | nu
   // The driver's errors, and the ORM's wrapping them, carry the server's severity and SQLSTATE.
   const code: unknown = 'code' in error ? error.code : undefined;
   if ('severity' in error && typeof code === 'string' && (LASTING.test(code) || PASSING.test(code))) {
-    return { message: `Postgres refused the connection: ${error.message} (SQLSTATE ${code}). Check DATABASE_URL.`, lasting: LASTING.test(code) };
+    const lasting = LASTING.test(code);
+    // A server still starting or out of connection slots is not a fault of DATABASE_URL.
+    const hint = lasting ? 'Check DATABASE_URL.' : 'It passes: try again shortly.';
+    return { message: `Postgres refused the connection: ${error.message} (SQLSTATE ${code}). ${hint}`, lasting };
   }
   return databaseRefusal(error.cause, depth + 1);
 }

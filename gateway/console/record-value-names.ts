@@ -1,10 +1,9 @@
 import type { Request } from 'express';
-import { listPipelines } from '../../shared/contracts/pipelines.js';
-import { callWorker } from '../call-worker.js';
 import type { GatewayDeps } from '../deps.js';
 import { may } from './console-layout.js';
 import type { ConsoleSession } from './console-session.js';
 import { ownerNames } from './owner-names.js';
+import { workspaceSchema } from './workspace-schema.js';
 
 /** Names for the ids a record holds (owner, pipeline, stage), so a history reads "Won", not "stg_…". */
 export interface RecordValueNames {
@@ -17,7 +16,7 @@ export interface RecordValueNames {
 export async function recordValueNames(deps: GatewayDeps, req: Request, session: ConsoleSession): Promise<RecordValueNames> {
   const [ownerName, pipelines] = await Promise.all([
     ownerNames(deps, req, session),
-    may(session, 'schema:read') ? callWorker(deps.bus, req, listPipelines, {}).then((r) => r.result.data) : [],
+    may(session, 'schema:read') ? workspaceSchema(deps, req).then((schema) => schema.pipelines) : [],
   ]);
   const pipelineNames = new Map(pipelines.map((p) => [p.id, p.name]));
   const stageNames = new Map(pipelines.flatMap((p) => p.stages.map((s) => [s.id, s.name] as const)));

@@ -1,12 +1,13 @@
 import { Router, type Request } from 'express';
 import { listDeals } from '../../../shared/contracts/deals.js';
-import { listPipelines, type Stage } from '../../../shared/contracts/pipelines.js';
+import type { Stage } from '../../../shared/contracts/pipelines.js';
 import { NotFoundError } from '../../../shared/errors.js';
 import { callWorker } from '../../call-worker.js';
 import type { GatewayDeps } from '../../deps.js';
 import { sendPage } from '../../pages/session-routes.js';
 import { sessionOf } from '../console-session.js';
 import { customFieldLabels } from '../custom-field-labels.js';
+import { workspaceSchema } from '../workspace-schema.js';
 import { ownerNames } from '../owner-names.js';
 import { dealsPage, type StageColumn } from '../pages/deals-page.js';
 
@@ -24,12 +25,12 @@ export function dealsRoute(deps: GatewayDeps): Router {
 
   router.get('/', async (req, res) => {
     const session = sessionOf(req);
-    const [{ result }, ownerName, fieldLabel] = await Promise.all([
-      callWorker(deps.bus, req, listPipelines, {}),
+    // The pipelines and the field labels come from the one schema read of this request.
+    const [{ pipelines }, ownerName, fieldLabel] = await Promise.all([
+      workspaceSchema(deps, req),
       ownerNames(deps, req, session),
       customFieldLabels(deps, req, 'deal'),
     ]);
-    const pipelines = result.data;
     const wanted = typeof req.query.pipeline === 'string' ? req.query.pipeline : '';
     const pipeline = pipelines.find((p) => p.id === wanted) ?? pipelines.find((p) => p.is_default) ?? pipelines[0] ?? null;
     if (wanted !== '' && pipeline?.id !== wanted) throw new NotFoundError('pipeline', wanted);

@@ -66,7 +66,7 @@ export async function openLocalServices(config: Config, log: Logger): Promise<Lo
     // The migrator reads a database it cannot reach (absent, refusing this role) as one with
     // every migration pending: reach it first, so the command says what is wrong.
     await orm.em.getConnection().execute('select 1');
-    if (db.embedded) await migrateDatabase(orm, db.url);
+    if (db.embedded) await migrateDatabase(orm, db.url, { log });
     else if ((await orm.migrator.getPending()).length > 0) {
       throw new ConfigError('The database has migrations pending: run "crm migrate" first.');
     }

@@ -18,7 +18,7 @@ export async function run(argv: string[]): Promise<void> {
   try {
     const orm = await openDatabase({ url: db.url, poolMax: 2, applicationName: 'crm migrate' });
     try {
-      const applied = await migrateDatabase(orm, db.url);
+      const applied = await migrateDatabase(orm, db.url, { log });
       if (args.values.json) printJson({ applied });
       else printLines(applied.length ? `Applied: ${applied.join(', ')}` : 'The database is up to date.');
     } finally {

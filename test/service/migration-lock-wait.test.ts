@@ -31,7 +31,10 @@ t.test('a migration waiting for a held table does not stall the writes queued be
   await holder.query('begin');
   await holder.query('lock table contacts in row exclusive mode');
 
-  const migrating = migrateDatabase(orm, db.url, { lockWaitMs: 300 });
+  const warnings: { fields: Record<string, unknown>; message: string }[] = [];
+  const log = { warn: (fields: Record<string, unknown>, message: string) => void warnings.push({ fields, message }) };
+  const holderPid = (await holder.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]?.pid;
+  const migrating = migrateDatabase(orm, db.url, { lockWaitMs: 300, log });
   migrating.catch(() => undefined);
   const until = Date.now() + 10_000;
   while ((await db.query(`select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%contacts_custom_fields_size%'`)).length === 0) {
@@ -45,6 +48,11 @@ t.test('a migration waiting for a held table does not stall the writes queued be
   const outcome = await Promise.race([written.then(() => 'written'), new Promise((resolve) => setTimeout(() => resolve('stalled'), 3_000))]);
   t.equal(outcome, 'written', `the write went through while the table was held (${Date.now() - started} ms)`);
 
+  // The migration logs its wait after each rolled-back attempt, while the table is still held.
+  while (!warnings.some((w) => /open transaction holds/.test(w.message))) {
+    if (Date.now() > until) throw new Error('the wait was never logged');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
   await holder.query('commit');
   await written;
   const applied = await migrating;
@@ -53,6 +61,31 @@ t.test('a migration waiting for a held table does not stall the writes queued be
   t.ok(applied.includes('0016-current-zone-names'), 'and those after it');
   const triggers = await db.query(`select tgname from pg_trigger where tgname = 'contacts_custom_fields_size'`);
   t.equal(triggers.length, 1);
+  // Before, a migration retrying behind a held table said nothing: a rollout looked hung.
+  const waited = warnings.find((w) => /open transaction holds/.test(w.message));
+  t.ok(waited, 'the wait was logged');
+  const oldest = (waited?.fields.oldest_transactions ?? []) as { pid: number }[];
+  t.ok(oldest.some((row) => row.pid === holderPid), 'naming the transaction that held the table');
+});
+
+t.test('a migration waiting for another process\'s migration says so, then goes on', async (t) => {
+  const holder = new pg.Client({ connectionString: db.url });
+  await holder.connect();
+  t.teardown(() => holder.end());
+  await holder.query('select pg_advisory_lock(7331001)');
+  const orm = await openDatabase({ url: db.url, poolMax: 2, applicationName: 'crm tests' });
+  t.teardown(() => orm.close());
+
+  const messages: string[] = [];
+  const migrating = migrateDatabase(orm, db.url, { log: { warn: (_fields, message) => void messages.push(message) } });
+  const until = Date.now() + 10_000;
+  while (messages.length === 0) {
+    if (Date.now() > until) throw new Error('the wait was never logged');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  t.match(messages[0], /another process is applying migrations/);
+  await holder.query('select pg_advisory_unlock(7331001)');
+  t.same(await migrating, [], 'it went on once the other process finished (nothing was left pending)');
 });
 
 t.test('the connection waiting for the migration lock lost: the migration fails with a message, the process lives on', async (t) => {

@@ -22,6 +22,7 @@ import { EventRecorder } from './events/event-recorder.js';
 import { fingerprintOf, runIdempotent } from './idempotency.js';
 import { requireStorableText } from './storable-text.js';
 import { isTransactionConflict } from './transaction-conflict.js';
+import { isConnectionPoolExhausted } from './connection-pool-exhausted.js';
 import { isDatabaseOutOfResources } from './database-out-of-resources.js';
 import type { HandlerBinding, WorkerServices } from './worker-call.js';
 
@@ -161,6 +162,10 @@ function toCrmError(error: unknown, log: Logger): CrmError {
     log.warn({ err: error }, 'a table changed under a prepared statement');
     return new UnavailableError('The database schema changed during this request. Retry.', 1);
   }
+  if (isConnectionPoolExhausted(error)) {
+    log.warn({ err: error }, 'every database connection of this worker stayed busy; raise DB_POOL_MAX or start more workers if this persists');
+    return new UnavailableError('The service is busy: no database connection came free in time. Retry shortly.', 1);
+  }
   if (error instanceof ConnectionException || isDatabaseUnreachable(error)) {
     log.warn({ err: error }, 'database unavailable');
     return new UnavailableError('The database is not reachable right now. Retry shortly.', 2);
@@ -197,7 +202,7 @@ function isDatabaseUnreachable(error: unknown, depth = 0): boolean {
 
 const SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTCONN']);
 const UNREACHABLE_MESSAGE =
-  /timeout exceeded when trying to connect|Connection terminated|connection is closed|is not queryable|timeout expired|Query read timeout|ECONNREFUSED|ECONNRESET|EPIPE|socket hang up|This socket has been ended|terminating connection|the database system is (starting up|shutting down|in recovery mode)/i;
+  /Connection terminated|connection is closed|is not queryable|timeout expired|Query read timeout|ECONNREFUSED|ECONNRESET|EPIPE|socket hang up|This socket has been ended|terminating connection|the database system is (starting up|shutting down|in recovery mode)/i;
 
 function isSingleStatement(binding: HandlerBinding, input: unknown): boolean {
   return typeof binding.singleStatement === 'function' ? binding.singleStatement(input) : binding.singleStatement === true;

@@ -1,0 +1,14 @@
+/** What pg-pool rejects a checkout with when every connection stayed busy for `connectionTimeoutMillis`. */
+const POOL_CHECKOUT_TIMEOUT = 'timeout exceeded when trying to connect';
+
+/**
+ * Whether the request waited in vain for a connection of this process's own pool, also when
+ * wrapped (`cause`) by the ORM or a transaction. The database answered the connections that
+ * are busy, so it is not unreachable: the worker is short of connections (DB_POOL_MAX) or of
+ * copies, which is what the operator should hear.
+ */
+export function isConnectionPoolExhausted(error: unknown, depth = 0): boolean {
+  if (!(error instanceof Error) || depth > 5) return false;
+  if (error.message === POOL_CHECKOUT_TIMEOUT) return true;
+  return isConnectionPoolExhausted(error.cause, depth + 1);
+}

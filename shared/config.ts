@@ -148,6 +148,12 @@ const SETTINGS = {
   ),
   workerConcurrency: withDefault('WORKER_CONCURRENCY', wholeNumber(1, 1000), 64, 'Messages one worker process works on at once.'),
   dbPoolMax: withDefault('DB_POOL_MAX', wholeNumber(1, 200), 10, 'Postgres connections per worker or `crm start` process (other `crm` commands open 4, `crm migrate` 3: a pool of 2 and the one holding the migration lock).'),
+  dbStatementTimeoutMs: withDefault(
+    'DB_STATEMENT_TIMEOUT_MS',
+    wholeNumber(0, 3_600_000),
+    30_000,
+    'Longest one SQL statement of a worker or `crm start` may run, waiting for locks included, before Postgres cancels it and the request is answered 503 (`0`: no limit). A runaway query no longer holds a connection long after the client has its answer. Migrations are not limited.',
+  ),
   authCacheTtlMs: withDefault('AUTH_CACHE_TTL_MS', wholeNumber(0, 5000), 3000, 'How long the gateway reuses a positive token check (at most 5000).'),
   authNegativeCacheTtlMs: withDefault(
     'AUTH_NEGATIVE_CACHE_TTL_MS',

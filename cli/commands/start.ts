@@ -30,7 +30,7 @@ export async function run(argv: string[]): Promise<void> {
 
   const db = await resolveDatabase(config, log, 'server');
   const secrets = deriveSecrets(await resolveSecret(config));
-  const orm = await openDatabase({ url: db.url, poolMax: config.dbPoolMax, applicationName: 'crm start' });
+  const orm = await openDatabase({ url: db.url, poolMax: config.dbPoolMax, statementTimeoutMs: config.dbStatementTimeoutMs, applicationName: 'crm start' });
   const applied = await migrateDatabase(orm, db.url, { log });
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
 

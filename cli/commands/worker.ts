@@ -43,7 +43,7 @@ export async function run(argv: string[]): Promise<void> {
   const log = createLogger({ level: config.logLevel, component: `worker:${names.join('+')}` });
   const secrets = deriveSecrets(await resolveSecret(config));
   const db = await resolveDatabase(config, log, 'command');
-  const orm = await openDatabase({ url: db.url, poolMax: config.dbPoolMax, applicationName: `crm worker ${names.join(' ')}` });
+  const orm = await openDatabase({ url: db.url, poolMax: config.dbPoolMax, statementTimeoutMs: config.dbStatementTimeoutMs, applicationName: `crm worker ${names.join(' ')}` });
   await requireDatabaseAccepts(orm, log);
   const transport = await connectTransport(config, log, `crm worker ${names.join(' ')}`, workerRole(names[0] as WorkerName));
   const metrics = createMetricsRegistry(`worker:${names.join('+')}`);

@@ -83,6 +83,8 @@ async function applyPending(orm: Orm, lockWaitMs: number): Promise<string[]> {
   const connection = orm.em.getConnection();
   const applied = await connection.transactional(async (trx) => {
     await connection.execute(`set local lock_timeout = ${Math.max(1, Math.round(lockWaitMs))}`, [], 'run', trx);
+    // `crm start` migrates on its request pool, whose statements DB_STATEMENT_TIMEOUT_MS bounds; a migration may take longer.
+    await connection.execute('set local statement_timeout = 0', [], 'run', trx);
     return orm.migrator.up({ transaction: trx });
   });
   return applied.map((m) => m.name);

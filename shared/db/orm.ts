@@ -15,9 +15,11 @@ export interface OpenDatabaseOptions {
   poolMax: number;
   /** Shows in pg_stat_activity, e.g. `crm worker:contacts`. */
   applicationName: string;
+  /** Postgres cancels a statement running longer (DB_STATEMENT_TIMEOUT_MS); absent or 0: no limit. */
+  statementTimeoutMs?: number;
 }
 
-export async function openDatabase({ url, poolMax, applicationName }: OpenDatabaseOptions): Promise<Orm> {
+export async function openDatabase({ url, poolMax, applicationName, statementTimeoutMs }: OpenDatabaseOptions): Promise<Orm> {
   return MikroORM.init({
     clientUrl: url,
     entities: ALL_ENTITIES,
@@ -33,7 +35,8 @@ export async function openDatabase({ url, poolMax, applicationName }: OpenDataba
     // Fail fast while Postgres is down instead of queueing requests behind a dead pool.
     // UTC sessions: timestamps print the same way whatever the server's time zone.
     // Prepared statements: each distinct statement is parsed and planned once per connection.
-    driverOptions: { connectionTimeoutMillis: 3_000, application_name: applicationName, options: '-c TimeZone=UTC', Client: PreparedStatementClient },
+    // A statement timeout set per connection costs the hot path nothing (no SET per request).
+    driverOptions: { connectionTimeoutMillis: 3_000, application_name: applicationName, options: `-c TimeZone=UTC${statementTimeoutMs ? ` -c statement_timeout=${statementTimeoutMs}` : ''}`, Client: PreparedStatementClient },
     filters: {
       // Defense in depth: a query on a workspace entity without the workspace parameter set
       // throws instead of reading across workspaces. Opting out is explicit ({ filters: false }).

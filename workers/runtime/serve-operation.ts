@@ -21,6 +21,7 @@ import { fitReply, replyBudget } from './fit-reply.js';
 import { EventRecorder } from './events/event-recorder.js';
 import { fingerprintOf, runIdempotent } from './idempotency.js';
 import { requireStorableText } from './storable-text.js';
+import { isStatementCancelled } from './statement-cancelled.js';
 import { isTransactionConflict } from './transaction-conflict.js';
 import { isConnectionPoolExhausted } from './connection-pool-exhausted.js';
 import { isDatabaseOutOfResources } from './database-out-of-resources.js';
@@ -161,6 +162,10 @@ function toCrmError(error: unknown, log: Logger): CrmError {
     // A migration changed a table under a statement prepared in this request's transaction; the statement runs unnamed from now on.
     log.warn({ err: error }, 'a table changed under a prepared statement');
     return new UnavailableError('The database schema changed during this request. Retry.', 1);
+  }
+  if (isStatementCancelled(error)) {
+    log.warn({ err: error }, 'a statement ran past DB_STATEMENT_TIMEOUT_MS (or an administrator cancelled it); nothing of the request was kept');
+    return new UnavailableError('The database took too long over this request and cancelled it; nothing was changed. Retry shortly.', 1);
   }
   if (isConnectionPoolExhausted(error)) {
     log.warn({ err: error }, 'every database connection of this worker stayed busy; raise DB_POOL_MAX or start more workers if this persists');

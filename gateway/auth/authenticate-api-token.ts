@@ -52,6 +52,8 @@ export class ApiTokenAuthenticator {
       // Unknown, revoked or expired: remembered, and counted against the address.
       if (error instanceof CrmError && error.code === 'unauthenticated') {
         this.refused.set(key, error.message);
+        // Revoked or expired since it was valid (a revocation's broadcast missed): no longer past the block.
+        this.recent.delete(key);
         return this.refuse(ip, error.message);
       }
       throw error;

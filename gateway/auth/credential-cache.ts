@@ -42,6 +42,11 @@ export class CredentialCache<V extends { tokenId?: string }> {
     this.entries.set(key, { value, until });
   }
 
+  /** Drops one credential's entry, e.g. once it is refused. */
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+
   /** Drops every entry for a revoked token at once. */
   evictToken(tokenId: string): void {
     for (const [key, entry] of this.entries) if (entry.value.tokenId === tokenId) this.entries.delete(key);

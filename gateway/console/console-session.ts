@@ -82,6 +82,8 @@ export function consoleSession(deps: GatewayDeps, failedAuth: FailedAuthLimit | 
       view = (await deps.bus.call(sessionMemberships, { session_token: token }, { context: null, requestId: req.requestId })).result;
     } catch (error) {
       if (!(error instanceof CrmError && error.code === 'unauthenticated')) throw error;
+      // Signed out or expired since it was valid: from now on it is refused at the block like any unknown cookie.
+      recent.delete(key);
       await failedAuth?.record(ip);
       return res.redirect(303, signInUrl(backHere));
     }

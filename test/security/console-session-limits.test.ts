@@ -86,5 +86,21 @@ t.test('unknown session cookies from one address go to sign-in until its limit, 
   const signedIn = await signInToConsole(stack.baseUrl, member.workspace.id, member.user.email, TEST_PASSWORD);
   const page = await signedIn.browser.request(`${stack.baseUrl}/console/w/${member.workspace.id}/contacts`, { headers: { 'x-forwarded-for': guesser } });
   t.equal(page.status, 200, 'a member already signed in keeps working from the blocked address');
+
+  // Signed out, the cookie no longer passes the block: before, it did for five minutes, a lookup each time.
+  const sessionCookie = cookiePolicy(stack.baseUrl).session;
+  const signedOutCookie = signedIn.browser.cookie(sessionCookie) ?? '';
+  const consolePage = await (await signedIn.browser.request(`${stack.baseUrl}/console/w/${member.workspace.id}/contacts`)).text();
+  const csrf = /name="csrf_token" value="([^"]+)"/.exec(consolePage)?.[1] ?? '';
+  t.equal((await signedIn.browser.postForm(`${stack.baseUrl}/sign-out`, { csrf_token: csrf })).status, 200, 'signed out');
+  const stale = new FormBrowser();
+  stale.setCookie(sessionCookie, signedOutCookie);
+  const afterSignOut = await sessionLookups.during(async () => {
+    for (let i = 0; i < 3; i++) {
+      const res = await stale.request(`${stack.baseUrl}/console`, { headers: { 'x-forwarded-for': guesser } });
+      t.equal(res.status, 429, `the signed-out cookie is refused (${i + 1})`);
+    }
+  });
+  t.equal(afterSignOut, 1, 'looked up once, then refused at the block like any unknown cookie (before: a lookup each time)');
   t.notMatch(await stack.allOutput(), /crm_session=/, 'no session cookie in any log');
 });

@@ -30,3 +30,27 @@ t.test('a stage archived with deals in it keeps a column while it holds any; an 
   t.equal(single.status, 200, "the archived stage's own page");
   t.match(await single.text(), deal.name);
 });
+
+t.test("a stage's later page and the tokens' later page lead back to the first", async (t) => {
+  // Before, "Next page" led on and only the browser's back button led back.
+  const pipe = (await api.post<Pipeline>('/v1/pipelines', { name: 'Paged', stages: ['Many'] })).body;
+  const stage = pipe.stages[0]!;
+  for (let i = 0; i < 51; i++) t.equal((await api.post<Deal>('/v1/deals', { name: `Deal ${i}`, pipeline_id: pipe.id, stage_id: stage.id })).status, 201);
+  const forms = await signInToConsole(stack.baseUrl, W, ws.user.email, TEST_PASSWORD);
+  const links = (html: string) => [...html.matchAll(/<nav class="pager" aria-label="Pages">([\s\S]*?)<\/nav>/g)].flatMap((m) => [...(m[1] ?? '').matchAll(/<a href="([^"]+)"[^>]*>([^<]+)<\/a>/g)].map((l) => [l[2], (l[1] ?? '').replace(/&amp;/g, '&')]));
+  const get = async (path: string) => (await forms.browser.request(`${stack.baseUrl}${path}`)).text();
+
+  const base = `/console/w/${W}/deals`;
+  const first = links(await get(`${base}?pipeline=${pipe.id}&stage=${stage.id}`));
+  t.same(first.map(([text]) => text), ['Next page'], 'the first page leads on only');
+  const later = links(await get(first[0]![1]!));
+  t.same(later, [['First page', `${base}?pipeline=${pipe.id}&stage=${stage.id}`]], 'the last page leads back to the first');
+
+  const tokenApi = client(stack.baseUrl, await stack.token(W, ['tokens:write', 'contacts:read']));
+  for (let i = 0; i < 50; i++) t.equal((await tokenApi.post('/v1/tokens', { name: `Paged ${i}`, scopes: ['contacts:read'] })).status, 201);
+  const tokensBase = `/console/w/${W}/tokens`;
+  const tokensFirst = links(await get(`${tokensBase}?revoked=1`));
+  t.same(tokensFirst.map(([text]) => text), ['More tokens']);
+  const tokensLater = links(await get(tokensFirst[0]![1]!));
+  t.same(tokensLater, [['First page', `${tokensBase}?revoked=1`]], 'keeping the choice to show revoked tokens');
+});

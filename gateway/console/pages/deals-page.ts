@@ -36,12 +36,22 @@ function dealCard(view: DealsView, deal: Deal): Html {
 
 function column(view: DealsView, base: string, col: StageColumn): Html {
   const pipelineId = view.pipeline?.id ?? '';
-  const more = new URLSearchParams({ pipeline: pipelineId, stage: col.stage.id, ...(view.single && col.nextCursor ? { cursor: col.nextCursor } : {}) }).toString();
+  const more = new URLSearchParams({ pipeline: pipelineId, stage: col.stage.id }).toString();
   return html`<section class="stage" aria-labelledby="stage-${col.stage.id}">
     <h2 id="stage-${col.stage.id}">${col.stage.name}${col.stage.archived ? html` <span class="muted">(archived)</span>` : ''}</h2>
     ${col.deals.length === 0 ? html`<p class="muted">No deals${view.single?.onLaterPage ? ' on this page' : ''}.</p>` : html`<ul class="deals">${col.deals.map((d) => dealCard(view, d))}</ul>`}
-    ${col.nextCursor ? html`<p><a href="${base}?${more}">${view.single ? 'Next page' : `All deals in ${col.stage.name}`}</a></p>` : ''}
+    ${view.single ? stagePager(view.single.onLaterPage, base, pipelineId, col) : col.nextCursor ? html`<p><a href="${base}?${more}">All deals in ${col.stage.name}</a></p>` : ''}
   </section>`;
+}
+
+/** One stage's pages: back to its first page from a later one, and on to the next. */
+function stagePager(onLaterPage: boolean, base: string, pipelineId: string, col: StageColumn): Html {
+  if (!onLaterPage && !col.nextCursor) return html``;
+  const page = (cursor?: string) => new URLSearchParams({ pipeline: pipelineId, stage: col.stage.id, ...(cursor ? { cursor } : {}) }).toString();
+  return html`<nav class="pager" aria-label="Pages">
+    ${onLaterPage ? html`<a href="${base}?${page()}">First page</a>` : ''}
+    ${col.nextCursor ? html`<a href="${base}?${page(col.nextCursor)}" rel="next">Next page</a>` : ''}
+  </nav>`;
 }
 
 /** Deals of one pipeline, grouped by stage in pipeline order. */

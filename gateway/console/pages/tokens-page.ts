@@ -21,6 +21,8 @@ export interface TokensView {
   grantable: Scope[];
   includeRevoked: boolean;
   nextCursor: string | null;
+  /** Past the first page of tokens. */
+  onLaterPage: boolean;
   notice?: string;
   error?: string;
   form?: TokenForm;
@@ -40,6 +42,16 @@ function tokenRow(view: TokensView, token: ApiToken): Html {
   </tr>`;
 }
 
+/** Back to the first page from a later one, and on to more tokens. */
+function tokensPager(view: TokensView, base: string): Html {
+  if (!view.onLaterPage && !view.nextCursor) return html``;
+  const page = (cursor?: string) => new URLSearchParams({ ...(view.includeRevoked ? { revoked: '1' } : {}), ...(cursor ? { cursor } : {}) }).toString();
+  return html`<nav class="pager" aria-label="Pages">
+    ${view.onLaterPage ? html`<a href="${base}?${page()}">First page</a>` : ''}
+    ${view.nextCursor ? html`<a href="${base}?${page(view.nextCursor)}" rel="next">More tokens</a>` : ''}
+  </nav>`;
+}
+
 export function tokensPage(view: TokensView): Html {
   const form = view.form ?? { name: '', scopes: [], expires_on: '' };
   const base = workspacePath(view.session, '/tokens');
@@ -57,14 +69,14 @@ export function tokensPage(view: TokensView): Html {
         <p><a href="${view.includeRevoked ? base : `${base}?revoked=1`}">${view.includeRevoked ? 'Hide revoked tokens' : 'Show revoked tokens too'}</a></p>
         ${
           view.tokens.length === 0
-            ? html`<p>No tokens yet.</p>`
+            ? html`<p>${view.onLaterPage ? 'No tokens on this page.' : 'No tokens yet.'}</p>`
             : html`<div class="table-scroll"><table>
                 <thead><tr><th scope="col">Name</th><th scope="col">Token</th><th scope="col">Scopes</th><th scope="col">Created by</th>
                   <th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
                 <tbody>${view.tokens.map((t) => tokenRow(view, t))}</tbody>
               </table></div>`
         }
-        ${view.nextCursor ? html`<p><a href="${base}?${new URLSearchParams({ ...(view.includeRevoked ? { revoked: '1' } : {}), cursor: view.nextCursor }).toString()}">More tokens</a></p>` : ''}
+        ${tokensPager(view, base)}
       </section>
 
       <section aria-labelledby="create-heading">

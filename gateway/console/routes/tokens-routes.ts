@@ -45,6 +45,7 @@ export function tokensRoutes(deps: GatewayDeps): Router {
         grantable: session.scopes,
         includeRevoked,
         nextCursor: tokens.result.next_cursor,
+        onLaterPage: cursor !== undefined,
         notice: noticeFrom(req, NOTICES),
         ...extra,
       }),

@@ -1,7 +1,7 @@
 import { parseScopeList, SCOPES } from '../../shared/auth/scopes.js';
 import type { CallContext } from '../../shared/contracts/call-context.js';
 import { MAX_PAGE_SIZE } from '../../shared/contracts/common.js';
-import { createToken, listTokens, revokeToken, type ApiToken } from '../../shared/contracts/tokens.js';
+import { createToken, listTokens, revokeToken, tokenExpired, type ApiToken } from '../../shared/contracts/tokens.js';
 import { optional, parseCommandArgs, parseDuration, required, withoutPositionals } from '../args.js';
 import type { LocalServices } from '../local-services.js';
 import { printJson, printLines } from '../output.js';
@@ -77,7 +77,7 @@ async function list(argv: string[]): Promise<void> {
     ...tokens.map(
       (t) =>
         `${t.id}  ${t.display_hint}  ${t.name}  [${t.scopes.join(' ')}]  created ${t.created_at}  last used ${t.last_used_at ?? 'never'}` +
-        (t.expires_at ? `  expires ${t.expires_at}` : '') +
+        (t.expires_at ? `  ${tokenExpired(t) ? 'EXPIRED' : 'expires'} ${t.expires_at}` : '') +
         (t.revoked_at ? `  REVOKED ${t.revoked_at}` : ''),
     ),
   );

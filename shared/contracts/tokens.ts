@@ -24,6 +24,11 @@ export const ApiToken = z
   .meta({ id: 'Token' });
 export type ApiToken = z.infer<typeof ApiToken>;
 
+/** Whether a token's expiry has passed: it is refused, though listed until revoked. */
+export function tokenExpired(token: Pick<ApiToken, 'expires_at'>, now = Date.now()): boolean {
+  return token.expires_at !== null && Date.parse(token.expires_at) <= now;
+}
+
 /** Only the create reply carries the plaintext, once. */
 export const CreatedApiToken = ApiToken.extend({
   token: z.string().describe('The secret. Shown only in this response; store it now.'),

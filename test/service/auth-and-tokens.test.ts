@@ -1,6 +1,8 @@
 import { createHmac, hkdfSync } from 'node:crypto';
 import t from 'tap';
+import { signInToConsole } from '../helpers/console-forms.js';
 import { client, request } from '../helpers/http.js';
+import { TEST_PASSWORD } from '../helpers/operator.js';
 import { useStack } from '../helpers/shared-stack.js';
 import type { ErrorBody } from '../helpers/api-types.js';
 
@@ -62,13 +64,23 @@ t.test('a revoked token is refused within 5 seconds', async (t) => {
 });
 
 t.test('an expired token is refused', async (t) => {
-  const token = await stack.token(a.workspace.id, ['contacts:read'], { expiresAt: new Date(Date.now() + 2000).toISOString() });
+  const token = await stack.token(a.workspace.id, ['contacts:read'], { name: 'expiring', expiresAt: new Date(Date.now() + 2000).toISOString() });
   const api = client(stack.baseUrl, token);
   t.equal((await api.get('/v1/me')).status, 200);
   await new Promise((r) => setTimeout(r, 2200));
   const res = await api.get<ErrorBody>('/v1/me');
   t.equal(res.status, 401);
   t.match(res.body.error.message, /expired/);
+
+  // Listed until revoked, but marked as expired rather than shown like a working token.
+  const { id } = (await client(stack.baseUrl, await stack.token(a.workspace.id, ['tokens:write'])).get<{ data: { id: string; name: string }[] }>('/v1/tokens?limit=100')).body.data.find(
+    (listed) => listed.name === 'expiring',
+  ) ?? { id: 'missing' };
+  const listed = await stack.crm(['tokens', 'list', '--workspace', a.workspace.id]);
+  t.match(listed.stdout, new RegExp(`${id} .* EXPIRED \\d{4}-`), 'crm tokens list says EXPIRED');
+  const consoleForms = await signInToConsole(stack.baseUrl, a.workspace.id, a.user.email, TEST_PASSWORD);
+  const page = await (await consoleForms.browser.request(`${stack.baseUrl}/console/w/${a.workspace.id}/tokens`)).text();
+  t.match(page, /<td>Expired <time/, 'the console says Expired');
 });
 
 t.test("a token of workspace A never reads workspace B's contacts", async (t) => {

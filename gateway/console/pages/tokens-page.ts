@@ -1,5 +1,5 @@
 import { SCOPE_DESCRIPTIONS, type Scope } from '../../../shared/auth/scopes.js';
-import type { ApiToken } from '../../../shared/contracts/tokens.js';
+import { tokenExpired, type ApiToken } from '../../../shared/contracts/tokens.js';
 import { html, type Html } from '../../pages/html.js';
 import { consoleLayout } from '../console-layout.js';
 import type { ConsoleSession } from '../console-session.js';
@@ -37,7 +37,7 @@ function tokenRow(view: TokensView, token: ApiToken): Html {
     <td>${token.created_by === null ? 'crm command line' : (view.creators.get(token.created_by) ?? token.created_by)}</td>
     <td>${when(token.created_at)}</td>
     <td data-column="last-used">${when(token.last_used_at, 'Never used')}</td>
-    <td>${when(token.expires_at, 'Does not expire')}</td>
+    <td>${tokenExpired(token) ? html`Expired ${when(token.expires_at)}` : when(token.expires_at, 'Does not expire')}</td>
     <td>${token.revoked_at ? html`Revoked ${when(token.revoked_at)}` : html`<a href="${revokeHref}" aria-label="Revoke ${token.name}">Revoke</a>`}</td>
   </tr>`;
 }

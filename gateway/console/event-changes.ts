@@ -4,13 +4,16 @@ import { html, type Html } from '../pages/html.js';
 import { money, when } from './format.js';
 import type { RecordValueNames } from './record-value-names.js';
 
-/** Long values (a pasted note) are cut: the row says what changed; the record page has the rest. */
+/** Long values (a pasted note) are cut at this many characters: the row says what changed; the record page has the rest. */
 const LONGEST_SHOWN = 160;
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
+/** Cut by characters (code points): a cut by UTF-16 units could split an emoji, leaving half of it, shown as U+FFFD. */
 function cut(text: string): string {
-  return text.length > LONGEST_SHOWN ? `${text.slice(0, LONGEST_SHOWN)}…` : text;
+  if (text.length <= LONGEST_SHOWN) return text;
+  const characters = Array.from(text);
+  return characters.length > LONGEST_SHOWN ? `${characters.slice(0, LONGEST_SHOWN).join('')}…` : text;
 }
 
 /** One old or new value as people read it: names for ids, money in its currency, instants as dates. */

@@ -124,6 +124,26 @@ t.test('a new url starts a new failing spell; other changes keep it', async (t) 
   t.equal(await failingSince(), null, 'another url: its failures are forgotten');
 });
 
+t.test('an update that repeats the values changes nothing: the same updated_at and no event, as for contacts, deals and notes', async (t) => {
+  // Before, updated_at moved with every PATCH while no event said why.
+  const endpoint = (await api.post<Endpoint & { updated_at: string }>('/v1/webhook-endpoints', { url: URL_A, enabled_events: ['contact.created', 'deal.created'], description: 'Same' }))
+    .body;
+  const same = await api.send<Endpoint & { updated_at: string }>('PATCH', `/v1/webhook-endpoints/${endpoint.id}`, {
+    body: { url: URL_A, enabled_events: ['deal.created', 'contact.created'], description: 'Same', status: 'enabled' },
+  });
+  t.equal(same.status, 200);
+  t.equal(same.body.updated_at, endpoint.updated_at, 'updated_at stays');
+  t.equal((await api.get<{ updated_at: string }>(`/v1/webhook-endpoints/${endpoint.id}`)).body.updated_at, endpoint.updated_at, 'nothing was written');
+  t.same((await eventsOf(endpoint.id)).map((e) => e.type), ['webhook_endpoint.created'], 'no webhook_endpoint.updated');
+  t.same(same.body.enabled_events, ['contact.created', 'deal.created'], 'the same types in another order are the same set, kept as stored');
+
+  const renamed = await api.send<Endpoint & { updated_at: string }>('PATCH', `/v1/webhook-endpoints/${endpoint.id}`, { body: { url: URL_A, description: 'Renamed' } });
+  t.not(renamed.body.updated_at, endpoint.updated_at, 'a real change still moves updated_at');
+  const events = await eventsOf(endpoint.id);
+  t.same(events.map((e) => e.type), ['webhook_endpoint.updated', 'webhook_endpoint.created']);
+  t.same(events[0]?.data.previous_attributes, { description: 'Same' }, 'and records exactly what changed');
+});
+
 t.test('other refused input: a clear 400 naming the field', async (t) => {
   const cases: [unknown, string][] = [
     [{ url: URL_A, enabled_events: [] }, 'enabled_events'],

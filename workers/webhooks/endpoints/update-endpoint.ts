@@ -1,17 +1,19 @@
 import type { EnabledEvent, updateWebhookEndpoint } from '../../../shared/contracts/webhooks.js';
 import type { OperationHandler } from '../../runtime/worker-call.js';
 import { toWebhookEndpointResource } from './endpoint-resource.js';
+import { endpointUnchanged } from './endpoint-unchanged.js';
 import { findEndpoint } from './find-endpoint.js';
 import { requireDeliverableUrl } from './require-deliverable-url.js';
 import { requireReadableEvents } from './require-readable-events.js';
 
-/** Changes the fields given; enabling an endpoint again, or pointing it at another URL, forgets its failures. */
+/** Changes the fields given (the same values again change nothing); enabling an endpoint again, or pointing it at another URL, forgets its failures. */
 export const updateEndpointHandler: OperationHandler<typeof updateWebhookEndpoint> = async ({ input, context, db, events, services }) => {
   const { id, ...fields } = input;
   if (fields.url !== undefined) await requireDeliverableUrl(fields.url, services);
   const before = await findEndpoint(db, id, { forUpdate: true });
   // Where an endpoint's events go, and which: only a caller who may read them all changes that.
   if (fields.url !== undefined || fields.enabled_events !== undefined) requireReadableEvents(context, fields.enabled_events ?? (before.enabled_events as EnabledEvent[]));
+  if (endpointUnchanged(before, fields)) return toWebhookEndpointResource(before);
   const enabledAgain = fields.status === 'enabled' && before.status !== 'enabled';
   // The old address's failures say nothing of the new one: counted on, they would disable the
   // endpoint at the new address's first failure.

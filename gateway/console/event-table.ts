@@ -6,6 +6,7 @@ import { eventChanges } from './event-changes.js';
 import { eventRecord } from './event-record.js';
 import { when } from './format.js';
 import type { RecordValueNames } from './record-value-names.js';
+import { workspacePath } from './workspace-url.js';
 
 export interface EventTableView {
   session: ConsoleSession;
@@ -16,10 +17,17 @@ export interface EventTableView {
   caption: string;
 }
 
+/** Who made the change, linked to the Activity page filtered to everything they changed (the command line and the service have no id). */
+function whoCell(view: EventTableView, actor: Event['actor']): Html {
+  if (actor.id === null) return actorCell(actor);
+  const href = `${workspacePath(view.session, '/activity')}?${new URLSearchParams({ actor_id: actor.id }).toString()}`;
+  return html`<a href="${href}">${actorCell(actor)}</a>`;
+}
+
 function eventRow(view: EventTableView, event: Event): Html {
   return html`<tr data-event="${event.id}">
     <td>${when(event.created_at)}</td>
-    <td data-column="who">${actorCell(event.actor)}</td>
+    <td data-column="who">${whoCell(view, event.actor)}</td>
     <td data-column="what"><code>${event.type}</code>${view.showRecord ? html`<br>${eventRecord(view.session, event)}` : ''}</td>
     <td data-column="changes">${eventChanges(event, view.names)}</td>
   </tr>`;

@@ -141,6 +141,13 @@ export const EventFilters = z.object({
   type: EventTypeFilter.optional().describe('An event type, or a prefix ending in a dot: contact. matches every contact event'),
   object_id: z.string().trim().min(1).max(64).optional().describe('Only events about this record (con_…, deal_…, …)'),
   actor_kind: ActorKind.optional().describe('Only changes made by this kind of actor'),
+  actor_id: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(64)
+    .optional()
+    .describe("Only changes made by this actor (its actor.id): a token (tok_…), a connected agent's grant (gnt_…) or a console user (usr_…)"),
   created_after: DayOrInstant.optional().describe(
     'Only events strictly after this instant, or from the start of this day (YYYY-MM-DD) in the workspace time zone',
   ),

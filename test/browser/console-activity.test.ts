@@ -68,11 +68,12 @@ async function rows(p: Page): Promise<{ what: string; who: string; changes: stri
   return what.map((w, i) => ({ what: w.trim(), who: (who[i] ?? '').trim(), changes: (changes[i] ?? '').trim() }));
 }
 
-async function filterBy(p: Page, fields: { kind?: string; id?: string; actor?: string }): Promise<void> {
+async function filterBy(p: Page, fields: { kind?: string; id?: string; actor?: string; actorId?: string }): Promise<void> {
   await p.goto(`${base}${ws}/activity`);
   if (fields.kind) await p.getByLabel('Kind of record').selectOption({ label: fields.kind });
   if (fields.id) await p.getByLabel('Record id').fill(fields.id);
   if (fields.actor) await p.getByLabel('Changed by').selectOption({ label: fields.actor });
+  if (fields.actorId) await p.getByLabel('Actor id').fill(fields.actorId);
   await Promise.all([p.waitForURL((url) => url.pathname.endsWith('/activity') && url.search !== ''), p.getByRole('button', { name: 'Filter' }).click()]);
 }
 
@@ -126,6 +127,20 @@ t.test('filters: kind of record, record id, kind of actor; a bad one is answered
   const byConsole = await rows(page);
   t.equal(byConsole.length, 1, 'one change was made in the console');
   t.match(byConsole[0]?.who, /ada@umbrella\.test/);
+
+  // One actor among others of its kind: its name in the feed leads to everything it changed.
+  await page.goto(`${base}${ws}/activity?object_id=${adaId}`);
+  await Promise.all([
+    page.waitForURL((url) => url.searchParams.has('actor_id')),
+    page.getByRole('link', { name: 'API token Website form' }).first().click(),
+  ]);
+  const writerId = new URL(page.url()).searchParams.get('actor_id') ?? '';
+  t.match(writerId, /^tok_/, "the token's id in the URL");
+  t.equal(await page.getByLabel('Actor id').inputValue(), writerId, 'and in the form');
+  const byWriter = await rows(page);
+  t.ok(byWriter.length >= 6 && byWriter.every((r) => r.who === 'API token Website form'), "only the token's changes, of every record");
+  await filterBy(page, { actorId: writerId, kind: 'Deal' });
+  t.same((await rows(page)).map((r) => r.what.split('\n')[0]), ['deal.created', 'deal.stage_changed', 'deal.created'], 'with the other filters');
 
   await filterBy(page, { id: dealId, kind: 'Deal' });
   t.same((await rows(page)).map((r) => r.what.split('\n')[0]), ['deal.stage_changed', 'deal.created'], 'one record');

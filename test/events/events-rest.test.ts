@@ -144,3 +144,27 @@ t.test('links.next, followed as given, reads every event exactly once, in order,
   const newest = (await list('limit=1')).data[0];
   t.match(newest, { type: 'contact.created', data: { object: { first_name: 'Late' } } }, 'the new event heads the next reading');
 });
+
+t.test('actor_id keeps the changes one actor made (a token, an agent, a console user), so one can be traced among others of its kind', async (t) => {
+  // Before, only the kind of actor could be chosen: every token's changes together.
+  const other = client(stack.baseUrl, await stack.token(ws.workspace.id, ['contacts:write', 'events:read'], { name: 'another token' }));
+  const byOther = await other.post<{ id: string }>('/v1/contacts', { first_name: 'Other', phone: '+1 415 555 0398' });
+  t.equal(byOther.status, 201);
+  const otherId = (await list(`object_id=${byOther.body.id}`)).data[0]?.actor.id;
+  const readerId = everything[0]?.actor.id;
+  t.ok(otherId && readerId && otherId !== readerId, 'two tokens, two actors');
+
+  const theirs = await list(`actor_id=${otherId}&limit=100`);
+  t.same(idsOf(theirs.data), idsOf((await list(`object_id=${byOther.body.id}`)).data), "only the other token's change");
+  const mine = await list(`actor_id=${readerId}&limit=100`);
+  t.ok(mine.data.length >= everything.length && mine.data.every((e) => e.actor.id === readerId), "and only the reader's own, with the other filters");
+  t.same((await list(`actor_id=${otherId}&type=deal.`)).data, [], 'combined with type');
+
+  const paged = await api.allPages<Event>(`/v1/events?actor_id=${readerId}&limit=3`, async () => undefined);
+  t.ok(paged.pages.slice(0, -1).every((p) => p.links.next?.includes(`actor_id=${readerId}`)), 'the filter travels in links.next');
+  t.same(idsOf(paged.pages.flatMap((p) => p.data)), idsOf(mine.data), 'its pages read each change once');
+
+  const empty = await api.get<{ error: { code: string; param: string } }>('/v1/events?actor_id=');
+  t.equal(empty.status, 400);
+  t.match(empty.body.error, { code: 'validation_failed', param: 'actor_id' });
+});

@@ -11,7 +11,7 @@ import { workspacePath } from '../workspace-url.js';
 
 export interface ActivityView {
   session: ConsoleSession;
-  /** The filters as given (object, object_id, actor_kind), to fill the form again and to page with. */
+  /** The filters as given (object, object_id, actor_kind, actor_id), to fill the form again and to page with. */
   typed: Record<string, string>;
   /** The kinds of record whose changes the member may read: the filter offers only these. */
   objectKinds: EventObjectType[];
@@ -30,7 +30,7 @@ function option(value: string, label: string, chosen: string | undefined): Html 
   return html`<option value="${value}" ${value === chosen ? 'selected' : ''}>${label}</option>`;
 }
 
-/** The workspace's change history, newest first, filtered by kind of record, record and kind of actor. */
+/** The workspace's change history, newest first, filtered by kind of record, record, kind of actor and actor. */
 export function activityPage(view: ActivityView): Html {
   const t = view.typed;
   const base = workspacePath(view.session, '/activity');
@@ -58,9 +58,11 @@ export function activityPage(view: ActivityView): Html {
             ${ACTOR_KINDS.map((kind) => option(kind, ACTOR_KIND_LABELS[kind], t.actor_kind))}
           </select>`,
         )}
+        ${field('actor_id', 'Actor id', html`<input id="actor_id" name="actor_id" type="text" maxlength="64" value="${t.actor_id ?? ''}" aria-describedby="actor-id-help">`)}
         <div class="field actions-inline"><button class="primary" type="submit">Filter</button> <a href="${base}">Clear</a></div>
       </form>
       <p id="object-id-help" class="muted">A record id is its con_…, deal_…, fld_…, pipe_… or stg_… identifier. Times are in UTC.</p>
+      <p id="actor-id-help" class="muted">An actor id is a token's tok_…, a connected agent's gnt_… or a console user's usr_… identifier; choose who made a change in the list to see all they changed.</p>
       ${owned ? html`<p class="muted">You see changes to the contacts and deals you own.</p>` : ''}
       ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
       ${

@@ -13,7 +13,7 @@ import { filledQuery } from '../form-fields.js';
 import { activityPage } from '../pages/activity-page.js';
 import { recordValueNames } from '../record-value-names.js';
 
-const FILTER_KEYS = ['object', 'object_id', 'actor_kind'] as const;
+const FILTER_KEYS = ['object', 'object_id', 'actor_kind', 'actor_id'] as const;
 const OBJECT_TYPES = Object.keys(EVENT_OBJECTS) as EventObjectType[];
 
 function isObjectType(value: string): value is EventObjectType {
@@ -47,6 +47,7 @@ export function activityRoute(deps: GatewayDeps): Router {
       type: typed.object ? `${typed.object}.` : undefined,
       object_id: typed.object_id,
       actor_kind: typed.actor_kind,
+      actor_id: typed.actor_id,
       ...(cursor ? { cursor } : {}),
     });
     if (!parsed.success) return sendPage(res, activityPage({ ...base, error: validationErrorFrom(parsed.error).message }), 400);

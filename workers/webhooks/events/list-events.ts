@@ -32,7 +32,7 @@ export const listEventsHandler: OperationHandler<typeof listEvents> = async ({ i
   const inScope = bounds.applied ? { ...filters, created_after: bounds.applied.created_after ?? undefined, created_before: bounds.applied.created_before ?? undefined, created_within: undefined } : filters;
   const scope: CursorScope = { workspaceId: context.workspace_id, list: 'events', filters: { ...inScope } };
   const before = cursor ? decodeCursor(services.secrets.cursorKey, scope, cursor) : undefined;
-  const { type, object_id: objectId, actor_kind: actorKind } = filters;
+  const { type, object_id: objectId, actor_kind: actorKind, actor_id: actorId } = filters;
   const { after: from, before: until } = bounds;
 
   const rows = await db
@@ -43,6 +43,7 @@ export const listEventsHandler: OperationHandler<typeof listEvents> = async ({ i
     .$if(type !== undefined && !type.endsWith('.'), (q) => q.where('type', '=', type!))
     .$if(objectId !== undefined, (q) => q.where('object_id', '=', objectId!))
     .$if(actorKind !== undefined, (q) => q.where((eb) => eb(eb.ref('actor', '->>').key('kind'), '=', actorKind!)))
+    .$if(actorId !== undefined, (q) => q.where((eb) => eb(eb.ref('actor', '->>').key('id'), '=', actorId!)))
     .$if(from !== undefined, (q) => q.where('created_at', from!.inclusive ? '>=' : '>', from!.at))
     .$if(until !== undefined, (q) => q.where('created_at', '<', until!))
     .$if(before !== undefined, (q) => q.where(beforePosition(before!)))

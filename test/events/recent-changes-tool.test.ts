@@ -18,7 +18,7 @@ async function connect(bearer: string): Promise<Client> {
   t.teardown(() => client.close());
   return client;
 }
-type Result = { isError?: boolean; structuredContent?: { changes: { type: string; by: { kind: string; name: string }; object_id: string; record: Record<string, unknown>; changed: Record<string, { from: unknown; to: unknown }> | null }[]; has_more: boolean; next_cursor: string | null }; content?: { text?: string }[] };
+type Result = { isError?: boolean; structuredContent?: { changes: { id: string; type: string; by: { kind: string; name: string; id: string | null }; object_id: string; record: Record<string, unknown>; changed: Record<string, { from: unknown; to: unknown }> | null }[]; has_more: boolean; next_cursor: string | null }; content?: { text?: string }[] };
 
 const writer = await stack.token(W, ['contacts:write', 'deals:write'], { name: 'nightly sync' });
 const rest = restClient(stack.baseUrl, writer);
@@ -94,6 +94,10 @@ t.test('actor_kind keeps the changes one kind of actor made; an exact type keeps
   t.ok(byImport.every((c) => c.by.kind === 'import'));
   t.same(byImport.map((c) => c.record.first_name).sort(), ['Ada', 'Alan']);
   t.same(await changes({ actor_kind: 'console_user' }), [], 'a kind that changed nothing: none');
+  const writerId = byToken[0]?.by.id;
+  t.match(writerId, /^tok_/);
+  t.same((await changes({ actor_id: writerId })).map((c) => c.id), byToken.map((c) => c.id), "actor_id: one actor's changes (here the only token that wrote)");
+  t.same(await changes({ actor_id: 'tok_nobody' }), [], 'an actor that changed nothing: none');
 
   const createdOnly = await changes({ type: 'contact.created' });
   t.same(createdOnly.map((c) => c.type), ['contact.created', 'contact.created', 'contact.created'], 'an exact type: that type, whoever made it');

@@ -26,13 +26,14 @@ export const recentChangesTool = defineTool({
   name: 'recent_changes',
   title: 'Recent changes',
   description:
-    'What changed in the workspace and who changed it (a token, a connected agent and its user, a console user, the command line), newest first. Narrow by record id, kind of record, event type, kind of actor, or time (a day or a period such as today, in the workspace time zone); follow next_cursor for older changes. Only changes to records this connection may read are listed.',
+    'What changed in the workspace and who changed it (a token, a connected agent and its user, a console user, the command line), newest first. Narrow by record id, kind of record, event type, kind of actor or one actor, or time (a day or a period such as today, in the workspace time zone); follow next_cursor for older changes. Only changes to records this connection may read are listed.',
   op: listEvents,
   input: {
     object_id: z.string().min(1).max(64).optional().describe('One record: con_…, deal_…, fld_…, pipe_…, stg_…'),
     object_type: ObjectType.optional().describe('One kind of record, e.g. deal'),
     type: EventType.optional().describe('One kind of change, e.g. deal.stage_changed'),
     actor_kind: Actor.shape.kind.optional(),
+    actor_id: z.string().min(1).max(64).optional().describe("One actor's changes: the by.id of a change (a token tok_…, an agent gnt_…, a user usr_…)"),
     since: DayOrInstant.optional().describe(
       'Only changes after this instant (ISO 8601 with its offset), or from the start of this day (YYYY-MM-DD) in the workspace time zone',
     ),
@@ -40,7 +41,7 @@ export const recentChangesTool = defineTool({
     ...PagingInput,
   },
   output: z.object({ changes: z.array(Change), ...PageInfo, applied_range: AppliedRange.optional() }),
-  opInput: ({ object_id: objectId, object_type: objectType, type, actor_kind: actorKind, since, within, limit, cursor }) => {
+  opInput: ({ object_id: objectId, object_type: objectType, type, actor_kind: actorKind, actor_id: actorId, since, within, limit, cursor }) => {
     if (type && objectType && !type.startsWith(`${objectType}.`)) {
       throw new ValidationError(`type ${type} is not a change to a ${objectType}; give one of them, or a matching pair.`, 'type');
     }
@@ -51,6 +52,7 @@ export const recentChangesTool = defineTool({
       object_id: objectId,
       type: type ?? (objectType ? `${objectType}.` : undefined),
       actor_kind: actorKind,
+      actor_id: actorId,
       created_after: since,
       created_within: within,
     };

@@ -257,7 +257,7 @@ const SETTINGS = {
         'EVENTS_RECORDING',
         z.enum(['on', 'off'], { error: 'EVENTS_RECORDING must be on or off' }),
         'on',
-        'Only for measuring what the change history costs (`npm run bench` compares both): `off` stores no event for contact, deal and schema writes, so the feed, the stream and webhooks miss them. Never off in production.',
+        'Only for measuring what the change history costs (`npm run bench` compares both): `off` stores no event for the writes the workers serve (contacts, deals, notes, schema, tokens, members, webhook endpoints, by any path), so the feed, the stream and webhooks miss them; only the agent events of the OAuth flow, those of `crm bootstrap` and an endpoint disabled for failing are still recorded. Never off in production.',
       ),
       (value) => value === 'on',
     ),

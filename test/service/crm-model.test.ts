@@ -225,6 +225,11 @@ t.test('deals: create (placement rules), get, patch (stage moves), delete', asyn
     closed_at: '2026-12-31T11:00:00.000Z',
   });
   t.same((await apiA.get<Deal>(`/v1/deals/${full.body.id}`)).body, full.body);
+  // Kept to the millisecond, which Postgres rounds to: the same finer instant again writes nothing.
+  const finer = await apiA.send<Deal>('PATCH', `/v1/deals/${full.body.id}`, { body: { closed_at: '2026-12-31T11:00:00.0006Z' } });
+  t.equal(finer.body.closed_at, '2026-12-31T11:00:00.001Z', 'a finer instant is stored rounded to the millisecond');
+  const finerAgain = await apiA.send<Deal>('PATCH', `/v1/deals/${full.body.id}`, { body: { closed_at: '2026-12-31T11:00:00.0006Z' } });
+  t.equal(finerAgain.body.updated_at, finer.body.updated_at, 'the same finer instant again: updated_at stays (before: written again)');
 
   const cases: [unknown, number, string][] = [
     [{ name: 'x', pipeline_id: sales.id, stage_id: renewals.stages[0]?.id }, 400, 'stage_id'],

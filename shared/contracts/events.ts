@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { grantsScope, type Scope } from '../auth/scopes.js';
 import { defineOperation } from '../bus/operation.js';
+import type { IdKind } from '../ids.js';
 import { Cursor, PageLimit, pageOf, Timestamp } from './common.js';
 import { AppliedRange, CreatedWithin, DayOrInstant } from './created-range.js';
 import { NOTE_READ_SCOPES } from './note-parents.js';
@@ -18,18 +19,19 @@ import { NOTE_READ_SCOPES } from './note-parents.js';
  * own contact or deal (NOTE_PARENTS), and `owned` reads see the record owner's.
  */
 export const EVENT_OBJECTS = {
-  contact: { scope: 'contacts:read', owned: true },
-  deal: { scope: 'deals:read', owned: true },
-  note: { scope: NOTE_READ_SCOPES, owned: true },
-  custom_field: { scope: 'schema:read', owned: false },
-  pipeline: { scope: 'schema:read', owned: false },
-  stage: { scope: 'schema:read', owned: false },
-  token: { scope: 'tokens:write', owned: false },
-  member: { scope: 'tokens:write', owned: false },
-  agent: { scope: 'tokens:write', owned: false },
-  webhook_endpoint: { scope: 'webhooks:write', owned: false },
-  workspace: { scope: 'schema:read', owned: false },
-} as const satisfies Record<string, { scope: Scope | readonly Scope[]; owned: boolean }>;
+  contact: { scope: 'contacts:read', owned: true, id: 'contact' },
+  deal: { scope: 'deals:read', owned: true, id: 'deal' },
+  note: { scope: NOTE_READ_SCOPES, owned: true, id: 'note' },
+  custom_field: { scope: 'schema:read', owned: false, id: 'customField' },
+  pipeline: { scope: 'schema:read', owned: false, id: 'pipeline' },
+  stage: { scope: 'schema:read', owned: false, id: 'stage' },
+  token: { scope: 'tokens:write', owned: false, id: 'token' },
+  // A member is named by their user's id, a connected agent by its grant's.
+  member: { scope: 'tokens:write', owned: false, id: 'user' },
+  agent: { scope: 'tokens:write', owned: false, id: 'grant' },
+  webhook_endpoint: { scope: 'webhooks:write', owned: false, id: 'webhookEndpoint' },
+  workspace: { scope: 'schema:read', owned: false, id: 'workspace' },
+} as const satisfies Record<string, { scope: Scope | readonly Scope[]; owned: boolean; id: IdKind }>;
 export type EventObjectType = keyof typeof EVENT_OBJECTS;
 
 /** The scopes that read events of this kind: one, or for a note one per kind of record it belongs to. */

@@ -244,6 +244,12 @@ t.test('a member without deals.read sees no deal event and no deal', async (t) =
   t.notOk(feed.some((r) => r.what.startsWith('deal.')), 'but no deal event');
   t.notMatch(await rita.locator('main').innerText(), /Umbrella renewal|Olive’s deal/);
   t.same(await rita.getByLabel('Kind of record').locator('option').allInnerTexts(), ['Any', 'Contact', 'Note', 'Custom field', 'Pipeline', 'Stage', 'Workspace settings'], 'the filter offers what she may read (notes: those on contacts)');
+  // Before, the help named con_, deal_, fld_, pipe_ and stg_ for everyone, and no note_, usr_ or ws_.
+  t.equal(
+    await rita.locator('#object-id-help').innerText(),
+    'A record id is its con_…, note_…, fld_…, pipe_…, stg_… or ws_… identifier. Times are in UTC.',
+    'the record id help names the ids of the kinds she may read',
+  );
   t.equal((await rita.goto(`${base}${ws}/activity?object=deal`))?.status(), 403, 'deal changes asked for by URL: refused');
   t.match(await rita.getByRole('alert').innerText(), /do not let you read changes of this kind \(Deal\)/);
   t.equal((await rita.goto(`${base}${ws}/deals/${dealId}`))?.status(), 404, 'a deal is a 404');

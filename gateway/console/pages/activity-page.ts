@@ -1,4 +1,5 @@
-import { ACTOR_KINDS, type Event, type EventObjectType } from '../../../shared/contracts/events.js';
+import { ACTOR_KINDS, EVENT_OBJECTS, type Event, type EventObjectType } from '../../../shared/contracts/events.js';
+import { ID_PREFIXES } from '../../../shared/ids.js';
 import { html, type Html } from '../../pages/html.js';
 import { consoleLayout } from '../console-layout.js';
 import type { ConsoleSession } from '../console-session.js';
@@ -28,6 +29,12 @@ function field(id: string, label: string, input: Html): Html {
 
 function option(value: string, label: string, chosen: string | undefined): Html {
   return html`<option value="${value}" ${value === chosen ? 'selected' : ''}>${label}</option>`;
+}
+
+/** "con_…, deal_… or note_…": the id prefixes of the kinds of record the member may read, each once. */
+function idPrefixes(kinds: EventObjectType[]): string {
+  const prefixes = [...new Set(kinds.map((kind) => `${ID_PREFIXES[EVENT_OBJECTS[kind].id]}_…`))];
+  return prefixes.length > 1 ? `${prefixes.slice(0, -1).join(', ')} or ${prefixes.at(-1)}` : (prefixes[0] ?? '');
 }
 
 /** The workspace's change history, newest first, filtered by kind of record, record, kind of actor and actor. */
@@ -61,7 +68,7 @@ export function activityPage(view: ActivityView): Html {
         ${field('actor_id', 'Actor id', html`<input id="actor_id" name="actor_id" type="text" maxlength="64" value="${t.actor_id ?? ''}" aria-describedby="actor-id-help">`)}
         <div class="field actions-inline"><button class="primary" type="submit">Filter</button> <a href="${base}">Clear</a></div>
       </form>
-      <p id="object-id-help" class="muted">A record id is its con_…, deal_…, fld_…, pipe_… or stg_… identifier. Times are in UTC.</p>
+      <p id="object-id-help" class="muted">A record id is its ${idPrefixes(view.objectKinds)} identifier. Times are in UTC.</p>
       <p id="actor-id-help" class="muted">An actor id is a token's tok_…, a connected agent's gnt_… or a console user's usr_… identifier; choose who made a change in the list to see all they changed.</p>
       ${owned ? html`<p class="muted">You see changes to the contacts and deals you own.</p>` : ''}
       ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}

@@ -35,7 +35,7 @@ export const EVENT_OBJECTS = {
 export type EventObjectType = keyof typeof EVENT_OBJECTS;
 
 /** The scopes that read events of this kind: one, or for a note one per kind of record it belongs to. */
-function readScopesOf(kind: EventObjectType): readonly Scope[] {
+export function readScopesOf(kind: EventObjectType): readonly Scope[] {
   const scope: Scope | readonly Scope[] = EVENT_OBJECTS[kind].scope;
   return typeof scope === 'string' ? [scope] : scope;
 }

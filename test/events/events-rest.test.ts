@@ -168,3 +168,14 @@ t.test('actor_id keeps the changes one actor made (a token, an agent, a console 
   t.equal(empty.status, 400);
   t.match(empty.body.error, { code: 'validation_failed', param: 'actor_id' });
 });
+
+t.test('a type filter for events the credential reads none of is refused, naming the scope it needs', async (t) => {
+  const feedOnly = client(stack.baseUrl, await stack.token(ws.workspace.id, ['events:read']));
+  const deals = await feedOnly.get<{ error: { code: string; message: string; required_scope?: string } }>('/v1/events?type=deal.');
+  t.equal(deals.status, 403);
+  t.match(deals.body.error, { code: 'missing_scope', required_scope: 'deals:read', message: 'Events of type deal. need the scope deals:read, which the credential does not hold.' });
+  // Before, a note's refusal named contacts:read only, though deals:read reads a deal's notes.
+  const notes = await feedOnly.get<{ error: { message: string } }>('/v1/events?type=note.');
+  t.equal(notes.status, 403);
+  t.equal(notes.body.error.message, 'Events of type note. need the scope contacts:read or deals:read, and the credential holds neither.');
+});

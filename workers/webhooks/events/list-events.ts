@@ -1,5 +1,5 @@
 import type { CallContext } from '../../../shared/contracts/call-context.js';
-import { missingScopeForEveryEventOf, objectTypeOf, readsEventsOf, type EventType, type listEvents } from '../../../shared/contracts/events.js';
+import { missingScopeForEveryEventOf, objectTypeOf, readScopesOf, readsEventsOf, type EventType, type listEvents } from '../../../shared/contracts/events.js';
 import { MissingScopeError } from '../../../shared/errors.js';
 import { omittedEvent } from '../../../shared/events/event-stream.js';
 import { decodeCursor, pageFrom, type CursorScope } from '../../runtime/keyset-cursor.js';
@@ -19,7 +19,10 @@ function requireReadableKind(context: CallContext, type: string): void {
   const kind = objectTypeOf(type as EventType); // a prefix (`contact.`) names its kind the same way
   if (readsEventsOf(context.principal.scopes, kind)) return;
   const missing = missingScopeForEveryEventOf(context.principal.scopes, kind);
-  if (missing) throw new MissingScopeError(missing, `Events of type ${type} need the scope ${missing}, which the credential does not hold.`);
+  // A note's events are read with either scope (those of its contact or its deal): name both.
+  const either = readScopesOf(kind);
+  const needed = either.length > 1 ? `the scope ${either.join(' or ')}, and the credential holds neither` : `the scope ${missing}, which the credential does not hold`;
+  if (missing) throw new MissingScopeError(missing, `Events of type ${type} need ${needed}.`);
 }
 
 /** One page of the feed, newest first; the cursor continues the same filtered query. */

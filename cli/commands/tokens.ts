@@ -10,11 +10,12 @@ import { withLocalServices } from '../with-local-services.js';
 
 export const usage = `Usage: crm tokens create --workspace WORKSPACE --scopes LIST [--name NAME] [--expires-in 90d] [--json]
        crm tokens list   --workspace WORKSPACE [--all] [--json]
-       crm tokens revoke --workspace WORKSPACE TOKEN_ID [--json]
+       crm tokens revoke --workspace WORKSPACE TOKEN_ID [--children] [--json]
 
 WORKSPACE is a workspace id (ws_…) or name. LIST is comma-separated scopes:
 ${SCOPES.join(' ')}.
-The token is printed once; only its hash is stored.`;
+The token is printed once; only its hash is stored. --children also revokes every
+token the revoked one created, and theirs.`;
 
 export async function run(argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
@@ -84,14 +85,15 @@ async function list(argv: string[]): Promise<void> {
 }
 
 async function revoke(argv: string[]): Promise<void> {
-  const args = parseCommandArgs(argv, { workspace: { type: 'string' }, json: { type: 'boolean' } }, usage);
+  const args = parseCommandArgs(argv, { workspace: { type: 'string' }, children: { type: 'boolean' }, json: { type: 'boolean' } }, usage);
   const id = args.positionals[0];
   if (!id || args.positionals.length > 1) throw new UsageError('Give exactly one token id to revoke.', usage);
   const workspaceRef = required(args, 'workspace', usage);
   const token = await withLocalServices(async ({ bus, requestId, inWorkspace }) => {
     const { context } = await inWorkspace(workspaceRef);
-    return (await bus.call(revokeToken, { id }, { context, requestId })).result;
+    return (await bus.call(revokeToken, { id, ...(args.values.children ? { revoke_children: true } : {}) }, { context, requestId })).result;
   });
   if (args.values.json) return printJson(token);
-  printLines(`Revoked ${token.id} "${token.name}" at ${token.revoked_at}. Gateways refuse it within seconds.`);
+  const children = args.values.children ? ', with every token it created and theirs' : '';
+  printLines(`Revoked ${token.id} "${token.name}"${children} at ${token.revoked_at}. Gateways refuse it within seconds.`);
 }

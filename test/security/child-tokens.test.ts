@@ -116,6 +116,18 @@ t.test('revoking with revoke_children ends the whole lineage at once; without it
   t.equal((await client(stack.baseUrl, otherChild.body.token).get('/v1/me')).status, 200, 'without the flag, children stay');
 });
 
+t.test('crm tokens revoke --children ends the lineage as revoke_children=true does', async (t) => {
+  // Before, the command line could revoke a token only on its own.
+  const parent = await parentToken(HOUR);
+  const child = await parent.api.post<Created>('/v1/tokens', { name: 'cli child', scopes: ['contacts:read'] });
+  const revoked = await stack.crm(['tokens', 'revoke', '--workspace', workspace.id, parent.row.id, '--children']);
+  t.equal(revoked.code, 0, revoked.stderr);
+  t.match(revoked.stdout, /with every token it created and theirs/);
+  t.equal(await waitForStatus(client(stack.baseUrl, child.body.token), 401, 5_000), 401, 'the child is refused');
+  const rows = await stack.db.query<{ revoked_at: Date | null }>('select revoked_at from api_tokens where id = $1', [child.body.id]);
+  t.ok(rows[0]?.revoked_at, 'and revoked in the database');
+});
+
 t.test('a child created while its parent is being revoked waits, then is refused', async (t) => {
   const parent = await parentToken(HOUR);
   t.equal((await parent.api.get('/v1/me')).status, 200);

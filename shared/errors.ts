@@ -89,7 +89,7 @@ export class UnsupportedMediaTypeError extends CrmError {
 }
 
 export class InvalidCursorError extends CrmError {
-  constructor(message = 'The cursor is not valid for this list. Use links.next exactly as given.') {
+  constructor(message = 'The cursor is not valid for this list: pass on the cursor of the previous page exactly as it was given.') {
     super('invalid_cursor', message, { param: 'cursor' });
   }
 }

@@ -58,3 +58,23 @@ t.test('the fast ISO path agrees with the full parse', async (t) => {
     t.equal(isoTimestamp(text), new Date(text.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00')).toISOString(), text);
   }
 });
+
+t.test('a refused cursor says what to send, in words that hold for REST and for the tool servers alike', async (t) => {
+  // An agent on a tool server has next_cursor, not links.next: the message must not send it looking for a link.
+  const cursor = encodeCursor(key, scope, position);
+  const messages: string[] = [];
+  for (const [bad, s] of [
+    ['garbage', scope],
+    [cursor, { ...scope, list: 'deals' }],
+    [cursor, { ...scope, filters: { status: 'archived', q: undefined } }],
+  ] as const) {
+    try {
+      decodeCursor(key, s, bad);
+    } catch (error) {
+      messages.push((error as Error).message);
+    }
+  }
+  t.equal(messages.length, 3);
+  for (const message of messages) t.notMatch(message, /links\.next/, message);
+  t.match(messages[2], /same filters and sort/, 'other filters: keep them, or start again');
+});

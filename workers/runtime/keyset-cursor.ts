@@ -56,8 +56,8 @@ export function decodeCursor(key: Buffer, scope: CursorScope, cursor: string): K
   } catch {
     throw new InvalidCursorError();
   }
-  if (parsed.w !== scope.workspaceId || parsed.l !== scope.list) throw new InvalidCursorError('The cursor belongs to a different list.');
-  if (parsed.f !== filtersKey(scope.filters)) throw new InvalidCursorError('The cursor was issued for different filters. Follow links.next as given.');
+  if (parsed.w !== scope.workspaceId || parsed.l !== scope.list) throw new InvalidCursorError('The cursor belongs to a different list: use a cursor only with the list that gave it.');
+  if (parsed.f !== filtersKey(scope.filters)) throw new InvalidCursorError('The cursor was issued for different filters: send it with the same filters and sort as the page that gave it, or start again without it.');
   return { createdAt: new Date(parsed.t), id: parsed.i };
 }
 

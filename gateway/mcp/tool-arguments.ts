@@ -63,15 +63,18 @@ function withNumbersRead(args: Record<string, unknown>, shape: z.ZodRawShape): R
 }
 
 /**
- * A blank text ("") for an optional argument of a reading tool reads as not given: small models
- * fill every optional field, and a blank filter or cursor can only mean "none". Writing tools
- * keep it, where it may be a mistaken attempt to clear a field and deserves its error.
+ * A blank text ("") or a null for an optional argument of a reading tool reads as not given:
+ * small models fill every optional field, and a blank or null filter or cursor can only mean
+ * "none". Writing tools keep both, where either may be a mistaken attempt to clear a field and
+ * deserves its error.
  */
 function withBlanksDropped(args: Record<string, unknown>, shape: z.ZodRawShape): Record<string, unknown> {
   const out: Record<string, unknown> = { ...args };
   for (const [key, value] of Object.entries(args)) {
     const field = shape[key] as z.ZodType | undefined;
-    if (typeof value === 'string' && value.trim() === '' && field?.safeParse(undefined).success) delete out[key];
+    // A null the argument takes (if one ever does) is its own value, not "none".
+    const blank = (value === null && !field?.safeParse(null).success) || (typeof value === 'string' && value.trim() === '');
+    if (blank && field?.safeParse(undefined).success) delete out[key];
   }
   return out;
 }

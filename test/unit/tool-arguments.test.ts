@@ -1,0 +1,30 @@
+import t from 'tap';
+import { ValidationError } from '../../shared/errors.js';
+import { CRM_TOOLS } from '../../gateway/mcp/tools/crm/index.js';
+import { parseToolArguments } from '../../gateway/mcp/tool-arguments.js';
+
+/** A CRM tool's arguments as its tools/call reads them. */
+function read(toolName: string, args: Record<string, unknown>): Record<string, unknown> {
+  const tool = CRM_TOOLS.find((x) => x.name === toolName)!;
+  return parseToolArguments(tool.inputSchema, args, { readOnly: tool.annotations.readOnlyHint === true }) as Record<string, unknown>;
+}
+
+function refusal(toolName: string, args: Record<string, unknown>): ValidationError {
+  try {
+    read(toolName, args);
+  } catch (error) {
+    if (error instanceof ValidationError) return error;
+    throw error;
+  }
+  throw new Error(`${toolName} accepted ${JSON.stringify(args)}`);
+}
+
+t.test('a reading tool reads null for an optional argument as not given, as it reads a blank', async (t) => {
+  // Small models fill every optional field, with null as often as with "": a null filter can only mean "none".
+  t.same(read('find_contacts', { query: 'ada', limit: null, cursor: null, created_within: null, sort: null }), { query: 'ada' });
+  t.same(read('find_deals', { stage: null, pipeline: 'Sales' }), { pipeline: 'Sales' });
+  t.same(read('list_notes', { contact_id: 'con_1', deal_id: null }), { contact_id: 'con_1' });
+  t.equal(refusal('get_contact', { id: null }).details.param, 'id', 'a required argument is still required');
+  // A writing tool keeps null: where a field takes none, a null may be a mistaken attempt to clear it.
+  t.equal(refusal('update_contact', { id: 'con_1', first_name: null }).details.param, 'first_name');
+});

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ValidationError, validationErrorFrom } from '../../shared/errors.js';
+import { ID_PREFIXES } from '../../shared/ids.js';
 
 /** Edit distance, for "did you mean": short parameter names, so the plain table is enough. */
 function editDistance(a: string, b: string): number {
@@ -25,7 +26,12 @@ const USUAL_GUESSES: Record<string, readonly string[]> = {
   limit: ['count', 'max', 'page_size', 'size', 'n', 'top'],
   cursor: ['page', 'next', 'next_cursor', 'offset', 'page_token'],
   body: ['note', 'text', 'content', 'message'],
-  stage: ['stage_name', 'status'],
+  // find_deals and count_deals take a stage or a pipeline by name or id under one name.
+  stage: ['stage_name', 'status', 'stage_id'],
+  pipeline: ['pipeline_id', 'pipeline_name'],
+  // A contact's name is two fields: the error says to split it (parseToolArguments).
+  first_name: ['name', 'full_name', 'fullname', 'contact_name', 'firstname', 'given_name'],
+  last_name: ['surname', 'lastname', 'family_name'],
   id: ['contact_id', 'deal_id'],
   // recent_changes' own names: a model carries over those of the find tools.
   since: ['created_after', 'after', 'from', 'start', 'start_date', 'date_from'],
@@ -33,8 +39,21 @@ const USUAL_GUESSES: Record<string, readonly string[]> = {
   object_id: ['contact_id', 'deal_id', 'record_id', 'id'],
 };
 
-export function nearestParameter(guess: string, valid: readonly string[]): string | undefined {
+/** The parameter that takes an id of this kind, by the id's prefix: `id: "deal_…"` on add_note means deal_id. */
+const PARAMETER_BY_ID_PREFIX: readonly (readonly [prefix: string, parameter: string])[] = [
+  [`${ID_PREFIXES.contact}_`, 'contact_id'],
+  [`${ID_PREFIXES.deal}_`, 'deal_id'],
+];
+
+/** Names a model gives an id whose kind its value tells. */
+const ID_GUESSES: ReadonlySet<string> = new Set(['id', 'record_id', 'object_id', 'parent_id', 'record']);
+
+export function nearestParameter(guess: string, valid: readonly string[], value?: unknown): string | undefined {
   const lower = guess.toLowerCase();
+  if (ID_GUESSES.has(lower) && typeof value === 'string') {
+    const byPrefix = PARAMETER_BY_ID_PREFIX.find(([prefix, parameter]) => value.startsWith(prefix) && valid.includes(parameter));
+    if (byPrefix) return byPrefix[1];
+  }
   for (const name of valid) if (USUAL_GUESSES[name]?.includes(lower)) return name;
   let best: { name: string; distance: number } | undefined;
   for (const name of valid) {
@@ -92,12 +111,14 @@ export function parseToolArguments<S extends z.ZodObject>(schema: S, args: unkno
   const unknown = Object.keys(given).filter((k) => !Object.hasOwn(shape, k));
   if (unknown.length > 0) {
     const first = unknown[0]!;
-    const nearest = nearestParameter(first, valid);
+    const nearest = nearestParameter(first, valid, (given as Record<string, unknown>)[first]);
     const list = valid.length > 0 ? `Valid parameters: ${valid.join(', ')}.` : 'This tool takes no parameters.';
     // A note is a record of its own, not a field: say where it goes.
     const noteTool = unknown.some((k) => /^notes?$/i.test(k)) && !valid.includes('body') ? ' To write a note about a record, use add_note.' : '';
+    // One name where the tool takes two: say to split it, or the whole name lands in first_name.
+    const splitName = nearest === 'first_name' && valid.includes('last_name') ? ' Give a full name as first_name and last_name.' : '';
     throw new ValidationError(
-      `Unknown parameter${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `\`${k}\``).join(', ')}${nearest ? `: did you mean \`${nearest}\`?` : '.'} ${list}${noteTool}`,
+      `Unknown parameter${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `\`${k}\``).join(', ')}${nearest ? `: did you mean \`${nearest}\`?` : '.'} ${list}${noteTool}${splitName}`,
       first,
     );
   }

@@ -28,3 +28,17 @@ t.test('a reading tool reads null for an optional argument as not given, as it r
   // A writing tool keeps null: where a field takes none, a null may be a mistaken attempt to clear it.
   t.equal(refusal('update_contact', { id: 'con_1', first_name: null }).details.param, 'first_name');
 });
+
+t.test('an unknown argument names the one a small model meant', async (t) => {
+  // find_deals and count_deals take a stage or pipeline by name or id under one name each.
+  t.match(refusal('find_deals', { stage_id: 'stg_1' }).message, 'did you mean `stage`?');
+  t.match(refusal('count_deals', { pipeline_id: 'pipe_1' }).message, 'did you mean `pipeline`?');
+  // A contact has a first and a last name, not one name.
+  const named = refusal('create_contact', { name: 'Ada Lovelace', phone: '+14155550100' });
+  t.match(named.message, 'did you mean `first_name`?');
+  t.match(named.message, 'first_name and last_name');
+  // A note's record by its id: the id says which kind it is.
+  t.match(refusal('add_note', { id: 'con_1', body: 'x' }).message, 'did you mean `contact_id`?');
+  t.match(refusal('add_note', { id: 'deal_1', body: 'x' }).message, 'did you mean `deal_id`?');
+  t.match(refusal('list_notes', { record_id: 'deal_1' }).message, 'did you mean `deal_id`?');
+});

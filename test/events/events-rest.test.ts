@@ -173,9 +173,9 @@ t.test('a type filter for events the credential reads none of is refused, naming
   const feedOnly = client(stack.baseUrl, await stack.token(ws.workspace.id, ['events:read']));
   const deals = await feedOnly.get<{ error: { code: string; message: string; required_scope?: string } }>('/v1/events?type=deal.');
   t.equal(deals.status, 403);
-  t.match(deals.body.error, { code: 'missing_scope', required_scope: 'deals:read', message: 'Events of type deal. need the scope deals:read, which the credential does not hold.' });
+  t.match(deals.body.error, { code: 'missing_scope', required_scope: 'deals:read', message: 'Events about deal records need the scope deals:read, which the credential does not hold.' });
   // Before, a note's refusal named contacts:read only, though deals:read reads a deal's notes.
   const notes = await feedOnly.get<{ error: { message: string } }>('/v1/events?type=note.');
   t.equal(notes.status, 403);
-  t.equal(notes.body.error.message, 'Events of type note. need the scope contacts:read or deals:read, and the credential holds neither.');
+  t.equal(notes.body.error.message, 'Events about note records need the scope contacts:read or deals:read, and the credential holds neither.');
 });

@@ -144,6 +144,9 @@ t.test('asking for a kind of record the connection cannot read is an error namin
     const scope = args.object_type === 'token' ? 'tokens:write' : 'deals:read';
     t.equal(refused.structuredContent?.required_scope, scope);
     t.match(refused.structuredContent?.hint, `an API token with ${scope}`, 'the same remedy as a scope the tool declares');
+    // object_type is sent to the worker as a type prefix (`token.`): the message names the kind, not the prefix.
+    const what = 'object_type' in args ? `Events about ${args.object_type} records need the scope ${scope}` : `Events of type ${args.type} need the scope ${scope}`;
+    t.match((refused.structuredContent as { message?: string } | undefined)?.message, what);
   }
   const notes = (await contactsOnly.callTool({ name: 'recent_changes', arguments: { object_type: 'note' } })) as Result;
   t.notOk(notes.isError, 'notes on contacts are readable with contacts:read');

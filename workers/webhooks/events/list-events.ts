@@ -19,10 +19,12 @@ function requireReadableKind(context: CallContext, type: string): void {
   const kind = objectTypeOf(type as EventType); // a prefix (`contact.`) names its kind the same way
   if (readsEventsOf(context.principal.scopes, kind)) return;
   const missing = missingScopeForEveryEventOf(context.principal.scopes, kind);
+  // A prefix (`token.`, as recent_changes sends its object_type) names a kind of record, not a type.
+  const what = type.endsWith('.') ? `Events about ${kind} records` : `Events of type ${type}`;
   // A note's events are read with either scope (those of its contact or its deal): name both.
   const either = readScopesOf(kind);
   const needed = either.length > 1 ? `the scope ${either.join(' or ')}, and the credential holds neither` : `the scope ${missing}, which the credential does not hold`;
-  if (missing) throw new MissingScopeError(missing, `Events of type ${type} need ${needed}.`);
+  if (missing) throw new MissingScopeError(missing, `${what} need ${needed}.`);
 }
 
 /** One page of the feed, newest first; the cursor continues the same filtered query. */

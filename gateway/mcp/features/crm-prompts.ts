@@ -36,6 +36,8 @@ export const CRM_PROMPTS: readonly PromptDefinition[] = [
     text: async (args, call) => {
       const from = day(args.from, 'from')!;
       const to = day(args.to, 'to');
+      // Days written YYYY-MM-DD compare as text; a range that ends before it starts holds no deal.
+      if (to !== undefined && to < from) throw new ValidationError(`to (${to}) must not be before from (${from})`, 'to');
       // The steps name the pipeline to send: without one, count_deals and find_deals read every pipeline.
       const name = args.pipeline || (await defaultPipelineName(call));
       const pipeline = args.pipeline ? `the pipeline "${name}"` : `the default pipeline, "${name}"`;

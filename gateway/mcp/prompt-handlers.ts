@@ -22,8 +22,10 @@ export function installPromptHandlers(mcp: Server, prompts: readonly PromptDefin
   });
 
   mcp.setRequestHandler(GetPromptRequestSchema, async (request) => {
-    const prompt = usable().find((p) => p.name === request.params.name);
+    const prompt = prompts.find((p) => p.name === request.params.name);
     if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt ${request.params.name}. Prompts: ${usable().map((p) => p.name).join(', ')}.`);
+    // Unlisted for want of a scope, but there: say which, as reading a resource does, not "unknown".
+    if (!mayRead(prompt.scopes, call)) throw new McpError(ErrorCode.InvalidParams, `${prompt.name} needs the scope ${prompt.scopes.join(' or ')}, which this connection does not hold.`);
     const args = request.params.arguments ?? {};
     const known = new Set(prompt.arguments.map((a) => a.name));
     const unknown = Object.keys(args).filter((k) => !known.has(k));

@@ -178,6 +178,16 @@ t.test('prompts and completions from the workspace; logging accepted', async (t)
   t.match(review.messages[0]?.content, { type: 'text', text: /created from 2026-01-01 to 2026-01-31/ });
   await t.rejects(writer.getPrompt({ name: 'pipeline_review', arguments: { from: 'last monday' } }), { message: /YYYY-MM-DD/ });
   await t.rejects(writer.getPrompt({ name: 'pipeline_review', arguments: { from: '2026-01-01', since: 'x' } }), { message: /Unknown argument since/ });
+  // Without a pipeline, the steps name the default one: "count_deals with pipeline" gave a model no value to send, and none counts every pipeline.
+  const byDefault = await writer.getPrompt({ name: 'pipeline_review', arguments: { from: '2026-01-01' } });
+  t.match(byDefault.messages[0]?.content, { type: 'text', text: /count_deals with pipeline "Sales"/ });
+  // A range that ends before it starts holds no deal: said at once, not found out after three empty calls.
+  await t.rejects(writer.getPrompt({ name: 'pipeline_review', arguments: { from: '2026-02-01', to: '2026-01-31' } }), { code: -32602, message: /to \(2026-01-31\) must not be before from/ });
+  // A prompt that needs a scope the connection lacks says so, as a resource does, rather than that there is no such prompt.
+  await t.rejects((await connect('crm', await stack.token(W, ['contacts:read']))).getPrompt({ name: 'pipeline_review', arguments: { from: '2026-01-01' } }), {
+    code: -32602,
+    message: /pipeline_review needs the scope deals:read/,
+  });
 
   const pipelines = await writer.complete({ ref: { type: 'ref/prompt', name: 'pipeline_review' }, argument: { name: 'pipeline', value: '' } });
   t.ok(pipelines.completion.values.length > 0, `pipeline names: ${pipelines.completion.values.join(', ')}`);

@@ -87,7 +87,7 @@ export const listDeals = defineOperation({
     cursor: Cursor.optional(),
     sort: CreationSort.optional(),
     ...DealFilters.shape,
-    pipeline: z.string().trim().min(1).max(100).optional().describe('A pipeline id (pipe_…) or name; for tools that name things'),
+    pipeline: z.string().trim().min(1).max(100).optional().describe('A pipeline id (pipe_…) or a pipeline name (case does not matter)'),
   }),
   output: pageOf(Deal).extend({ applied_range: AppliedRange }),
 });

@@ -1,0 +1,18 @@
+import t from 'tap';
+import { CRM_TOOLS } from '../../gateway/mcp/tools/crm/index.js';
+
+/** What tools/list shows a model for one argument. */
+function argumentDescription(toolName: string, argument: string): string {
+  const tool = CRM_TOOLS.find((x) => x.name === toolName)!;
+  const properties = tool.inputJsonSchema.properties as Record<string, { description?: string }>;
+  return properties[argument]?.description ?? '';
+}
+
+t.test('find_deals and count_deals say how pipeline takes a name', async (t) => {
+  for (const tool of ['find_deals', 'count_deals']) {
+    const description = argumentDescription(tool, 'pipeline');
+    // "for tools that name things" was a note to the code's readers, shown to every model.
+    t.notMatch(description, /for tools/, `${tool}: ${description}`);
+    t.match(description, /case does not matter/, `${tool}: a name as the user says it`);
+  }
+});

@@ -9,6 +9,7 @@ import type { ToolCall, ToolDefinition } from './tool.js';
 import { refuseCursor } from './single-page-list.js';
 import { parseToolArguments } from './tool-arguments.js';
 import { toolErrorResult } from './tool-error-result.js';
+import { wrongKindIdHint } from './wrong-kind-id-hint.js';
 
 /** Whether a connection sees a tool: read tools always, tools that change data only if it may. */
 export function listsTool(tool: ToolDefinition, credential: ResolvedCredential): boolean {
@@ -68,7 +69,8 @@ export function toolCaller(server: McpServerDefinition, tools: readonly ToolDefi
         // A scope the worker found missing (a note's deal, a kind of event) gets the same remedy as one the tool declares.
         const scope = error.code === 'missing_scope' ? Scope.safeParse(error.details.required_scope) : null;
         if (scope?.success) return toolErrorResult(error, server.key, missingScopeHint(scope.data, call.credential, server));
-        return toolErrorResult(error, server.key, error.code === 'internal' ? `Call again once; if it fails again, give the user the request id ${call.requestId}.` : undefined);
+        if (error.code === 'internal') return toolErrorResult(error, server.key, `Call again once; if it fails again, give the user the request id ${call.requestId}.`);
+        return toolErrorResult(error, server.key, wrongKindIdHint(error, tool, tools, params.arguments));
       }
       throw error;
     }

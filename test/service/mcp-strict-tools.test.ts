@@ -218,6 +218,15 @@ t.test('a not_found hint fits its server and its argument', async (t) => {
   t.match(JSON.stringify(described.owner_id), /usr_.*not an e-mail/, 'owner_id says what it takes');
   t.match(JSON.stringify(described.contact_id), /con_/);
   t.match(JSON.stringify(described.pipeline_id), /pipe_.*not a name/);
+
+  // A deal's id where a contact's goes (and back): the hint says where it goes, not to check the id.
+  const deal = ok(t, await call(writer, 'create_deal', { name: 'Kind of id' })) as { id: string };
+  const noteOnDeal = await call(writer, 'add_note', { contact_id: deal.id, body: 'Called back' });
+  t.match(noteOnDeal.structuredContent, { code: 'not_found', param: 'contact_id', hint: new RegExp(`${deal.id} is a deal id: pass it as deal_id`) });
+  const contactAsDeal = await call(reader, 'get_deal', { id: ada.id });
+  t.match(contactAsDeal.structuredContent, { code: 'not_found', param: 'id', hint: new RegExp(`${ada.id} is a contact id: use get_contact`) });
+  const dealOfDeal = await call(writer, 'create_deal', { name: 'Wrong contact', contact_id: deal.id });
+  t.match(dealOfDeal.structuredContent, { code: 'not_found', param: 'contact_id', hint: new RegExp(`${deal.id} is a deal id, not a contact's`) });
 });
 
 t.test('find_deals names the valid stages and pipelines; an active pipeline wins over an archived namesake', async (t) => {

@@ -30,7 +30,7 @@ const Currency = z
   .toUpperCase()
   .refine((c) => /^[A-Z]{3}$/.test(c) && CURRENCIES.has(c), { message: 'must be an ISO 4217 currency code, e.g. USD' });
 const Amount = z.number().int('must be a whole number of minor units (e.g. cents)').min(0).max(Number.MAX_SAFE_INTEGER);
-const Instant = isoInstant('must be an ISO 8601 timestamp');
+const Instant = isoInstant('must be an ISO 8601 timestamp with its offset, e.g. 2026-01-31T16:00:00Z (a date alone is not one)');
 const Ref = RecordId;
 /** Writes take a pipeline by id only (the find tools also take a name). */
 const PIPELINE_ID = 'A pipeline id (pipe_…), not a name; describe_schema (GET /v1/schema) lists them.';

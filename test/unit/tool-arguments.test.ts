@@ -42,3 +42,12 @@ t.test('an unknown argument names the one a small model meant', async (t) => {
   t.match(refusal('add_note', { id: 'deal_1', body: 'x' }).message, 'did you mean `deal_id`?');
   t.match(refusal('list_notes', { record_id: 'deal_1' }).message, 'did you mean `deal_id`?');
 });
+
+t.test('a refused closed_at shows the form it takes', async (t) => {
+  // A date alone is ISO 8601 too: "must be an ISO 8601 timestamp" left a model sending it again.
+  for (const closedAt of ['2026-01-31', 'yesterday']) {
+    const refused = refusal('create_deal', { name: 'A', closed_at: closedAt });
+    t.equal(refused.details.param, 'closed_at');
+    t.match(refused.message, 'e.g. 2026-01-31T16:00:00Z', closedAt);
+  }
+});

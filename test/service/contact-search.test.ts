@@ -69,6 +69,12 @@ t.test('words, in any order, each beginning a word of the name or the e-mail', a
     ['LOVE', ['Ada Lovelace']],
     ['lovelace ada', ['Ada Lovelace']],
     ['  ada   lovelace ', ['Ada Lovelace']],
+    // "Last, First" and a quoted name, as people and models write them: the commas and quotes around words are not part of them.
+    ['Lovelace, Ada', ['Ada Lovelace']],
+    ['lovelace , ada', ['Ada Lovelace']],
+    ['"Ada Lovelace"', ['Ada Lovelace']],
+    ['byron;', ['Ada Byron']],
+    [',', []],
     ['ada', ['Ada Lovelace', 'Adam Smith', 'Ada Byron']],
     ['ada byron', ['Ada Byron']],
     ['lace', []],

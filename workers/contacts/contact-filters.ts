@@ -29,10 +29,21 @@ export function applicableContactFilters(filters: ContactFilters, range: Applied
     status: filters.status,
     email: filters.email?.toLowerCase(),
     phone: filters.phone === undefined ? undefined : normalizePhone(filters.phone, defaultCountry),
-    // Words separated by any white space, so the cursor of "ada  love" continues "ada love".
-    q: filters.q?.split(/\s+/u).filter(Boolean).join(' '),
+    q: filters.q === undefined ? undefined : searchWords(filters.q),
     q_national_phone: filters.q === undefined ? undefined : nationalPhonePrefix(filters.q.trim(), defaultCountry),
   };
+}
+
+/**
+ * The words of a search: separated by any white space, so the cursor of "ada  love" continues
+ * "ada love"; commas, semicolons and double quotes around a word dropped, as in "Lovelace, Ada"
+ * or "\"Ada Lovelace\"" (they begin or end no word of a name or an e-mail address).
+ */
+function searchWords(q: string): string {
+  const words = q.split(/\s+/u).filter(Boolean);
+  const stripped = words.map((word) => word.replace(/^[,;"]+|[,;"]+$/gu, '')).filter(Boolean);
+  // A search of those characters alone stays a search (of them), not a list of everyone.
+  return (stripped.length > 0 ? stripped : words).join(' ');
 }
 
 /** A query of phone characters only, with at least two digits: also matched against the phone. */

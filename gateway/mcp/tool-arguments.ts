@@ -117,8 +117,10 @@ export function parseToolArguments<S extends z.ZodObject>(schema: S, args: unkno
     const noteTool = unknown.some((k) => /^notes?$/i.test(k)) && !valid.includes('body') ? ' To write a note about a record, use add_note.' : '';
     // One name where the tool takes two: say to split it, or the whole name lands in first_name.
     const splitName = nearest === 'first_name' && valid.includes('last_name') ? ' Give a full name as first_name and last_name.' : '';
+    // Only writes that create take a key (tool.ts); the others are safe to repeat as they are.
+    const noKey = unknown.includes('idempotency_key') ? ' This tool takes no idempotency_key: calling it again with the same arguments changes nothing more.' : '';
     throw new ValidationError(
-      `Unknown parameter${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `\`${k}\``).join(', ')}${nearest ? `: did you mean \`${nearest}\`?` : '.'} ${list}${noteTool}${splitName}`,
+      `Unknown parameter${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `\`${k}\``).join(', ')}${nearest ? `: did you mean \`${nearest}\`?` : '.'} ${list}${noteTool}${splitName}${noKey}`,
       first,
     );
   }

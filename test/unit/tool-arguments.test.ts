@@ -51,3 +51,11 @@ t.test('a refused closed_at shows the form it takes', async (t) => {
     t.match(refused.message, 'e.g. 2026-01-31T16:00:00Z', closedAt);
   }
 });
+
+t.test('an idempotency_key where a tool takes none says why it needs none', async (t) => {
+  // A model that learned to send one with every write sends it to the updates too.
+  const refused = refusal('update_deal', { id: 'deal_1', stage: 'Won', idempotency_key: 'k1' });
+  t.equal(refused.details.param, 'idempotency_key');
+  t.match(refused.message, 'takes no idempotency_key: calling it again with the same arguments changes nothing more');
+  t.notMatch(refusal('create_deal', { name: 'A', key: 'k1' }).message, /takes no idempotency_key/, 'not said where one is taken');
+});

@@ -16,3 +16,8 @@ t.test('find_deals and count_deals say how pipeline takes a name', async (t) => 
     t.match(description, /case does not matter/, `${tool}: a name as the user says it`);
   }
 });
+
+t.test("recent_changes' object_id names every kind of id it takes", async (t) => {
+  // A note's changes are filed under its own id: a model with a note_… id was told it takes only others.
+  t.match(argumentDescription('recent_changes', 'object_id'), /note_…/);
+});

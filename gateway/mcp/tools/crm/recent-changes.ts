@@ -29,7 +29,7 @@ export const recentChangesTool = defineTool({
     'What changed in the workspace and who changed it (a token, a connected agent and its user, a console user, the command line), newest first. Narrow by record id, kind of record, event type, kind of actor or one actor, or time (a day or a period such as today, in the workspace time zone); follow next_cursor for older changes. Only changes to records this connection may read are listed.',
   op: listEvents,
   input: {
-    object_id: z.string().min(1).max(64).optional().describe('One record: con_…, deal_…, fld_…, pipe_…, stg_…'),
+    object_id: z.string().min(1).max(64).optional().describe('One record: con_…, deal_…, note_…, fld_…, pipe_…, stg_… (a note has changes of its own, not under its contact or deal)'),
     object_type: ObjectType.optional().describe('One kind of record, e.g. deal'),
     type: EventType.optional().describe('One kind of change, e.g. deal.stage_changed'),
     actor_kind: Actor.shape.kind.optional(),

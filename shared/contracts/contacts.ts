@@ -27,7 +27,8 @@ const Email = z
   .string()
   .trim()
   .max(254)
-  .pipe(z.email({ message: 'must be an e-mail address' }))
+  // A blank is refused (it may be a slip), with the way to clear the address on purpose.
+  .pipe(z.string().min(1, 'is blank: send null to clear the e-mail address').pipe(z.email({ message: 'must be an e-mail address' })))
   .transform((s) => s.toLowerCase());
 
 const FirstName = shownText(100);

@@ -59,3 +59,13 @@ t.test('an idempotency_key where a tool takes none says why it needs none', asyn
   t.match(refused.message, 'takes no idempotency_key: calling it again with the same arguments changes nothing more');
   t.notMatch(refusal('create_deal', { name: 'A', key: 'k1' }).message, /takes no idempotency_key/, 'not said where one is taken');
 });
+
+t.test('a blank e-mail on a write is refused with the way to clear it', async (t) => {
+  // Blank is refused on purpose (it may be a slip); the message must still say what clears the address.
+  for (const tool of ['update_contact', 'create_contact']) {
+    const refused = refusal(tool, { ...(tool === 'update_contact' ? { id: 'con_1' } : {}), first_name: 'Ada', phone: '+14155550100', email: ' ' });
+    t.equal(refused.details.param, 'email', tool);
+    t.match(refused.message, 'send null to clear the e-mail address', tool);
+  }
+  t.match(refusal('update_contact', { id: 'con_1', email: 'ada' }).message, 'email: must be an e-mail address', 'a text that is no address is still that');
+});

@@ -33,6 +33,9 @@ const USUAL_GUESSES: Record<string, readonly string[]> = {
   first_name: ['name', 'full_name', 'fullname', 'contact_name', 'firstname', 'given_name'],
   last_name: ['surname', 'lastname', 'family_name'],
   id: ['contact_id', 'deal_id'],
+  // The find tools take sort, list_notes order: a model carries one over to the other.
+  sort: ['order', 'order_by', 'sort_by', 'sort_order'],
+  order: ['sort', 'order_by', 'sort_by', 'sort_order', 'direction'],
   // recent_changes' own names: a model carries over those of the find tools.
   since: ['created_after', 'after', 'from', 'start', 'start_date', 'date_from'],
   within: ['created_within', 'period', 'range', 'when'],

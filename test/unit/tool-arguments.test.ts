@@ -69,3 +69,9 @@ t.test('a blank e-mail on a write is refused with the way to clear it', async (t
   }
   t.match(refusal('update_contact', { id: 'con_1', email: 'ada' }).message, 'email: must be an e-mail address', 'a text that is no address is still that');
 });
+
+t.test("the find tools' sort and list_notes' order are each other's guess", async (t) => {
+  // find_contacts and find_deals take sort (newest_first), list_notes order (desc): a model carries one over to the other.
+  t.match(refusal('list_notes', { sort: 'newest_first' }).message, 'did you mean `order`?');
+  t.match(refusal('find_deals', { order: 'desc' }).message, 'did you mean `sort`?');
+});

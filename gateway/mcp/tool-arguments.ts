@@ -72,14 +72,19 @@ function unwrapped(schema: z.ZodType): z.ZodType {
   return inner;
 }
 
-/** "25" where a number is expected reads as 25: unambiguous, and a common slip of small models. */
-function withNumbersRead(args: Record<string, unknown>, shape: z.ZodRawShape): Record<string, unknown> {
+/**
+ * "25" where a number is expected reads as 25, and "true" or "false" where a boolean is as that
+ * boolean: unambiguous, and a common slip of small models.
+ */
+function withQuotedScalarsRead(args: Record<string, unknown>, shape: z.ZodRawShape): Record<string, unknown> {
   const out: Record<string, unknown> = { ...args };
   for (const [key, value] of Object.entries(args)) {
     const field = shape[key];
-    if (typeof value === 'string' && field && unwrapped(field as z.ZodType) instanceof z.ZodNumber && /^-?\d+(\.\d+)?$/.test(value.trim())) {
-      out[key] = Number(value.trim());
-    }
+    if (typeof value !== 'string' || !field) continue;
+    const inner = unwrapped(field as z.ZodType);
+    const text = value.trim();
+    if (inner instanceof z.ZodNumber && /^-?\d+(\.\d+)?$/.test(text)) out[key] = Number(text);
+    else if (inner instanceof z.ZodBoolean && /^(true|false)$/i.test(text)) out[key] = text.toLowerCase() === 'true';
   }
   return out;
 }
@@ -127,7 +132,7 @@ export function parseToolArguments<S extends z.ZodObject>(schema: S, args: unkno
       first,
     );
   }
-  const read = withNumbersRead(given as Record<string, unknown>, shape);
+  const read = withQuotedScalarsRead(given as Record<string, unknown>, shape);
   const parsed = schema.safeParse(options.readOnly === true ? withBlanksDropped(read, shape) : read);
   if (!parsed.success) throw validationErrorFrom(parsed.error);
   return parsed.data;

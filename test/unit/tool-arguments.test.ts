@@ -75,3 +75,13 @@ t.test("the find tools' sort and list_notes' order are each other's guess", asyn
   t.match(refusal('list_notes', { sort: 'newest_first' }).message, 'did you mean `order`?');
   t.match(refusal('find_deals', { order: 'desc' }).message, 'did you mean `sort`?');
 });
+
+t.test('"true" and "false" where a yes or no is expected read as the booleans', async (t) => {
+  // As "25" reads as 25: unambiguous, and small models quote every value.
+  const { STUDIO_TOOLS } = await import('../../gateway/mcp/tools/studio/index.js');
+  const listFields = STUDIO_TOOLS.find((x) => x.name === 'list_custom_fields')!;
+  const read = (args: Record<string, unknown>) => parseToolArguments(listFields.inputSchema, args, { readOnly: true }) as Record<string, unknown>;
+  t.same(read({ include_archived: 'true' }), { include_archived: true });
+  t.same(read({ include_archived: 'False' }), { include_archived: false });
+  t.throws(() => read({ include_archived: 'yes' }), ValidationError, 'anything else is still refused');
+});

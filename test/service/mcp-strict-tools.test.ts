@@ -156,6 +156,10 @@ t.test('resources: the schema, each pipeline, a contact and a deal by URI templa
   t.ok(stages.stages.length > 0);
   const contact = JSON.parse(((await reader.readResource({ uri: `crm://contacts/${ada.id}` })).contents[0] as { text: string }).text) as { last_name: string };
   t.equal(contact.last_name, 'Lovelace');
+  // A deal by URI as get_deal gives it: with its stage's, its pipeline's and its contact's names, not their ids alone.
+  const created = ok(t, await call(writer, 'create_deal', { name: 'By URI', stage: 'Negotiation', contact_id: ada.id })) as { id: string };
+  const deal = JSON.parse(((await reader.readResource({ uri: `crm://deals/${created.id}` })).contents[0] as { text: string }).text) as Record<string, unknown>;
+  t.match(deal, { id: created.id, stage_name: 'Negotiation', pipeline_name: String, contact: { id: ada.id, name: 'Ada Lovelace' } });
   await t.rejects(reader.readResource({ uri: 'crm://contacts/con_nope' }), { code: -32002, message: /No such contact/ });
   await t.rejects(reader.readResource({ uri: 'crm://elsewhere' }), { code: -32002, message: /Resource not found/ });
   // A malformed %-escape threw "URI malformed" as an internal error; a pipeline not there read "No such No pipeline ….".

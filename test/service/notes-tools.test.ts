@@ -82,6 +82,8 @@ t.test('tool errors: no parent, both, an unknown record, a scope the connection 
   const denied = await call(contactsReader, 'list_notes', { deal_id: deal });
   t.equal(denied.isError, true);
   t.match(denied.content?.[0]?.text, /deals:read/, "a deal's notes need deals:read");
+  // Said of the notes, not of "this operation": the model called a tool its connection may use.
+  t.match(denied.content?.[0]?.text, /Reading notes on a deal needs the scope deals:read/);
 });
 
 t.test('an OAuth agent writes a note as itself, for its user', async (t) => {

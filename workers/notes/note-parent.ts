@@ -26,7 +26,10 @@ export function parentScope(kind: NoteParentKind, access: 'read' | 'write'): Sco
 /** 403 naming the record's scope: the gateway let the call through on the other kind's. */
 export function requireParentScope(context: CallContext, kind: NoteParent['kind'], access: 'read' | 'write'): void {
   const scope = parentScope(kind, access);
-  if (!grantsScope(context.principal.scopes, scope)) throw new MissingScopeError(scope);
+  if (!grantsScope(context.principal.scopes, scope)) {
+    // Named as notes on that kind of record: the tool or route itself was allowed on the other kind's scope.
+    throw new MissingScopeError(scope, `${access === 'read' ? 'Reading' : 'Writing'} notes on a ${kind} needs the scope ${scope}, which the credential does not hold.`);
+  }
 }
 
 /**

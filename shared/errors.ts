@@ -187,7 +187,8 @@ export class IdempotencyKeyReusedError extends CrmError {
   constructor() {
     super(
       'idempotency_key_reused',
-      'This Idempotency-Key was already used with a different request. Use a new key for a new request.',
+      // Worded for both the REST header and the tools' idempotency_key argument.
+      'This idempotency key was already used in the last 24 hours for a different request (another operation, other arguments or another caller). Use a new key for a new request.',
     );
   }
 }

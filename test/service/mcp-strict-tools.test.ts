@@ -137,6 +137,9 @@ t.test('create tools take an idempotency_key: the same call again answers as bef
   t.equal(rows[0]?.n, 1, 'one contact');
   const reused = await call(writer, 'create_contact', { ...args, first_name: 'Other' });
   t.match(reused.structuredContent, { code: 'idempotency_key_reused', hint: /new key/ });
+  // An agent sends idempotency_key, not the REST header: the message names neither wrongly, and says what a different request is.
+  t.notMatch(reused.structuredContent?.message, /Idempotency-Key/);
+  t.match(reused.structuredContent?.message, /another operation, other arguments or another caller/);
   const bad = await call(writer, 'create_contact', { ...args, idempotency_key: 'has space' });
   t.match(bad.structuredContent, { code: 'validation_failed', param: 'idempotency_key' });
   const updateSchema = (await writer.listTools()).tools.find((x) => x.name === 'update_contact')?.inputSchema.properties ?? {};

@@ -25,13 +25,19 @@ const EnabledEvents = z
   .transform((types) => (types.includes('*') ? ['*' as const] : [...new Set(types)]))
   .describe('Event types to receive, or ["*"] for every one');
 
-/** The address, as given; that it is https and public is checked by the worker, which resolves it. */
+/**
+ * The address as the URL parser reads it (`https:///x` and `https://x\@y/` become the
+ * `https://x/…` deliveries go to, a name in Unicode its ASCII form), so the endpoint shows
+ * where its deliveries go. That it is https and public is checked by the worker, which resolves it.
+ */
 const WebhookUrl = z
   .string()
   .trim()
   .max(2048, 'must be at most 2048 characters')
   .pipe(z.url({ protocol: /^https?$/, error: 'must be an absolute https URL' }))
-  .describe('Where deliveries are POSTed: https, on a public address');
+  .transform((text) => new URL(text).href)
+  .pipe(z.string().max(2048, 'must be at most 2048 characters, written out as a URL'))
+  .describe('Where deliveries are POSTed: https, on a public address. Stored as the URL parser reads it (e.g. https://example.com/hooks, lower-case host, ASCII form of a Unicode name)');
 
 export const WebhookEndpoint = z
   .object({

@@ -144,6 +144,23 @@ t.test('an update that repeats the values changes nothing: the same updated_at a
   t.same(events[0]?.data.previous_attributes, { description: 'Same' }, 'and records exactly what changed');
 });
 
+t.test('the url is kept as the URL parser reads it: what an endpoint shows is where its deliveries go', async (t) => {
+  // Before, the text was kept as given: `https:///x` or `https://x\@y/` showed one address
+  // while deliveries went to another (`https://x/…`), and a name in Unicode was not the one resolved.
+  for (const [given, kept] of [
+    ['https:///plain.unresolvable.invalid/hook', 'https://plain.unresolvable.invalid/hook'],
+    ['https://slash.unresolvable.invalid\\@127.0.0.1/', 'https://slash.unresolvable.invalid/@127.0.0.1/'],
+    ['https://EXÄMPLE.unresolvable.invalid', 'https://xn--exmple-cua.unresolvable.invalid/'],
+    ['HTTPS://case.unresolvable.invalid:443/a/../hook', 'https://case.unresolvable.invalid/hook'],
+  ] as const) {
+    const created = await api.post<Endpoint>('/v1/webhook-endpoints', { url: given, enabled_events: ['*'] });
+    t.equal(created.status, 201, given);
+    t.equal(created.body.url, kept, given);
+    const moved = await api.send<Endpoint>('PATCH', `/v1/webhook-endpoints/${created.body.id}`, { body: { url: `${given}?v=2` } });
+    t.equal(moved.body.url, new URL(`${kept}?v=2`).href, `${given}, updated`);
+  }
+});
+
 t.test('other refused input: a clear 400 naming the field', async (t) => {
   const cases: [unknown, string][] = [
     [{ url: URL_A, enabled_events: [] }, 'enabled_events'],

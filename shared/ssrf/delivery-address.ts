@@ -28,6 +28,9 @@ export function bareHost(url: URL): string {
   return url.hostname.replace(/^\[|\]$/g, '');
 }
 
+/** `localhost` and every name under it, with or without the final dot: loopback by definition (RFC 6761), whatever a resolver answers. */
+const LOCALHOST_NAME = /(^|\.)localhost\.?$/i;
+
 /**
  * The address to connect to for `hostname`, after DNS: every address it resolves to must
  * be public (one private answer refuses the name, so a mixed answer cannot slip through),
@@ -35,6 +38,10 @@ export function bareHost(url: URL): string {
  */
 export async function deliveryAddress(hostname: string, options: { resolve: HostResolver; allowPrivateNetworks: boolean }): Promise<ResolvedAddress> {
   const literal = isIP(hostname);
+  // Refused before DNS: a resolver that does not answer for such a name would otherwise make it look like one not published yet.
+  if (!options.allowPrivateNetworks && literal === 0 && LOCALHOST_NAME.test(hostname)) {
+    throw new RefusedAddressError(`${hostname} is not a public address: loopback (a localhost name, RFC 6761)`);
+  }
   const addresses: ResolvedAddress[] =
     literal !== 0
       ? [{ address: hostname, family: literal === 6 ? 6 : 4 }]

@@ -93,7 +93,7 @@ t.test('SSRF: loopback, private, link-local (metadata), IPv6 loopback, names res
     ['https://10.0.0.1/hook', /10\.0\.0\.1 is not a public address: private/],
     ['https://169.254.169.254/latest/meta-data/', /169\.254\.169\.254 is not a public address: link-local/],
     ['https://[::1]:8443/hook', /::1 is not a public address: loopback/],
-    ['https://localhost/hook', /localhost resolves to (127\.0\.0\.1|::1), which is not a public address: loopback/],
+    ['https://localhost/hook', /localhost is not a public address: loopback/],
     ['https://[::ffff:127.0.0.1]/hook', /loopback/],
     ['http://hooks.example.com/crm', /must be an https URL/],
     ['ftp://hooks.example.com/crm', /https URL/],
@@ -159,6 +159,23 @@ t.test('the url is kept as the URL parser reads it: what an endpoint shows is wh
     const moved = await api.send<Endpoint>('PATCH', `/v1/webhook-endpoints/${created.body.id}`, { body: { url: `${given}?v=2` } });
     t.equal(moved.body.url, new URL(`${kept}?v=2`).href, `${given}, updated`);
   }
+});
+
+t.test('localhost names and port 0 are refused at creation, whatever DNS says of them', async (t) => {
+  // Before, a name of the reserved .localhost domain (RFC 6761: always loopback) that the
+  // machine's DNS did not answer was accepted, like a name not yet published; so was port 0,
+  // to which no connection can be opened. Each then failed every delivery.
+  for (const [url, message] of [
+    ['https://localhost./hook', /localhost\. is not a public address: loopback/],
+    ['https://hooks.localhost/hook', /hooks\.localhost is not a public address: loopback/],
+    ['https://HOOKS.LOCALHOST./hook', /hooks\.localhost\. is not a public address: loopback/],
+    ['https://hooks.unresolvable.invalid:0/hook', /port 0/],
+  ] as const) {
+    const res = await api.post<{ error: { code: string; param: string; message: string } }>('/v1/webhook-endpoints', { url, enabled_events: ['*'] });
+    t.equal(res.status, 400, url);
+    t.match(res.body.error, { code: 'validation_failed', param: 'url', message }, url);
+  }
+  t.equal((await api.post('/v1/webhook-endpoints', { url: 'https://localhost.unresolvable.invalid/hook', enabled_events: ['*'] })).status, 201, 'a name that only contains the word is not one');
 });
 
 t.test('other refused input: a clear 400 naming the field', async (t) => {

@@ -120,6 +120,21 @@ t.test('at delivery: refused addresses are failed attempts naming the reason, an
   }
 });
 
+t.test('names of the localhost domain are loopback without asking DNS (RFC 6761), at validation and at delivery', async (t) => {
+  // Before, such a name went to DNS: one it did not answer was accepted at creation, and
+  // each delivery failed as "does not resolve" instead of naming the reason.
+  for (const url of ['https://localhost/hook', 'https://localhost./hook', 'https://hooks.localhost/hook', 'https://a.b.LOCALHOST./hook']) {
+    const network = countingNetwork();
+    const host = new URL(url).hostname;
+    t.match(await webhookUrlProblem(url, { resolve: network.resolve, allowPrivateNetworks: false }), /is not a public address: loopback/, url);
+    const outcome = await sendWebhook(message(url), strict(network));
+    t.match(outcome.error, `refused: ${host} is not a public address: loopback`, url);
+    t.same(network.lookups, [], `${url}: no lookup`);
+    t.same(network.sockets, [], `${url}: no socket`);
+  }
+  t.equal(await webhookUrlProblem('https://public.example/hook', { resolve: countingNetwork().resolve, allowPrivateNetworks: false }), null);
+});
+
 t.test('a redirect to loopback is a failed attempt and is not followed', async (t) => {
   let targetConnections = 0;
   const target = http.createServer((_req, res) => res.end('should never be reached'));

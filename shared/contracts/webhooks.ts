@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../bus/operation.js';
-import { cleanText, Cursor, PageLimit, pageOf, Timestamp } from './common.js';
+import { cleanText, Cursor, PageLimit, pageOf, Timestamp, VISIBLE } from './common.js';
 import { EVENT_TYPES } from './events.js';
 
 /**
@@ -81,17 +81,24 @@ export const RotateSecretFields = z
   })
   .meta({ id: 'RotateWebhookSecret' });
 
+/** What the endpoint is for, to people; blank is none (null), as the console stores it. */
+const Description = cleanText(500)
+  .transform((text) => (VISIBLE.test(text) ? text : null))
+  .nullable()
+  .optional()
+  .describe('At most 500 characters; null or blank for none');
+
 export const CreateWebhookEndpointInput = z.strictObject({
   url: WebhookUrl,
   enabled_events: EnabledEvents,
-  description: cleanText(500).nullable().optional(),
+  description: Description,
   status: WebhookEndpointStatus.optional().describe('Default enabled'),
 });
 
 export const UpdateWebhookEndpointInput = z.strictObject({
   url: WebhookUrl.optional(),
   enabled_events: EnabledEvents.optional(),
-  description: cleanText(500).nullable().optional(),
+  description: Description,
   status: WebhookEndpointStatus.optional().describe('enabled again clears failing_since'),
 });
 

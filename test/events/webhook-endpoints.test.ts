@@ -178,6 +178,15 @@ t.test('localhost names and port 0 are refused at creation, whatever DNS says of
   t.equal((await api.post('/v1/webhook-endpoints', { url: 'https://localhost.unresolvable.invalid/hook', enabled_events: ['*'] })).status, 201, 'a name that only contains the word is not one');
 });
 
+t.test('a blank description is none (null), as the console stores it', async (t) => {
+  const created = await api.post<Endpoint>('/v1/webhook-endpoints', { url: URL_A, enabled_events: ['*'], description: '   ' });
+  t.equal(created.status, 201);
+  t.equal(created.body.description, null);
+  await api.send('PATCH', `/v1/webhook-endpoints/${created.body.id}`, { body: { description: 'Orders' } });
+  const cleared = await api.send<Endpoint>('PATCH', `/v1/webhook-endpoints/${created.body.id}`, { body: { description: '' } });
+  t.equal(cleared.body.description, null);
+});
+
 t.test('other refused input: a clear 400 naming the field', async (t) => {
   const cases: [unknown, string][] = [
     [{ url: URL_A, enabled_events: [] }, 'enabled_events'],

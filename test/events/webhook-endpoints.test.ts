@@ -187,6 +187,13 @@ t.test('a blank description is none (null), as the console stores it', async (t)
   t.equal(cleared.body.description, null);
 });
 
+t.test('an update of an endpoint that does not exist is a 404, whatever the url it gives', async (t) => {
+  // Before, the url was judged first: a refused one answered 400 for an endpoint that is not there.
+  const res = await api.send<{ error: { code: string } }>('PATCH', '/v1/webhook-endpoints/we_missing', { body: { url: 'https://127.0.0.1/hook' } });
+  t.equal(res.status, 404);
+  t.equal(res.body.error.code, 'not_found');
+});
+
 t.test('other refused input: a clear 400 naming the field', async (t) => {
   const cases: [unknown, string][] = [
     [{ url: URL_A, enabled_events: [] }, 'enabled_events'],

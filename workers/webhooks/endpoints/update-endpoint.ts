@@ -9,7 +9,11 @@ import { requireReadableEvents } from './require-readable-events.js';
 /** Changes the fields given (the same values again change nothing); enabling an endpoint again, or pointing it at another URL, forgets its failures. */
 export const updateEndpointHandler: OperationHandler<typeof updateWebhookEndpoint> = async ({ input, context, db, events, services }) => {
   const { id, ...fields } = input;
-  if (fields.url !== undefined) await requireDeliverableUrl(fields.url, services);
+  if (fields.url !== undefined) {
+    // An endpoint that is not there is a 404 whatever the url; the url (its DNS) is checked before the row is locked.
+    await findEndpoint(db, id);
+    await requireDeliverableUrl(fields.url, services);
+  }
   const before = await findEndpoint(db, id, { forUpdate: true });
   // Where an endpoint's events go, and which: only a caller who may read them all changes that.
   if (fields.url !== undefined || fields.enabled_events !== undefined) requireReadableEvents(context, fields.enabled_events ?? (before.enabled_events as EnabledEvent[]));

@@ -245,6 +245,14 @@ t.test('a test event to an address that does not resolve: a failed attempt namin
 
 t.test("an endpoint's deliveries page by links.next, which names the endpoint", async (t) => {
   const endpoint = (await api.post<Endpoint>('/v1/webhook-endpoints', { url: 'https://paged.unresolvable.invalid/hook', enabled_events: ['*'] })).body;
+  // '*' also takes the endpoint's own webhook_endpoint.created, queued once the relay has
+  // published it: waited for, else on a busy machine the count below raced the relay.
+  for (let i = 0; ; i++) {
+    const list = await api.get<{ data: Delivery[] }>(`/v1/webhook-endpoints/${endpoint.id}/deliveries`);
+    if (list.body.data.some((d) => d.event_type === 'webhook_endpoint.created')) break;
+    if (i >= 400) throw new Error('the webhook_endpoint.created delivery was not queued');
+    await new Promise((r) => setTimeout(r, 50));
+  }
   const sent: string[] = [];
   for (let i = 0; i < 3; i++) sent.push((await api.post<Delivery>(`/v1/webhook-endpoints/${endpoint.id}/test`, {})).body.id);
   const { ids: seen } = await api.allPages<Delivery>(`/v1/webhook-endpoints/${endpoint.id}/deliveries?limit=1`, ({ links: { next } }) => {

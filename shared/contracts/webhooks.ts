@@ -103,6 +103,7 @@ export const UpdateWebhookEndpointInput = z.strictObject({
 });
 
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export const WebhookDeliveryStatus = z.enum(WEBHOOK_DELIVERY_STATUSES);
 
 export const WebhookDeliveryAttempt = z
   .object({
@@ -121,7 +122,7 @@ export const WebhookDelivery = z
     endpoint_id: z.string(),
     event_id: z.string(),
     event_type: z.string().describe('The event type, or webhook_endpoint.test for a test event'),
-    status: z.enum(WEBHOOK_DELIVERY_STATUSES).describe('pending (to be sent or retried), succeeded (a 2xx), failed (retries exhausted)'),
+    status: WebhookDeliveryStatus.describe('pending (to be sent or retried), succeeded (a 2xx), failed (retries exhausted)'),
     attempt_count: z.number().int(),
     next_attempt_at: Timestamp.nullable().describe('When it is sent next, while pending'),
     created_at: Timestamp,
@@ -201,14 +202,14 @@ export const sendTestWebhook = defineOperation({
   output: WebhookDelivery,
 });
 
-/** Newest first. */
+/** Newest first; only those in `status` when given. */
 export const listWebhookDeliveries = defineOperation({
   worker: 'webhooks',
   resource: 'deliveries',
   verb: 'list',
   readOnly: true,
   scope: 'webhooks:write',
-  input: z.strictObject({ endpoint_id: EndpointId, limit: PageLimit, cursor: Cursor.optional() }),
+  input: z.strictObject({ endpoint_id: EndpointId, status: WebhookDeliveryStatus.optional(), limit: PageLimit, cursor: Cursor.optional() }),
   output: pageOf(WebhookDelivery),
 });
 

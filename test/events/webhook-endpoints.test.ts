@@ -264,6 +264,36 @@ t.test("an endpoint's deliveries page by links.next, which names the endpoint", 
   t.equal(seen.length, 4, 'one per page, the last page without a link');
 });
 
+t.test("an endpoint's deliveries filtered by status, page by page, the filter kept in links.next", async (t) => {
+  // Before, the list took no filter: finding the failed deliveries to retry meant reading every one.
+  const endpoint = (await api.post<Endpoint>('/v1/webhook-endpoints', { url: 'https://filtered.unresolvable.invalid/hook', enabled_events: ['*'] })).body;
+  const tests: string[] = [];
+  for (let i = 0; i < 3; i++) tests.push((await api.post<Delivery>(`/v1/webhook-endpoints/${endpoint.id}/test`, {})).body.id);
+  // The test events fail at their one attempt (the name does not resolve); the endpoint's own
+  // webhook_endpoint.created stays pending, its next attempt a minute after its first.
+  for (let i = 0; ; i++) {
+    const all = (await api.get<{ data: Delivery[] }>(`/v1/webhook-endpoints/${endpoint.id}/deliveries`)).body.data;
+    if (all.filter((d) => d.status === 'failed').length === 3 && all.some((d) => d.event_type === 'webhook_endpoint.created')) break;
+    if (i >= 400) throw new Error(`the deliveries did not settle: ${JSON.stringify(all)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const failed = await api.allPages<Delivery>(`/v1/webhook-endpoints/${endpoint.id}/deliveries?status=failed&limit=1`, ({ links: { next } }) => {
+    if (next !== null) t.match(next, /[?&]status=failed(&|$)/, 'the next page keeps the filter');
+  });
+  t.same([...failed.ids].sort(), [...tests].sort(), 'the failed ones: the three test events');
+  t.ok(failed.items.every((d) => d.status === 'failed'));
+  const pending = await api.get<{ data: Delivery[] }>(`/v1/webhook-endpoints/${endpoint.id}/deliveries?status=pending`);
+  t.same(pending.body.data.map((d) => d.event_type), ['webhook_endpoint.created']);
+  t.same((await api.get<{ data: Delivery[] }>(`/v1/webhook-endpoints/${endpoint.id}/deliveries?status=succeeded`)).body.data, []);
+
+  const refused = await api.get<{ error: { code: string; param: string } }>(`/v1/webhook-endpoints/${endpoint.id}/deliveries?status=delivered`);
+  t.match(refused, { status: 400, body: { error: { code: 'validation_failed', param: 'status' } } });
+  const firstPage = await api.get<{ links: { next: string | null } }>(`/v1/webhook-endpoints/${endpoint.id}/deliveries?status=failed&limit=1`);
+  const cursor = new URL(firstPage.body.links.next ?? 'http://none/').searchParams.get('cursor');
+  const otherFilter = await api.get<{ error: { code: string } }>(`/v1/webhook-endpoints/${endpoint.id}/deliveries?status=pending&cursor=${encodeURIComponent(cursor ?? '')}`);
+  t.match(otherFilter, { status: 400, body: { error: { code: 'invalid_cursor' } } }, 'a cursor continues only the query it came from');
+});
+
 t.test('an endpoint receives only what its creator may read: each type needs its read scope, and a member who sees only their own records points none', async (t) => {
   type Refusal = { error: { code: string; required_scope?: string } };
   const hooksOnly = client(stack.baseUrl, await stack.token(ws.workspace.id, ['webhooks:write']));

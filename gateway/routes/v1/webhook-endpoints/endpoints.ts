@@ -132,7 +132,8 @@ export const listWebhookDeliveriesEndpoint = defineEndpoint({
   path: '/v1/webhook-endpoints/{id}/deliveries',
   operationId: 'listWebhookDeliveries',
   summary: "List an endpoint's deliveries",
-  description: 'Newest first, each with every attempt (time, HTTP status, latency, error). Follow links.next to read further back.',
+  description:
+    'Newest first, each with every attempt (time, HTTP status, latency, error); with status, only those in that state (failed: the ones to retry). Follow links.next to read further back: it keeps the filter.',
   tag,
   op: listWebhookDeliveries,
   params: WebhookEndpointIdParams,

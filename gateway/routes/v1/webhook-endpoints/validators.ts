@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Cursor, PageLimitQuery } from '../../../../shared/contracts/common.js';
-import { CreateWebhookEndpointInput, UpdateWebhookEndpointInput } from '../../../../shared/contracts/webhooks.js';
+import { CreateWebhookEndpointInput, UpdateWebhookEndpointInput, WebhookDeliveryStatus } from '../../../../shared/contracts/webhooks.js';
 
 export const WebhookEndpointIdParams = z.strictObject({ id: z.string().max(64).describe('we_…') });
 
@@ -11,7 +11,9 @@ export const WebhookDeliveryParams = z.strictObject({
 
 export const ListWebhookEndpointsQuery = z.strictObject({ limit: PageLimitQuery, cursor: Cursor.optional().describe('Taken from links.next') });
 
-export const ListWebhookDeliveriesQuery = ListWebhookEndpointsQuery;
+export const ListWebhookDeliveriesQuery = ListWebhookEndpointsQuery.extend({
+  status: WebhookDeliveryStatus.optional().describe('Only deliveries in this state, e.g. failed: those to retry'),
+});
 
 export const CreateWebhookEndpointBody = CreateWebhookEndpointInput;
 

@@ -18,10 +18,13 @@ export type WebhookEndpointStatus = z.infer<typeof WebhookEndpointStatus>;
 export const EnabledEvent = z.enum(['*', ...EVENT_TYPES], { error: 'must be an event type (e.g. contact.created) or *' });
 export type EnabledEvent = z.infer<typeof EnabledEvent>;
 
+/** Entries an enabled_events list may have: duplicates are dropped, so a list may repeat a type; this only bounds how much is read. */
+const MAX_ENABLED_EVENT_ENTRIES = 256;
+
 const EnabledEvents = z
   .array(EnabledEvent)
   .min(1, 'at least one event type (or *) is required')
-  .max(EVENT_TYPES.length + 1)
+  .max(MAX_ENABLED_EVENT_ENTRIES, `must have at most ${MAX_ENABLED_EVENT_ENTRIES} entries`)
   .transform((types) => (types.includes('*') ? ['*' as const] : [...new Set(types)]))
   .describe('Event types to receive, or ["*"] for every one');
 

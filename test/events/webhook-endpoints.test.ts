@@ -194,6 +194,21 @@ t.test('an update of an endpoint that does not exist is a 404, whatever the url 
   t.equal(res.body.error.code, 'not_found');
 });
 
+t.test('enabled_events: duplicates are dropped however many there are; only a list past 256 entries is refused, saying so', async (t) => {
+  // Before, duplicates counted against a bound of 31 entries (one per type, and *): 32 entries
+  // naming two types were refused with "Too big: expected array to have <=31 items".
+  const repeated = [...Array.from({ length: 40 }, () => 'contact.created'), 'deal.created', 'contact.created'];
+  const created = await api.post<Endpoint>('/v1/webhook-endpoints', { url: URL_A, enabled_events: repeated });
+  t.equal(created.status, 201);
+  t.same(created.body.enabled_events, ['contact.created', 'deal.created']);
+  const huge = await api.post<{ error: { code: string; param: string; message: string } }>('/v1/webhook-endpoints', {
+    url: URL_A,
+    enabled_events: Array.from({ length: 257 }, () => 'contact.created'),
+  });
+  t.equal(huge.status, 400);
+  t.match(huge.body.error, { code: 'validation_failed', param: 'enabled_events', message: 'enabled_events: must have at most 256 entries' });
+});
+
 t.test('other refused input: a clear 400 naming the field', async (t) => {
   const cases: [unknown, string][] = [
     [{ url: URL_A, enabled_events: [] }, 'enabled_events'],

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import t from 'tap';
 import { collectCspViolations, launchBrowser } from '../helpers/browser.js';
 import { check, shownText, signIn } from '../helpers/console-pages.js';
+import { client } from '../helpers/http.js';
 import { startStack, TEST_PASSWORD } from '../helpers/stack.js';
 import { receiversClosedWith, type ReceivedWebhook } from '../helpers/webhook-receiver.js';
 
@@ -200,6 +201,28 @@ t.test('a failing receiver’s delivery shows its attempts, and Retry sends it a
   t.ok(tests[1]?.verified, 'the retry is signed too');
   t.equal(tests[1]?.id, tests[0]?.id, 'the same delivery (webhook-id) again');
   t.equal(await page.locator('table.deliveries tbody tr').first().getByRole('button', { name: /^Retry/ }).count(), 0, 'no Retry once it succeeded');
+});
+
+t.test('a delivery waiting for its next attempt (a minute away) is sent now with "Send now"', async (t) => {
+  // Before, only a failed delivery had a button: one whose receiver had just been fixed waited
+  // for its next scheduled attempt (up to 8 hours), though the API sends a pending one at once.
+  const recovering = await receiver((n) => (n === 0 ? 503 : 200));
+  await page.goto(`${base}${ws}/webhooks`);
+  await addEndpoint(page, { url: recovering.url, types: ['contact.created'] });
+  recovering.secret = await secretOnPage(page);
+  await page.getByRole('link', { name: 'Go to the endpoint' }).click();
+  const api = client(base, await stack.token(admin.workspace.id, ['contacts:write']));
+  t.equal((await api.post('/v1/contacts', { first_name: 'Later', phone: '+1 415 555 0177' })).status, 201);
+  const waiting = await newestDelivery(page, (d) => d.outcome.startsWith('Pending') && d.attempts.length === 1);
+  t.match(waiting.attempts[0], /HTTP 503/);
+  const sendNow = page.locator('table.deliveries tbody tr').first().getByRole('button', { name: /^Send delivery msg_\S+ now$/ });
+  t.equal(await sendNow.count(), 1, 'a Send now button on the pending delivery');
+  await sendNow.click();
+  await page.getByText('The delivery is being sent again.').waitFor();
+  const sent = await newestDelivery(page, (d) => d.outcome.startsWith('Succeeded'));
+  t.equal(sent.attempts.length, 2, 'sent now, not a minute later');
+  const received = await recovering.waitFor(2);
+  t.ok(received[1]?.verified, 'signed');
 });
 
 t.test('disable and enable', async (t) => {

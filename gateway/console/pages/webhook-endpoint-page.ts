@@ -46,10 +46,15 @@ function attemptList(delivery: WebhookDelivery): Html {
 }
 
 function deliveryRow(view: WebhookEndpointView, base: string, delivery: WebhookDelivery): Html {
+  const action = `${base}/deliveries/${encodeURIComponent(delivery.id)}/retry`;
+  // A failed one is sent once more; one waiting for its next scheduled attempt (its receiver
+  // fixed, say) is sent now. One not attempted yet is about to be sent anyway.
   const retry =
     delivery.status === 'failed'
-      ? actionButton(view.session, `${base}/deliveries/${encodeURIComponent(delivery.id)}/retry`, 'Retry', { name: `Retry delivery ${delivery.id}` })
-      : '';
+      ? actionButton(view.session, action, 'Retry', { name: `Retry delivery ${delivery.id}` })
+      : delivery.status === 'pending' && delivery.attempts.length > 0
+        ? actionButton(view.session, action, 'Send now', { name: `Send delivery ${delivery.id} now` })
+        : '';
   return html`<tr data-delivery="${delivery.id}">
     <td data-column="event"><code>${delivery.event_type}</code><br><span class="muted">${delivery.event_id}</span></td>
     <td data-column="created">${when(delivery.created_at)}</td>

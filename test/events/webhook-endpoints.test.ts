@@ -209,6 +209,17 @@ t.test('enabled_events: duplicates are dropped however many there are; only a li
   t.match(huge.body.error, { code: 'validation_failed', param: 'enabled_events', message: 'enabled_events: must have at most 256 entries' });
 });
 
+t.test('an update that changes nothing writes nothing: updated_at stays, and no event is recorded', async (t) => {
+  // Before, any PATCH (an empty one too) moved updated_at, unlike contacts and deals.
+  const endpoint = (await api.post<Endpoint & { updated_at: string }>('/v1/webhook-endpoints', { url: URL_A, enabled_events: ['contact.created'], description: 'Same' })).body;
+  for (const body of [{}, { description: 'Same', status: 'enabled' }, { url: URL_A, enabled_events: ['contact.created', 'contact.created'] }]) {
+    const res = await api.send<{ updated_at: string }>('PATCH', `/v1/webhook-endpoints/${endpoint.id}`, { body });
+    t.equal(res.status, 200, JSON.stringify(body));
+    t.equal(res.body.updated_at, endpoint.updated_at, JSON.stringify(body));
+  }
+  t.same((await eventsOf(endpoint.id)).map((e) => e.type), ['webhook_endpoint.created']);
+});
+
 t.test('other refused input: a clear 400 naming the field', async (t) => {
   const cases: [unknown, string][] = [
     [{ url: URL_A, enabled_events: [] }, 'enabled_events'],

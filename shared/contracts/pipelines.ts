@@ -31,6 +31,9 @@ export type Pipeline = z.infer<typeof Pipeline>;
 
 const Name = cleanText(100).pipe(z.string().min(1, 'is required'));
 
+/** The most active stages a pipeline has: on create (its stage names) and when a stage is added. */
+export const MAX_ACTIVE_STAGES = 50;
+
 /** What a requested stage position means (stage-order.ts): counted from 0, and clamped to the end. */
 const POSITIONS = '0 is first; a position beyond the last means last';
 
@@ -40,7 +43,7 @@ export const CreatePipelineInput = z
     stages: z
       .array(Name)
       .min(1)
-      .max(50)
+      .max(MAX_ACTIVE_STAGES)
       .refine((s) => new Set(s.map((n) => n.toLowerCase())).size === s.length, { message: 'stage names must be unique' })
       .optional()
       .describe('Stage names in order; default Lead, Qualified, Negotiation, Won, Lost'),

@@ -1,4 +1,5 @@
-import type { createStage } from '../../shared/contracts/pipelines.js';
+import { MAX_ACTIVE_STAGES, type createStage } from '../../shared/contracts/pipelines.js';
+import { ConflictError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { nameConflict } from './name-conflicts.js';
@@ -13,6 +14,10 @@ export const createStageHandler: OperationHandler<typeof createStage> = async ({
       const txDb = db.within(tx);
       await lockPipeline(txDb, input.pipeline_id);
       const stages = await activeStages(txDb, input.pipeline_id);
+      // As many as create_pipeline takes: a pipeline's stages are one page of a board, and every read carries them all.
+      if (stages.length >= MAX_ACTIVE_STAGES) {
+        throw new ConflictError(`A pipeline has at most ${MAX_ACTIVE_STAGES} active stages, and this one has ${stages.length}; archive one before adding another.`);
+      }
       const { position, shift } = insertStageAt(input.position, stages.length);
       await shiftStages(txDb, input.pipeline_id, shift);
       const now = new Date();

@@ -7,6 +7,7 @@ import {
   createStage,
   getPipeline,
   listPipelines,
+  MAX_ACTIVE_STAGES,
   Pipeline,
   UpdateStageFields,
   updateStage,
@@ -52,7 +53,7 @@ export const createPipelineTool = defineTool({
 export const createStageTool = defineTool({
   name: 'create_stage',
   title: 'Add a stage',
-  description: 'Adds a stage to a pipeline at a position (default last). Stage names are unique within their pipeline.',
+  description: `Adds a stage to a pipeline at a position (default last). Stage names are unique within their pipeline; a pipeline has at most ${MAX_ACTIVE_STAGES} active stages.`,
   op: createStage,
   input: { pipeline_id: PipelineId, ...CreateStageFields.shape, name: StageName },
   output: Pipeline,

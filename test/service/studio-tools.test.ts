@@ -1,0 +1,36 @@
+import t from 'tap';
+import { callTool, connectMcp, okResult } from '../helpers/mcp-client.js';
+import { useStack } from '../helpers/shared-stack.js';
+import { storedEvents } from '../helpers/stored-events.js';
+
+/**
+ * The Studio server as an agent uses it, through the MCP SDK's own client: a refused change
+ * is a tool error that says what to do next, and changes nothing.
+ */
+const stack = await useStack(t);
+const ws = await stack.bootstrap({ org: 'Studio Inc', workspace: 'Studio', email: 'boss@studio.test' });
+const W = ws.workspace.id;
+const studio = await connectMcp(t, stack.baseUrl, 'studio', await stack.token(W, ['studio:write'], { name: 'Studio agent' }));
+
+type Pipeline = { id: string; stages: { id: string; name: string; position: number | null; archived: boolean }[] };
+
+const eventsOf = async (objectType: string) => (await storedEvents(stack.db, W)).filter((e) => e.object_type === objectType);
+
+t.test('create_stage refuses a stage past the most a pipeline may have, as create_pipeline does', async (t) => {
+  const names = Array.from({ length: 50 }, (_, i) => `Step ${i + 1}`);
+  t.equal((await callTool(studio, 'create_pipeline', { name: 'Too long', stages: [...names, 'Step 51'] })).isError, true, 'create_pipeline takes at most 50');
+  const full = okResult(t, await callTool(studio, 'create_pipeline', { name: 'Full', stages: names })) as unknown as Pipeline;
+  const stageEvents = (await eventsOf('stage')).length;
+
+  const refused = await callTool(studio, 'create_stage', { pipeline_id: full.id, name: 'Step 51' });
+  t.equal(refused.isError, true);
+  t.match(refused.structuredContent, { code: 'conflict', message: /at most 50 active stages/ });
+  const after = okResult(t, await callTool(studio, 'get_pipeline', { id: full.id })) as unknown as Pipeline;
+  t.equal(after.stages.length, 50, 'nothing was added');
+  t.equal((await eventsOf('stage')).length, stageEvents, 'nor recorded');
+
+  // Archiving one makes room again.
+  okResult(t, await callTool(studio, 'archive_stage', { pipeline_id: full.id, stage_id: full.stages[0]?.id }));
+  const added = okResult(t, await callTool(studio, 'create_stage', { pipeline_id: full.id, name: 'Step 51' })) as unknown as Pipeline;
+  t.equal(added.stages.filter((s) => !s.archived).length, 50);
+});

@@ -32,6 +32,13 @@ function listing(tool: ToolDefinition): Tool {
   };
 }
 
+/** The error with its parameter called by the tool's name for it (ToolSpec.errorParams). */
+function inToolTerms(error: CrmError, tool: ToolDefinition): CrmError {
+  const param = error.details.param;
+  const renamed = param === undefined ? undefined : tool.errorParams?.[param];
+  return renamed ? new CrmError(error.code, error.message, { ...error.details, param: renamed }) : error;
+}
+
 /**
  * tools/call for one request, as the SDK's server and the direct path (direct-tool-call.ts)
  * both answer it: our own argument checks, worker errors as tool errors with a next step,
@@ -64,7 +71,8 @@ export function toolCaller(server: McpServerDefinition, tools: readonly ToolDefi
     if (missing) return toolErrorResult(missingScopeError(tool.name, missing, server, call.credential), server.key, missingScopeHint(missing, call.credential, server));
     try {
       return await run(tool, parseToolArguments(tool.inputSchema, params.arguments, { readOnly: tool.annotations.readOnlyHint === true }));
-    } catch (error) {
+    } catch (caught) {
+      const error = caught instanceof CrmError ? inToolTerms(caught, tool) : caught;
       if (error instanceof CrmError) {
         // A scope the worker found missing (a note's deal, a kind of event) gets the same remedy as one the tool declares.
         const scope = error.code === 'missing_scope' ? Scope.safeParse(error.details.required_scope) : null;

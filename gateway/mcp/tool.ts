@@ -72,6 +72,11 @@ export interface ToolSpec<Op extends Operation = Operation, I extends z.ZodRawSh
    * so clients that confirm such calls ask first. It still takes an idempotency key.
    */
   destructiveArguments?: true;
+  /**
+   * The operation's errors name some arguments as its REST path does (`id` for the pipeline of
+   * a stage, `/v1/pipelines/{id}/stages`): the names this tool's arguments have instead.
+   */
+  errorParams?: Readonly<Record<string, string>>;
 }
 
 /** Without an input mapping, the arguments must be the operation's input. */
@@ -124,6 +129,8 @@ export interface ToolDefinition {
   /** Changes data: listed only to connections that may write. */
   writes: boolean;
   annotations: Annotations;
+  /** See ToolSpec.errorParams. */
+  errorParams?: Readonly<Record<string, string>>;
   run(args: Record<string, unknown>, call: ToolCall): Promise<Record<string, unknown>>;
   /**
    * For a tool with `rows`: the same result as JSON text, the worker's rows spliced in as
@@ -159,6 +166,7 @@ function offerTool(server: McpServerDefinition, tool: ToolSpec): ToolDefinition 
     scopes: scopesOn(op, serverScopes(server)),
     writes: !op.readOnly,
     annotations: destructiveArguments ? { ...annotationsOf(op), destructiveHint: true } : annotationsOf(op),
+    ...(tool.errorParams ? { errorParams: tool.errorParams } : {}),
     run: async (args, call) => {
       const { input, idempotencyKey } = opInputOf(args);
       const output = await call.run(op, input, { idempotencyKey });

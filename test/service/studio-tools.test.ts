@@ -34,3 +34,19 @@ t.test('create_stage refuses a stage past the most a pipeline may have, as creat
   const added = okResult(t, await callTool(studio, 'create_stage', { pipeline_id: full.id, name: 'Step 51' })) as unknown as Pipeline;
   t.equal(added.stages.filter((s) => !s.archived).length, 50);
 });
+
+t.test('a pipeline that is not there is named by the argument that gave it: pipeline_id in the stage tools', async (t) => {
+  const sales = (okResult(t, await callTool(studio, 'list_pipelines')) as unknown as { pipelines: Pipeline[] }).pipelines[0];
+  const stageId = sales?.stages[0]?.id;
+  for (const [tool, args] of [
+    ['create_stage', { pipeline_id: 'pipe_nope', name: 'Anything' }],
+    ['update_stage', { pipeline_id: 'pipe_nope', stage_id: stageId, name: 'Anything' }],
+    ['archive_stage', { pipeline_id: 'pipe_nope', stage_id: stageId }],
+    // A stage's id where the pipeline's goes: the slip this error is there to correct.
+    ['create_stage', { pipeline_id: stageId, name: 'Anything' }],
+  ] as const) {
+    const missing = await callTool(studio, tool, args);
+    t.match(missing.structuredContent, { code: 'not_found', param: 'pipeline_id', hint: /list_pipelines/ }, `${tool} ${args.pipeline_id}`);
+  }
+  t.match((await callTool(studio, 'get_pipeline', { id: 'pipe_nope' })).structuredContent, { code: 'not_found', param: 'id' }, 'get_pipeline takes it as id');
+});

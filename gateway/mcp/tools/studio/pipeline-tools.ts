@@ -19,6 +19,8 @@ const StageId = z.string().max(64).describe('stg_…');
 /** The names, described for an agent (the contract's carry no description); validation stays the contract's. */
 const PipelineName = CreatePipelineInput.shape.name.describe('The pipeline\'s name, unique in the workspace (e.g. "Partners")');
 const StageName = CreateStageFields.shape.name.describe('The stage\'s name, unique within its pipeline (e.g. "Negotiation")');
+/** A missing pipeline is named as the REST path names it (`/v1/pipelines/{id}/stages`); here it is pipeline_id. */
+const PIPELINE_ID_PARAM = { id: 'pipeline_id' } as const;
 
 export const listPipelinesTool = defineTool({
   name: 'list_pipelines',
@@ -57,6 +59,7 @@ export const createStageTool = defineTool({
   op: createStage,
   input: { pipeline_id: PipelineId, ...CreateStageFields.shape, name: StageName },
   output: Pipeline,
+  errorParams: PIPELINE_ID_PARAM,
 });
 
 export const updateStageTool = defineTool({
@@ -66,6 +69,7 @@ export const updateStageTool = defineTool({
   op: updateStage,
   input: { pipeline_id: PipelineId, stage_id: StageId, ...UpdateStageFields.shape, name: UpdateStageFields.shape.name.describe('The new name, unique within the pipeline; omit to keep it') },
   output: Pipeline,
+  errorParams: PIPELINE_ID_PARAM,
 });
 
 export const archiveStageTool = defineTool({
@@ -76,4 +80,5 @@ export const archiveStageTool = defineTool({
   op: archiveStage,
   input: { pipeline_id: PipelineId, stage_id: StageId },
   output: Pipeline,
+  errorParams: PIPELINE_ID_PARAM,
 });

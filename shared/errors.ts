@@ -178,8 +178,9 @@ export class PhoneTakenError extends CrmError {
 }
 
 export class ConflictError extends CrmError {
-  constructor(message: string, param?: string) {
-    super('conflict', message, param === undefined ? {} : { param });
+  /** `existingId`: the record that holds what the request wanted (a custom field's key), to use instead. */
+  constructor(message: string, param?: string, existingId?: string) {
+    super('conflict', message, { ...(param === undefined ? {} : { param }), ...(existingId === undefined ? {} : { existing_id: existingId }) });
   }
 }
 

@@ -37,6 +37,21 @@ function notFoundHint(e: CrmError, server: McpServerKey): string {
   }
 }
 
+/** A name or key already taken: say what else to do, which rereading the record would not. */
+function conflictHint(e: CrmError, server: McpServerKey): string {
+  switch (e.details.param) {
+    case 'name':
+      return `Choose another name (case is ignored when names are compared), or use the one that exists: ${IDS_LISTED_BY[server]}.`;
+    case 'key':
+      if (e.details.existing_id) {
+        return `That key belongs to the field ${e.details.existing_id}: use it (update_custom_field with archived: false restores it if it is archived), or choose another key.`;
+      }
+      return 'Choose another key, or use the field that has it: list_custom_fields with include_archived: true lists every field.';
+    default:
+      return 'Read the record again and decide with the user before retrying.';
+  }
+}
+
 /** The next step for each kind of error, worded for an agent acting for its user. */
 const HINTS: Partial<Record<ErrorCode, HintOf>> = {
   validation_failed: (e) =>
@@ -44,7 +59,7 @@ const HINTS: Partial<Record<ErrorCode, HintOf>> = {
   invalid_cursor: () => 'Call again without cursor (or with the next_cursor of the same query) to start over.',
   not_found: notFoundHint,
   phone_taken: (e) => (e.details.existing_id ? `That contact exists: read it with get_contact id ${e.details.existing_id}, or change it with update_contact.` : 'A contact with this phone exists but this connection may not see it; ask the user.'),
-  conflict: () => 'Read the record again and decide with the user before retrying.',
+  conflict: conflictHint,
   idempotency_key_reused: () => 'That idempotency_key was used for a different request: use a new key for a new request.',
   forbidden: () => 'This connection may not do that; ask a workspace administrator.',
   rate_limited: (e) => `Wait ${e.details.retry_after ?? 'a few'} seconds, then call again.`,

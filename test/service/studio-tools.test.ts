@@ -50,3 +50,28 @@ t.test('a pipeline that is not there is named by the argument that gave it: pipe
   }
   t.match((await callTool(studio, 'get_pipeline', { id: 'pipe_nope' })).structuredContent, { code: 'not_found', param: 'id' }, 'get_pipeline takes it as id');
 });
+
+t.test('a name or key already taken is a conflict that says what to do: another name, or the field that has the key', async (t) => {
+  const field = okResult(t, await callTool(studio, 'create_custom_field', { object_type: 'deal', key: 'source', label: 'Source', type: 'text' }));
+  okResult(t, await callTool(studio, 'archive_custom_field', { id: field.id }));
+  const fieldEvents = (await eventsOf('custom_field')).length;
+  // The key is not in list_custom_fields (archived fields are left out by default): the error names the field.
+  const again = await callTool(studio, 'create_custom_field', { object_type: 'deal', key: 'source', label: 'Lead source', type: 'select', options: ['web'] });
+  t.match(again.structuredContent, { code: 'conflict', param: 'key', existing_id: field.id, message: /archived/, hint: new RegExp(`${String(field.id)}.*update_custom_field.*archived: false.*another key`) });
+  t.equal((await eventsOf('custom_field')).length, fieldEvents, 'nothing recorded');
+  const listed = okResult(t, await callTool(studio, 'list_custom_fields', { object_type: 'deal', include_archived: true })) as unknown as { custom_fields: { key: string }[] };
+  t.same(listed.custom_fields.map((f) => f.key), ['source'], 'nothing created');
+
+  const pipeline = okResult(t, await callTool(studio, 'create_pipeline', { name: 'Partners', stages: ['Intro', 'Pilot'] })) as unknown as Pipeline;
+  const pilot = pipeline.stages[1];
+  for (const [tool, args] of [
+    ['create_pipeline', { name: 'partners' }],
+    ['create_stage', { pipeline_id: pipeline.id, name: 'INTRO' }],
+    ['update_stage', { pipeline_id: pipeline.id, stage_id: pilot?.id, name: 'intro' }],
+  ] as const) {
+    const taken = await callTool(studio, tool, args);
+    t.match(taken.structuredContent, { code: 'conflict', param: 'name', hint: /another name.*case.*list_pipelines/ }, tool);
+  }
+  const after = okResult(t, await callTool(studio, 'get_pipeline', { id: pipeline.id })) as unknown as Pipeline;
+  t.same(after.stages.map((s) => s.name), ['Intro', 'Pilot'], 'nothing renamed or added');
+});

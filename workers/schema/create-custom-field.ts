@@ -13,8 +13,17 @@ export function checkOptions(type: string, options: string[] | undefined | null)
   if (type !== 'select' && options) throw new ValidationError(`options: only select fields have options, not ${type} fields.`, 'options');
 }
 
+/** The key is taken: the field that has it is named, for it may be archived and so missing from the usual list. */
+function keyTaken(input: { object_type: string; key: string }, holder?: { id: string; archived_at: string | null }): ConflictError {
+  const which = holder ? `: ${holder.id}${holder.archived_at ? ', archived' : ''}` : ' (archived fields keep their key)';
+  return new ConflictError(`A ${input.object_type} custom field with the key "${input.key}" already exists${which}.`, 'key', holder?.id);
+}
+
 export const createCustomFieldHandler: OperationHandler<typeof createCustomField> = async ({ input, db, events }) => {
   checkOptions(input.type, input.options);
+  // Looked up first: after the insert's unique violation the transaction can read nothing more.
+  const holder = await db.selectFrom('custom_fields').select(['id', 'archived_at']).where('object_type', '=', input.object_type).where('key', '=', input.key).executeTakeFirst();
+  if (holder) throw keyTaken(input, holder);
   const now = new Date();
   try {
     const row = await db
@@ -38,9 +47,8 @@ export const createCustomFieldHandler: OperationHandler<typeof createCustomField
     await events.record({ type: 'custom_field.created', object: created });
     return created;
   } catch (error) {
-    if (uniqueViolation(error) === KEY_CONSTRAINT) {
-      throw new ConflictError(`A ${input.object_type} custom field with the key "${input.key}" already exists (archived fields keep their key).`, 'key');
-    }
+    // A create of the same key that committed meanwhile.
+    if (uniqueViolation(error) === KEY_CONSTRAINT) throw keyTaken(input);
     throw error;
   }
 };

@@ -75,3 +75,28 @@ t.test('a name or key already taken is a conflict that says what to do: another 
   const after = okResult(t, await callTool(studio, 'get_pipeline', { id: pipeline.id })) as unknown as Pipeline;
   t.same(after.stages.map((s) => s.name), ['Intro', 'Pilot'], 'nothing renamed or added');
 });
+
+t.test('the design stops growing before describe_schema would no longer fit in one bus message', async (t) => {
+  const bulky = (i: number) => Array.from({ length: 200 }, (_, n) => `${i}-${n} `.padEnd(100, 'o'));
+  const fieldEvents = (await eventsOf('custom_field')).length;
+  let refused: Record<string, unknown> | undefined;
+  let created = 0;
+  // 200 options of 100 characters are some 20 KB a field: fifty of them were more than the bus carries.
+  for (let i = 0; i < 60 && !refused; i++) {
+    const r = await callTool(studio, 'create_custom_field', { object_type: 'contact', key: `bulky_${i}`, label: `Bulky ${i}`, type: 'select', options: bulky(i) });
+    if (r.isError) refused = r.structuredContent;
+    else created++;
+  }
+  t.match(refused, { code: 'conflict', message: /at most 512 KB/ }, 'a field past the limit is refused');
+  t.equal((await eventsOf('custom_field')).length, fieldEvents + created, 'and not recorded');
+  const schema = await studio.readResource({ uri: 'crm://schema' });
+  const described = JSON.parse(String((schema.contents[0] as { text: string }).text)) as { custom_fields: { contact: unknown[] } };
+  t.equal(described.custom_fields.contact.length, created, 'the schema still reads, with every field that was accepted');
+
+  // Growing a field that is there is refused the same way; archiving one makes room.
+  const fields = (okResult(t, await callTool(studio, 'list_custom_fields', { object_type: 'contact' })) as unknown as { custom_fields: { id: string; key: string }[] }).custom_fields;
+  const small = okResult(t, await callTool(studio, 'create_custom_field', { object_type: 'contact', key: 'small', label: 'Small', type: 'select', options: ['a'] }));
+  t.match((await callTool(studio, 'update_custom_field', { id: small.id, options: bulky(99) })).structuredContent, { code: 'conflict', message: /at most 512 KB/ });
+  okResult(t, await callTool(studio, 'archive_custom_field', { id: fields[0]?.id }));
+  okResult(t, await callTool(studio, 'update_custom_field', { id: small.id, options: bulky(99) }));
+});

@@ -4,6 +4,7 @@ import { ConflictError, ValidationError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { toCustomFieldResource } from './custom-field-resource.js';
+import { refuseDesignPastLimit } from './design-size.js';
 
 const KEY_CONSTRAINT = 'custom_fields_workspace_object_key_key';
 
@@ -43,6 +44,7 @@ export const createCustomFieldHandler: OperationHandler<typeof createCustomField
       })
       .returningAll()
       .executeTakeFirstOrThrow();
+    await refuseDesignPastLimit(db);
     const created = toCustomFieldResource(row);
     await events.record({ type: 'custom_field.created', object: created });
     return created;

@@ -4,6 +4,7 @@ import { ValidationError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { DEFAULT_STAGES } from './default-pipeline.js';
+import { refuseDesignPastLimit } from './design-size.js';
 import { nameConflict } from './name-conflicts.js';
 import { loadPipeline } from './pipeline-resource.js';
 import { clearDefaultPipeline, type ClearedDefault } from './switch-default-pipeline.js';
@@ -36,6 +37,7 @@ export const createPipelineHandler: OperationHandler<typeof createPipeline> = as
           })),
         )
         .execute();
+      await refuseDesignPastLimit(txDb);
     });
   } catch (error) {
     // The contract's check of unique stage names folds case as JavaScript does; Postgres' lower() folds a few letters otherwise (İ to i).

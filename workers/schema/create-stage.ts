@@ -2,6 +2,7 @@ import { MAX_ACTIVE_STAGES, type createStage } from '../../shared/contracts/pipe
 import { ConflictError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
+import { refuseDesignPastLimit } from './design-size.js';
 import { nameConflict } from './name-conflicts.js';
 import { loadPipeline, lockPipeline } from './pipeline-resource.js';
 import { activeStages, insertStageAt, shiftStages } from './stage-order.js';
@@ -25,6 +26,7 @@ export const createStageHandler: OperationHandler<typeof createStage> = async ({
         .insertInto('stages')
         .values({ id, workspace_id: db.workspaceId, pipeline_id: input.pipeline_id, name: input.name, position, archived_at: null, created_at: now, updated_at: now })
         .execute();
+      await refuseDesignPastLimit(txDb);
     });
   } catch (error) {
     throw nameConflict(error, input.name);

@@ -8,6 +8,7 @@ import type { OperationHandler } from '../runtime/worker-call.js';
 import { checkOptions } from './create-custom-field.js';
 import { toCustomFieldResource } from './custom-field-resource.js';
 import { customFieldUnchanged, type CustomFieldChange } from './custom-field-unchanged.js';
+import { refuseDesignPastLimit } from './design-size.js';
 import { findCustomField } from './get-custom-field.js';
 import { refuseRemovingOptionsInUse } from './removed-options-in-use.js';
 
@@ -35,6 +36,8 @@ export async function changeCustomField(db: WorkspaceSql, events: EventRecorder,
     .returningAll()
     .executeTakeFirst();
   if (!row) throw new NotFoundError('custom field', id, 'id');
+  // New options, a longer label or a restored field can grow the design; archiving only shrinks it.
+  if (row.archived_at === null) await refuseDesignPastLimit(db);
   const changed = toCustomFieldResource(row);
   const archived = before.archived_at === null && row.archived_at !== null;
   await events.record({ type: archived ? 'custom_field.archived' : 'custom_field.updated', object: changed, previous: toCustomFieldResource(before) });

@@ -100,3 +100,10 @@ t.test('the design stops growing before describe_schema would no longer fit in o
   okResult(t, await callTool(studio, 'archive_custom_field', { id: fields[0]?.id }));
   okResult(t, await callTool(studio, 'update_custom_field', { id: small.id, options: bulky(99) }));
 });
+
+t.test('the descriptions say what the refusals do: names are unique with case ignored', async (t) => {
+  const { tools } = await studio.listTools();
+  const described = (name: string) => JSON.stringify(tools.find((x) => x.name === name));
+  // "Intro" and "INTRO" are one name to the service (the conflict test above): an agent told only "unique" tries the other case.
+  for (const name of ['create_pipeline', 'create_stage', 'update_stage']) t.match(described(name), /unique[^"]*\(case ignored\)/, name);
+});

@@ -17,8 +17,8 @@ import { defineTool } from '../../tool.js';
 const PipelineId = z.string().max(64).describe('pipe_…');
 const StageId = z.string().max(64).describe('stg_…');
 /** The names, described for an agent (the contract's carry no description); validation stays the contract's. */
-const PipelineName = CreatePipelineInput.shape.name.describe('The pipeline\'s name, unique in the workspace (e.g. "Partners")');
-const StageName = CreateStageFields.shape.name.describe('The stage\'s name, unique within its pipeline (e.g. "Negotiation")');
+const PipelineName = CreatePipelineInput.shape.name.describe('The pipeline\'s name, unique in the workspace (case ignored), e.g. "Partners"');
+const StageName = CreateStageFields.shape.name.describe('The stage\'s name, unique within its pipeline (case ignored), e.g. "Negotiation"');
 /** A missing pipeline is named as the REST path names it (`/v1/pipelines/{id}/stages`); here it is pipeline_id. */
 const PIPELINE_ID_PARAM = { id: 'pipeline_id' } as const;
 
@@ -55,7 +55,7 @@ export const createPipelineTool = defineTool({
 export const createStageTool = defineTool({
   name: 'create_stage',
   title: 'Add a stage',
-  description: `Adds a stage to a pipeline at a position (default last). Stage names are unique within their pipeline; a pipeline has at most ${MAX_ACTIVE_STAGES} active stages.`,
+  description: `Adds a stage to a pipeline at a position (default last). Stage names are unique within their pipeline (case ignored); a pipeline has at most ${MAX_ACTIVE_STAGES} active stages.`,
   op: createStage,
   input: { pipeline_id: PipelineId, ...CreateStageFields.shape, name: StageName },
   output: Pipeline,
@@ -67,7 +67,7 @@ export const updateStageTool = defineTool({
   title: 'Rename or reorder a stage',
   description: 'Renames a stage and/or moves it to a position; the stages in between shift by one.',
   op: updateStage,
-  input: { pipeline_id: PipelineId, stage_id: StageId, ...UpdateStageFields.shape, name: UpdateStageFields.shape.name.describe('The new name, unique within the pipeline; omit to keep it') },
+  input: { pipeline_id: PipelineId, stage_id: StageId, ...UpdateStageFields.shape, name: UpdateStageFields.shape.name.describe('The new name, unique within the pipeline (case ignored); omit to keep it') },
   output: Pipeline,
   errorParams: PIPELINE_ID_PARAM,
 });

@@ -72,6 +72,8 @@ t.test('a name or key already taken is a conflict that says what to do: another 
     const taken = await callTool(studio, tool, args);
     t.match(taken.structuredContent, { code: 'conflict', param: 'name', hint: /another name.*case.*list_pipelines/ }, tool);
   }
+  // A create retried without an idempotency key: the pipeline it made is named, to go on with.
+  t.match((await callTool(studio, 'create_pipeline', { name: 'Partners', stages: ['Intro', 'Pilot'] })).structuredContent, { code: 'conflict', existing_id: pipeline.id });
   const after = okResult(t, await callTool(studio, 'get_pipeline', { id: pipeline.id })) as unknown as Pipeline;
   t.same(after.stages.map((s) => s.name), ['Intro', 'Pilot'], 'nothing renamed or added');
 });

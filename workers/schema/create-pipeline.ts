@@ -1,6 +1,7 @@
+import { sql } from 'kysely';
 import type { createPipeline } from '../../shared/contracts/pipelines.js';
 import { uniqueViolation } from '../../shared/db/sql.js';
-import { ValidationError } from '../../shared/errors.js';
+import { ConflictError, ValidationError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { DEFAULT_STAGES } from './default-pipeline.js';
@@ -10,6 +11,14 @@ import { loadPipeline } from './pipeline-resource.js';
 import { clearDefaultPipeline, type ClearedDefault } from './switch-default-pipeline.js';
 
 export const createPipelineHandler: OperationHandler<typeof createPipeline> = async ({ input, em, db, events }) => {
+  // Named, so that a create retried without an idempotency key can go on with the pipeline it made.
+  const holder = await db
+    .selectFrom('pipelines')
+    .select('id')
+    .where(sql<string>`lower(name)`, '=', sql<string>`lower(${input.name})`)
+    .where('archived_at', 'is', null)
+    .executeTakeFirst();
+  if (holder) throw new ConflictError(`A pipeline called "${input.name}" already exists: ${holder.id}.`, 'name', holder.id);
   const id = newId('pipeline');
   let cleared = null as ClearedDefault | null;
   try {

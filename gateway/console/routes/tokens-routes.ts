@@ -1,5 +1,4 @@
 import { Router, type Request, type Response } from 'express';
-import { tokenScopeFitsVisibility } from '../../../shared/auth/owned-visibility-scopes.js';
 import { listMembers } from '../../../shared/contracts/members.js';
 import { createToken, getToken, listTokens, revokeToken, type ApiToken } from '../../../shared/contracts/tokens.js';
 import { callWorker } from '../../call-worker.js';
@@ -43,8 +42,7 @@ export function tokensRoutes(deps: GatewayDeps): Router {
         session,
         tokens: tokens.result.data,
         creators,
-        // Only what the worker would accept: an owned member's token may not read contacts or deals.
-        grantable: session.scopes.filter((scope) => tokenScopeFitsVisibility(session.membership?.visibility ?? 'all', scope)),
+        grantable: session.scopes,
         includeRevoked,
         nextCursor: tokens.result.next_cursor,
         onLaterPage: cursor !== undefined,

@@ -5,7 +5,6 @@ import { newId } from '../../../shared/ids.js';
 import type { OperationHandler } from '../../runtime/worker-call.js';
 import { requireAdministrator, scopesCallerMayGrant } from '../members/grantable-scopes.js';
 import { childTokenLineage } from './child-token-expiry.js';
-import { requireScopesFitVisibility } from './scopes-fit-visibility.js';
 import { toTokenResource } from './token-resource.js';
 import { displayHint, generateApiToken, hashApiToken } from './token-secret.js';
 
@@ -17,7 +16,6 @@ export const createTokenHandler: OperationHandler<typeof createToken> = async ({
   if (refused.length > 0) {
     throw new ForbiddenError(`You cannot grant scopes you do not hold yourself: ${refused.join(', ')}.`);
   }
-  requireScopesFitVisibility(context, input.scopes);
   const expiresAt = input.expires_at ? new Date(input.expires_at) : null;
   if (expiresAt && expiresAt.getTime() <= Date.now()) throw new ValidationError('expires_at: must be in the future.', 'expires_at');
   const lineage = await childTokenLineage(db, context, expiresAt);

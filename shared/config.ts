@@ -152,7 +152,7 @@ const SETTINGS = {
     'DB_STATEMENT_TIMEOUT_MS',
     wholeNumber(0, 3_600_000),
     30_000,
-    'Longest one SQL statement of a worker or `crm start` may run, waiting for locks included, before Postgres cancels it and the request is answered 503 (`0`: no limit). A runaway query no longer holds a connection long after the client has its answer. Migrations are not limited.',
+    'Longest one SQL statement of a worker or `crm start` may run, waiting for locks included, before Postgres cancels it (`0`: no limit): a runaway query gives its connection back at this bound instead of holding it indefinitely. A request past `BUS_TIMEOUT_MS` has had its 503 from the gateway already; set this lower to have the worker stop sooner, but above the longest operation you run (an import batch may take up to 30 s). Migrations are not limited.',
   ),
   authCacheTtlMs: withDefault('AUTH_CACHE_TTL_MS', wholeNumber(0, 5000), 3000, 'How long the gateway reuses a positive token check (at most 5000).'),
   authNegativeCacheTtlMs: withDefault(

@@ -8,7 +8,7 @@ import { startStack } from '../helpers/stack.js';
  * its worker's connection long after the client had its 503; and a cancelled statement
  * (57014, class 57) was told to the client as the database being unreachable.
  */
-const stack = await startStack({ workers: { contacts: 1 }, env: { DB_STATEMENT_TIMEOUT_MS: '500' } });
+const stack = await startStack({ workers: { contacts: 1 }, env: { DB_STATEMENT_TIMEOUT_MS: '2000' } });
 t.teardown(() => stack.stop());
 const ws = await stack.bootstrap({});
 const token = await stack.token(ws.workspace.id, ['contacts:read', 'contacts:write']);

@@ -3,9 +3,9 @@ const POOL_CHECKOUT_TIMEOUT = 'timeout exceeded when trying to connect';
 
 /**
  * Whether the request waited in vain for a connection of this process's own pool, also when
- * wrapped (`cause`) by the ORM or a transaction. The database answered the connections that
- * are busy, so it is not unreachable: the worker is short of connections (DB_POOL_MAX) or of
- * copies, which is what the operator should hear.
+ * wrapped (`cause`) by the ORM or a transaction. Its connections were all in use, or all
+ * still connecting (the request that opens one hears of a database that does not answer):
+ * the operator hears both, not only "unreachable".
  */
 export function isConnectionPoolExhausted(error: unknown, depth = 0): boolean {
   if (!(error instanceof Error) || depth > 5) return false;

@@ -168,7 +168,8 @@ function toCrmError(error: unknown, log: Logger): CrmError {
     return new UnavailableError('The database took too long over this request and cancelled it; nothing was changed. Retry shortly.', 1);
   }
   if (isConnectionPoolExhausted(error)) {
-    log.warn({ err: error }, 'every database connection of this worker stayed busy; raise DB_POOL_MAX or start more workers if this persists');
+    // Busy, or still connecting to a database that does not answer: the pool cannot tell which.
+    log.warn({ err: error }, 'no database connection of this worker came free in time: all were in use or still connecting; if the database answers, raise DB_POOL_MAX or start more workers');
     return new UnavailableError('The service is busy: no database connection came free in time. Retry shortly.', 1);
   }
   if (error instanceof ConnectionException || isDatabaseUnreachable(error)) {

@@ -101,6 +101,15 @@ t.test('the design stops growing before describe_schema would no longer fit in o
   t.match((await callTool(studio, 'update_custom_field', { id: small.id, options: bulky(99) })).structuredContent, { code: 'conflict', message: /at most 512 KB/ });
   okResult(t, await callTool(studio, 'archive_custom_field', { id: fields[0]?.id }));
   okResult(t, await callTool(studio, 'update_custom_field', { id: small.id, options: bulky(99) }));
+
+  // A design already past the limit (grown before the limit existed) can be trimmed: a change
+  // that does not grow it passes. Before, every change was refused, removing options too, as the message advised.
+  const inflated = Array.from({ length: 20 }, (_, i) => bulky(100 + i)).flat();
+  await stack.db.query(`update custom_fields set options = $1::jsonb where id = $2`, [JSON.stringify(inflated), small.id]);
+  okResult(t, await callTool(studio, 'update_custom_field', { id: small.id, label: 'Tiny' }));
+  t.match((await callTool(studio, 'update_custom_field', { id: small.id, label: 'A longer label than before' })).structuredContent, { code: 'conflict' }, 'growing it still is not');
+  const trimmed = okResult(t, await callTool(studio, 'update_custom_field', { id: small.id, options: inflated.slice(0, 10) }));
+  t.equal((trimmed as { options: unknown[] }).options.length, 10, 'fewer options: accepted');
 });
 
 t.test('the descriptions say what the refusals do: names are unique with case ignored', async (t) => {

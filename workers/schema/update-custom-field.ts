@@ -37,7 +37,9 @@ export async function changeCustomField(db: WorkspaceSql, events: EventRecorder,
     .executeTakeFirst();
   if (!row) throw new NotFoundError('custom field', id, 'id');
   // New options, a longer label or a restored field can grow the design; archiving only shrinks it.
-  if (row.archived_at === null) await refuseDesignPastLimit(db);
+  // A change that does not grow it passes even past the limit, so a design over it can be trimmed.
+  const grew = before.archived_at !== null || JSON.stringify([row.label, row.options]).length > JSON.stringify([before.label, before.options]).length;
+  if (row.archived_at === null && grew) await refuseDesignPastLimit(db);
   const changed = toCustomFieldResource(row);
   const archived = before.archived_at === null && row.archived_at !== null;
   await events.record({ type: archived ? 'custom_field.archived' : 'custom_field.updated', object: changed, previous: toCustomFieldResource(before) });

@@ -33,12 +33,20 @@ const EnabledEvents = z
  * `https://x/…` deliveries go to, a name in Unicode its ASCII form), so the endpoint shows
  * where its deliveries go. That it is https and public is checked by the worker, which resolves it.
  */
+export function webhookUrlAsStored(text: string): string {
+  try {
+    return new URL(text).href;
+  } catch {
+    return text;
+  }
+}
+
 const WebhookUrl = z
   .string()
   .trim()
   .max(2048, 'must be at most 2048 characters')
   .pipe(z.url({ protocol: /^https?$/, error: 'must be an absolute https URL' }))
-  .transform((text) => new URL(text).href)
+  .transform(webhookUrlAsStored)
   .pipe(z.string().max(2048, 'must be at most 2048 characters, written out as a URL'))
   .describe('Where deliveries are POSTed: https, on a public address. Stored as the URL parser reads it (e.g. https://example.com/hooks, lower-case host, ASCII form of a Unicode name)');
 

@@ -1,3 +1,4 @@
+import { webhookUrlAsStored } from '../../../shared/contracts/webhooks.js';
 import { leftAsIs } from '../../runtime/left-as-is.js';
 import type { WebhookEndpointRow } from './endpoint-resource.js';
 
@@ -15,7 +16,8 @@ export interface EndpointChange {
  */
 export function endpointUnchanged(current: WebhookEndpointRow, fields: EndpointChange): boolean {
   return (
-    leftAsIs(fields.url, current.url) &&
+    // A url kept before urls were stored as parsed compares as it would be stored now.
+    leftAsIs(fields.url, webhookUrlAsStored(current.url)) &&
     leftAsIs(fields.description, current.description) &&
     leftAsIs(fields.status, current.status) &&
     (fields.enabled_events === undefined || sameTypes(fields.enabled_events, current.enabled_events))

@@ -1,4 +1,4 @@
-import type { EnabledEvent, updateWebhookEndpoint } from '../../../shared/contracts/webhooks.js';
+import { webhookUrlAsStored, type EnabledEvent, type updateWebhookEndpoint } from '../../../shared/contracts/webhooks.js';
 import type { OperationHandler } from '../../runtime/worker-call.js';
 import { toWebhookEndpointResource } from './endpoint-resource.js';
 import { endpointUnchanged } from './endpoint-unchanged.js';
@@ -21,7 +21,7 @@ export const updateEndpointHandler: OperationHandler<typeof updateWebhookEndpoin
   const enabledAgain = fields.status === 'enabled' && before.status !== 'enabled';
   // The old address's failures say nothing of the new one: counted on, they would disable the
   // endpoint at the new address's first failure.
-  const moved = fields.url !== undefined && fields.url !== before.url;
+  const moved = fields.url !== undefined && fields.url !== webhookUrlAsStored(before.url);
   const row = await db
     .updateTable('webhook_endpoints')
     .set({

@@ -12,7 +12,7 @@ export const ErrorBody = z
       message: z.string(),
       param: z.string().optional().describe('The parameter or field at fault'),
       required_scope: Scope.optional().describe('On missing_scope: exactly the scope that is missing'),
-      existing_id: z.string().optional().describe('On phone_taken: the contact that has the phone'),
+      existing_id: z.string().optional().describe('The record already holding what was asked for: on phone_taken the contact with the phone; on a conflict over a custom field key the field holding it, over a pipeline name that pipeline'),
       retry_after: z.number().int().optional(),
       request_id: z.string(),
     }),

@@ -10,8 +10,9 @@ import { wakeDeliveryLoop } from './delivery-loop.js';
 import { toWebhookDeliveryResource } from './delivery-resource.js';
 
 /**
- * Sends a delivery again, now. A failed one gets one more attempt (failing again leaves it
- * failed); a pending one is sent now instead of at its scheduled time. One being sent
+ * Sends a delivery again, now. A failed one gets one more attempt once its schedule was spent
+ * (failing again leaves it failed), or the rest of its schedule when it failed unsent because
+ * its endpoint was disabled; a pending one is sent now instead of at its scheduled time. One being sent
  * right now is refused rather than sent a second time beside it (its outcome would also
  * overwrite the retry), and a succeeded one has nothing to retry.
  */

@@ -4,7 +4,8 @@ import pg from 'pg';
  * Makes a race deterministic: runs `statements` in a transaction of its own (the other side
  * of the race, holding its row locks), starts `request`, waits until the request waits for
  * those locks (or settles without waiting), runs `thenStatements` (the rest of the other
- * side, which may now wait for the request), then commits. `waited` says whether it waited;
+ * side, which may now wait for the request) and `meanwhile` (what else to do while it waits),
+ * then commits. `waited` says whether it waited;
  * `holderError` is what failed the other side (e.g. chosen as a deadlock's victim), which then
  * rolls back.
  */
@@ -13,6 +14,7 @@ export async function whileHeld<T>(
   statements: { sql: string; params?: unknown[] }[],
   request: () => Promise<T>,
   thenStatements: { sql: string; params?: unknown[] }[] = [],
+  meanwhile?: () => Promise<void>,
 ): Promise<{ result: T; waited: boolean; holderError?: Error }> {
   const holder = new pg.Client({ connectionString: url });
   await holder.connect();
@@ -37,6 +39,7 @@ export async function whileHeld<T>(
     }
     let holderError: Error | undefined;
     try {
+      await meanwhile?.();
       for (const { sql, params } of thenStatements) await holder.query(sql, params);
     } catch (error) {
       holderError = error as Error;

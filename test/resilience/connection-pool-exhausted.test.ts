@@ -1,5 +1,5 @@
 import t from 'tap';
-import pg from 'pg';
+import { whileHeld } from '../helpers/held-lock.js';
 import { startStack } from '../helpers/stack.js';
 
 /**
@@ -20,33 +20,28 @@ t.test('a request that finds no free connection is told the service is busy, not
   t.equal(created.status, 201, await created.clone().text());
   const { id } = (await created.json()) as { id: string };
 
-  const holder = new pg.Client({ connectionString: stack.db.url });
-  await holder.connect();
-  t.teardown(() => holder.end());
-  await holder.query('begin');
-  await holder.query('select 1 from contacts where id = $1 for update', [id]);
-  const holderPid = (await holder.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]?.pid;
-  // The update takes the worker's one connection and waits for the held row.
-  const updating = fetch(`${stack.baseUrl}/v1/contacts/${id}`, { method: 'PATCH', headers, body: JSON.stringify({ first_name: 'Changed' }) });
-  const until = Date.now() + 10_000;
-  let waited = false;
-  while (!waited && Date.now() < until) {
-    waited = (await stack.db.query('select 1 from pg_stat_activity where $1 = any(pg_blocking_pids(pid))', [holderPid])).length > 0;
-    if (!waited) await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  // A create without an idempotency key is sent once (a read would be sent again, and time out).
-  const res = await fetch(`${stack.baseUrl}/v1/contacts`, { method: 'POST', headers, body: JSON.stringify({ first_name: 'Second', phone: '+1 415 555 0198' }) });
-  const refused = { status: res.status, body: (await res.json()) as { error?: { code?: string; message?: string } }, retryAfter: res.headers.get('retry-after') };
-  await holder.query('commit');
-  t.equal((await updating).status, 200, 'the update went through once the row was free');
+  let refused: { status: number; body: { error?: { code?: string; message?: string } }; retryAfter: string | null } | undefined;
+  const { result: updated, waited } = await whileHeld(
+    stack.db.url,
+    [{ sql: 'select 1 from contacts where id = $1 for update', params: [id] }],
+    // The update takes the worker's one connection and waits for the held row.
+    () => fetch(`${stack.baseUrl}/v1/contacts/${id}`, { method: 'PATCH', headers, body: JSON.stringify({ first_name: 'Changed' }) }),
+    [],
+    async () => {
+      // A create without an idempotency key is sent once (a read would be sent again, and time out).
+      const res = await fetch(`${stack.baseUrl}/v1/contacts`, { method: 'POST', headers, body: JSON.stringify({ first_name: 'Second', phone: '+1 415 555 0198' }) });
+      refused = { status: res.status, body: (await res.json()) as never, retryAfter: res.headers.get('retry-after') };
+    },
+  );
+  t.equal(updated.status, 200, 'the update went through once the row was free');
   const count = await stack.db.query(`select 1 from contacts where first_name = 'Second'`);
   t.equal(count.length, 0, 'the refused create stored nothing');
 
   t.ok(waited, 'the update waited for the held row');
-  t.equal(refused.status, 503);
-  t.equal(refused.body.error?.code, 'unavailable');
-  t.match(refused.body.error?.message, /busy: no database connection came free/);
-  t.ok(refused.retryAfter, 'with Retry-After');
+  t.equal(refused?.status, 503);
+  t.equal(refused?.body.error?.code, 'unavailable');
+  t.match(refused?.body.error?.message, /busy: no database connection came free/);
+  t.ok(refused?.retryAfter, 'with Retry-After');
   const output = await stack.allOutput();
   t.match(output, /no database connection of this worker came free in time: all were in use or still connecting; if the database answers, raise DB_POOL_MAX/);
   t.notMatch(output, /"msg":"database unavailable"/, 'not logged as the database being unavailable');

@@ -5,7 +5,7 @@ import { ValidationError } from '../../shared/errors.js';
 import { callWorkerRaw } from '../call-worker.js';
 import type { GatewayDeps } from '../deps.js';
 import { requireScope } from '../middlewares/require-scope.js';
-import { idempotencyKeyOf, parseBody, parseWith } from '../validation.js';
+import { idempotencyKeyOf, parseBody, parseQuery, parseWith } from '../validation.js';
 import type { Endpoint } from './endpoint.js';
 import { responseBodyOf } from './response-body.js';
 
@@ -29,7 +29,7 @@ export function mountEndpoint(router: Router, endpoint: Endpoint, { bus, publicU
   const responseBody = responseBodyOf(endpoint, publicUrl, bus);
   router[endpoint.method](expressPath(endpoint.path), requireScope(scopesOf({ scope: endpoint.scope })), async (req: Request, res: Response) => {
     const params = (endpoint.params ? parseWith(endpoint.params, req.params) : {}) as Record<string, unknown>;
-    const query = parseWith(endpoint.query ?? NoQuery, req.query) as Record<string, unknown>;
+    const query = parseQuery(endpoint.query ?? NoQuery, req.query) as Record<string, unknown>;
     const omitted = endpoint.bodyOptional === true && req.body === undefined;
     const schema = endpoint.body ?? (req.body === undefined ? undefined : NoBody);
     const body = (schema && !omitted ? parseBody(schema, req) : {}) as Record<string, unknown>;

@@ -117,6 +117,24 @@ t.test('invalid page parameters are 400s naming the parameter', async (t) => {
   t.equal(unknown.body.error.param, 'sort');
 });
 
+t.test('a parameter given twice is a 400 that says so and names it', async (t) => {
+  for (const [query, param] of [
+    ['limit=1&limit=2', 'limit'],
+    ['q=ada&q=lovelace', 'q'],
+    ['status=active&status=archived', 'status'],
+    ['limit=5&cursor=a.b&cursor=c.d', 'cursor'],
+  ] as const) {
+    const res = await apiA.get<{ error: { code: string; param: string; message: string } }>(`/v1/contacts?${query}`);
+    t.equal(res.status, 400, query);
+    t.equal(res.body.error.code, 'validation_failed', query);
+    t.equal(res.body.error.param, param, query);
+    t.equal(res.body.error.message, `${param} was given 2 times: give each parameter once.`, query);
+  }
+  const byId = await apiA.get<{ error: { param: string; message: string } }>('/v1/contacts/con_seed00001?id=a&id=b');
+  t.equal(byId.status, 400, 'an unknown parameter, even repeated, is still unknown');
+  t.equal(byId.body.error.message, 'Unknown field: id.');
+});
+
 t.test('default and maximum page sizes', async (t) => {
   const def = await apiA.get<ListPage<Contact>>('/v1/contacts');
   t.equal(def.body.meta.limit, 25);

@@ -79,3 +79,30 @@ t.test('an empty or backwards range is refused on created_before, with the range
   }
   t.same(resolveCreatedRange({ created_after: '2026-01-31', created_before: '2026-01-31T08:00:00.001Z' }, LA, new Date()).created_before, '2026-01-31T08:00:00.001Z', 'a millisecond is a range');
 });
+
+t.test('a day or instant that leaves the years 0001 to 9999 in UTC is a 400 naming it, not a timestamp Postgres refuses', async (t) => {
+  for (const [range, zone, param] of [
+    // January 1 of the year 1 begins on December 31 of the year 0 in UTC, east of Greenwich.
+    [{ created_after: '0001-01-01' }, 'Asia/Tokyo', 'created_after'],
+    [{ created_before: '0001-01-01' }, 'Asia/Kolkata', 'created_before'],
+    // Rounded up to the millisecond, into the year 10000.
+    [{ created_after: '9999-12-31T23:59:59.9999Z' }, 'UTC', 'created_after'],
+    [{ created_before: '9999-12-31T23:59:59.9991Z' }, LA, 'created_before'],
+  ] as const) {
+    let error: unknown;
+    try {
+      resolveCreatedRange(range, zone, new Date());
+    } catch (e) {
+      error = e;
+    }
+    t.ok(error instanceof ValidationError, JSON.stringify(range));
+    t.same((error as ValidationError).details, { param }, JSON.stringify(range));
+    t.match((error as ValidationError).message, /outside the years 0001 to 9999 \(UTC\)/);
+  }
+  t.same(resolveCreatedRange({ created_after: '0001-01-02', created_before: '9999-12-31' }, 'Asia/Tokyo', new Date()), {
+    created_after: '0001-01-01T14:41:01.000Z',
+    created_before: '9999-12-30T15:00:00.000Z',
+    time_zone: 'Asia/Tokyo',
+  }, 'the days next to the edges still work');
+  t.equal(resolveCreatedRange({ created_after: '0001-01-01' }, LA, new Date()).created_after, '0001-01-01T07:52:58.000Z', 'west of UTC the first day is in range');
+});

@@ -30,10 +30,19 @@ function daysOf(within: CreatedWithin, today: LocalDate): [LocalDate, LocalDate]
   }
 }
 
-function instantOf(value: string | undefined, zone: string): string | null {
+function instantOf(param: 'created_after' | 'created_before', value: string | undefined, zone: string): string | null {
   if (value === undefined) return null;
   const day = parseLocalDate(value);
-  return (day ? startOfDay(day, zone) : wholeMillisecondsUp(value)).toISOString();
+  const instant = day ? startOfDay(day, zone) : wholeMillisecondsUp(value);
+  // The gateway keeps what is written within the years 0001 to 9999, but a day's start east of
+  // UTC (0001-01-01 in Tokyo) or an instant rounded up (9999-12-31T23:59:59.9999Z) can leave
+  // them, and Postgres refuses such a timestamp: a 400 here rather than a 500 there.
+  const year = instant.getUTCFullYear();
+  if (year < 1 || year > 9999) {
+    const how = day ? `begins, in the workspace time zone ${zone},` : 'is, rounded up to the millisecond that times are kept to,';
+    throw new ValidationError(`${param}: ${value} ${how} outside the years 0001 to 9999 (UTC); give a date within them.`, param);
+  }
+  return instant.toISOString();
 }
 
 /**
@@ -59,7 +68,7 @@ export function resolveCreatedRange(f: CreatedRangeInput, zone: string, now: Dat
     const [first, end] = daysOf(f.created_within, localDateOf(now, zone));
     return { created_after: startOfDay(first, zone).toISOString(), created_before: startOfDay(end, zone).toISOString(), time_zone: zone };
   }
-  const range = { created_after: instantOf(f.created_after, zone), created_before: instantOf(f.created_before, zone), time_zone: zone };
+  const range = { created_after: instantOf('created_after', f.created_after, zone), created_before: instantOf('created_before', f.created_before, zone), time_zone: zone };
   if (range.created_after !== null && range.created_before !== null && range.created_before <= range.created_after) {
     throw new ValidationError(emptyRangeMessage(localDateOf(new Date(range.created_after), zone)), 'created_before');
   }

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { z } from 'zod';
 import { IdempotencyKey } from '../shared/contracts/common.js';
-import { ValidationError, validationErrorFrom } from '../shared/errors.js';
+import { InvalidCursorError, ValidationError, validationErrorFrom } from '../shared/errors.js';
 
 /** `value` as `schema` reads it, or the 400 that names the first offending parameter. */
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
@@ -21,6 +21,8 @@ export function parseQuery<S extends z.ZodType>(schema: S, query: Record<string,
   const key = parsed.error.issues[0]?.path[0];
   const value = typeof key === 'string' ? query[key] : undefined;
   if (typeof key === 'string' && Array.isArray(value)) throw new ValidationError(`${key} was given ${value.length} times: give each parameter once.`, key);
+  // No links.next holds an empty or overlong cursor: it was edited, the code a client restarts its paging on.
+  if (key === 'cursor') throw new InvalidCursorError();
   throw validationErrorFrom(parsed.error);
 }
 

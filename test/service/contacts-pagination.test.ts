@@ -101,6 +101,8 @@ t.test('invalid page parameters are 400s naming the parameter', async (t) => {
     ['edited payload', forged],
     ['altered signature', flipped],
     ['garbage', 'not-a-cursor'],
+    ['empty', ''],
+    ['longer than any cursor given', `${cursor}.${'a'.repeat(1024)}`],
   ] as const) {
     const res = await apiA.get<{ error: { code: string; param: string } }>(`/v1/contacts?limit=5&cursor=${encodeURIComponent(bad)}`);
     t.equal(res.status, 400, label);

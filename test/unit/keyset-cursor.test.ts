@@ -78,3 +78,10 @@ t.test('a refused cursor says what to send, in words that hold for REST and for 
   for (const message of messages) t.notMatch(message, /links\.next/, message);
   t.match(messages[2], /same filters and sort/, 'other filters: keep them, or start again');
 });
+
+t.test("another workspace's cursor is refused as such, not as another list's", async (t) => {
+  // The usual slip: paging with a second token (another workspace) from the first one's links.
+  const cursor = encodeCursor(key, scope, position);
+  t.throws(() => decodeCursor(key, { ...scope, workspaceId: 'ws_B' }, cursor), { message: /another workspace/ });
+  t.throws(() => decodeCursor(key, { ...scope, list: 'deals' }, cursor), { message: /different list/ });
+});

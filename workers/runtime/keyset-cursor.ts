@@ -56,7 +56,10 @@ export function decodeCursor(key: Buffer, scope: CursorScope, cursor: string): K
   } catch {
     throw new InvalidCursorError();
   }
-  if (parsed.w !== scope.workspaceId || parsed.l !== scope.list) throw new InvalidCursorError('The cursor belongs to a different list: use a cursor only with the list that gave it.');
+  if (parsed.w !== scope.workspaceId) {
+    throw new InvalidCursorError('The cursor was issued in another workspace: page with the credential (token) that read the page it came from, or start again without it.');
+  }
+  if (parsed.l !== scope.list) throw new InvalidCursorError('The cursor belongs to a different list: use a cursor only with the list that gave it.');
   if (parsed.f !== filtersKey(scope.filters)) throw new InvalidCursorError('The cursor was issued for different filters: send it with the same filters and sort as the page that gave it, or start again without it.');
   return { createdAt: new Date(parsed.t), id: parsed.i };
 }

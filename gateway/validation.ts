@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { z } from 'zod';
+import { ZodObject, type z } from 'zod';
 import { IdempotencyKey } from '../shared/contracts/common.js';
 import { InvalidCursorError, ValidationError, validationErrorFrom } from '../shared/errors.js';
 
@@ -18,12 +18,21 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.out
 export function parseQuery<S extends z.ZodType>(schema: S, query: Record<string, unknown>): z.output<S> {
   const parsed = schema.safeParse(query);
   if (parsed.success) return parsed.data;
-  const key = parsed.error.issues[0]?.path[0];
+  const issue = parsed.error.issues[0];
+  if (issue?.code === 'unrecognized_keys' && issue.path.length === 0) throw unknownParameters(issue.keys, schema);
+  const key = issue?.path[0];
   const value = typeof key === 'string' ? query[key] : undefined;
   if (typeof key === 'string' && Array.isArray(value)) throw new ValidationError(`${key} was given ${value.length} times: give each parameter once.`, key);
   // No links.next holds an empty or overlong cursor: it was edited, the code a client restarts its paging on.
   if (key === 'cursor') throw new InvalidCursorError();
   throw validationErrorFrom(parsed.error);
+}
+
+/** The 400 for query parameters the endpoint does not take, listing those it does (a typo is then plain to see). */
+function unknownParameters(keys: string[], schema: z.ZodType): ValidationError {
+  const known = schema instanceof ZodObject ? Object.keys(schema.shape as Record<string, unknown>) : [];
+  const takes = known.length > 0 ? `it takes ${known.join(', ')}` : 'it takes none';
+  return new ValidationError(`Unknown query parameter${keys.length > 1 ? 's' : ''}: ${keys.join(', ')}; ${takes}.`, keys[0]);
 }
 
 export function parseBody<S extends z.ZodType>(schema: S, req: Request): z.output<S> {

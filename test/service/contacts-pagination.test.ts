@@ -117,6 +117,14 @@ t.test('invalid page parameters are 400s naming the parameter', async (t) => {
   const unknown = await apiA.get<{ error: { param: string } }>('/v1/contacts?limit=5&sort=name');
   t.equal(unknown.status, 400, 'unknown query parameters are refused, not ignored');
   t.equal(unknown.body.error.param, 'sort');
+  const typo = await apiA.get<{ error: { param: string; message: string } }>('/v1/contacts?limit=5&created_since=2026-01-01');
+  t.equal(typo.status, 400, 'an unknown parameter is refused, not ignored');
+  t.equal(typo.body.error.param, 'created_since');
+  t.equal(
+    typo.body.error.message,
+    'Unknown query parameter: created_since; it takes limit, cursor, sort, created_after, created_before, created_within, status, email, phone, q.',
+    'the message lists the parameters the list takes',
+  );
 });
 
 t.test('a parameter given twice is a 400 that says so and names it', async (t) => {
@@ -134,7 +142,7 @@ t.test('a parameter given twice is a 400 that says so and names it', async (t) =
   }
   const byId = await apiA.get<{ error: { param: string; message: string } }>('/v1/contacts/con_seed00001?id=a&id=b');
   t.equal(byId.status, 400, 'an unknown parameter, even repeated, is still unknown');
-  t.equal(byId.body.error.message, 'Unknown field: id.');
+  t.equal(byId.body.error.message, 'Unknown query parameter: id; it takes none.');
 });
 
 t.test('default and maximum page sizes', async (t) => {

@@ -25,6 +25,10 @@ export function parseQuery<S extends z.ZodType>(schema: S, query: Record<string,
   if (typeof key === 'string' && Array.isArray(value)) throw new ValidationError(`${key} was given ${value.length} times: give each parameter once.`, key);
   // No links.next holds an empty or overlong cursor: it was edited, the code a client restarts its paging on.
   if (key === 'cursor') throw new InvalidCursorError();
+  // `?q=` from a form left blank: said in words, where the schema would say "Too small: expected string to have >=1 characters".
+  if (typeof key === 'string' && typeof value === 'string' && value.trim() === '' && issue?.code === 'too_small') {
+    throw new ValidationError(`${key} is empty: give a value, or leave the parameter out.`, key);
+  }
   throw validationErrorFrom(parsed.error);
 }
 

@@ -145,6 +145,16 @@ t.test('a parameter given twice is a 400 that says so and names it', async (t) =
   t.equal(byId.body.error.message, 'Unknown query parameter: id; it takes none.');
 });
 
+t.test('an empty filter is a 400 that says it is empty', async (t) => {
+  for (const param of ['q', 'email', 'phone']) {
+    for (const value of ['', '%20%20']) {
+      const res = await apiA.get<{ error: { code: string; param: string; message: string } }>(`/v1/contacts?${param}=${value}`);
+      t.equal(res.status, 400, `${param}=${value}`);
+      t.match(res.body.error, { code: 'validation_failed', param, message: `${param} is empty: give a value, or leave the parameter out.` }, `${param}=${value}`);
+    }
+  }
+});
+
 t.test('default and maximum page sizes', async (t) => {
   const def = await apiA.get<ListPage<Contact>>('/v1/contacts');
   t.equal(def.body.meta.limit, 25);

@@ -4,7 +4,7 @@ import { CrmError } from '../../shared/errors.js';
 import { isMadeId } from '../../shared/ids.js';
 import type { CallContext } from '../../shared/contracts/call-context.js';
 import { EventFilters, listEvents, type Event } from '../../shared/contracts/events.js';
-import { optional, parseCommandArgs, parseDuration, required } from '../args.js';
+import { optional, parseCommandArgs, parseDuration, required, withoutPositionals } from '../args.js';
 import type { LocalServices } from '../local-services.js';
 import { UsageError } from '../usage-error.js';
 import { withLocalServices } from '../with-local-services.js';
@@ -30,7 +30,7 @@ export async function run(argv: string[]): Promise<void> {
 }
 
 async function tail(argv: string[]): Promise<void> {
-  const args = parseCommandArgs(argv, { workspace: { type: 'string' }, type: { type: 'string' }, since: { type: 'string' } }, usage);
+  const args = withoutPositionals(parseCommandArgs(argv, { workspace: { type: 'string' }, type: { type: 'string' }, since: { type: 'string' } }, usage), usage);
   const workspaceRef = required(args, 'workspace', usage);
   const checked = EventFilters.shape.type.safeParse(optional(args, 'type'));
   if (!checked.success) throw new UsageError(`--type ${checked.error.issues[0]?.message ?? 'is not an event type'}.`, usage);

@@ -30,6 +30,8 @@ t.test('bad arguments: a clear message, usage, and a non-zero exit', async (t) =
     [['users', 'add', '--workspace', 'x', '--email', 'a@b.c', '--password', TEST_PASSWORD, '--permissions', 'contacts.read', 'deals.read', '--visibility', 'all'], /Unexpected argument: deals.read/],
     [['keys', 'rotate', 'now'], /Unexpected argument: now/],
     [['migrate', 'up'], /Unexpected argument: up/],
+    // Before, the rest of an unquoted name was dropped: the tail followed "Acme", or said no such workspace.
+    [['events', 'tail', '--workspace', 'Acme', 'Sales'], /Unexpected argument: Sales/],
     [['mcp-config', 'CRM_TOKEN'], /Unexpected argument: CRM_TOKEN/],
     [['mcp-config', '--url', 'crm.example.com'], /--url takes the service's base URL, e\.g\. https:\/\/crm\.example\.com; "crm\.example\.com" is not a URL/],
     [['mcp-config', '--url', 'https://crm.example.com/mcp/crm'], /--url takes the service's base URL, without \/mcp\/crm/],

@@ -2,6 +2,7 @@
 import './v8-tuning.js';
 import { ConfigError } from '../shared/config.js';
 import { CrmError } from '../shared/errors.js';
+import { isClosedStdout } from './closed-stdout.js';
 import { databaseRefusal } from './database-refusal.js';
 import { UsageError } from './usage-error.js';
 
@@ -54,6 +55,11 @@ async function main(argv: string[]): Promise<void> {
 function isSystemError(error: unknown): error is NodeJS.ErrnoException {
   return error instanceof Error && typeof (error as NodeJS.ErrnoException).syscall === 'string';
 }
+
+// A reader that stops early (`| head`) is no error: without a listener, the next write would end the process with a stack trace.
+process.stdout.on('error', (error) => {
+  if (!isClosedStdout(error)) throw error;
+});
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof UsageError) {

@@ -1,8 +1,10 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import t from 'tap';
 import type { Event } from '../../shared/contracts/events.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { client } from '../helpers/http.js';
+import { CRM_BIN, nodeCommand, ROOT } from '../helpers/environment.js';
 import { CrmProcess, runCrm } from '../helpers/process.js';
 import { useStack } from '../helpers/shared-stack.js';
 import { TEST_PASSWORD } from '../helpers/stack.js';
@@ -93,4 +95,22 @@ t.test('a poll that fails while the database is away is tried again, and the tai
     .map((line) => (JSON.parse(line) as Event).data.object.email);
   t.same(emails, ['first@tail.test', 'second@tail.test'], 'what was printed before is not printed again, what came after is printed once');
   t.equal(await tail.stop(), 0);
+});
+
+t.test('a reader that stops early (| head -1): the tail ends at its next line, exit 0, no stack trace', async (t) => {
+  const { NATS_URL: _nats, ...withoutNats } = stack.env;
+  const child = spawn(...nodeCommand([CRM_BIN, 'events', 'tail', '--workspace', ws.workspace.id, '--since', '1h']), { cwd: ROOT, env: withoutNats, stdio: ['ignore', 'pipe', 'pipe'] });
+  t.teardown(() => child.kill('SIGKILL'));
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+  // As `head -1` does: the first line read, then the pipe closed.
+  await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+  child.stdout.destroy();
+  // The next event is the next write, into a pipe nobody reads.
+  const created = await api.post('/v1/contacts', { first_name: 'After', last_name: 'Head', phone: '+1 415 555 1991' });
+  t.equal(created.status, 201);
+  const code = await Promise.race([exited, new Promise<'running'>((resolve) => setTimeout(() => resolve('running'), 30_000))]);
+  t.equal(code, 0, 'the tail stopped by itself, as after Ctrl-C');
+  t.notMatch(stderr, /EPIPE|\n\s+at /, 'no unhandled error, no stack trace');
 });

@@ -1,6 +1,7 @@
 import type { BusClient } from '../shared/bus/bus-client.js';
 import { InProcessTransport } from '../shared/bus/in-process-transport.js';
 import { natsConnectionOptions } from '../shared/bus/nats-identity.js';
+import { printableNatsUrl } from '../shared/bus/printable-nats-url.js';
 import { NatsTransport, type JetStreamAccess } from '../shared/bus/nats-transport.js';
 import type { BusTransport } from '../shared/bus/transport.js';
 import { operatorContext, type CallContext } from '../shared/contracts/call-context.js';
@@ -42,7 +43,7 @@ async function connectCommandNats(config: Config & { natsUrl: string }, log: Log
   let timer: NodeJS.Timeout | undefined;
   const unreachable = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new ConfigError(`NATS at ${config.natsUrl} (NATS_URL) did not answer in ${COMMAND_NATS_WAIT_MS / 1000} s: start it, or correct NATS_URL. Nothing was changed.`)),
+      () => reject(new ConfigError(`NATS at ${printableNatsUrl(config.natsUrl)} (NATS_URL) did not answer in ${COMMAND_NATS_WAIT_MS / 1000} s: start it, or correct NATS_URL. Nothing was changed.`)),
       COMMAND_NATS_WAIT_MS,
     );
   });

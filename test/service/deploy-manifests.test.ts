@@ -710,6 +710,24 @@ function kubernetesProblems(objects: KubernetesObject[], kustomization: Kustomiz
     problems.push(`ConfigMap ${CONFIG_MAP_NAME}: ${error instanceof Error ? error.message : String(error)}`);
   }
   for (const key of ['NATS_URL', 'PUBLIC_URL']) if (!data[key]) problems.push(`ConfigMap ${CONFIG_MAP_NAME}: ${key} unset`);
+
+  // Settings written on a container itself (env): known, and parsing with the ConfigMap's.
+  for (const workload of [...deployments, ...jobs]) {
+    const spec = workload.spec?.template?.spec;
+    for (const container of [...(spec?.initContainers ?? []), ...(spec?.containers ?? [])]) {
+      const where = `${nameOf(workload)} container ${container.name}`;
+      const literals: Record<string, string> = {};
+      for (const entry of container.env ?? []) {
+        if (!known.has(entry.name)) problems.push(`${where}: ${entry.name} is not a setting the service reads (shared/config.ts)`);
+        else if (entry.value !== undefined) literals[entry.name] = entry.value;
+      }
+      try {
+        loadConfig({ ...data, ...(secret?.stringData ?? {}), ...literals });
+      } catch (error) {
+        problems.push(`${where}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  }
   if (data.HOST !== '0.0.0.0' || data.ADMIN_HOST !== '0.0.0.0' || data.ADMIN_PORT !== String(ADMIN_PORT)) {
     problems.push(`ConfigMap ${CONFIG_MAP_NAME}: HOST and ADMIN_HOST must be 0.0.0.0 and ADMIN_PORT ${ADMIN_PORT}`);
   }
@@ -1364,6 +1382,9 @@ t.test('Kubernetes checks catch broken copies', async (t) => {
   t.match(broken((o) => o instanceof ConfigMap, (j) => Object.assign(j, { data: { ...(j.data as object), ADMIN_PORT: 'nine' } })), /ADMIN_PORT/, 'a setting that does not parse');
   t.match(broken(isRole('worker', 'contacts'), (j) => Object.assign(main(j), { image: 'workspace-crm:latest' })), /like every other/, 'two image versions');
   t.match(kubernetesProblems(objects, { ...kustomization, images: [] }, known).join('\n'), /images must name/, 'no image tag in kustomization.yaml');
+  // Before, only the ConfigMap's keys were checked: a container's own env went unread.
+  t.match(broken((o) => o instanceof Job, (j) => Object.assign(main(j), { env: [{ name: 'LOG_LEVL', value: 'info' }] })), /Job\/crm-migrate container migrate: LOG_LEVL is not a setting the service reads/, 'a misspelt setting on a container');
+  t.match(broken(isRole('worker', 'deals'), (j) => Object.assign((podSpec(j) as unknown as { initContainers: Json[] }).initContainers[0] ?? {}, { env: [{ name: 'LOG_LEVEL', value: 'loud' }] })), /crm-worker-deals container migrate: Invalid configuration:\s+LOG_LEVEL/, 'a setting on an init container that does not parse');
 
   // The bus: identities, TLS, network policies.
   const env = (j: Record<string, unknown>): { name: string; valueFrom?: { secretKeyRef?: { key: string } } }[] => (main(j) as { env?: [] }).env ?? [];

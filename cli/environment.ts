@@ -4,7 +4,7 @@ import path from 'node:path';
 import { BusClient, type BusObserver } from '../shared/bus/bus-client.js';
 import { InProcessTransport } from '../shared/bus/in-process-transport.js';
 import { natsConnectionOptions } from '../shared/bus/nats-identity.js';
-import type { NatsRole } from '../shared/bus/nats-permissions.js';
+import { requesterInboxesOf, type NatsRole } from '../shared/bus/nats-permissions.js';
 import { NatsTransport } from '../shared/bus/nats-transport.js';
 import type { BusTransport } from '../shared/bus/transport.js';
 import { ConfigError, type Config } from '../shared/config.js';
@@ -50,7 +50,7 @@ export async function resolveSecret(config: Config): Promise<string> {
  * the reply inbox it reads.
  */
 export async function connectTransport(config: Config, log: Logger, name: string, role: NatsRole): Promise<BusTransport> {
-  if (config.natsUrl) return NatsTransport.connect(config.natsUrl, name, log, natsConnectionOptions(config, role));
+  if (config.natsUrl) return NatsTransport.connect(config.natsUrl, name, log, natsConnectionOptions(config, role), requesterInboxesOf(config.busNamespace));
   return new InProcessTransport();
 }
 

@@ -38,6 +38,20 @@ export function inboxPrefixOf(namespace: string, role: NatsRole): string {
   return `_INBOX.${namespace}.${role}`;
 }
 
+/** The roles that send requests to workers: their publish permissions hold the worker subjects. */
+const REQUESTER_ROLES = ['gateway', 'cli'] as const satisfies readonly NatsRole[];
+
+/**
+ * The reply subjects a worker answers to: the inboxes of the roles that send requests.
+ * NATS lets a worker publish its answer to whatever reply subject a request names
+ * (`allow_responses`), so without this check a requester could aim a worker's answer at a
+ * subject it may not publish to itself: an event subject (stored in the event stream) or a
+ * broadcast (a revocation heard by every gateway).
+ */
+export function requesterInboxesOf(namespace: string): string[] {
+  return REQUESTER_ROLES.map((role) => `${inboxPrefixOf(namespace, role)}.`);
+}
+
 /** Subjects of a JetStream key-value bucket: stream info/create, reads, writes. */
 function keyValueSubjects(bucket: string): string[] {
   const stream = `KV_${bucket}`;

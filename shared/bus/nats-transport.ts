@@ -62,6 +62,7 @@ export class NatsTransport implements BusTransport, JetStreamAccess {
     private readonly nc: NatsConnection,
     private readonly log: Logger,
     private readonly inboxPrefix: string | undefined,
+    private readonly replyPrefixes: readonly string[] | undefined,
   ) {
     void this.watchStatus();
   }
@@ -70,8 +71,10 @@ export class NatsTransport implements BusTransport, JetStreamAccess {
    * `identity`: credentials, TLS and inbox (shared/bus/nats-identity.ts); none for an open
    * server. Waits for a server that is not up yet (processes may start before NATS), but
    * stops at once when a server refuses this process (credentials, TLS): retrying cannot help.
+   * `replyPrefixes`: the only reply subjects a request served here is answered on
+   * (shared/bus/nats-permissions.ts, requesterInboxesOf); others are refused unserved.
    */
-  static async connect(url: string, name: string, log: Logger, identity: Partial<ConnectionOptions> = {}): Promise<NatsTransport> {
+  static async connect(url: string, name: string, log: Logger, identity: Partial<ConnectionOptions> = {}, replyPrefixes?: readonly string[]): Promise<NatsTransport> {
     const options: ConnectionOptions = {
       ...identity,
       servers: url.split(',').map((s) => s.trim()),
@@ -89,7 +92,7 @@ export class NatsTransport implements BusTransport, JetStreamAccess {
       try {
         const nc = await connect(options);
         log.info({ server: nc.getServer() }, 'connected to NATS');
-        return new NatsTransport(nc, log, identity.inboxPrefix);
+        return new NatsTransport(nc, log, identity.inboxPrefix, replyPrefixes);
       } catch (error) {
         if (!UNREACHABLE.has(errorCode(error) ?? '')) {
           // A ConfigError: the command line prints it as one line, not the client's stack trace.
@@ -135,6 +138,11 @@ export class NatsTransport implements BusTransport, JetStreamAccess {
   subscribe(subject: string, queue: string, handler: BusHandler): BusSubscription {
     const inFlight = new Set<Promise<void>>();
     const handle = (msg: Msg): void => {
+      // Refused before any work: a write would be done for an answer that must not be sent.
+      if (msg.reply && this.replyPrefixes && !this.replyPrefixes.some((prefix) => msg.reply?.startsWith(prefix))) {
+        this.log.warn({ subject, reply_to: msg.reply }, "request refused: its reply subject is no requester's inbox");
+        return;
+      }
       const done = handler({ subject: msg.subject, data: msg.data, headers: toHeaders(msg.headers) })
         .then((reply) => {
           if (msg.reply) this.sends.send(() => msg.respond(reply), (error) => this.log.error({ err: error, subject }, 'reply not sent'));

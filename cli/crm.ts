@@ -18,7 +18,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv
   'mcp-config': { summary: 'print the mcpServers client configuration for both tool servers', load: () => import('./commands/mcp-config.js') },
   keys: { summary: 'keys rotate: start signing OAuth access tokens with a new key', load: () => import('./commands/keys.js') },
   nats: { summary: 'nats config|keys: NATS permissions and identities for each process role', load: () => import('./commands/nats.js') },
-  events: { summary: 'events tail: follow a workspace\'s change history as JSON lines', load: () => import('./commands/events.js') },
+  events: { summary: 'events tail: follow a workspace\'s change history as JSON lines; events setup-stream: apply the stream\'s retention', load: () => import('./commands/events.js') },
   webhooks: { summary: 'webhooks test URL: send a signed test event, as webhook deliveries are sent', load: () => import('./commands/webhooks.js') },
   import: { summary: 'import contacts FILE.csv: bulk-import contacts from CSV (re-runnable)', load: () => import('./commands/import.js') },
 };

@@ -4,7 +4,14 @@ import { CrmError } from '../../shared/errors.js';
 import { isMadeId } from '../../shared/ids.js';
 import type { CallContext } from '../../shared/contracts/call-context.js';
 import { EventFilters, listEvents, type Event } from '../../shared/contracts/events.js';
+import { natsConnectionOptions } from '../../shared/bus/nats-identity.js';
+import { NatsTransport } from '../../shared/bus/nats-transport.js';
+import { eventStreamName } from '../../shared/events/event-stream.js';
+import { createLogger } from '../../shared/logger.js';
+import { ensureEventStream } from '../../workers/webhooks/relay/event-stream-setup.js';
 import { optional, parseCommandArgs, parseDuration, required, withoutPositionals } from '../args.js';
+import { requireNats } from '../environment.js';
+import { printLines } from '../output.js';
 import type { LocalServices } from '../local-services.js';
 import { UsageError } from '../usage-error.js';
 import { withLocalServices } from '../with-local-services.js';
@@ -12,8 +19,12 @@ import { untilInterrupted } from '../event-tail/interruption.js';
 import { tailStream } from '../event-tail/stream-tail.js';
 
 export const usage = `Usage: crm events tail --workspace WORKSPACE [--type TYPE] [--since 1h]
+       crm events setup-stream
 
-Follows the workspace's change history until interrupted: one JSON line per event, as
+setup-stream creates the JetStream stream <BUS_NAMESPACE>-events, or brings it to
+EVENTS_STREAM_MAX_AGE and EVENTS_STREAM_REPLICAS (the relay only creates a missing stream).
+
+tail follows the workspace's change history until interrupted: one JSON line per event, as
 GET /v1/events/{id} returns it. TYPE is an event type (deal.stage_changed) or a prefix
 ending in a dot (contact.); --since starts that far back (default: from now).
 With NATS_URL the events come from the JetStream stream <BUS_NAMESPACE>-events, and no
@@ -26,6 +37,7 @@ const POLL_MS = 1_000;
 export async function run(argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
   if (sub === 'tail') return tail(rest);
+  if (sub === 'setup-stream') return setUpStream(rest);
   throw new UsageError(sub ? `Unknown events command: ${sub}.` : 'Missing the events command.', usage);
 }
 
@@ -50,6 +62,21 @@ async function tail(argv: string[]): Promise<void> {
     const { context } = await services.inWorkspace(workspaceRef);
     await byPolling(services, context, type, since, print, untilInterrupted());
   }, 'crm events');
+}
+
+/** Only the command line may change the stream (shared/bus/nats-permissions.ts says why). */
+async function setUpStream(argv: string[]): Promise<void> {
+  withoutPositionals(parseCommandArgs(argv, {}, usage), usage);
+  const config = loadConfig();
+  const url = requireNats(config, 'events setup-stream');
+  const log = createLogger({ level: config.logLevel === 'info' ? 'warn' : config.logLevel, component: 'crm events', fd: 2 });
+  const nats = await NatsTransport.connect(url, 'crm events setup-stream', log, natsConnectionOptions(config, 'cli'));
+  try {
+    await ensureEventStream(await nats.jetStreamManager(), config.busNamespace, config.events);
+  } finally {
+    await nats.close();
+  }
+  printLines(`The event stream ${eventStreamName(config.busNamespace)} keeps events for ${config.events.streamMaxAgeMs / 1000} s in ${config.events.streamReplicas} replica(s).`);
 }
 
 /**

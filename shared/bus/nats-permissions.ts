@@ -15,7 +15,8 @@ import { queueOf, WORKER_NAMES, type WorkerName } from './operation.js';
  *   only replies to the requests it received (and, for tokens, the broadcasts).
  * - The `crm` command line (the operator) publishes requests and broadcasts and reads its
  *   own inboxes and the event stream. Its operator calls are also signed (shared/bus/operator-signature.ts).
- * - The webhooks worker also relays events into the stream and reads it through its durable consumer.
+ * - The webhooks worker also relays events into the stream (creating it when missing) and
+ *   reads it through its durable consumer; only the command line changes the stream.
  */
 export const NATS_ROLES = ['gateway', 'cli', ...WORKER_NAMES.map((w) => `worker-${w}` as const)] as const;
 export type NatsRole = (typeof NATS_ROLES)[number];
@@ -96,10 +97,13 @@ function streamReaderSubjects(stream: string): string[] {
   ];
 }
 
-/** Publishing events: the stream's setup (create, or update its retention) and its subjects. */
+/**
+ * Publishing events: creating the stream when it is missing, and its subjects. Never an
+ * update: one may add subjects (`<ns>.tokens.>`), and the stream would then store every
+ * request there, passwords included, and answer them before the worker does.
+ */
 function relaySubjects(namespace: string): string[] {
-  const stream = eventStreamName(namespace);
-  return [`$JS.API.STREAM.CREATE.${stream}`, `$JS.API.STREAM.UPDATE.${stream}`, eventStreamSubjects(namespace)];
+  return [`$JS.API.STREAM.CREATE.${eventStreamName(namespace)}`, eventStreamSubjects(namespace)];
 }
 
 export function natsPermissionsOf(namespace: string, role: NatsRole): NatsPermissions {
@@ -113,14 +117,17 @@ export function natsPermissionsOf(namespace: string, role: NatsRole): NatsPermis
         subscribe: { allow: [`${inboxPrefixOf(namespace, role)}.>`, ...broadcasts] },
         allowResponses: false,
       };
-    case 'cli':
+    case 'cli': {
       // Its in-process workers announce what they change (e.g. a revocation), as a worker would;
-      // `crm events tail` reads the event stream through ordered consumers of its own.
+      // `crm events tail` reads the event stream through ordered consumers of its own;
+      // `crm events setup-stream` creates it or changes its retention.
+      const stream = eventStreamName(namespace);
       return {
-        publish: { allow: [...requests, ...streamReaderSubjects(eventStreamName(namespace))] },
+        publish: { allow: [...requests, ...streamReaderSubjects(stream), `$JS.API.STREAM.CREATE.${stream}`, `$JS.API.STREAM.UPDATE.${stream}`] },
         subscribe: { allow: [`${inboxPrefixOf(namespace, role)}.>`] },
         allowResponses: false,
       };
+    }
     default: {
       const worker = role.slice('worker-'.length) as WorkerName;
       const announces = BUS_EVENTS.filter((e) => e.worker === worker).map((e) => eventSubjectOf(namespace, e));

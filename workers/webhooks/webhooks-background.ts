@@ -14,7 +14,7 @@ import { RelayLease } from './relay/relay-lease.js';
 export function startWebhooksBackground(services: WorkerServices, log: Logger): BackgroundTask {
   const delivery = startWebhookDelivery(services, log);
   const sink = services.jetStream
-    ? jetStreamSink(services.jetStream, services.busNamespace, services.events)
+    ? jetStreamSink(services.jetStream, services.busNamespace, services.events, log.child({ component: 'event relay' }))
     : inProcessSink((events) => delivery.deliver(events.map(streamEventOf)));
   const databaseUrl = services.orm.config.get('clientUrl') ?? '';
   const relay = new EventRelay(services.orm, new RelayLease(databaseUrl, services.busNamespace, log), sink, log.child({ component: 'event relay' }));

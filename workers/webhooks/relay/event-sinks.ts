@@ -2,7 +2,8 @@ import type { JetStreamAccess } from '../../../shared/bus/nats-transport.js';
 import type { Config } from '../../../shared/config.js';
 import type { Event } from '../../../shared/contracts/events.js';
 import { eventSubjectOf, streamMessageOf } from '../../../shared/events/event-stream.js';
-import { ensureEventStream } from './event-stream-setup.js';
+import type { Logger } from '../../../shared/logger.js';
+import { createEventStreamIfMissing } from './event-stream-setup.js';
 
 /** How long the stream may take to acknowledge a message before the batch is sent again. */
 const PUBLISH_TIMEOUT_MS = 5_000;
@@ -17,11 +18,15 @@ export interface EventSink {
  * keeps each workspace's order) and counts once every message is acknowledged as stored;
  * the event id as message id makes a batch sent again after a failure land once.
  */
-export function jetStreamSink(access: JetStreamAccess, namespace: string, settings: Config['events']): EventSink {
+export function jetStreamSink(access: JetStreamAccess, namespace: string, settings: Config['events'], log: Logger): EventSink {
   let ready: Promise<void> | null = null;
+  const setUp = async (): Promise<void> => {
+    const outcome = await createEventStreamIfMissing(await access.jetStreamManager(), namespace, settings);
+    if (outcome === 'differs') log.warn('the event stream keeps events otherwise than EVENTS_STREAM_MAX_AGE and EVENTS_STREAM_REPLICAS say: apply them with "crm events setup-stream"');
+  };
   return {
     publish: async (events) => {
-      ready ??= access.jetStreamManager().then((jsm) => ensureEventStream(jsm, namespace, settings));
+      ready ??= setUp();
       try {
         await ready;
         const maxBytes = access.maxMessageBytes();

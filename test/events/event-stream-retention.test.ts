@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { connect, nanos } from 'nats';
 import t from 'tap';
 import { loadConfig } from '../../shared/config.js';
-import { ensureEventStream } from '../../workers/webhooks/relay/event-stream-setup.js';
+import { createEventStreamIfMissing, ensureEventStream } from '../../workers/webhooks/relay/event-stream-setup.js';
 import { NATS_URL } from '../helpers/environment.js';
 
 /** EVENTS_STREAM_MAX_AGE shapes the stream on a real JetStream server, and a changed setting updates a stream that exists (one server here: replicas stay at their default of 1). */
@@ -33,4 +33,9 @@ t.test('the event stream keeps events as long as EVENTS_STREAM_MAX_AGE says, and
   await ensureEventStream(jsm, namespace, settings('5m'));
   info = await jsm.streams.info(`${namespace}-events`);
   t.equal(info.config.duplicate_window, nanos(5 * 60_000), 'the duplicate window never outlasts the retention');
+
+  // The relay's setup creates a missing stream but never changes one (only `crm events setup-stream` may).
+  t.equal(await createEventStreamIfMissing(jsm, namespace, settings('5m')), 'as configured', 'a stream as configured is left alone');
+  t.equal(await createEventStreamIfMissing(jsm, namespace, settings('1d')), 'differs', 'another retention is reported');
+  t.equal((await jsm.streams.info(`${namespace}-events`)).config.max_age, nanos(5 * 60_000), 'and not applied');
 });

@@ -265,7 +265,7 @@ const SETTINGS = {
       'EVENTS_STREAM_MAX_AGE',
       Duration,
       '7d',
-      'How long the JetStream event stream (`<BUS_NAMESPACE>-events`) keeps events for its consumers; the history in Postgres (`GET /v1/events`) is kept regardless.',
+      'How long the JetStream event stream (`<BUS_NAMESPACE>-events`) keeps events for its consumers; the history in Postgres (`GET /v1/events`) is kept regardless. A new stream is created with it; an existing one changes with `crm events setup-stream`.',
     ),
     streamReplicas: withDefault('EVENTS_STREAM_REPLICAS', wholeNumber(1, 5), 1, 'Copies of the event stream in a NATS cluster (3 for a 3-node cluster).'),
   },

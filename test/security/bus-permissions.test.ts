@@ -17,6 +17,7 @@ import { signIn } from '../../shared/contracts/sessions.js';
 import { createToken } from '../../shared/contracts/tokens.js';
 import { deriveSecrets } from '../../shared/secrets.js';
 import { busAs } from '../helpers/bus-as.js';
+import { busUnderAttack } from '../helpers/bus-under-attack.js';
 import { startPrivateNats, type PrivateNats } from '../helpers/private-services.js';
 import { CrmProcess, runCrm } from '../helpers/process.js';
 import { prepareEnvironment, TEST_PASSWORD } from '../helpers/stack.js';
@@ -29,15 +30,7 @@ import { makeTestCertificates } from '../helpers/test-certificates.js';
  * from the tokens worker's subjects, join its queue group to answer `authenticate`, and
  * call any worker as the all-powerful `operator`.
  */
-const nats = await startPrivateNats();
-const env = await prepareEnvironment({}, { nats });
-const worker = new CrmProcess('worker tokens', ['worker', 'tokens'], env.envFor(workerRole('tokens')));
-t.teardown(async () => {
-  await worker.stop();
-  await env.stop();
-  await nats.stop();
-});
-await worker.waitFor(/"msg":"worker ready"/);
+const { nats, env } = await busUnderAttack(t);
 
 const { plan } = nats;
 const ns = plan.namespace;

@@ -2,15 +2,13 @@ import { connect, headers as natsHeaders, nkeyAuthenticator, RetentionPolicy, St
 import t from 'tap';
 import { encode } from '../../shared/bus/codec.js';
 import { HEADER } from '../../shared/bus/headers.js';
-import { inboxPrefixOf, workerRole, type NatsRole } from '../../shared/bus/nats-permissions.js';
+import { inboxPrefixOf, type NatsRole } from '../../shared/bus/nats-permissions.js';
 import { subjectOf } from '../../shared/bus/operation.js';
 import { TOKEN_REVOKED_EVENT } from '../../shared/contracts/broadcasts.js';
 import { healthOf } from '../../shared/contracts/health.js';
 import { eventStreamName, eventStreamSubjects } from '../../shared/events/event-stream.js';
 import { eventSubjectOf as broadcastSubjectOf } from '../../shared/bus/bus-event.js';
-import { startPrivateNats } from '../helpers/private-services.js';
-import { CrmProcess } from '../helpers/process.js';
-import { prepareEnvironment } from '../helpers/stack.js';
+import { busUnderAttack } from '../helpers/bus-under-attack.js';
 
 /**
  * A worker answers a request by publishing to the request's reply subject, and NATS lets a
@@ -21,15 +19,7 @@ import { prepareEnvironment } from '../helpers/stack.js';
  * only requests whose reply subject is an inbox of a role that sends requests (gateways and
  * the command line), and refuses others before doing any work.
  */
-const nats = await startPrivateNats();
-const env = await prepareEnvironment({}, { nats });
-const worker = new CrmProcess('worker tokens', ['worker', 'tokens'], env.envFor(workerRole('tokens')));
-t.teardown(async () => {
-  await worker.stop();
-  await env.stop();
-  await nats.stop();
-});
-await worker.waitFor(/"msg":"worker ready"/);
+const { nats, worker } = await busUnderAttack(t);
 const ns = nats.plan.namespace;
 const stream = eventStreamName(ns);
 

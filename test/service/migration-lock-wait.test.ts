@@ -1,7 +1,7 @@
 import pg from 'pg';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { migrateDatabase } from '../../shared/db/migrate.js';
-import { openDatabase } from '../../shared/db/orm.js';
+import { openDatabase, type Orm } from '../../shared/db/orm.js';
 import { createTestDatabase } from '../helpers/database.js';
 
 /**
@@ -68,13 +68,19 @@ t.test('a migration waiting for a held table does not stall the writes queued be
   t.ok(oldest.some((row) => row.pid === holderPid), 'naming the transaction that held the table');
 });
 
-t.test('a migration waiting for another process\'s migration says so, then goes on', async (t) => {
+/** Another process holding the migration lock (as while it migrates), and an ORM to migrate with; both closed after the test. */
+async function anotherMigrationUnderWay(t: Test): Promise<{ holder: pg.Client; orm: Orm }> {
   const holder = new pg.Client({ connectionString: db.url });
   await holder.connect();
   t.teardown(() => holder.end());
   await holder.query('select pg_advisory_lock(7331001)');
   const orm = await openDatabase({ url: db.url, poolMax: 2, applicationName: 'crm tests' });
   t.teardown(() => orm.close());
+  return { holder, orm };
+}
+
+t.test('a migration waiting for another process\'s migration says so, then goes on', async (t) => {
+  const { holder, orm } = await anotherMigrationUnderWay(t);
 
   const messages: string[] = [];
   const migrating = migrateDatabase(orm, db.url, { log: { warn: (_fields, message) => void messages.push(message) } });
@@ -89,12 +95,7 @@ t.test('a migration waiting for another process\'s migration says so, then goes 
 });
 
 t.test('the connection waiting for the migration lock lost: the migration fails with a message, the process lives on', async (t) => {
-  const holder = new pg.Client({ connectionString: db.url });
-  await holder.connect();
-  t.teardown(() => holder.end());
-  await holder.query('select pg_advisory_lock(7331001)');
-  const orm = await openDatabase({ url: db.url, poolMax: 2, applicationName: 'crm tests' });
-  t.teardown(() => orm.close());
+  const { orm } = await anotherMigrationUnderWay(t);
 
   const migrating = migrateDatabase(orm, db.url);
   migrating.catch(() => undefined);

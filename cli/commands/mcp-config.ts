@@ -42,7 +42,11 @@ function baseUrlProblem(text: string): string | null {
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return `must be an http or https URL, not ${url.protocol}.`;
   if (url.search || url.hash) return 'takes the base URL alone, without a query or a fragment.';
-  const server = Object.values(MCP_SERVERS).find((s) => url.pathname.replace(/\/+$/, '').endsWith(s.path));
+  const path = url.pathname.replace(/\/+$/, '');
+  const server = Object.values(MCP_SERVERS).find((s) => path.endsWith(s.path));
   if (server) return `takes the service's base URL, without ${server.path}: the server paths are added to it.`;
+  // The servers' shared prefix (/mcp): appended to, it would give /mcp/mcp/crm, which answers nothing.
+  const prefix = MCP_SERVERS.crm.path.slice(0, MCP_SERVERS.crm.path.lastIndexOf('/'));
+  if (path.endsWith(prefix)) return `takes the service's base URL, without ${prefix}: the server paths (${Object.values(MCP_SERVERS).map((s) => s.path).join(', ')}) are added to it.`;
   return null;
 }

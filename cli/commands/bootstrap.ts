@@ -3,6 +3,7 @@ import { optional, parseCommandArgs, required, withoutPositionals } from '../arg
 import { printJson, printLines } from '../output.js';
 import { PASSWORD_OPTIONS, PASSWORD_SOURCES, passwordFrom } from '../password.js';
 import { withLocalServices } from '../with-local-services.js';
+import { withOptionNames } from '../option-refusal.js';
 
 export const usage = `Usage: crm bootstrap --org NAME --workspace NAME --email EMAIL (--password PASSWORD | --password-stdin)
                      [--default-country CC] [--json]
@@ -34,8 +35,10 @@ export async function run(argv: string[]): Promise<void> {
     password: await passwordFrom(args, usage),
     default_country: optional(args, 'default-country') ?? null,
   };
-  const result = await withLocalServices(async ({ bus, requestId }) =>
-    (await bus.call(bootstrapWorkspace, input, { context: null, requestId })).result,
+  const result = await withOptionNames(
+    { organization: '--org', workspace: '--workspace', email: '--email', default_country: '--default-country' },
+    usage,
+    () => withLocalServices(async ({ bus, requestId }) => (await bus.call(bootstrapWorkspace, input, { context: null, requestId })).result),
   );
   if (args.values.json) return printJson(result);
   const verb = (created: boolean) => (created ? 'created' : 'exists');

@@ -7,6 +7,7 @@ import type { LocalServices } from '../local-services.js';
 import { printJson, printLines } from '../output.js';
 import { UsageError } from '../usage-error.js';
 import { withLocalServices } from '../with-local-services.js';
+import { withOptionNames } from '../option-refusal.js';
 
 export const usage = `Usage: crm tokens create --workspace WORKSPACE --scopes LIST [--name NAME] [--expires-in 90d] [--json]
        crm tokens list   --workspace WORKSPACE [--all] [--json]
@@ -40,10 +41,12 @@ async function create(argv: string[]): Promise<void> {
     expires_at: expiresIn ? new Date(Date.now() + parseDuration(expiresIn, usage)).toISOString() : null,
   };
   const workspaceRef = required(args, 'workspace', usage);
-  const token = await withLocalServices(async ({ bus, requestId, inWorkspace }) => {
-    const { context } = await inWorkspace(workspaceRef);
-    return (await bus.call(createToken, input, { context, requestId })).result;
-  });
+  const token = await withOptionNames({ name: '--name', scopes: '--scopes', expires_at: '--expires-in' }, usage, () =>
+    withLocalServices(async ({ bus, requestId, inWorkspace }) => {
+      const { context } = await inWorkspace(workspaceRef);
+      return (await bus.call(createToken, input, { context, requestId })).result;
+    }),
+  );
   if (args.values.json) return printJson(token);
   printLines(
     `Created ${token.id} "${token.name}" in ${token.workspace_id} with scopes: ${token.scopes.join(', ')}${token.expires_at ? `; expires ${token.expires_at}` : ''}`,

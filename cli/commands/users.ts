@@ -5,6 +5,7 @@ import { printJson, printLines } from '../output.js';
 import { PASSWORD_OPTIONS, PASSWORD_SOURCES, passwordFrom } from '../password.js';
 import { UsageError } from '../usage-error.js';
 import { withLocalServices } from '../with-local-services.js';
+import { withOptionNames } from '../option-refusal.js';
 
 export const usage = `Usage: crm users add --workspace WORKSPACE --email EMAIL (--password PASSWORD | --password-stdin)
                      --permissions LIST --visibility all|owned [--json]
@@ -40,10 +41,12 @@ export async function run(argv: string[]): Promise<void> {
   const workspaceRef = required(args, 'workspace', usage);
   const input = { email: required(args, 'email', usage), password: await passwordFrom(args, usage), permissions, visibility: visibility.data };
 
-  const member = await withLocalServices(async ({ bus, requestId, inWorkspace }) => {
-    const { context } = await inWorkspace(workspaceRef);
-    return (await bus.call(addUser, input, { context, requestId })).result;
-  });
+  const member = await withOptionNames({ email: '--email' }, usage, () =>
+    withLocalServices(async ({ bus, requestId, inWorkspace }) => {
+      const { context } = await inWorkspace(workspaceRef);
+      return (await bus.call(addUser, input, { context, requestId })).result;
+    }),
+  );
   if (args.values.json) return printJson(member);
   printLines(
     member.member_created

@@ -35,6 +35,7 @@ t.test('bad arguments: a clear message, usage, and a non-zero exit', async (t) =
     [['mcp-config', 'CRM_TOKEN'], /Unexpected argument: CRM_TOKEN/],
     [['mcp-config', '--url', 'crm.example.com'], /--url takes the service's base URL, e\.g\. https:\/\/crm\.example\.com; "crm\.example\.com" is not a URL/],
     [['mcp-config', '--url', 'https://crm.example.com/mcp/crm'], /--url takes the service's base URL, without \/mcp\/crm/],
+    [['mcp-config', '--url', 'https://crm.example.com/mcp/'], /--url takes the service's base URL, without \/mcp: the server paths \(\/mcp\/crm, \/mcp\/studio\) are added to it/],
     [['mcp-config', '--url', 'ftp://crm.example.com'], /--url must be an http or https URL/],
     [['nats', 'keys', 'gateway'], /Unexpected argument: gateway/],
     [['nats', 'config', '--json'], /Unknown option '--json'/],
@@ -145,6 +146,20 @@ t.test('users add, tokens create/list/revoke with --json', async (t) => {
   t.match(human.stdout, /^Created tok_/);
   t.match(human.stdout, /\nsk_live_[0-9A-Za-z]{43}\n/);
   t.match(human.stdout, /shown once/);
+
+  // A refused value is told by the option that gave it, not by the request field's name; nothing is created.
+  // (The password keeps its name: it may come from --password-stdin or CRM_PASSWORD.)
+  const refusals: [string[], RegExp][] = [
+    [['tokens', 'create', '--workspace', 'Core', '--scopes', 'contacts:read', '--name', ''], /^crm: --name is required\.?\n\nUsage: crm tokens/],
+    [['tokens', 'create', '--workspace', 'Core', '--scopes', 'contacts:read', '--name', 'x'.repeat(101)], /^crm: --name .*100/],
+    [['users', 'add', '--workspace', 'Core', '--email', 'not-an-address', '--password', TEST_PASSWORD, '--permissions', 'contacts.read', '--visibility', 'all'], /^crm: --email /],
+    [['bootstrap', '--org', 'x'.repeat(1_000), '--workspace', 'W', '--email', 'a@b.test', '--password', TEST_PASSWORD], /^crm: --org /],
+  ];
+  for (const [args, message] of refusals) {
+    const res = await stack.crm(args);
+    t.equal(res.code, 2, `crm ${args.slice(0, 2).join(' ')} with a refused value exits 2`);
+    t.match(res.stderr, message);
+  }
 
   const list = JSON.parse((await stack.crm(['tokens', 'list', '--workspace', 'Core', '--json'])).stdout) as { data: { id: string }[] };
   t.equal(list.data.length, 2);

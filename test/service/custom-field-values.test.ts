@@ -56,6 +56,11 @@ t.test('number', async (t) => {
   t.equal(ok.body.custom_fields.score, 4.5);
   await expectRefused(t, { score: '4.5' }, 'custom_fields.score', /must be a number/);
   await expectRefused(t, { score: true }, 'custom_fields.score', /must be a number/);
+  // Read from JSON, these arrive rounded (…7000, …992): refused rather than stored as a value nobody sent.
+  await expectRefused(t, { score: Number('12345678901234567890') }, 'custom_fields.score', /must be between -9,007,199,254,740,991 and 9,007,199,254,740,991/);
+  await expectRefused(t, { score: -(2 ** 53) - 2 }, 'custom_fields.score', /larger numbers cannot be kept exactly/);
+  const largest = await api.post<Contact>('/v1/contacts', { first_name: 'N', phone: newPhone(), custom_fields: { score: Number.MAX_SAFE_INTEGER } });
+  t.equal(largest.body.custom_fields.score, Number.MAX_SAFE_INTEGER, 'the largest exact integer is kept');
 });
 
 t.test('boolean', async (t) => {

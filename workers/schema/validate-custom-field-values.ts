@@ -16,6 +16,7 @@ export function presentCustomFields(stored: CustomFieldValues, keys: string[]): 
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const SAFE_LIMIT = Number.MAX_SAFE_INTEGER.toLocaleString('en-US');
 
 function problemWith(field: FieldDefinition, value: Exclude<CustomFieldValue, null>): string | null {
   switch (field.type) {
@@ -26,7 +27,10 @@ function problemWith(field: FieldDefinition, value: Exclude<CustomFieldValue, nu
       // Each would be six bytes in every JSON copy of the record (its events, pages, webhooks).
       return CONTROL_BUT_LINE_BREAKS.test(value) ? CONTROL_BUT_LINE_BREAKS_MESSAGE : null;
     case 'number':
-      return typeof value === 'number' && Number.isFinite(value) ? null : 'must be a number';
+      if (typeof value !== 'number' || !Number.isFinite(value)) return 'must be a number';
+      // Past 2^53 a JSON number is already rounded when it is read (12345678901234567890 arrives as
+      // …7000): storing it would keep a value the client never sent.
+      return Math.abs(value) <= Number.MAX_SAFE_INTEGER ? null : `must be between -${SAFE_LIMIT} and ${SAFE_LIMIT}: larger numbers cannot be kept exactly`;
     case 'boolean':
       return typeof value === 'boolean' ? null : 'must be true or false';
     case 'date':

@@ -3,6 +3,7 @@ import { defineOperation } from '../bus/operation.js';
 import { cleanText, CreationSort, shownText, Cursor, OwnerIdInput, PageLimit, pageOf, Timestamp, userWritten, SearchWords, VISIBLE } from './common.js';
 import { AppliedRange, createdRangeFilters } from './created-range.js';
 import { CustomFieldValues } from './custom-field-values.js';
+import { EmailAddress } from './email-address.js';
 
 export const ContactStatus = z.enum(['active', 'archived']);
 
@@ -28,8 +29,7 @@ const Email = z
   .trim()
   .max(254)
   // A blank is refused (it may be a slip), with the way to clear the address on purpose.
-  .pipe(z.string().min(1, 'is blank: send null to clear the e-mail address').pipe(z.email({ message: 'must be an e-mail address' })))
-  .transform((s) => s.toLowerCase());
+  .pipe(z.string().min(1, 'is blank: send null to clear the e-mail address').pipe(EmailAddress));
 
 const FirstName = shownText(100);
 /** Blank, or only invisible characters: no last name, stored as null rather than as "" (so PATCH "" clears it). */

@@ -74,6 +74,8 @@ t.test('bad input is a clear 400 and stores nothing', async (t) => {
     ['phone with extension', { body: { first_name: 'A', phone: '+1 415 555 0111 ext. 12' } }, 400, 'validation_failed', 'phone'],
     ['unknown field', { body: { first_name: 'A', phone: '+1 415 555 0111', nickname: 'x' } }, 400, 'validation_failed', 'nickname'],
     ['bad e-mail', { body: { first_name: 'A', phone: '+1 415 555 0111', email: 'not-an-email' } }, 400, 'validation_failed', 'email'],
+    ['e-mail with two dots in its domain', { body: { first_name: 'A', phone: '+1 415 555 0111', email: 'a@müller..de' } }, 400, 'validation_failed', 'email'],
+    ['e-mail without a top-level domain', { body: { first_name: 'A', phone: '+1 415 555 0111', email: 'josé@example' } }, 400, 'validation_failed', 'email'],
     ['wrong type', { body: { first_name: 42, phone: '+1 415 555 0111' } }, 400, 'validation_failed', 'first_name'],
     ['bad status', { body: { first_name: 'A', phone: '+1 415 555 0111', status: 'deleted' } }, 400, 'validation_failed', 'status'],
     ['unknown custom field', { body: { first_name: 'A', phone: '+1 415 555 0111', custom_fields: { tier: 'gold' } } }, 400, 'validation_failed', 'custom_fields.tier'],
@@ -94,6 +96,22 @@ t.test('bad input is a clear 400 and stores nothing', async (t) => {
     t.match(res.body.error?.request_id, /^req_/, `${label}: request id`);
   }
   t.equal(await count(), before, 'nothing was stored');
+});
+
+t.test('an internationalised e-mail address (RFC 6531) is kept as written, composed and lower-cased', async (t) => {
+  const cases: [string, string, string][] = [
+    ['Info@Müller.de', '+1 415 555 0131', 'info@müller.de'],
+    // é typed as e and a combining accent: the same address as é typed at once.
+    ['Jose\u0301@example.com', '+1 415 555 0132', 'jos\u00e9@example.com'],
+    ['用户@例子.广告', '+1 415 555 0133', '用户@例子.广告'],
+  ];
+  for (const [email, phone, stored] of cases) {
+    const res = await api.post<Contact>('/v1/contacts', { first_name: 'Intl', phone, email });
+    t.equal(res.status, 201, `${email} is taken`);
+    t.equal(res.body.email, stored);
+  }
+  const found = await api.get<{ data: Contact[] }>(`/v1/contacts?email=${encodeURIComponent('JOSE\u0301@EXAMPLE.COM')}`);
+  t.same(found.body.data.map((c) => c.email), ['jos\u00e9@example.com'], 'the email filter finds it typed the other way, in capitals');
 });
 
 t.test('a blank last_name is no last name: null, never ""', async (t) => {

@@ -27,7 +27,8 @@ export function applicableContactFilters(filters: ContactFilters, range: Applied
     created_after: range.created_after ?? undefined,
     created_before: range.created_before ?? undefined,
     status: filters.status,
-    email: filters.email?.toLowerCase(),
+    // As stored: composed (NFC) and lower-cased, so é typed either way finds the contact.
+    email: filters.email?.normalize('NFC').toLowerCase(),
     phone: filters.phone === undefined ? undefined : normalizePhone(filters.phone, defaultCountry),
     q: filters.q === undefined ? undefined : searchWords(filters.q),
     q_national_phone: filters.q === undefined ? undefined : nationalPhonePrefix(filters.q.trim(), defaultCountry),

@@ -48,8 +48,6 @@ export interface EndpointSpec<
   errors?: ErrorCode[];
   /** A 201 that names the new resource: its path, set in the Location header. */
   location?(result: OperationOutput<Op>): string;
-  /** The response holds a secret: `Cache-Control: no-store`. */
-  noStore?: boolean;
 }
 
 /** A declared endpoint with what it takes from its operation. */

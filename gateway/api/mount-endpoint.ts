@@ -44,7 +44,6 @@ export function mountEndpoint(router: Router, endpoint: Endpoint, { bus, publicU
     const result = endpoint.location || bus.validateReplies ? bus.resultOf(endpoint.op, reply) : undefined;
     if (reply.head.ok && reply.head.replayed) res.set('Idempotent-Replayed', 'true');
     if (endpoint.location) res.location(`${publicUrl()}${endpoint.location(result)}`);
-    if (endpoint.noStore) res.set('Cache-Control', 'no-store');
     res.status(endpoint.status).type(JSON_TYPE).send(responseBody(reply, query, params));
   });
 }

@@ -22,6 +22,8 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 };
 
 const RequestIdHeader = z.string().meta({ description: 'Identifies the request in the logs; quote it in support requests.' });
+/** On every answer of the API, errors included (gateway/middlewares/no-store.ts). */
+const CacheControlHeader = z.literal('no-store').meta({ description: 'Workspace data: never cached' });
 
 /** Sent whenever the token's rate limit applies (RATE_LIMIT_TOKEN_PER_MINUTE > 0). */
 const RATE_LIMIT_HEADERS: Record<string, z.ZodType> = {
@@ -44,7 +46,7 @@ function errorCodesOf(e: Endpoint): ErrorCode[] {
 }
 
 function responsesOf(e: Endpoint): ZodOpenApiResponsesObject {
-  const headers: Record<string, z.ZodType> = { 'Request-Id': RequestIdHeader, ...RATE_LIMIT_HEADERS };
+  const headers: Record<string, z.ZodType> = { 'Request-Id': RequestIdHeader, 'Cache-Control': CacheControlHeader, ...RATE_LIMIT_HEADERS };
   if (e.location) headers.Location = z.string().meta({ description: 'Absolute URL of the new object' });
   if (e.idempotent) headers['Idempotent-Replayed'] = z.literal('true').optional().meta({ description: 'Present when the response was replayed for an Idempotency-Key' });
   const responses: ZodOpenApiResponsesObject = {
@@ -60,7 +62,7 @@ function responsesOf(e: Endpoint): ZodOpenApiResponsesObject {
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
-    const extra: Record<string, z.ZodType> = { 'Request-Id': RequestIdHeader };
+    const extra: Record<string, z.ZodType> = { 'Request-Id': RequestIdHeader, 'Cache-Control': CacheControlHeader };
     if (status === 401) extra['WWW-Authenticate'] = z.string().meta({ description: 'Bearer challenge' });
     if (status === 503 || status === 429) extra['Retry-After'] = z.string().meta({ description: 'Seconds to wait before retrying' });
     if (status === 429) Object.assign(extra, RATE_LIMIT_HEADERS);

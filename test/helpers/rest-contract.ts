@@ -17,6 +17,8 @@ export async function checkRestContract(
   t.equal(me.status, 200, 'GET /v1/me');
   t.equal(me.body.object, 'token');
   t.equal(me.body.workspace.id, tokens.workspaceId);
+  // One workspace's data: no cache keeps it, whatever the endpoint (not only those answering with a secret).
+  t.equal(me.headers.get('cache-control'), 'no-store', 'GET /v1/me is never cached');
 
   const created = await writer.post<{ id: string; phone: string }>('/v1/contacts', { first_name: 'Contract', phone: '(415) 555-0160' });
   t.equal(created.status, 201, 'POST /v1/contacts');
@@ -36,6 +38,7 @@ export async function checkRestContract(
     const page: { status: number; body: { data: { id: string }[]; links: { next: string | null }; meta: { has_more: boolean } } } =
       await reader.get(url);
     t.equal(page.status, 200);
+    t.equal(page.headers.get('cache-control'), 'no-store', 'a page of contacts is never cached');
     ids.push(...page.body.data.map((c) => c.id));
     url = page.body.links.next;
     if (!url) t.equal(page.body.meta.has_more, false);
@@ -70,6 +73,7 @@ export async function checkRestContract(
   const noToken = await request(`${baseUrl}/v1/contacts`);
   t.equal(noToken.status, 401);
   t.match(noToken.headers.get('www-authenticate'), /^Bearer/);
+  t.equal(noToken.headers.get('cache-control'), 'no-store', 'nor is a 401');
 
   const badLimit = await reader.get<{ error: { param: string } }>('/v1/contacts?limit=101');
   t.equal(badLimit.status, 400);

@@ -5,11 +5,13 @@ import type { ApiTokenAuthenticator } from '../../auth/authenticate-api-token.js
 import type { GatewayDeps } from '../../deps.js';
 import { notFoundHandler } from '../../errors/error-handler.js';
 import { jsonBody } from '../../middlewares/json-body.js';
+import { noStore } from '../../middlewares/no-store.js';
 import { V1_ENDPOINTS } from './endpoints.js';
 
 /** The REST API, version 1: every endpoint of the one table. Every route needs an API token. */
 export function v1Routes(deps: GatewayDeps, tokens: ApiTokenAuthenticator, rateLimit: RequestHandler): Router {
   const router = Router();
+  router.use(noStore);
   router.use(tokens.middleware());
   router.use(rateLimit);
   router.use(...jsonBody(deps.config.bodyLimit));

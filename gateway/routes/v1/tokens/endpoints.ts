@@ -32,7 +32,6 @@ export const createTokenEndpoint = defineEndpoint({
   status: 201,
   errors: ['validation_failed', 'invalid_json', 'forbidden', 'payload_too_large', 'unsupported_media_type'],
   location: (token) => `/v1/tokens/${token.id}`,
-  noStore: true,
 });
 
 export const revokeTokenEndpoint = defineEndpoint({

@@ -39,7 +39,6 @@ export const createWebhookEndpointEndpoint = defineEndpoint({
   status: 201,
   errors: [...bodyErrors, 'forbidden'],
   location: (endpoint) => `/v1/webhook-endpoints/${endpoint.id}`,
-  noStore: true,
 });
 
 export const listWebhookEndpointsEndpoint = defineEndpoint({
@@ -110,7 +109,6 @@ export const rotateWebhookSecretEndpoint = defineEndpoint({
   bodyOptional: true,
   status: 200,
   errors: ['not_found', ...bodyErrors],
-  noStore: true,
 });
 
 export const sendTestWebhookEndpoint = defineEndpoint({

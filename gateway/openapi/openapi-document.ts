@@ -38,7 +38,10 @@ function errorCodesOf(e: Endpoint): ErrorCode[] {
   // Every endpoint refuses unknown query parameters (and a misplaced Idempotency-Key) with a 400.
   const codes = new Set<ErrorCode>(['validation_failed', 'unauthenticated', 'rate_limited', 'internal', 'unavailable', ...(e.errors ?? [])]);
   if (e.scope) codes.add('missing_scope');
-  if (e.body) ['validation_failed', 'invalid_json', 'payload_too_large', 'unsupported_media_type'].forEach((c) => codes.add(c as ErrorCode));
+  // The body parser reads a JSON body on every route, declared or not (a field sent where none
+  // is taken is a 400): any request may be malformed or too large, and any write not JSON.
+  codes.add('invalid_json').add('payload_too_large');
+  if (e.body || e.method === 'post' || e.method === 'patch') codes.add('unsupported_media_type');
   if (e.params) codes.add('not_found');
   // A key sent again with another request, whatever the endpoint.
   if (e.idempotent) codes.add('idempotency_key_reused');

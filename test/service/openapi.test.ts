@@ -63,6 +63,24 @@ t.test('complete: exactly the endpoints the gateway mounts, each fully described
   }
 });
 
+t.test('the body parser refusals are documented on every operation, whatever its method', async (t) => {
+  for (const e of V1_ENDPOINTS) {
+    const op = doc.paths[e.path]?.[e.method] as Operation;
+    const label = `${e.method.toUpperCase()} ${e.path}`;
+    t.match(op.responses['400']?.description, /invalid_json/, `${label}: 400 names invalid_json`);
+    t.ok(op.responses['413'], `${label}: 413 documented`);
+    if (e.method === 'post' || e.method === 'patch') t.ok(op.responses['415'], `${label}: 415 documented`);
+  }
+  // The checked client (test/helpers/http.ts) refuses a status the document does not list.
+  const api = client(stack.baseUrl, await stack.token(ws.workspace.id, ['contacts:write', 'webhooks:write']));
+  const large = `{"archive":"${'x'.repeat(200_000)}"}`;
+  const tooLarge = await api.send<{ error: { code: string } }>('DELETE', '/v1/contacts/con_x', { rawBody: large, headers: { 'content-type': 'application/json' } });
+  t.equal(tooLarge.status, 413, 'an oversized body on a DELETE');
+  t.equal(tooLarge.body.error.code, 'payload_too_large');
+  const text = await api.send<{ error: { code: string } }>('POST', '/v1/webhook-endpoints/we_x/test', { rawBody: 'go', headers: { 'content-type': 'text/plain' } });
+  t.equal(text.status, 415, 'a text body on a POST that takes none');
+});
+
 t.test('a day-or-instant filter is documented as the formats it takes, not as any string', async (t) => {
   for (const path of ['/v1/contacts', '/v1/deals', '/v1/events']) {
     for (const name of ['created_after', 'created_before']) {

@@ -30,7 +30,8 @@ export const Cursor = z.string().min(1).max(1024);
 const IDEMPOTENCY_KEY_RULE = 'must be 1 to 255 visible ASCII characters';
 export const IdempotencyKey = z.string().min(1, IDEMPOTENCY_KEY_RULE).max(255, IDEMPOTENCY_KEY_RULE).regex(/^[\x21-\x7e]*$/, IDEMPOTENCY_KEY_RULE);
 
-export const Timestamp = z.string().describe('ISO 8601 UTC timestamp');
+/** Documented as `format: date-time`, so a generated client reads it as a date; always written by toISOString (UTC, milliseconds). */
+export const Timestamp = z.string().describe('ISO 8601 UTC timestamp').meta({ format: 'date-time' });
 
 /** An id a write or a filter names (con_…, deal_…): never empty, since an empty one reached the database, or as a filter read as none. */
 export const RecordId = z.string().min(1, 'must not be empty').max(64);

@@ -90,6 +90,15 @@ t.test('a day-or-instant filter is documented as the formats it takes, not as an
   }
 });
 
+t.test('timestamps are documented as date-time, nullable ones too', async (t) => {
+  const schemas = doc.components.schemas as Record<string, { properties: Record<string, { format?: string; anyOf?: { format?: string }[] }> }>;
+  for (const [schema, field] of [['Contact', 'created_at'], ['Deal', 'closed_at'], ['Token', 'expires_at'], ['Event', 'created_at'], ['WebhookEndpoint', 'failing_since']] as const) {
+    const property = schemas[schema]?.properties[field];
+    const formats = [property?.format, ...(property?.anyOf ?? []).map((s) => s.format)].filter(Boolean);
+    t.same(formats, ['date-time'], `${schema}.${field}`);
+  }
+});
+
 t.test('the scope table says everything a scope allows', async (t) => {
   const info = (doc as unknown as { info: { description: string } }).info.description;
   // Notes take their record's scopes, and schema:write also changes the workspace's settings.

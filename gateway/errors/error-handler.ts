@@ -4,12 +4,14 @@ import type { Logger } from '../../shared/logger.js';
 import { RESERVED_KEY_MESSAGE } from '../middlewares/json-body.js';
 import { RateLimitRefusedError, setRateLimitHeaders } from '../rate-limit/rate-limit-headers.js';
 import { HTTP_STATUS } from './http-status.js';
+import { invalidJsonMessage } from './json-syntax-position.js';
 import { undecodablePathError } from './undecodable-path.js';
 import { restErrorBody } from './rest-error-body.js';
 
 /** body-parser reports its failures with a `type`; these are the client's mistakes. */
 const BODY_PARSER_ERRORS: Record<string, (error: Error) => CrmError> = {
-  'entity.parse.failed': (error) => new InvalidJsonError(error.message === RESERVED_KEY_MESSAGE ? RESERVED_KEY_MESSAGE : undefined),
+  'entity.parse.failed': (error) =>
+    new InvalidJsonError(error.message === RESERVED_KEY_MESSAGE ? RESERVED_KEY_MESSAGE : invalidJsonMessage((error as { body?: unknown }).body)),
   'entity.too.large': () => new PayloadTooLargeError(),
   // A form (sign-in, consent, the OAuth endpoints) with more fields than the parser takes.
   'parameters.too.many': () => new PayloadTooLargeError('The request body has too many parameters.'),

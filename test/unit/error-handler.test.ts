@@ -110,3 +110,25 @@ t.test('an error after the response began cuts it, rather than leaving the clien
     );
   t.equal(outcome, 'cut');
 });
+
+t.test('malformed JSON: the 400 says where the body stops being JSON, and what is there', async (t) => {
+  const cases: [string, string][] = [
+    ['{"first_name": "Ada",}', "unexpected '}' at position 21 (line 1, column 22)"],
+    ['{\n  "first_name": "Ada"\n  "phone": "+14155550100"\n}', `unexpected '"' at position 26 (line 3, column 3)`],
+    // V8 names no position for an unexpected token inside a literal: found all the same.
+    ['{"first_name": tru}', "unexpected '}' at position 18 (line 1, column 19)"],
+    ['{"first_name": "Ada"', 'it ends at position 20 (line 1, column 21) before the JSON value is complete'],
+    ['"Ada"', "not a JSON object: it begins with '\"' at position 0 (line 1, column 1)"],
+  ];
+  for (const [body, where] of cases) {
+    const res = await fetch(`${base}/upload`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const answer = (await res.json()) as { error: { code: string; message: string } };
+    t.equal(res.status, 400, body);
+    t.equal(answer.error.code, 'invalid_json', body);
+    t.ok(answer.error.message.includes(where), `${JSON.stringify(body)}: ${answer.error.message}`);
+  }
+  // The message quotes one character at most, never the body (it may hold a secret).
+  const res = await fetch(`${base}/upload`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"password": hunter2}' });
+  const answer = (await res.json()) as { error: { message: string } };
+  t.notMatch(answer.error.message, /hunter2|password/);
+});

@@ -15,12 +15,19 @@ const BODY_PARSER_ERRORS: Record<string, (error: Error) => CrmError> = {
   'entity.too.large': () => new PayloadTooLargeError(),
   // A form (sign-in, consent, the OAuth endpoints) with more fields than the parser takes.
   'parameters.too.many': () => new PayloadTooLargeError('The request body has too many parameters.'),
-  'encoding.unsupported': () => new UnsupportedMediaTypeError('The request body must be UTF-8 JSON.'),
+  // A Content-Encoding the parser cannot undo (a charset it refuses is the next line): said as such, not as a charset.
+  'encoding.unsupported': (error) => new UnsupportedMediaTypeError(unsupportedEncodingMessage((error as { encoding?: unknown }).encoding)),
   'charset.unsupported': () => new UnsupportedMediaTypeError('The request body must be UTF-8 JSON.'),
   // The client stopped sending, or sent another length than it announced: its fault, not a 500 (nor an error in the log).
   'request.aborted': () => new InvalidJsonError('The request body ended before the length its Content-Length announced.'),
   'request.size.invalid': () => new InvalidJsonError('The request body is not the length its Content-Length announced.'),
 };
+
+/** Names the encoding when it reads as one (a token), never echoing arbitrary header text. */
+function unsupportedEncodingMessage(encoding: unknown): string {
+  const named = typeof encoding === 'string' && /^[\w.+-]{1,40}$/.test(encoding) ? `Content-Encoding ${encoding}` : 'This Content-Encoding';
+  return `${named} is not supported: send the request body uncompressed, or compressed with gzip, deflate or br.`;
+}
 
 export function fromBodyParser(error: unknown): CrmError | null {
   const type = (error as { type?: unknown }).type;

@@ -132,3 +132,11 @@ t.test('malformed JSON: the 400 says where the body stops being JSON, and what i
   const answer = (await res.json()) as { error: { message: string } };
   t.notMatch(answer.error.message, /hunter2|password/);
 });
+
+t.test('a Content-Encoding the gateway cannot undo is a 415 that names the encoding, not the charset', async (t) => {
+  const res = await fetch(`${base}/upload`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'compress' }, body: '{}' });
+  const answer = (await res.json()) as { error: { code: string; message: string } };
+  t.equal(res.status, 415);
+  t.equal(answer.error.code, 'unsupported_media_type');
+  t.equal(answer.error.message, 'Content-Encoding compress is not supported: send the request body uncompressed, or compressed with gzip, deflate or br.');
+});

@@ -1,6 +1,7 @@
 import express, { Router } from 'express';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { MethodNotAllowedError } from '../../shared/errors.js';
 import type { GatewayDeps } from '../deps.js';
 import type { Endpoint } from '../api/endpoint.js';
 import { buildOpenApiDocument } from './openapi-document.js';
@@ -36,6 +37,11 @@ export function openApiRoutes({ publicUrl }: GatewayDeps, endpoints: readonly En
   router.get('/v1/openapi.json', (_req, res) => {
     document ??= buildOpenApiDocument(endpoints, publicUrl());
     res.set('Cache-Control', 'public, max-age=300').json(document);
+  });
+  // Public, like the GET: another method is a 405 here, not the API's 401 for a missing token (nor its 404).
+  router.all('/v1/openapi.json', (req, res, next) => {
+    res.set('Allow', 'GET, HEAD');
+    next(new MethodNotAllowedError(`${req.method} is not allowed on /v1/openapi.json; this path takes GET, HEAD.`));
   });
   router.get('/docs', (_req, res) => {
     res.set('Content-Security-Policy', csp).type('html').send(DOCS_PAGE);

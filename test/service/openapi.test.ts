@@ -81,6 +81,16 @@ t.test('the body parser refusals are documented on every operation, whatever its
   t.equal(text.status, 415, 'a text body on a POST that takes none');
 });
 
+t.test('the document is public for every method: another than GET is a 405, not a 401', async (t) => {
+  for (const method of ['POST', 'DELETE']) {
+    const answer = await request<{ error: { code: string } }>(`${stack.baseUrl}/v1/openapi.json`, { method });
+    t.equal(answer.status, 405, method);
+    t.equal(answer.body.error.code, 'method_not_allowed', method);
+    t.equal(answer.headers.get('allow'), 'GET, HEAD', method);
+  }
+  t.equal((await fetch(`${stack.baseUrl}/v1/openapi.json`, { method: 'HEAD' })).status, 200, 'HEAD');
+});
+
 t.test('a day-or-instant filter is documented as the formats it takes, not as any string', async (t) => {
   for (const path of ['/v1/contacts', '/v1/deals', '/v1/events']) {
     for (const name of ['created_after', 'created_before']) {

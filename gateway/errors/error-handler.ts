@@ -10,8 +10,7 @@ import { restErrorBody } from './rest-error-body.js';
 
 /** body-parser reports its failures with a `type`; these are the client's mistakes. */
 const BODY_PARSER_ERRORS: Record<string, (error: Error) => CrmError> = {
-  'entity.parse.failed': (error) =>
-    new InvalidJsonError(error.message === RESERVED_KEY_MESSAGE ? RESERVED_KEY_MESSAGE : invalidJsonMessage((error as { body?: unknown }).body)),
+  'entity.parse.failed': (error) => new InvalidJsonError(error.message === RESERVED_KEY_MESSAGE ? RESERVED_KEY_MESSAGE : invalidJsonMessage((error as { body?: unknown }).body, error)),
   'entity.too.large': () => new PayloadTooLargeError(),
   // A form (sign-in, consent, the OAuth endpoints) with more fields than the parser takes.
   'parameters.too.many': () => new PayloadTooLargeError('The request body has too many parameters.'),

@@ -53,7 +53,9 @@ function shown(character: string): string {
  * column, as an editor shows them) and what is there, so the client can find its mistake
  * without guessing. Never a quote of the body beyond that one character: it may hold a secret.
  */
-export function invalidJsonMessage(body: unknown): string | undefined {
+export function invalidJsonMessage(body: unknown, error: Error): string | undefined {
+  // Valid JSON that the parser's key check (a reviver, which recurses) could not walk: arrays or objects thousands deep.
+  if (error instanceof RangeError) return 'The request body nests arrays or objects too deeply to be read.';
   if (typeof body !== 'string' || body.length === 0) return undefined;
   const start = body.search(/\S/);
   // The parser takes only an object (or an array, refused later): a lone string, number or literal is no request body.

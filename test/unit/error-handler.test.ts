@@ -127,6 +127,9 @@ t.test('malformed JSON: the 400 says where the body stops being JSON, and what i
     t.equal(answer.error.code, 'invalid_json', body);
     t.ok(answer.error.message.includes(where), `${JSON.stringify(body)}: ${answer.error.message}`);
   }
+  const deep = await fetch(`${base}/upload`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `${'['.repeat(40_000)}${']'.repeat(40_000)}` });
+  t.equal(deep.status, 400, 'valid JSON nested 40,000 deep');
+  t.match(((await deep.json()) as { error: { message: string } }).error.message, /too deeply/, 'is said to be too deep, not to be wrong at some position');
   // The message quotes one character at most, never the body (it may hold a secret).
   const res = await fetch(`${base}/upload`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"password": hunter2}' });
   const answer = (await res.json()) as { error: { message: string } };

@@ -16,7 +16,7 @@ const BODY_PARSER_ERRORS: Record<string, (error: Error) => CrmError> = {
   'parameters.too.many': () => new PayloadTooLargeError('The request body has too many parameters.'),
   // A Content-Encoding the parser cannot undo (a charset it refuses is the next line): said as such, not as a charset.
   'encoding.unsupported': (error) => new UnsupportedMediaTypeError(unsupportedEncodingMessage((error as { encoding?: unknown }).encoding)),
-  'charset.unsupported': () => new UnsupportedMediaTypeError('The request body must be UTF-8 JSON.'),
+  'charset.unsupported': (error) => new UnsupportedMediaTypeError(unsupportedCharsetMessage((error as { charset?: unknown }).charset)),
   // The client stopped sending, or sent another length than it announced: its fault, not a 500 (nor an error in the log).
   'request.aborted': () => new InvalidJsonError('The request body ended before the length its Content-Length announced.'),
   'request.size.invalid': () => new InvalidJsonError('The request body is not the length its Content-Length announced.'),
@@ -26,6 +26,12 @@ const BODY_PARSER_ERRORS: Record<string, (error: Error) => CrmError> = {
 function unsupportedEncodingMessage(encoding: unknown): string {
   const named = typeof encoding === 'string' && /^[\w.+-]{1,40}$/.test(encoding) ? `Content-Encoding ${encoding}` : 'This Content-Encoding';
   return `${named} is not supported: send the request body uncompressed, or compressed with gzip, deflate or br.`;
+}
+
+/** Names the charset when it reads as one (a token), never echoing arbitrary header text. */
+function unsupportedCharsetMessage(charset: unknown): string {
+  const named = typeof charset === 'string' && /^[\w.:+-]{1,40}$/.test(charset) ? `The charset ${charset}` : 'This charset';
+  return `${named} is not accepted: send the request body as UTF-8 JSON (charset=utf-8, or no charset).`;
 }
 
 export function fromBodyParser(error: unknown): CrmError | null {

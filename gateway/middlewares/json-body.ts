@@ -14,6 +14,19 @@ export function refuseProtoKey(key: string, value: unknown): unknown {
 }
 
 /**
+ * Charset labels that mean UTF-8 (`utf8`) or a subset of it (`us-ascii`), which clients send
+ * and the JSON parser refuses with a 415 because they do not begin with "utf-".
+ */
+const UTF8_LABEL = /;\s*charset\s*=\s*"?(?:utf8|us-ascii|ascii)"?\s*(?=;|$)/i;
+
+/** Reads a body labelled with one of those as the UTF-8 it is (RFC 8259: JSON is UTF-8). */
+const utf8Labels: RequestHandler = (req, _res, next) => {
+  const type = req.headers['content-type'];
+  if (type !== undefined && UTF8_LABEL.test(type)) req.headers['content-type'] = type.replace(UTF8_LABEL, '; charset=utf-8');
+  next();
+};
+
+/**
  * Parses JSON bodies up to `limit`; a body of any other type on a write is a 415. A write with
  * no body at all passes (an action such as rotate-secret needs none); a route that needs one
  * answers 400.
@@ -31,5 +44,5 @@ export function jsonBody(limit: string): RequestHandler[] {
     }
     next();
   };
-  return [requireJson, parse];
+  return [requireJson, utf8Labels, parse];
 }

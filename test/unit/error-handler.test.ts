@@ -143,3 +143,15 @@ t.test('a Content-Encoding the gateway cannot undo is a 415 that names the encod
   t.equal(answer.error.code, 'unsupported_media_type');
   t.equal(answer.error.message, 'Content-Encoding compress is not supported: send the request body uncompressed, or compressed with gzip, deflate or br.');
 });
+
+t.test('charsets: a label meaning UTF-8 or ASCII is read as UTF-8; another is a 415 that names it', async (t) => {
+  for (const charset of ['utf8', 'UTF8', 'us-ascii', '"utf-8"']) {
+    const res = await fetch(`${base}/upload`, { method: 'POST', headers: { 'content-type': `application/json; charset=${charset}` }, body: '{"name":"Zoë"}' });
+    t.equal(res.status, 200, `charset=${charset}`);
+  }
+  const res = await fetch(`${base}/upload`, { method: 'POST', headers: { 'content-type': 'application/json; charset=latin1' }, body: '{}' });
+  const answer = (await res.json()) as { error: { code: string; message: string } };
+  t.equal(res.status, 415);
+  t.equal(answer.error.code, 'unsupported_media_type');
+  t.equal(answer.error.message, 'The charset latin1 is not accepted: send the request body as UTF-8 JSON (charset=utf-8, or no charset).');
+});

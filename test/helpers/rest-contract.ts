@@ -35,7 +35,7 @@ export async function checkRestContract(
   const ids: string[] = [];
   let url: string | null = `${baseUrl}/v1/contacts?limit=2`;
   while (url) {
-    const page: { status: number; body: { data: { id: string }[]; links: { next: string | null }; meta: { has_more: boolean } } } =
+    const page: { status: number; headers: Headers; body: { data: { id: string }[]; links: { next: string | null }; meta: { has_more: boolean } } } =
       await reader.get(url);
     t.equal(page.status, 200);
     t.equal(page.headers.get('cache-control'), 'no-store', 'a page of contacts is never cached');

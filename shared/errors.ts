@@ -23,6 +23,7 @@ export const ERROR_CODES = [
   'payload_too_large',
   'unsupported_media_type',
   'method_not_allowed',
+  'not_acceptable',
   'rate_limited',
   'unavailable',
   'internal',
@@ -157,6 +158,13 @@ export class RouteNotFoundError extends CrmError {
 export class MethodNotAllowedError extends CrmError {
   constructor(message: string) {
     super('method_not_allowed', message);
+  }
+}
+
+/** The Accept header allows no JSON, the only thing the API answers with. */
+export class NotAcceptableError extends CrmError {
+  constructor(message: string) {
+    super('not_acceptable', message);
   }
 }
 

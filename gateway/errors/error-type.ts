@@ -23,6 +23,7 @@ export const ERROR_TYPE: Record<ErrorCode, ErrorType> = {
   payload_too_large: 'invalid_request_error',
   unsupported_media_type: 'invalid_request_error',
   method_not_allowed: 'invalid_request_error',
+  not_acceptable: 'invalid_request_error',
   rate_limited: 'rate_limit_error',
   unavailable: 'api_error',
   internal: 'api_error',

@@ -19,6 +19,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   method_not_allowed: 405,
+  not_acceptable: 406,
   rate_limited: 429,
   unavailable: 503,
   internal: 500,

@@ -26,6 +26,7 @@ const JSON_RPC_CODE: Record<ErrorCode, number> = {
   payload_too_large: SERVER_ERROR,
   unsupported_media_type: SERVER_ERROR,
   method_not_allowed: SERVER_ERROR,
+  not_acceptable: SERVER_ERROR,
   rate_limited: SERVER_ERROR,
   unavailable: SERVER_ERROR,
   internal: INTERNAL_ERROR,

@@ -35,6 +35,7 @@ const OAUTH_ERROR: Record<Exclude<ErrorCode, 'validation_failed'>, OAuthErrorCla
   payload_too_large: ServerError,
   unsupported_media_type: ServerError,
   method_not_allowed: ServerError,
+  not_acceptable: ServerError,
   rate_limited: ServerError,
   unavailable: TemporarilyUnavailableError,
   internal: ServerError,

@@ -15,6 +15,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   404: 'No such object in this workspace (objects of other workspaces are not found either).',
   409: 'Conflicts with the current state, e.g. a phone already used in the workspace.',
   413: 'The request body is too large.',
+  406: 'The Accept header allows no application/json, the only type the API answers with.',
   415: 'The request body must be JSON (Content-Type: application/json).',
   429: 'The token used up its requests for this minute; retry after the Retry-After header.',
   500: 'An internal error; details are logged under the request id.',
@@ -41,6 +42,8 @@ function errorCodesOf(e: Endpoint): ErrorCode[] {
   // The body parser reads a JSON body on every route, declared or not (a field sent where none
   // is taken is a 400): any request may be malformed or too large, and any write not JSON.
   codes.add('invalid_json').add('payload_too_large');
+  // Every answer is JSON: an Accept header that allows none is refused, whatever the endpoint.
+  codes.add('not_acceptable');
   if (e.body || e.method === 'post' || e.method === 'patch') codes.add('unsupported_media_type');
   if (e.params) codes.add('not_found');
   // A key sent again with another request, whatever the endpoint.

@@ -66,6 +66,12 @@ export async function checkRestContract(
   t.equal(unknown.status, 404);
   t.equal(unknown.body.error.message, 'No route for GET /v1/nothing-here?x=1.', 'the 404 names the whole path');
 
+  // Every answer is JSON: an Accept header that allows none is a 406, one that allows it among others is served.
+  const html = await reader.get<{ error: { code: string } }>('/v1/me', { accept: 'text/html' });
+  t.equal(html.status, 406, 'Accept: text/html');
+  t.equal(html.body.error.code, 'not_acceptable');
+  t.equal((await reader.get('/v1/me', { accept: 'text/html, application/*;q=0.5' })).status, 200, 'Accept with application/* among others');
+
   const forbidden = await reader.post<{ error: { required_scope: string } }>('/v1/contacts', { first_name: 'No', phone: '+1 415 555 0190' });
   t.equal(forbidden.status, 403);
   t.equal(forbidden.body.error.required_scope, 'contacts:write');

@@ -81,6 +81,13 @@ function responsesOf(e: Endpoint): ZodOpenApiResponsesObject {
   return responses;
 }
 
+/** The error envelope's fields as the description shows them, read from the schema (optional ones marked ?), so the two never differ. */
+function errorShape(): string {
+  const fields = ErrorBody.shape.error.shape;
+  const names = Object.entries(fields).map(([name, schema]) => `"${name}${schema.safeParse(undefined).success ? '?' : ''}"`);
+  return `{"error":{${names.join(',')}}}`;
+}
+
 function scopeNoteOf(scopes: readonly Scope[]): string {
   if (scopes.length === 0) return 'Any valid API token.';
   const names = scopes.map((s) => `\`${s}\``);
@@ -122,7 +129,7 @@ export function buildOpenApiDocument(endpoints: readonly Endpoint[], serverUrl: 
       description: [
         'Contacts, deals, pipelines and custom fields of one workspace. The workspace is implied by the API token; there is no tenant header.',
         'Lists use keyset pagination: follow `links.next` (absolute, carrying the filters) until it is null. `limit` defaults to 25, at most 100.',
-        'Every error has the shape `{"error":{"type","code","message","param?","required_scope?","request_id"}}` and every response carries `Request-Id`.',
+        `Every error has the shape \`${errorShape()}\` (the Error schema) and every response carries \`Request-Id\` and \`Cache-Control: no-store\`.`,
         '| Scope | Allows |\n|---|---|\n' + scopeTable + '\n\nA `:write` scope implies its `:read`.',
       ].join('\n\n'),
     },

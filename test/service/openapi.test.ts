@@ -109,6 +109,14 @@ t.test('timestamps are documented as date-time, nullable ones too', async (t) =>
   }
 });
 
+t.test('the description gives the error envelope with every field of the Error schema', async (t) => {
+  const info = (doc as unknown as { info: { description: string } }).info.description;
+  const error = (doc.components.schemas.Error as { properties: { error: { properties: Record<string, unknown>; required: string[] } } }).properties.error;
+  for (const name of Object.keys(error.properties)) {
+    t.ok(info.includes(`"${name}${error.required.includes(name) ? '' : '?'}"`), name);
+  }
+});
+
 t.test('the scope table says everything a scope allows', async (t) => {
   const info = (doc as unknown as { info: { description: string } }).info.description;
   // Notes take their record's scopes, and schema:write also changes the workspace's settings.

@@ -134,6 +134,27 @@ t.test('every documented operation is routed (never "No route")', async (t) => {
   }
 });
 
+t.test('operationIds are unique, and each operation enforces exactly the scopes it documents', async (t) => {
+  const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ path, method, op })));
+  const ids = operations.map((o) => o.op.operationId);
+  t.equal(new Set(ids).size, ids.length, 'no operationId is used twice');
+  // A token holding one scope no REST operation asks for: every operation that documents a scope refuses it naming one of those.
+  const api = client(stack.baseUrl, await stack.token(ws.workspace.id, ['studio:read']));
+  for (const { path, method, op } of operations) {
+    const documented = op.security.flatMap((requirement) => requirement.apiToken ?? []);
+    const answer = await api.send<{ error?: { code: string; required_scope?: string } }>(method.toUpperCase(), path.replace(/\{(\w+)\}/g, 'x_$1'), {
+      body: op.requestBody ? {} : undefined,
+    });
+    const label = `${method.toUpperCase()} ${path}`;
+    if (documented.length === 0) {
+      t.not(answer.status, 403, `${label}: any valid token`);
+    } else {
+      t.equal(answer.status, 403, `${label}: refused without ${documented.join(' or ')}`);
+      t.ok(documented.includes(answer.body.error?.required_scope ?? ''), `${label}: names a documented scope (${answer.body.error?.required_scope})`);
+    }
+  }
+});
+
 t.test('the contract check itself catches a response that breaks the document', async (t) => {
   const url = new URL(`${stack.baseUrl}/v1/contacts/con_x`);
   const headers = new Headers({ 'request-id': 'req_x' });

@@ -52,6 +52,11 @@ export async function checkResponseContract(url: URL, method: string, status: nu
     throw new ContractViolation(`${method} ${url.pathname} ${status} does not match ${operation.operationId}: ${JSON.stringify(result.errors)}\n${JSON.stringify(body).slice(0, 500)}`);
   }
   if (!headers.get('request-id')) throw new ContractViolation(`${method} ${url.pathname} ${status} has no Request-Id header`);
+  // Every documented response is JSON in UTF-8 and is one workspace's data, never cached (both are response headers of the document).
+  if (headers.get('content-type')?.toLowerCase() !== 'application/json; charset=utf-8') {
+    throw new ContractViolation(`${method} ${url.pathname} ${status} has Content-Type ${headers.get('content-type')}, not application/json; charset=utf-8`);
+  }
+  if (headers.get('cache-control') !== 'no-store') throw new ContractViolation(`${method} ${url.pathname} ${status} has Cache-Control ${headers.get('cache-control')}, not no-store`);
   mkdirSync(CONTRACT_LOG_DIR, { recursive: true });
   appendFileSync(path.join(CONTRACT_LOG_DIR, `${process.pid}.jsonl`), `${JSON.stringify({ operationId: operation.operationId, status })}\n`);
 }

@@ -161,6 +161,11 @@ t.test('the contract check itself catches a response that breaks the document', 
   await t.rejects(checkResponseContract(url, 'GET', 200, headers, { object: 'contact', id: 'con_x' }), ContractViolation, 'missing fields');
   await t.rejects(checkResponseContract(url, 'GET', 418, headers, {}), ContractViolation, 'an undocumented status');
   await t.rejects(checkResponseContract(url, 'GET', 404, headers, { error: { code: 'no_such_code' } }), ContractViolation, 'an error off the schema');
+  const body = { error: { type: 'invalid_request_error', code: 'not_found', message: 'No such contact: con_x.', request_id: 'req_x' } };
+  const json = { 'request-id': 'req_x', 'content-type': 'application/json; charset=utf-8' };
+  await t.resolves(checkResponseContract(url, 'GET', 404, new Headers({ ...json, 'cache-control': 'no-store' }), body), 'a response as documented');
+  await t.rejects(checkResponseContract(url, 'GET', 404, new Headers(json), body), ContractViolation, 'no Cache-Control');
+  await t.rejects(checkResponseContract(url, 'GET', 404, new Headers({ ...json, 'content-type': 'text/html', 'cache-control': 'no-store' }), body), ContractViolation, 'not JSON');
 });
 
 t.test('/docs renders the reference in Chromium, from local assets only', async (t) => {

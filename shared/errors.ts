@@ -229,6 +229,8 @@ export function validationErrorFrom(error: z.ZodError, prefix?: string): Validat
   if (!issue) return new ValidationError('The request is not valid.');
   let pathParts = issue.path.map(String);
   let message = issue.message;
+  // A field left out: said as such, where zod says "Invalid input: expected string, received undefined".
+  if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) message = 'is required';
   if (issue.code === 'unrecognized_keys') {
     pathParts = [...pathParts, issue.keys[0] ?? ''];
     message = `Unknown field${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}.`;

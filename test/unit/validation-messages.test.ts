@@ -1,0 +1,22 @@
+import t from 'tap';
+import { z } from 'zod';
+import { CreateContactInput } from '../../shared/contracts/contacts.js';
+import { validationErrorFrom } from '../../shared/errors.js';
+
+/** The 400s that name a field say what is wrong with it in words a client developer reads at once. */
+function messageFor(schema: z.ZodType, value: unknown): { message: string; param?: string } {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) throw new Error('expected a refusal');
+  const error = validationErrorFrom(parsed.error);
+  return { message: error.message, param: error.details.param };
+}
+
+t.test('a required field left out is "is required", not the type it was expected to have', async (t) => {
+  t.same(messageFor(CreateContactInput, { phone: '+14155550100' }), { message: 'first_name: is required', param: 'first_name' });
+  t.same(messageFor(CreateContactInput, { first_name: 'Ada' }), { message: 'phone: is required', param: 'phone' });
+  t.same(messageFor(z.object({ a: z.object({ b: z.number() }) }), { a: {} }), { message: 'a.b: is required', param: 'a.b' });
+});
+
+t.test('a field of the wrong type still says the type', async (t) => {
+  t.match(messageFor(CreateContactInput, { first_name: 42, phone: '+14155550100' }).message, /^first_name: .*expected string/);
+});

@@ -27,20 +27,19 @@ const utf8Labels: RequestHandler = (req, _res, next) => {
 };
 
 /**
- * Parses JSON bodies up to `limit`; a body of any other type on a write is a 415. A write with
- * no body at all passes (an action such as rotate-secret needs none); a route that needs one
- * answers 400.
+ * Parses JSON bodies up to `limit`; a body of any other type is a 415, whatever the method: a
+ * DELETE's text body is refused like a POST's, never ignored while the DELETE goes ahead.
+ * A request with no body at all passes (an action such as rotate-secret needs none); a route
+ * that needs one answers 400.
  */
 export function jsonBody(limit: string): RequestHandler[] {
   const parse = express.json({ limit, strict: true, type: ['application/json', 'application/*+json'], reviver: refuseProtoKey });
   const requireJson: RequestHandler = (req, _res, next) => {
-    if (req.method === 'POST' || req.method === 'PATCH' || req.method === 'PUT') {
-      // null: no body at all; false: a body that is not JSON. An empty one (Content-Length: 0, as fetch sends a bodiless POST) is none either.
-      const empty = req.headers['content-length'] === '0';
-      if (!empty && req.is(['application/json', 'application/*+json']) === false) {
-        next(new UnsupportedMediaTypeError('Send the request body as JSON with Content-Type: application/json.'));
-        return;
-      }
+    // null: no body at all; false: a body that is not JSON. An empty one (Content-Length: 0, as fetch sends a bodiless POST) is none either.
+    const empty = req.headers['content-length'] === '0';
+    if (!empty && req.is(['application/json', 'application/*+json']) === false) {
+      next(new UnsupportedMediaTypeError('Send the request body as JSON with Content-Type: application/json.'));
+      return;
     }
     next();
   };

@@ -40,11 +40,10 @@ function errorCodesOf(e: Endpoint): ErrorCode[] {
   const codes = new Set<ErrorCode>(['validation_failed', 'unauthenticated', 'rate_limited', 'internal', 'unavailable', ...(e.errors ?? [])]);
   if (e.scope) codes.add('missing_scope');
   // The body parser reads a JSON body on every route, declared or not (a field sent where none
-  // is taken is a 400): any request may be malformed or too large, and any write not JSON.
-  codes.add('invalid_json').add('payload_too_large');
+  // is taken is a 400): any request may be malformed, too large, or not JSON.
+  codes.add('invalid_json').add('payload_too_large').add('unsupported_media_type');
   // Every answer is JSON: an Accept header that allows none is refused, whatever the endpoint.
   codes.add('not_acceptable');
-  if (e.body || e.method === 'post' || e.method === 'patch') codes.add('unsupported_media_type');
   if (e.params) codes.add('not_found');
   // A key sent again with another request, whatever the endpoint.
   if (e.idempotent) codes.add('idempotency_key_reused');

@@ -51,6 +51,11 @@ export async function checkRestContract(
   t.equal(bodied.status, 400, 'DELETE with a body field');
   t.match(bodied.body.error, { code: 'validation_failed', param: 'archive_notes' });
   t.equal((await reader.get<{ status: string }>(`/v1/contacts/${created.body.id}`)).body.status, 'active', 'and the contact is untouched');
+  // A body in another type is refused too, never ignored while the DELETE goes ahead.
+  const text = await writer.send<{ error: { code: string } }>('DELETE', `/v1/contacts/${created.body.id}`, { rawBody: 'archive_notes=true', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  t.equal(text.status, 415, 'DELETE with a form body');
+  t.equal(text.body.error.code, 'unsupported_media_type');
+  t.equal((await reader.get<{ status: string }>(`/v1/contacts/${created.body.id}`)).body.status, 'active', 'and the contact is untouched');
   t.equal((await writer.send('DELETE', `/v1/contacts/${created.body.id}`, { body: {} })).status, 200, 'DELETE with {}');
 
   // A known path asked with a method it does not take is a 405 that says which it takes.

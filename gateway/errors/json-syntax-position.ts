@@ -1,6 +1,11 @@
 /** V8's own position in a JSON.parse message: "… in JSON at position 19 (line 1 column 20)". */
 const AT_POSITION = /at position (\d+)/;
 const END_OF_INPUT = 'Unexpected end of JSON input';
+/**
+ * The longest body whose error position is searched for (some 20 parses of it) when V8 names
+ * none: a BODY_LIMIT raised to megabytes must not make each malformed body cost 20 times its parse.
+ */
+const SEARCHED_LENGTH = 256 * 1024;
 
 /** Where a JSON text read by JSON.parse stops being valid: `text.length` if it only ends too soon; undefined if it parses. */
 function errorPosition(text: string): number | undefined {
@@ -9,6 +14,7 @@ function errorPosition(text: string): number | undefined {
   if (failure === END_OF_INPUT) return text.length;
   const at = AT_POSITION.exec(failure);
   if (at) return Number(at[1]);
+  if (text.length > SEARCHED_LENGTH) return undefined;
   // "Unexpected token 'x', "…" is not valid JSON" names no position. Every prefix shorter than
   // the error is a valid beginning (JSON.parse says it ends too soon, or fails at its very
   // end); the first prefix that is not ends at the character at fault.

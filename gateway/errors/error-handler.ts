@@ -11,7 +11,11 @@ import { restErrorBody } from './rest-error-body.js';
 /** body-parser reports its failures with a `type`; these are the client's mistakes. */
 const BODY_PARSER_ERRORS: Record<string, (error: Error) => CrmError> = {
   'entity.parse.failed': (error) => new InvalidJsonError(error.message === RESERVED_KEY_MESSAGE ? RESERVED_KEY_MESSAGE : invalidJsonMessage((error as { body?: unknown }).body, error)),
-  'entity.too.large': () => new PayloadTooLargeError(),
+  // The limit in the message: a client can split or trim to fit without guessing.
+  'entity.too.large': (error) => {
+    const { limit } = error as { limit?: unknown };
+    return new PayloadTooLargeError(typeof limit === 'number' ? `The request body is too large: this API takes at most ${limit} bytes.` : undefined);
+  },
   // A form (sign-in, consent, the OAuth endpoints) with more fields than the parser takes.
   'parameters.too.many': () => new PayloadTooLargeError('The request body has too many parameters.'),
   // A Content-Encoding the parser cannot undo (a charset it refuses is the next line): said as such, not as a charset.

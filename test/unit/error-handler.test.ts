@@ -172,3 +172,11 @@ t.test('a malformed body too long to search says so without a position, and answ
   t.equal(answer.error.code, 'invalid_json');
   t.equal(answer.error.message, 'The request body is not valid JSON.');
 });
+
+t.test('a body over the limit is a 413 that names the limit', async (t) => {
+  const res = await fetch(`${base}/upload`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"a":"${'x'.repeat(200_000)}"}` });
+  const answer = (await res.json()) as { error: { code: string; message: string } };
+  t.equal(res.status, 413);
+  t.equal(answer.error.code, 'payload_too_large');
+  t.equal(answer.error.message, 'The request body is too large: this API takes at most 102400 bytes.');
+});

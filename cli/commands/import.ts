@@ -49,6 +49,9 @@ next to FILE; "line" is the line of the file where the row starts, the header is
   --batch-size N  rows per batch, 1 to ${IMPORT_BATCH_MAX_ROWS} (default ${DEFAULT_BATCH_SIZE})
   --json          print the summary as one JSON object on stdout
 
+FILE may also be a pipe, e.g. <(gunzip -c contacts.csv.gz); the progress then shows
+rows and rows/s without a share of the file or an ETA.
+
 Progress goes to stderr (a bar on a terminal). With NATS_URL set, the batches are
 written by the running contacts workers ("crm worker contacts"); without it, by this
 command itself.`;
@@ -81,7 +84,8 @@ export async function run(argv: string[]): Promise<void> {
   const batchSize = batchSizeFrom(optional(args, 'batch-size'));
 
   const size = await stat(file).catch(() => null);
-  if (!size?.isFile()) throw new NotFoundError('file', args.positionals[0]);
+  if (!size) throw new NotFoundError('file', args.positionals[0]);
+  if (size.isDirectory()) throw new UsageError(`${file} is a directory: give the CSV file to import.`, usage);
   // Another name for the same file (a link) too: opening the errors file would empty the file being read.
   const errorsTarget = await stat(errorsPath).catch(() => null);
   if (errorsTarget?.dev === size.dev && errorsTarget.ino === size.ino) throw new UsageError('The errors file cannot be the file being imported.', usage);
@@ -104,7 +108,8 @@ export async function run(argv: string[]): Promise<void> {
       const send = await importSender(services, writer);
       const errors = await ErrorsFile.create(errorsPath);
       const started = performance.now();
-      const progress = new ImportProgress(process.stderr, size.size, started);
+      // A pipe (`<(gunzip -c contacts.csv.gz)`) is read like a file, but its size is not known ahead.
+      const progress = new ImportProgress(process.stderr, size.isFile() ? size.size : undefined, started);
       // From here a signal stops the reading; the batches sent are answered and reported (a second signal kills).
       const stop = untilInterrupted();
       try {

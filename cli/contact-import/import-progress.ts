@@ -20,6 +20,7 @@ function clock(seconds: number): string {
 /**
  * The progress of an import on stderr: a bar redrawn in place on a terminal, otherwise a
  * plain line every 10 s. The ETA assumes the rest of the file goes at the rate so far.
+ * Read from a pipe (`<(gunzip -c …)`), the file's size is unknown: then only rows and rate.
  */
 export class ImportProgress {
   private drawn = false;
@@ -28,7 +29,8 @@ export class ImportProgress {
 
   constructor(
     private readonly out: NodeJS.WriteStream,
-    private readonly totalBytes: number,
+    /** undefined: a pipe, whose size is not known before its end. */
+    private readonly totalBytes: number | undefined,
     private readonly startedAt = performance.now(),
   ) {
     this.lastDraw = startedAt;
@@ -54,11 +56,14 @@ export class ImportProgress {
   }
 
   describe(point: ProgressPoint, seconds: number): string {
+    const rate = seconds > 0 ? point.rows / seconds : 0;
+    const counts = `${point.rows.toLocaleString('en')} rows  ${Math.round(rate).toLocaleString('en')} rows/s`;
+    // No share and no ETA to show: a made-up 100% would read as nearly done.
+    if (this.totalBytes === undefined) return counts;
     const fraction = this.totalBytes > 0 ? Math.min(1, point.bytes / this.totalBytes) : 1;
     const filled = Math.round(fraction * BAR_WIDTH);
-    const rate = seconds > 0 ? point.rows / seconds : 0;
     const eta = fraction > 0 ? clock((seconds * (1 - fraction)) / fraction) : '--:--';
     const bar = this.out.isTTY ? `${'█'.repeat(filled)}${'░'.repeat(BAR_WIDTH - filled)} ` : '';
-    return `${bar}${String(Math.floor(fraction * 100)).padStart(3)}%  ${point.rows.toLocaleString('en')} rows  ${Math.round(rate).toLocaleString('en')} rows/s  ETA ${eta}`;
+    return `${bar}${String(Math.floor(fraction * 100)).padStart(3)}%  ${counts}  ETA ${eta}`;
   }
 }

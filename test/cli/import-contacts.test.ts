@@ -1,5 +1,7 @@
-import { link, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { link, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import t from 'tap';
@@ -419,4 +421,25 @@ t.test('a file without the column of a required custom field stops before anythi
   t.equal(done.code, 0, done.stderr);
   t.match(JSON.parse(done.stdout), { rows: 2, created: 1, invalid: 1 });
   t.same(await errorsIn(path.join(dir, 'region.errors.csv')), [{ line: 3, field: 'custom_fields.region', reason: 'custom_fields.region: the field "region" is required.' }]);
+});
+
+t.test('a pipe is imported like a file (e.g. <(gunzip -c …)); a directory is named as one, not as missing', async (t) => {
+  const r = await stack.bootstrap({ defaultCountry: 'US' });
+  const fifo = path.join(dir, 'piped.csv');
+  await promisify(execFile)('mkfifo', [fifo]);
+  const importing = stack.crm(['import', 'contacts', fifo, '--workspace', r.workspace.id, '--json']);
+  // Opening a pipe for writing waits for its reader: the command's.
+  await writeFile(fifo, `first_name,phone\nAda,${phoneOf(65_000)}\nBad,12345\n`);
+  const res = await importing;
+  t.equal(res.code, 0, res.stderr);
+  t.match(JSON.parse(res.stdout), { rows: 2, created: 1, invalid: 1 });
+  t.same(await errorsIn(path.join(dir, 'piped.errors.csv')), [{ line: 3, field: 'phone', reason: 'phone: "12345" is not a valid phone number.' }]);
+
+  const folder = path.join(dir, 'a-folder');
+  await mkdir(folder);
+  const refused = await stack.crm(['import', 'contacts', folder, '--workspace', r.workspace.id]);
+  t.equal(refused.code, 2);
+  t.match(refused.stderr, /a-folder is a directory: give the CSV file to import\./);
+  t.notMatch(refused.stderr, /No such file/);
+  t.equal(await countIn(r.workspace.id), 1);
 });

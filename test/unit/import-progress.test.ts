@@ -44,3 +44,14 @@ t.test('the bar is drawn in place and removed at the end; a pipe gets plain line
   plain.finish();
   t.match(pipe.written(), /^import: {2}50% {2}5,000 rows {2}250 rows\/s {2}ETA 0:2\d\n$/, 'then one plain line, no bar, no escape codes; the next waits 10 s more');
 });
+
+t.test('read from a pipe, whose size is unknown: rows and rate, no share of the file and no ETA', async (t) => {
+  const pipe = output(false);
+  const progress = new ImportProgress(pipe.stream, undefined, performance.now() - 20_000);
+  t.equal(progress.describe({ bytes: 5_000_000, rows: 50_000 }, 20), '50,000 rows  2,500 rows/s');
+  progress.update({ bytes: 5_000_000, rows: 50_000 });
+  t.match(pipe.written(), /^import: 50,000 rows {2}[\d,]+ rows\/s\n$/, 'never a made-up 100%');
+  const tty = output(true);
+  const bar = new ImportProgress(tty.stream, undefined, 0);
+  t.notMatch(bar.describe({ bytes: 10, rows: 1 }, 1), /[█░%]|ETA/, 'no bar on a terminal either');
+});

@@ -36,7 +36,8 @@ columns), reading it as a stream and writing it in batches. Columns, in any orde
 
 An empty cell is no value, and a row of empty cells (",,,") is skipped like an empty
 line. Any other column, a custom field the workspace does not have, or no column for
-a required one stops the command before anything is imported (exit 2).
+a required one, or an errors file that cannot be written, stops the command before
+anything is imported (exit 2).
 
 Each row is checked like POST /v1/contacts. A row whose phone the workspace already
 has is skipped, so running the same file again (e.g. after an interruption) adds only
@@ -106,7 +107,7 @@ export async function run(argv: string[]): Promise<void> {
       // The import writes contacts and needs nothing else.
       const writer: CallContext = { ...context, principal: { type: 'operator', scopes: ['contacts:write'] } };
       const send = await importSender(services, writer);
-      const errors = await ErrorsFile.create(errorsPath);
+      const errors = await openErrorsFile(errorsPath);
       const started = performance.now();
       // A pipe (`<(gunzip -c contacts.csv.gz)`) is read like a file, but its size is not known ahead.
       const progress = new ImportProgress(process.stderr, size.isFile() ? size.size : undefined, started);
@@ -158,6 +159,16 @@ export async function run(argv: string[]): Promise<void> {
 function defaultErrorsPath(file: string): string {
   const { dir, name, ext } = path.parse(file);
   return path.join(dir, `${ext.toLowerCase() === '.csv' ? name : name + ext}.errors.csv`);
+}
+
+/** The errors file, or why it cannot be written (a missing folder, no permission), said as such: nothing is sent before it opens. */
+async function openErrorsFile(errorsPath: string): Promise<ErrorsFile> {
+  try {
+    return await ErrorsFile.create(errorsPath);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'its folder does not exist' : error instanceof Error ? error.message : String(error);
+    throw new UsageError(`Cannot write the errors file ${errorsPath}: ${reason}. Choose another with --errors FILE. Nothing was imported.`, usage);
+  }
 }
 
 function batchSizeFrom(text: string | undefined): number {

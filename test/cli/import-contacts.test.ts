@@ -443,3 +443,14 @@ t.test('a pipe is imported like a file (e.g. <(gunzip -c …)); a directory is n
   t.notMatch(refused.stderr, /No such file/);
   t.equal(await countIn(r.workspace.id), 1);
 });
+
+t.test('an errors file that cannot be written is named as the problem, before any row is sent (exit 2)', async (t) => {
+  const u = await stack.bootstrap({ defaultCountry: 'US' });
+  const input = path.join(dir, 'fine.csv');
+  await writeFile(input, `first_name,phone\nAda,${phoneOf(66_000)}\n`);
+  const report = path.join(dir, 'no-such-folder', 'report.csv');
+  const res = await stack.crm(['import', 'contacts', input, '--workspace', u.workspace.id, '--errors', report]);
+  t.equal(res.code, 2, res.stderr);
+  t.match(res.stderr, /Cannot write the errors file .*no-such-folder\/report\.csv: its folder does not exist\. Choose another with --errors FILE\. Nothing was imported\./);
+  t.equal(await countIn(u.workspace.id), 0);
+});

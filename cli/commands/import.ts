@@ -34,8 +34,8 @@ columns), reading it as a stream and writing it in batches. Columns, in any orde
                number 42 or -4.5; boolean true or false; date YYYY-MM-DD;
                select one of its options
 
-An empty cell is no value, and a row of empty cells (",,,") is skipped like an empty
-line. Any other column, a custom field the workspace does not have, or no column for
+An empty cell is no value, a row of empty cells (",,,") is skipped like an empty
+line, and empty cells after the last column (a comma at the end of a row) are ignored. Any other column, a custom field the workspace does not have, or no column for
 a required one, or an errors file that cannot be written, stops the command before
 anything is imported (exit 2).
 

@@ -73,7 +73,10 @@ export function importColumns(file: string, header: string[]): ImportColumns {
   return {
     customKeys: columns.flatMap((c) => ('customKey' in c ? [c.customKey] : [])),
     toRow: ({ fields, line, notUtf8 }) => {
-      if (fields.length !== columns.length) {
+      // A comma at the end of the line (some exports write one on every row) adds a cell with no value, not a column.
+      let cells = fields.length;
+      while (cells > columns.length && (fields[cells - 1] as string).trim() === '') cells--;
+      if (cells !== columns.length) {
         return { problem: { line, reason: `The row has ${fields.length} fields where the header has ${columns.length}.` } };
       }
       const refused = (column: Column, reason: string): { problem: RowProblem } => {

@@ -35,9 +35,10 @@ columns), reading it as a stream and writing it in batches. Columns, in any orde
                select one of its options
 
 An empty cell is no value, a row of empty cells (",,,") is skipped like an empty
-line, and empty cells after the last column (a comma at the end of a row) are ignored. Any other column, a custom field the workspace does not have, or no column for
-a required one, or an errors file that cannot be written, stops the command before
-anything is imported (exit 2).
+line, and empty cells after the last column (a comma at the end of a row) are
+ignored. Any other column, a custom field the workspace does not have, no column
+for a required one, or an errors file that cannot be written, stops the command
+before anything is imported (exit 2).
 
 Each row is checked like POST /v1/contacts. A row whose phone the workspace already
 has is skipped, so running the same file again (e.g. after an interruption) adds only
@@ -50,8 +51,9 @@ next to FILE; "line" is the line of the file where the row starts, the header is
   --batch-size N  rows per batch, 1 to ${IMPORT_BATCH_MAX_ROWS} (default ${DEFAULT_BATCH_SIZE})
   --json          print the summary as one JSON object on stdout
 
-FILE may also be a pipe, e.g. <(gunzip -c contacts.csv.gz); the progress then shows
-rows and rows/s without a share of the file or an ETA.
+FILE may also be a pipe, e.g. <(gunzip -c contacts.csv.gz), with --errors FILE (a
+pipe has no folder for the default); the progress then shows rows and rows/s
+without a share of the file or an ETA.
 
 Progress goes to stderr (a bar on a terminal). With NATS_URL set, the batches are
 written by the running contacts workers ("crm worker contacts"); without it, by this
@@ -87,6 +89,10 @@ export async function run(argv: string[]): Promise<void> {
   const size = await stat(file).catch(() => null);
   if (!size) throw new NotFoundError('file', args.positionals[0]);
   if (size.isDirectory()) throw new UsageError(`${file} is a directory: give the CSV file to import.`, usage);
+  // Checked before the pipe is read: it cannot be read a second time.
+  if (!size.isFile() && optional(args, 'errors') === undefined) {
+    throw new UsageError(`${file} is not a regular file (a pipe?): give --errors FILE for the list of rows not imported. Nothing was imported.`, usage);
+  }
   // Another name for the same file (a link) too: opening the errors file would empty the file being read.
   const errorsTarget = await stat(errorsPath).catch(() => null);
   if (errorsTarget?.dev === size.dev && errorsTarget.ino === size.ino) throw new UsageError('The errors file cannot be the file being imported.', usage);
@@ -167,7 +173,7 @@ async function openErrorsFile(errorsPath: string): Promise<ErrorsFile> {
     return await ErrorsFile.create(errorsPath);
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'its folder does not exist' : error instanceof Error ? error.message : String(error);
-    throw new UsageError(`Cannot write the errors file ${errorsPath}: ${reason}. Choose another with --errors FILE. Nothing was imported.`, usage);
+    throw new UsageError(`Cannot write the errors file ${errorsPath}: ${reason}. Choose another with --errors FILE. Nothing was imported.`);
   }
 }
 

@@ -427,7 +427,11 @@ t.test('a pipe is imported like a file (e.g. <(gunzip -c …)); a directory is n
   const r = await stack.bootstrap({ defaultCountry: 'US' });
   const fifo = path.join(dir, 'piped.csv');
   await promisify(execFile)('mkfifo', [fifo]);
-  const importing = stack.crm(['import', 'contacts', fifo, '--workspace', r.workspace.id, '--json']);
+  // A pipe has no folder of its own for the default errors file (<(…) is /dev/fd/63): refused before it is read.
+  const noErrors = await stack.crm(['import', 'contacts', fifo, '--workspace', r.workspace.id]);
+  t.equal(noErrors.code, 2);
+  t.match(noErrors.stderr, /piped\.csv is not a regular file \(a pipe\?\): give --errors FILE/);
+  const importing = stack.crm(['import', 'contacts', fifo, '--workspace', r.workspace.id, '--errors', path.join(dir, 'piped.errors.csv'), '--json']);
   // Opening a pipe for writing waits for its reader: the command's.
   await writeFile(fifo, `first_name,phone\nAda,${phoneOf(65_000)}\nBad,12345\n`);
   const res = await importing;

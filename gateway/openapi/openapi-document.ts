@@ -52,7 +52,8 @@ function errorCodesOf(e: Endpoint): ErrorCode[] {
 
 function responsesOf(e: Endpoint): ZodOpenApiResponsesObject {
   const headers: Record<string, z.ZodType> = { 'Request-Id': RequestIdHeader, 'Cache-Control': CacheControlHeader, ...RATE_LIMIT_HEADERS };
-  if (e.location) headers.Location = z.string().meta({ description: 'Absolute URL of the new object' });
+  // The object in the body, which is not always the one created: a new stage answers with its pipeline.
+  if (e.location) headers.Location = z.string().meta({ description: 'Absolute URL of the object in the body, to read it again' });
   if (e.idempotent) headers['Idempotent-Replayed'] = z.literal('true').optional().meta({ description: 'Present when the response was replayed for an Idempotency-Key' });
   const responses: ZodOpenApiResponsesObject = {
     [String(e.status)]: {

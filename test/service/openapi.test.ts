@@ -155,6 +155,12 @@ t.test('operationIds are unique, and each operation enforces exactly the scopes 
   }
 });
 
+t.test('Location is described as what it is: the object in the body (a new stage answers with its pipeline)', async (t) => {
+  const created = doc.paths['/v1/pipelines/{id}/stages']?.post?.responses['201'] as { headers?: Record<string, { description?: string }> };
+  t.match(created.headers?.Location?.description, /object in the body/);
+  t.notMatch(created.headers?.Location?.description, /new object/);
+});
+
 t.test('the contract check itself catches a response that breaks the document', async (t) => {
   const url = new URL(`${stack.baseUrl}/v1/contacts/con_x`);
   const headers = new Headers({ 'request-id': 'req_x' });

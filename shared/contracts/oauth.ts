@@ -14,6 +14,11 @@ export type McpServerKey = z.infer<typeof McpServerKey>;
 const ClientMetadata = z.record(z.string(), z.unknown());
 /** A session token, code or refresh token as it may arrive: anything longer is none of ours. */
 export const Secret = z.string().min(1).max(512);
+/**
+ * What /oauth/revoke takes (RFC 7009): a refresh token or an access token. Access tokens are
+ * signed JWTs, several hundred characters longer than a Secret, and must be revocable too.
+ */
+export const RevocableToken = z.string().min(1).max(4096);
 /** A PKCE code challenge (RFC 7636 §4.2: 43 to 128 unreserved characters). */
 export const CodeChallenge = z
   .string()
@@ -186,7 +191,7 @@ export const revokeOAuthToken = defineOperation({
   verb: 'revoke-token',
   destructive: true,
   scoped: false,
-  input: z.object({ client_id: z.string(), token: Secret, issuer: z.string().url() }),
+  input: z.object({ client_id: z.string(), token: RevocableToken, issuer: z.string().url() }),
   output: z.object({ revoked: z.boolean() }),
 });
 

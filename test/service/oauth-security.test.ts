@@ -321,6 +321,26 @@ t.test('revocation endpoint: a revoked grant stops working within 5 s', async (t
   t.ok(elapsed < 5000, `refused ${elapsed} ms after the revocation`);
 });
 
+t.test('revocation endpoint: an access token revokes its grant too (RFC 7009 §2.1)', async (t) => {
+  const g = await fullGrant();
+  const tokens = (await exchange(g)).body;
+  const accessToken = String(tokens.access_token);
+  t.ok(accessToken.length > 512, `a signed JWT (${accessToken.length} characters) is longer than a refresh token`);
+  t.equal(await mcpStatus(accessToken), 200);
+  const res = await fetch(`${base}/oauth/revoke`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ client_id: g.clientId, token: accessToken, token_type_hint: 'access_token' }),
+  });
+  t.equal(res.status, 200);
+  const elapsed = await statusWithin(accessToken, 401, 6000);
+  t.equal(await mcpStatus(accessToken), 401, 'the access token stops working');
+  t.ok(elapsed < 5000, `refused ${elapsed} ms after the revocation`);
+  t.equal((await refresh(g.clientId, String(tokens.refresh_token))).body.error, 'invalid_grant', 'and so does the refresh token of its grant');
+  const [grant] = await stack.db.query<{ revoked_reason: string | null }>('select revoked_reason from oauth_grants where client_id = $1', [g.clientId]);
+  t.equal(grant?.revoked_reason, 'revoked by the client');
+});
+
 t.test('expired, forged and wrong-audience access tokens are 401', async (t) => {
   const g = await fullGrant();
   const real = (await exchange(g)).body;

@@ -11,6 +11,7 @@ import { messagePage } from '../pages/message-page.js';
 import { sendPage } from '../pages/session-routes.js';
 import { errorRedirect } from './authorization-response.js';
 import type { BusOAuthProvider } from './bus-oauth-provider.js';
+import { withoutEmptyParameters } from './empty-parameters.js';
 import { oauthBodyError, unexplainedServerError } from './oauth-errors.js';
 
 const ClientParams = z.object({
@@ -88,7 +89,7 @@ export function authorizeRoute(provider: BusOAuthProvider, issuer: () => string,
       return showError(res, new InvalidRequestError(`The method ${req.method} is not allowed`), 405);
     }
     res.set('Cache-Control', 'no-store');
-    const params: unknown = req.method === 'POST' ? req.body : req.query;
+    const params = withoutEmptyParameters(req.method === 'POST' ? req.body : req.query);
 
     let client: OAuthClientInformationFull;
     let userGranted: boolean;

@@ -11,6 +11,7 @@ import type { GatewayDeps } from '../deps.js';
 import type { AccessTokenVerifier } from './access-token-verifier.js';
 import { authorizeRoute } from './authorize-route.js';
 import type { BusOAuthProvider } from './bus-oauth-provider.js';
+import { formWithoutEmptyParameters } from './empty-parameters.js';
 import { oauthBodyError, type OAuthErrorClass } from './oauth-errors.js';
 
 /**
@@ -80,7 +81,7 @@ export function oauthRoutes(deps: GatewayDeps, provider: BusOAuthProvider, verif
   const perMinute = deps.config.rateLimits.oauthPerMinute;
   const rateLimit = perMinute === 0 ? (false as const) : { windowMs: 60_000, limit: perMinute };
   router.use('/oauth/authorize', authorizeRoute(provider, issuer, rateLimit));
-  router.use('/oauth/token', tokenHandler({ provider, rateLimit }), bodyErrors(InvalidRequestError));
+  router.use('/oauth/token', formWithoutEmptyParameters(), tokenHandler({ provider, rateLimit }), bodyErrors(InvalidRequestError));
   router.use(
     '/oauth/register',
     clientRegistrationHandler({
@@ -90,7 +91,7 @@ export function oauthRoutes(deps: GatewayDeps, provider: BusOAuthProvider, verif
     }),
     bodyErrors(InvalidClientMetadataError),
   );
-  router.use('/oauth/revoke', revocationHandler({ provider, rateLimit }), bodyErrors(InvalidRequestError));
+  router.use('/oauth/revoke', formWithoutEmptyParameters(), revocationHandler({ provider, rateLimit }), bodyErrors(InvalidRequestError));
 
   router.use('/.well-known/oauth-authorization-server', lazy(() => metadataHandler(authorizationServerMetadata(issuer()))));
   for (const server of Object.keys(MCP_SERVERS) as McpServerKey[]) {

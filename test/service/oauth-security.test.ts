@@ -230,6 +230,19 @@ t.test('a refresh asking for more scope than the grant is invalid_scope, and the
   t.equal(narrower.body.scope, 'contacts:read');
 });
 
+t.test('a parameter sent without a value counts as omitted (RFC 6749 §3.1)', async (t) => {
+  const clientId = await registerClient(base, REDIRECT);
+  const { verifier, challenge } = pkce();
+  const url = authorizeUrl({ baseUrl: base, clientId, redirectUri: REDIRECT, server: 'crm', challenge }, { redirect_uri: '', scope: '' });
+  const { code, redirect } = await authorizeWithForms({ baseUrl: base, clientId, redirectUri: REDIRECT, server: 'crm', email: 'sec@example.test', password: TEST_PASSWORD, challenge, url });
+  t.equal(`${redirect.origin}${redirect.pathname}`, REDIRECT, 'authorize: an empty redirect_uri is the one registered');
+  const tokens = await exchange({ clientId, code, verifier }, { resource: '' });
+  t.equal(tokens.status, 200, `token: an empty resource is no resource (${JSON.stringify(tokens.body)})`);
+  const refreshed = await tokenRequest(base, { grant_type: 'refresh_token', client_id: clientId, refresh_token: String(tokens.body.refresh_token), scope: '', resource: '' });
+  t.equal(refreshed.status, 200, `refresh: an empty scope asks for the grant's scopes, not for none (${JSON.stringify(refreshed.body)})`);
+  t.equal(refreshed.body.scope, tokens.body.scope);
+});
+
 t.test('a narrowed refresh asking only for scopes the member lost is invalid_scope, and the refresh token still works', async (t) => {
   const email = `narrowed-${Date.now()}@example.test`;
   const userId = await stack.addMember(ws.workspace.id, email, ['contacts.read', 'deals.read'], 'all');

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Response } from 'express';
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
-import { InvalidClientError, InvalidClientMetadataError, InvalidGrantError, InvalidRequestError, InvalidTargetError, OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { InvalidClientError, InvalidClientMetadataError, InvalidGrantError, InvalidRequestError, InvalidTargetError, OAuthError, UnauthorizedClientError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
@@ -17,6 +17,16 @@ import type { AccessTokenVerifier } from './access-token-verifier.js';
 import type { ClientMetadataDocuments } from './client-metadata/client-metadata-documents.js';
 import { oauthErrorFrom, type OAuthErrorClass } from './oauth-errors.js';
 import type { Logger } from '../../shared/logger.js';
+
+/**
+ * Whether a client may use refresh tokens: a registration or metadata document that lists
+ * grant_types without refresh_token said it will not (RFC 7591 §2), so it gets none and may
+ * not refresh (unauthorized_client, RFC 6749 §5.2). One that lists none is not held to the
+ * RFC's default (authorization_code alone): clients commonly leave the field out and refresh.
+ */
+function usesRefreshTokens(client: OAuthClientInformationFull): boolean {
+  return client.grant_types === undefined || client.grant_types.includes('refresh_token');
+}
 
 /**
  * The SDK's OAuth endpoints run in the gateway; everything they need to remember or sign
@@ -124,11 +134,13 @@ export class BusOAuthProvider implements OAuthServerProvider {
     const expected = Buffer.from(await this.challengeForAuthorizationCode(client, code));
     const actual = Buffer.from(createHash('sha256').update(parsed.data).digest('base64url'));
     if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) throw new InvalidGrantError('code_verifier does not match the challenge');
-    return this.call(exchangeCode, { client_id: client.client_id, code, redirect_uri: redirectUri, resource: resource?.href, issuer: this.publicUrl() });
+    const input = { client_id: client.client_id, code, redirect_uri: redirectUri, resource: resource?.href, issuer: this.publicUrl(), issue_refresh_token: usesRefreshTokens(client) };
+    return this.call(exchangeCode, input);
   }
 
   /** A resource that names neither tool server is invalid_target (RFC 8707 §2.2), as at /oauth/authorize; the other server's is the grant's mismatch, invalid_grant. */
   async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string, scopes?: string[], resource?: URL): Promise<OAuthTokens> {
+    if (!usesRefreshTokens(client)) throw new UnauthorizedClientError('This client registered grant_types without refresh_token, so it cannot refresh; authorize again.');
     if (resource) this.serverOf(resource);
     return this.call(refreshTokens, { client_id: client.client_id, refresh_token: refreshToken, scopes, resource: resource?.href, issuer: this.publicUrl() });
   }

@@ -166,8 +166,10 @@ export const exchangeCode = defineOperation({
     redirect_uri: z.string().optional(),
     resource: z.string().optional(),
     issuer: z.string().url(),
+    /** False for a client whose registered grant_types leave out refresh_token (RFC 7591 §2): it gets none. True when absent (a gateway of an earlier release). */
+    issue_refresh_token: z.boolean().default(true),
   }),
-  output: OAuthTokens,
+  output: OAuthTokens.extend({ refresh_token: z.string().optional() }),
 });
 
 export const refreshTokens = defineOperation({

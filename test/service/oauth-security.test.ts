@@ -113,6 +113,33 @@ t.test('registration: public clients only, redirect URIs checked', async (t) => 
   t.equal((await register({ redirect_uris: Array.from({ length: 20 }, (_, i) => `https://ok.example/cb${i}`) })).status, 201, '20 redirect URIs, as in a metadata document: registered');
 });
 
+t.test('a client registered without the refresh_token grant type gets no refresh token and cannot refresh', async (t) => {
+  const res = await fetch(`${base}/oauth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_name: 'Codes only', redirect_uris: [REDIRECT], grant_types: ['authorization_code'], token_endpoint_auth_method: 'none' }),
+  });
+  const registered = (await res.json()) as { client_id: string; grant_types: string[] };
+  t.same(registered.grant_types, ['authorization_code'], 'registered as asked');
+  const { verifier, challenge } = pkce();
+  const { code } = await authorizeWithForms({ baseUrl: base, clientId: registered.client_id, redirectUri: REDIRECT, server: 'crm', email: 'sec@example.test', password: TEST_PASSWORD, challenge });
+  const tokens = await exchange({ clientId: registered.client_id, code, verifier });
+  t.equal(tokens.status, 200);
+  t.type(tokens.body.access_token, 'string');
+  t.equal(tokens.body.refresh_token, undefined, 'no refresh token for a client that said it will not use one (RFC 7591 §2)');
+  const [stored] = await stack.db.query<{ n: string }>('select count(*) n from oauth_refresh_tokens r join oauth_grants g on g.id = r.grant_id where g.client_id = $1', [registered.client_id]);
+  t.equal(Number(stored?.n), 0, 'nor one stored');
+
+  // Its grant's refresh token, as an older release issued it: the grant type is still not the client's.
+  const g = await fullGrant();
+  const other = (await exchange(g)).body;
+  await stack.db.query(`update oauth_clients set metadata = jsonb_set(metadata, '{grant_types}', '["authorization_code"]') where id = $1`, [g.clientId]);
+  const refused = await refresh(g.clientId, String(other.refresh_token));
+  t.equal(refused.status, 400);
+  t.equal(refused.body.error, 'unauthorized_client', 'RFC 6749 §5.2: the client may not use this grant type');
+  t.match(refused.body.error_description, /refresh_token/);
+});
+
 t.test('PKCE is required, and only S256', async (t) => {
   // A client this browser's user approved: only such a client hears errors at its redirect URI (test/security/oauth-open-redirect.test.ts).
   const { clientId, browser } = await fullGrant();

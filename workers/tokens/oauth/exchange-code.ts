@@ -32,7 +32,7 @@ export const exchangeCodeHandler: UnscopedHandler<typeof exchangeCode> = async (
     if (input.resource !== undefined && !sameResource(input.resource, code.resource)) throw new InvalidGrantError('resource does not match the authorization request.');
     if (code.revoked_at) throw new InvalidGrantError('The grant has been revoked.');
     await sqlOf(tx).updateTable('oauth_codes').set({ used_at: new Date() }).where('code_hash', '=', code.code_hash).execute();
-    return { kind: 'issued' as const, tokens: await issueTokens(tx, services.secrets, { ...code, client_id: input.client_id }, input.issuer) };
+    return { kind: 'issued' as const, tokens: await issueTokens(tx, services.secrets, { ...code, client_id: input.client_id }, input.issuer, undefined, input.issue_refresh_token) };
   });
   if (outcome.kind === 'reuse') {
     const { grantId, workspaceId } = outcome;

@@ -49,11 +49,19 @@ export function resourceUrl(issuer: string, server: McpServerKey): string {
 }
 
 /**
- * A signed access token (JWT, ES256) bound to one server, and a new refresh token. The
- * scopes are those of the grant that the member's permissions still allow, so a member
- * whose permissions shrank gets less at the next refresh.
+ * A signed access token (JWT, ES256) bound to one server, and a new refresh token unless the
+ * client registered without that grant type. The scopes are those of the grant that the
+ * member's permissions still allow, so a member whose permissions shrank gets less at the
+ * next refresh.
  */
-export async function issueTokens(tx: EntityManager, secrets: Secrets, grant: GrantToIssue, issuer: string, requested?: Scope[]) {
+export async function issueTokens<Refresh extends boolean = true>(
+  tx: EntityManager,
+  secrets: Secrets,
+  grant: GrantToIssue,
+  issuer: string,
+  requested?: Scope[],
+  withRefreshToken: Refresh = true as Refresh,
+) {
   const member = await workspaceSql(tx, grant.workspace_id)
     .selectFrom('memberships')
     .select(['permissions', 'visibility'])
@@ -71,17 +79,19 @@ export async function issueTokens(tx: EntityManager, secrets: Secrets, grant: Gr
 
   const now = new Date();
   if (grantLifetimeEnded(grant.created_at, now)) throw new InvalidGrantError('The grant has reached its maximum lifetime; authorize again.');
-  const refreshToken = newOpaqueSecret('rt');
-  await sqlOf(tx)
-    .insertInto('oauth_refresh_tokens')
-    .values({
-      token_hash: hashOpaqueSecret(secrets.opaqueHashKey, refreshToken),
-      grant_id: grant.id,
-      created_at: now,
-      expires_at: new Date(Math.min(now.getTime() + REFRESH_TOKEN_TTL_DAYS * DAY_MS, grantEnd(grant.created_at).getTime())),
-      rotated_at: null,
-    })
-    .execute();
+  const refreshToken = withRefreshToken ? newOpaqueSecret('rt') : undefined;
+  if (refreshToken !== undefined) {
+    await sqlOf(tx)
+      .insertInto('oauth_refresh_tokens')
+      .values({
+        token_hash: hashOpaqueSecret(secrets.opaqueHashKey, refreshToken),
+        grant_id: grant.id,
+        created_at: now,
+        expires_at: new Date(Math.min(now.getTime() + REFRESH_TOKEN_TTL_DAYS * DAY_MS, grantEnd(grant.created_at).getTime())),
+        rotated_at: null,
+      })
+      .execute();
+  }
 
   const key = await activeSigningKey(tx, secrets.keyEncryptionKey);
   const accessToken = await new SignJWT({
@@ -100,5 +110,6 @@ export async function issueTokens(tx: EntityManager, secrets: Secrets, grant: Gr
     .setJti(randomBytes(16).toString('base64url'))
     .sign(key.privateKey);
 
-  return { access_token: accessToken, token_type: 'Bearer' as const, expires_in: ACCESS_TOKEN_TTL_SECONDS, scope: scopes.join(' '), refresh_token: refreshToken };
+  const tokens = { access_token: accessToken, token_type: 'Bearer' as const, expires_in: ACCESS_TOKEN_TTL_SECONDS, scope: scopes.join(' ') };
+  return (refreshToken === undefined ? tokens : { ...tokens, refresh_token: refreshToken }) as typeof tokens & (Refresh extends true ? { refresh_token: string } : { refresh_token?: string });
 }

@@ -89,14 +89,15 @@ export function authorizeRoute(provider: BusOAuthProvider, issuer: () => string,
       return showError(res, new InvalidRequestError(`The method ${req.method} is not allowed`), 405);
     }
     res.set('Cache-Control', 'no-store');
-    const params = withoutEmptyParameters(req.method === 'POST' ? req.body : req.query);
+    // A POST that is no form (JSON, say) has no parameters: each then reads as missing.
+    const params = withoutEmptyParameters((req.method === 'POST' ? req.body : req.query) ?? {});
 
     let client: OAuthClientInformationFull;
     let userGranted: boolean;
     let redirectUri: string;
     try {
       const parsed = ClientParams.safeParse(params);
-      if (!parsed.success) throw new InvalidRequestError(parsed.error.issues[0]?.message ?? 'client_id is required');
+      if (!parsed.success) throw new InvalidRequestError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
       const found = await provider.findClient(parsed.data.client_id, sessionTokenOf(req, issuer()));
       if (!found) throw new InvalidClientError('Invalid client_id');
       ({ client, userGranted } = found);

@@ -13,6 +13,7 @@ import { authorizeRoute } from './authorize-route.js';
 import type { BusOAuthProvider } from './bus-oauth-provider.js';
 import { formWithoutEmptyParameters } from './empty-parameters.js';
 import { oauthBodyError, type OAuthErrorClass } from './oauth-errors.js';
+import { readableSchemaErrors } from './readable-schema-errors.js';
 
 /**
  * RFC 8414 metadata of the authorization server that the gateway is; `iss` in every
@@ -81,9 +82,10 @@ export function oauthRoutes(deps: GatewayDeps, provider: BusOAuthProvider, verif
   const perMinute = deps.config.rateLimits.oauthPerMinute;
   const rateLimit = perMinute === 0 ? (false as const) : { windowMs: 60_000, limit: perMinute };
   router.use('/oauth/authorize', authorizeRoute(provider, issuer, rateLimit));
-  router.use('/oauth/token', formWithoutEmptyParameters(), tokenHandler({ provider, rateLimit }), bodyErrors(InvalidRequestError));
+  router.use('/oauth/token', readableSchemaErrors(), formWithoutEmptyParameters(), tokenHandler({ provider, rateLimit }), bodyErrors(InvalidRequestError));
   router.use(
     '/oauth/register',
+    readableSchemaErrors(),
     clientRegistrationHandler({
       clientsStore: provider.clientsStore,
       clientSecretExpirySeconds: 0,
@@ -91,7 +93,7 @@ export function oauthRoutes(deps: GatewayDeps, provider: BusOAuthProvider, verif
     }),
     bodyErrors(InvalidClientMetadataError),
   );
-  router.use('/oauth/revoke', formWithoutEmptyParameters(), revocationHandler({ provider, rateLimit }), bodyErrors(InvalidRequestError));
+  router.use('/oauth/revoke', readableSchemaErrors(), formWithoutEmptyParameters(), revocationHandler({ provider, rateLimit }), bodyErrors(InvalidRequestError));
 
   router.use('/.well-known/oauth-authorization-server', lazy(() => metadataHandler(authorizationServerMetadata(issuer()))));
   for (const server of Object.keys(MCP_SERVERS) as McpServerKey[]) {

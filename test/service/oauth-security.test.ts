@@ -319,6 +319,31 @@ t.test('input off the contract gets each endpoint\'s own error', async (t) => {
   t.equal(((await register.json()) as Record<string, unknown>).error, 'invalid_client_metadata', 'registration keeps invalid_client_metadata');
 });
 
+t.test('an error description is a line of text naming the parameter, not a JSON dump (RFC 6749 §5.2, RFC 7591 §3.2.2)', async (t) => {
+  const clientId = await registerClient(base, REDIRECT);
+  const register = (metadata: unknown) => fetch(`${base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(metadata) });
+  const form = (path: string, fields: Record<string, string>) =>
+    fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
+  for (const [label, request, error, description] of [
+    ['register without redirect_uris', register({ client_name: 'x' }), 'invalid_client_metadata', /^redirect_uris: .*expected array/],
+    ['register with a redirect URI that is no URL', register({ redirect_uris: ['not a url'] }), 'invalid_client_metadata', /^redirect_uris\.0: /],
+    ['token without grant_type', form('/oauth/token', { client_id: clientId }), 'invalid_request', /^grant_type: /],
+    ['token without client_id', form('/oauth/token', { grant_type: 'refresh_token', refresh_token: 'x' }), 'invalid_request', /^client_id: /],
+    ['token without code_verifier', form('/oauth/token', { grant_type: 'authorization_code', client_id: clientId, code: 'x' }), 'invalid_request', /^code_verifier: /],
+    ['revoke without token', form('/oauth/revoke', { client_id: clientId }), 'invalid_request', /^token: /],
+  ] as const) {
+    const res = await request;
+    const body = (await res.json()) as { error: string; error_description: string };
+    t.equal(res.status, 400, label);
+    t.equal(body.error, error, `${label}: ${error}`);
+    t.match(body.error_description, description, `${label}: names the parameter (${body.error_description})`);
+    t.notMatch(body.error_description, /[[\n{]/, `${label}: one line of text`);
+  }
+  const page = await fetch(`${base}/oauth/authorize?redirect_uri=${encodeURIComponent(REDIRECT)}`, { redirect: 'manual' });
+  t.equal(page.status, 400);
+  t.match(await page.text(), /client_id: /, 'authorize without client_id names it');
+});
+
 t.test('a body the parser refuses is still an OAuth error (RFC 6749 §5.2, RFC 7591 §3.2.2), not the REST envelope or a 500', async (t) => {
   const post = (path: string, contentType: string, body: string) => fetch(`${base}${path}`, { method: 'POST', redirect: 'manual', headers: { 'content-type': contentType }, body });
   const form = 'application/x-www-form-urlencoded';

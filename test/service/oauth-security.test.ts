@@ -406,6 +406,33 @@ t.test('revocation endpoint: an access token revokes its grant too (RFC 7009 §2
   t.equal(grant?.revoked_reason, 'revoked by the client');
 });
 
+t.test('revocation endpoint: an expired access token still ends its grant', async (t) => {
+  const g = await fullGrant();
+  const tokens = (await exchange(g)).body;
+  const [grant] = await stack.db.query<{ id: string }>('select id from oauth_grants where client_id = $1', [g.clientId]);
+  // The token the client holds, ten minutes on: its claims as issued, its expiry past.
+  const claims = JSON.parse(Buffer.from(String(tokens.access_token).split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
+  const orm = await openDatabase({ url: stack.db.url, poolMax: 1, applicationName: 'test' });
+  const key = await activeSigningKey(orm.em.fork(), deriveSecrets(stack.env.CRM_SECRET ?? '').keyEncryptionKey);
+  await orm.close();
+  const expired = await new SignJWT({ ...claims, iat: Math.floor(Date.now() / 1000) - 900, exp: Math.floor(Date.now() / 1000) - 300 })
+    .setProtectedHeader({ alg: 'ES256', kid: key.kid, typ: 'at+jwt' })
+    .sign(key.privateKey);
+  t.equal(await mcpStatus(expired), 401, 'expired: no longer usable');
+  const revokeWith = (clientId: string, token: string) =>
+    fetch(`${base}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: clientId, token }) });
+  const attacker = await generateKeyPair('ES256');
+  const forged = await new SignJWT({ ...claims, exp: Math.floor(Date.now() / 1000) - 300 }).setProtectedHeader({ alg: 'ES256', kid: key.kid, typ: 'at+jwt' }).sign(attacker.privateKey);
+  t.equal((await revokeWith(g.clientId, forged)).status, 200, 'an expired token signed with another key: 200 (RFC 7009 §2.2)');
+  t.equal((await revokeWith(await registerClient(base, REDIRECT), expired)).status, 200, "another client's: 200");
+  const [untouched] = await stack.db.query<{ revoked_at: string | null }>('select revoked_at from oauth_grants where id = $1', [grant?.id]);
+  t.equal(untouched?.revoked_at, null, 'neither revoked the grant');
+  t.equal((await revokeWith(g.clientId, expired)).status, 200);
+  const [revoked] = await stack.db.query<{ revoked_reason: string | null }>('select revoked_reason from oauth_grants where id = $1', [grant?.id]);
+  t.equal(revoked?.revoked_reason, 'revoked by the client', 'the grant of the expired token is revoked');
+  t.equal((await refresh(g.clientId, String(tokens.refresh_token))).body.error, 'invalid_grant', 'so its refresh token no longer works');
+});
+
 t.test('expired, forged and wrong-audience access tokens are 401', async (t) => {
   const g = await fullGrant();
   const real = (await exchange(g)).body;

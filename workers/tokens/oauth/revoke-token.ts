@@ -1,4 +1,5 @@
-import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
+import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
+import type { EntityManager } from '../../../shared/db/orm.js';
 import type { revokeOAuthToken } from '../../../shared/contracts/oauth.js';
 import { crossWorkspaceSql } from '../../../shared/db/cross-workspace-sql.js';
 import { workspaceSql } from '../../../shared/db/workspace-sql.js';
@@ -7,6 +8,23 @@ import { hashOpaqueSecret } from '../credentials/opaque-secret.js';
 import { agentEvents } from './grant-event-recorders.js';
 import { announceGrantChanged, revokeGrant } from './revoke-grant.js';
 import { publishedKeys } from './signing-keys.js';
+
+/**
+ * The claims of an access token this server signed, expired or not: access tokens live ten
+ * minutes, and a client that revokes with the one it holds wants its grant ended whenever
+ * it does so (the grant's refresh token lives on). Undefined for anything else.
+ */
+async function signedClaims(em: EntityManager, token: string, issuer: string): Promise<JWTPayload | undefined> {
+  const keys = createLocalJWKSet({ keys: (await publishedKeys(em)) as JSONWebKeySet['keys'] });
+  try {
+    return (await jwtVerify(token, keys, { issuer })).payload;
+  } catch (error) {
+    // jose checks expiry only once the signature holds, so an expired token's claims are ours.
+    if (error instanceof joseErrors.JWTExpired) return error.payload;
+    // Not one of our access tokens: nothing to revoke.
+    return undefined;
+  }
+}
 
 /**
  * RFC 7009 revocation of a refresh token or an access token: either way the grant ends.
@@ -22,14 +40,9 @@ export const revokeOAuthTokenHandler: UnscopedHandler<typeof revokeOAuthToken> =
     .executeTakeFirst();
   if (refresh?.client_id === input.client_id) grant = { id: refresh.id, workspaceId: refresh.workspace_id };
   if (!grant && input.token.split('.').length === 3) {
-    try {
-      const keys = createLocalJWKSet({ keys: (await publishedKeys(em)) as JSONWebKeySet['keys'] });
-      const { payload } = await jwtVerify(input.token, keys, { issuer: input.issuer });
-      // Access tokens carry their grant (gnt) and its workspace (ws), signed.
-      if (payload.client_id === input.client_id && typeof payload.gnt === 'string' && typeof payload.ws === 'string') grant = { id: payload.gnt, workspaceId: payload.ws };
-    } catch {
-      // Not one of our access tokens: nothing to revoke.
-    }
+    const payload = await signedClaims(em, input.token, input.issuer);
+    // Access tokens carry their grant (gnt) and its workspace (ws), signed.
+    if (payload?.client_id === input.client_id && typeof payload.gnt === 'string' && typeof payload.ws === 'string') grant = { id: payload.gnt, workspaceId: payload.ws };
   }
   if (!grant) return { revoked: false };
   const { id, workspaceId } = grant;

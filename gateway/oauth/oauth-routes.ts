@@ -29,6 +29,8 @@ export function authorizationServerMetadata(issuer: string): OAuthMetadata & { a
     revocation_endpoint: `${issuer}/oauth/revoke`,
     jwks_uri: `${issuer}/.well-known/jwks.json`,
     response_types_supported: [...SUPPORTED_RESPONSE_TYPES],
+    // RFC 8414 §2: left out, it would mean ["query", "fragment"]; every answer goes in the query.
+    response_modes_supported: ['query'],
     grant_types_supported: [...SUPPORTED_GRANT_TYPES],
     code_challenge_methods_supported: ['S256'],
     token_endpoint_auth_methods_supported: ['none'],

@@ -54,6 +54,7 @@ t.test('metadata: RFC 8414, RFC 9728 for each server, JWKS', async (t) => {
     code_challenge_methods_supported: ['S256'],
     token_endpoint_auth_methods_supported: ['none'],
   });
+  t.same(as.response_modes_supported, ['query'], 'authorization responses go in the query only (left out, RFC 8414 §2 would promise fragment too)');
   for (const server of ['crm', 'studio']) {
     const prm = (await (await fetch(`${base}/.well-known/oauth-protected-resource/mcp/${server}`)).json()) as Record<string, unknown>;
     t.match(prm, { resource: `${base}/mcp/${server}`, authorization_servers: [base] });

@@ -32,6 +32,15 @@ export const CodeVerifier = z
 /** A registered client's generated id, or the https URL of a client metadata document (long enough for real URLs). */
 export const ClientId = z.string().max(2048);
 
+/**
+ * The consent page shows a client's name as the client chose it. Control and format characters
+ * (a right-to-left override, zero-width joiners, line breaks) could make one name look like
+ * another there, so a name with any is refused.
+ */
+export const CLIENT_NAME_CHARACTERS = z
+  .string({ error: 'client_name must be a string' })
+  .refine((name) => !/[\p{Cc}\p{Cf}]/u.test(name), 'client_name must not contain control or formatting characters (such as a right-to-left override): the consent page shows it');
+
 /** What this authorization server does: the code flow with PKCE, and refresh tokens (its RFC 8414 metadata says so). */
 export const SUPPORTED_GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
 export const SUPPORTED_RESPONSE_TYPES = ['code'] as const;

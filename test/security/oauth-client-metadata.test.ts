@@ -91,6 +91,7 @@ t.test('refused documents: a clear OAuth error on our own page, never a redirect
     ['a JSON array', { body: '[]' }, /is not a JSON object/],
     ['no redirect_uris', { body: (url) => JSON.stringify({ client_id: url, client_name: 'No URIs' }) }, /redirect_uris must be an array/],
     ['a client secret', { body: (url) => metadataDocument(url, { client_secret: 'shh' }) }, /client_secret must not appear/],
+    ['a name with a right-to-left override', { body: (url) => metadataDocument(url, { client_name: 'Trusted Agent\u202Etxt.exe' }) }, /client_name must not contain control or formatting characters/],
     ['a secret-based auth method', { body: (url) => metadataDocument(url, { token_endpoint_auth_method: 'client_secret_basic' }) }, /token_endpoint_auth_method must be "none"/],
     ['an http redirect URI off this machine', { body: (url) => metadataDocument(url, { redirect_uris: ['http://agent.example/cb'] }) }, /must use https/],
     ['oversize (with a length)', { body: (url) => metadataDocument(url, { padding: 'x'.repeat(6000) }) }, /larger than 5120 bytes/],

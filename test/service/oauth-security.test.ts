@@ -112,6 +112,14 @@ t.test('registration: public clients only, redirect URIs checked', async (t) => 
     t.equal(refused.body.error, 'invalid_client_metadata', `${label}: invalid_client_metadata`);
   }
   t.equal((await register({ redirect_uris: Array.from({ length: 20 }, (_, i) => `https://ok.example/cb${i}`) })).status, 201, '20 redirect URIs, as in a metadata document: registered');
+  // The consent page shows the name: a right-to-left override or a zero-width character could make it read as another client's.
+  for (const name of ['Trusted Agent\u202Etxt.exe', 'Cla\u200Bude', 'Agent\nApproved by your administrator']) {
+    const refused = await register({ client_name: name });
+    t.equal(refused.status, 400, `${JSON.stringify(name)}: refused`);
+    t.equal(refused.body.error, 'invalid_client_metadata');
+    t.match(refused.body.error_description, /client_name must not contain control or formatting characters/);
+  }
+  t.equal((await register({ client_name: 'Agent Zoë — 東京' })).status, 201, 'any other name, accents, dashes and scripts included: registered');
 });
 
 t.test('a client registered without the refresh_token grant type gets no refresh token and cannot refresh', async (t) => {

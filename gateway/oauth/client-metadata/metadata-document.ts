@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_REDIRECT_URIS } from '../../../shared/contracts/oauth.js';
+import { CLIENT_NAME_CHARACTERS, MAX_REDIRECT_URIS } from '../../../shared/contracts/oauth.js';
 
 /**
  * What a client metadata document must say (draft-ietf-oauth-client-id-metadata-document
@@ -9,7 +9,7 @@ import { MAX_REDIRECT_URIS } from '../../../shared/contracts/oauth.js';
  */
 const MetadataDocument = z.looseObject({
   client_id: z.string({ error: 'client_id is required' }),
-  client_name: z.string({ error: 'client_name must be a string' }).max(200, 'client_name must be at most 200 characters').optional(),
+  client_name: CLIENT_NAME_CHARACTERS.pipe(z.string().max(200, 'client_name must be at most 200 characters')).optional(),
   redirect_uris: z
     .array(z.string({ error: 'redirect_uris must hold strings' }).max(2000), { error: 'redirect_uris must be an array of URLs' })
     .min(1, 'redirect_uris must list at least one URL')

@@ -1,4 +1,4 @@
-import { MAX_REDIRECT_URIS, SUPPORTED_GRANT_TYPES, SUPPORTED_RESPONSE_TYPES, type registerOAuthClient } from '../../../shared/contracts/oauth.js';
+import { CLIENT_NAME_CHARACTERS, MAX_REDIRECT_URIS, SUPPORTED_GRANT_TYPES, SUPPORTED_RESPONSE_TYPES, type registerOAuthClient } from '../../../shared/contracts/oauth.js';
 import { jsonb, sqlOf } from '../../../shared/db/sql.js';
 import { ValidationError } from '../../../shared/errors.js';
 import type { UnscopedHandler } from '../../runtime/worker-call.js';
@@ -27,6 +27,10 @@ export const registerClientHandler: UnscopedHandler<typeof registerOAuthClient> 
   const uris = Array.isArray(metadata.redirect_uris) ? metadata.redirect_uris.map(checkRedirectUri) : [];
   if (uris.length === 0) throw new ValidationError('redirect_uris: at least one is required.', 'redirect_uris');
   if (typeof metadata.client_id !== 'string') throw new ValidationError('client_id is missing.', 'client_id');
+  if (metadata.client_name !== undefined) {
+    const name = CLIENT_NAME_CHARACTERS.safeParse(metadata.client_name);
+    if (!name.success) throw new ValidationError(name.error.issues[0]?.message ?? 'client_name is not valid.', 'client_name');
+  }
   const grantTypes = supportedValues('grant_types', metadata.grant_types, SUPPORTED_GRANT_TYPES, 'authorization_code');
   const responseTypes = supportedValues('response_types', metadata.response_types, SUPPORTED_RESPONSE_TYPES, 'code');
   const client = {

@@ -29,7 +29,15 @@ const Currency = z
   .trim()
   .toUpperCase()
   .refine((c) => /^[A-Z]{3}$/.test(c) && CURRENCIES.has(c), { message: 'must be an ISO 4217 currency code, e.g. USD' });
-const Amount = z.number().int('must be a whole number of minor units (e.g. cents)').min(0).max(Number.MAX_SAFE_INTEGER);
+/**
+ * Bounds before the integer check: zod's int() also refuses numbers past 2^53−1, and said of
+ * 1e20 (a whole number) that it "must be a whole number"; the first issue is the one reported.
+ */
+const Amount = z
+  .number()
+  .min(0, 'must not be negative')
+  .max(Number.MAX_SAFE_INTEGER, `must be at most ${Number.MAX_SAFE_INTEGER} minor units (e.g. cents)`)
+  .int('must be a whole number of minor units (e.g. cents)');
 const Instant = isoInstant('must be an ISO 8601 timestamp with its offset, e.g. 2026-01-31T16:00:00Z (a date alone is not one)');
 const Ref = RecordId;
 /** Writes take a pipeline by id only (the find tools also take a name). */

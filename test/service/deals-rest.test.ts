@@ -1,0 +1,28 @@
+import t from 'tap';
+import { client } from '../helpers/http.js';
+import { useStack } from '../helpers/shared-stack.js';
+import type { Deal, ErrorBody } from '../helpers/api-types.js';
+
+/** Deals over REST as a demanding client uses them: refusals that say what is wrong and change nothing. */
+
+const stack = await useStack(t);
+const a = await stack.bootstrap({ defaultCountry: 'US' });
+const api = client(stack.baseUrl, await stack.token(a.workspace.id, ['contacts:write', 'deals:write', 'schema:write']));
+
+t.test('an amount past what a JSON number holds exactly is refused for its size, not as a fraction', async (t) => {
+  const deal = (await api.post<Deal>('/v1/deals', { name: 'Big one', amount: 100, currency: 'USD' })).body;
+  for (const amount of [1e20, 9007199254740992]) {
+    const res = await api.send<ErrorBody>('PATCH', `/v1/deals/${deal.id}`, { body: { amount } });
+    t.equal(res.status, 400, `${amount}`);
+    t.equal(res.body.error.param, 'amount');
+    // Before: "must be a whole number of minor units", of a whole number.
+    t.match(res.body.error.message, /at most 9007199254740991/, `${amount}: says the limit`);
+  }
+  const negative = await api.post<ErrorBody>('/v1/deals', { name: 'x', amount: -5, currency: 'USD' });
+  t.equal(negative.status, 400);
+  t.match(negative.body.error.message, /amount: must not be negative/);
+  const fraction = await api.post<ErrorBody>('/v1/deals', { name: 'x', amount: 1.5, currency: 'USD' });
+  t.match(fraction.body.error.message, /amount: must be a whole number/);
+  t.equal((await api.send<Deal>('PATCH', `/v1/deals/${deal.id}`, { body: { amount: 9007199254740991 } })).body.amount, 9007199254740991, 'the largest is taken');
+  t.equal((await api.get<Deal>(`/v1/deals/${deal.id}`)).body.amount, 9007199254740991);
+});

@@ -75,6 +75,7 @@ export const DealFilters = z.object({
   stage: z.string().trim().min(1).max(100).optional().describe('A stage id (stg_…) or a stage name (case does not matter, any pipeline)'),
   pipeline_id: Ref.optional().describe('Only deals in this pipeline (pipe_…)'),
   contact_id: Ref.optional().describe('Only deals with this contact (con_…)'),
+  owner_id: Ref.optional().describe('Only deals this workspace member (usr_…) owns'),
   q: SearchWords.optional().describe("Words of the deal's name: every word must appear in it, case and accents ignored"),
   ...createdRangeFilters('deals'),
 });

@@ -26,3 +26,29 @@ t.test('an amount past what a JSON number holds exactly is refused for its size,
   t.equal((await api.send<Deal>('PATCH', `/v1/deals/${deal.id}`, { body: { amount: 9007199254740991 } })).body.amount, 9007199254740991, 'the largest is taken');
   t.equal((await api.get<Deal>(`/v1/deals/${deal.id}`)).body.amount, 9007199254740991);
 });
+
+t.test('the deal list filters by owner: a member id, bound into links.next; an unknown one is a 404', async (t) => {
+  const other = await stack.bootstrap({ defaultCountry: 'US' });
+  const member = { id: await stack.addMember(a.workspace.id, `seller-${Date.now()}@example.com`, ['deals.read', 'deals.write'], 'all') };
+  const mine = [];
+  for (let i = 0; i < 3; i++) mine.push((await api.post<Deal>('/v1/deals', { name: `Owned ${i}`, owner_id: member.id })).body.id);
+  await api.post<Deal>('/v1/deals', { name: 'Unowned' });
+  await api.post<Deal>('/v1/deals', { name: 'Admin owned', owner_id: a.user.id });
+
+  const { ids, pages } = await api.allPages<Deal>(`/v1/deals?owner_id=${member.id}&limit=2`);
+  t.same(ids, mine, "only the member's deals, every one once");
+  t.match(pages[0]?.links.next, new RegExp(`owner_id=${member.id}`), 'the filter travels in links.next');
+  const cursor = new URL(pages[0]!.links.next!).searchParams.get('cursor')!;
+  const widened = await api.get<ErrorBody>(`/v1/deals?limit=2&cursor=${encodeURIComponent(cursor)}`);
+  t.equal(widened.status, 400, 'a cursor of the filtered list does not continue the whole one');
+  t.equal(widened.body.error.code, 'invalid_cursor');
+
+  for (const owner of ['usr_nobody', other.user.id]) {
+    const res = await api.get<ErrorBody>(`/v1/deals?owner_id=${owner}`);
+    t.equal(res.status, 404, `${owner}: not a member here`);
+    t.equal(res.body.error.param, 'owner_id');
+  }
+  const empty = await api.get<ErrorBody>('/v1/deals?owner_id=');
+  t.equal(empty.status, 400);
+  t.equal(empty.body.error.param, 'owner_id');
+});

@@ -12,6 +12,7 @@ export interface AppliedDealFilters {
   stage_ids?: string[];
   pipeline_id?: string;
   contact_id?: string;
+  owner_id?: string;
   created_after?: string;
   created_before?: string;
   words?: string[];
@@ -52,6 +53,7 @@ export async function applicableDealFilters(db: WorkspaceSql, f: DealListFilters
     stage_ids: stageIds,
     pipeline_id: pipelineId,
     contact_id: f.contact_id,
+    owner_id: f.owner_id,
     created_after: range.created_after ?? undefined,
     created_before: range.created_before ?? undefined,
     words: f.q?.split(/\s+/u).filter(Boolean),
@@ -100,7 +102,7 @@ async function unknownName(db: WorkspaceSql, kind: 'stage' | 'pipeline', given: 
 }
 
 /**
- * A filter naming a stage, pipeline or contact the workspace does not have is a 404, so a
+ * A filter naming a stage, pipeline, contact or member the workspace does not have is a 404, so a
  * typo does not look like an empty list. Only an empty result can hide one, so the checks
  * run then, and a list with rows costs no extra round trip.
  */
@@ -114,6 +116,11 @@ export async function explainEmptyResult(db: WorkspaceSql, context: CallContext,
     if (!pipeline) throw new NotFoundError('pipeline', f.pipeline_id, 'pipeline_id');
   }
   if (f.contact_id !== undefined) await requireVisibleContact(db, context, f.contact_id);
+  if (f.owner_id !== undefined) {
+    // Owners are members (removing one clears their records' owner), so anyone else is a typo or another workspace's user.
+    const member = await db.selectFrom('memberships').select('user_id').where('user_id', '=', f.owner_id).executeTakeFirst();
+    if (!member) throw new NotFoundError('workspace member', f.owner_id, 'owner_id');
+  }
 }
 
 export function whereDealFilters<O>(query: ScopedSelect<'deals', O>, f: AppliedDealFilters): ScopedSelect<'deals', O> {
@@ -123,6 +130,7 @@ export function whereDealFilters<O>(query: ScopedSelect<'deals', O>, f: AppliedD
   if (f.stage_ids) q = f.stage_ids.length === 1 ? q.where('stage_id', '=', f.stage_ids[0]!) : q.where('stage_id', 'in', f.stage_ids);
   if (f.pipeline_id) q = q.where('pipeline_id', '=', f.pipeline_id);
   if (f.contact_id) q = q.where('contact_id', '=', f.contact_id);
+  if (f.owner_id) q = q.where('owner_id', '=', f.owner_id);
   // Half-open: the start is in the range, the end is not.
   if (f.created_after) q = q.where('created_at', '>=', f.created_after);
   if (f.created_before) q = q.where('created_at', '<', f.created_before);

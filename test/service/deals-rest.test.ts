@@ -52,3 +52,29 @@ t.test('the deal list filters by owner: a member id, bound into links.next; an u
   t.equal(empty.status, 400);
   t.equal(empty.body.error.param, 'owner_id');
 });
+
+t.test('a rename or a new stage onto a name in use is a 409 naming its holder in existing_id, as a create is', async (t) => {
+  type Pipeline = { id: string; name: string; updated_at: string; stages: { id: string; name: string }[] };
+  type Conflict = ErrorBody & { error: { existing_id?: string } };
+  const first = (await api.post<Pipeline>('/v1/pipelines', { name: 'Partners', stages: ['Intro', 'Pilot'] })).body;
+  const second = (await api.post<Pipeline>('/v1/pipelines', { name: 'Resellers', stages: ['Intro', 'Signed'] })).body;
+
+  const created = await api.post<Conflict>('/v1/pipelines', { name: 'partners' });
+  t.equal(created.body.error.existing_id, first.id, 'a create says it (as before)');
+  const renamed = await api.send<Conflict>('PATCH', `/v1/pipelines/${second.id}`, { body: { name: 'PARTNERS' } });
+  t.equal(renamed.status, 409);
+  t.equal(renamed.body.error.param, 'name');
+  t.equal(renamed.body.error.existing_id, first.id, 'and now a rename too (before: no existing_id)');
+  t.same((await api.get<Pipeline>(`/v1/pipelines/${second.id}`)).body, second, 'the refused rename changed nothing');
+  t.equal((await api.send<Pipeline>('PATCH', `/v1/pipelines/${second.id}`, { body: { name: 'resellers' } })).status, 200, 'its own name in other case is no conflict');
+
+  const [intro, pilot] = first.stages;
+  const added = await api.post<Conflict>(`/v1/pipelines/${first.id}/stages`, { name: 'pilot', position: 0 });
+  t.equal(added.status, 409);
+  t.equal(added.body.error.existing_id, pilot?.id, 'a new stage names the stage that has the name');
+  const stageRenamed = await api.send<Conflict>('PATCH', `/v1/pipelines/${first.id}/stages/${intro?.id}`, { body: { name: 'Pilot', position: 1 } });
+  t.equal(stageRenamed.status, 409);
+  t.equal(stageRenamed.body.error.existing_id, pilot?.id, 'so does a stage rename');
+  t.same((await api.get<Pipeline>(`/v1/pipelines/${first.id}`)).body, first, 'neither refused change moved or renamed anything');
+  t.equal((await api.post(`/v1/pipelines/${second.id}/stages`, { name: 'Pilot' })).status, 201, "another pipeline's stage names are free");
+});

@@ -3,7 +3,7 @@ import { ConflictError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { refuseDesignPastLimit } from './design-size.js';
-import { nameConflict } from './name-conflicts.js';
+import { nameConflict, nameTaken } from './name-conflicts.js';
 import { loadPipeline, lockPipeline } from './pipeline-resource.js';
 import { activeStages, insertStageAt, shiftStages } from './stage-order.js';
 
@@ -19,6 +19,8 @@ export const createStageHandler: OperationHandler<typeof createStage> = async ({
       if (stages.length >= MAX_ACTIVE_STAGES) {
         throw new ConflictError(`A pipeline has at most ${MAX_ACTIVE_STAGES} active stages, and this one has ${stages.length}; archive one before adding another.`);
       }
+      const taken = await nameTaken(txDb, input.name, { pipelineId: input.pipeline_id });
+      if (taken) throw taken;
       const { position, shift } = insertStageAt(input.position, stages.length);
       await shiftStages(txDb, input.pipeline_id, shift);
       const now = new Date();

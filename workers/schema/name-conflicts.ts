@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import { uniqueViolation } from '../../shared/db/sql.js';
+import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
 import { ConflictError } from '../../shared/errors.js';
 
 /** Turns the name-uniqueness violations of pipelines and stages into 409s naming `name`. */
@@ -7,4 +9,36 @@ export function nameConflict(error: unknown, name: string): Error {
   if (constraint === 'pipelines_workspace_name_key') return new ConflictError(`A pipeline called "${name}" already exists.`, 'name');
   if (constraint === 'stages_pipeline_name_key') return new ConflictError(`This pipeline already has a stage called "${name}".`, 'name');
   return error instanceof Error ? error : new Error(String(error));
+}
+
+/**
+ * A 409 naming, in `existing_id`, the active pipeline (or, with `pipelineId`, the active stage
+ * of that pipeline) that already has `name` (case ignored, as the unique indexes fold it),
+ * other than `except` itself; null when the name is free. Checked before the write, as
+ * POST /v1/pipelines does, so a rename or a new stage says which one holds the name; the
+ * index still decides a race (then {@link nameConflict}, without the id).
+ */
+export async function nameTaken(db: WorkspaceSql, name: string, where: { pipelineId?: string; except?: string }): Promise<ConflictError | null> {
+  const named = sql<boolean>`lower(name) = lower(${name})`;
+  const holder =
+    where.pipelineId === undefined
+      ? await db
+          .selectFrom('pipelines')
+          .select('id')
+          .where(named)
+          .where('archived_at', 'is', null)
+          .$if(where.except !== undefined, (q) => q.where('id', '!=', where.except!))
+          .executeTakeFirst()
+      : await db
+          .selectFrom('stages')
+          .select('id')
+          .where('pipeline_id', '=', where.pipelineId)
+          .where(named)
+          .where('archived_at', 'is', null)
+          .$if(where.except !== undefined, (q) => q.where('id', '!=', where.except!))
+          .executeTakeFirst();
+  if (!holder) return null;
+  return where.pipelineId === undefined
+    ? new ConflictError(`A pipeline called "${name}" already exists: ${holder.id}.`, 'name', holder.id)
+    : new ConflictError(`This pipeline already has a stage called "${name}": ${holder.id}.`, 'name', holder.id);
 }

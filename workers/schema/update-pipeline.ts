@@ -1,7 +1,7 @@
 import type { Pipeline, updatePipeline } from '../../shared/contracts/pipelines.js';
 import { leftAsIs } from '../runtime/left-as-is.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
-import { nameConflict } from './name-conflicts.js';
+import { nameConflict, nameTaken } from './name-conflicts.js';
 import { loadPipeline, lockPipeline } from './pipeline-resource.js';
 import { clearDefaultPipeline, type ClearedDefault } from './switch-default-pipeline.js';
 
@@ -17,6 +17,10 @@ export const updatePipelineHandler: OperationHandler<typeof updatePipeline> = as
       const current = await loadPipeline(txDb, input.id);
       // The same values again change nothing: no write, so updated_at stays and no event is recorded.
       if (leftAsIs(input.name, current.name) && leftAsIs(input.is_default, current.is_default)) return;
+      if (input.name !== undefined) {
+        const taken = await nameTaken(txDb, input.name, { except: input.id });
+        if (taken) throw taken;
+      }
       before = current;
       await txDb
         .updateTable('pipelines')

@@ -2,7 +2,7 @@ import type { Pipeline, updateStage } from '../../shared/contracts/pipelines.js'
 import { ConflictError } from '../../shared/errors.js';
 import { leftAsIs } from '../runtime/left-as-is.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
-import { nameConflict } from './name-conflicts.js';
+import { nameConflict, nameTaken } from './name-conflicts.js';
 import { recordStageChange } from './stage-events.js';
 import { loadPipeline, lockPipeline } from './pipeline-resource.js';
 import { activeStages, moveStageTo, shiftStages, stageNotFound } from './stage-order.js';
@@ -22,6 +22,10 @@ export const updateStageHandler: OperationHandler<typeof updateStage> = async ({
         const archived = before.stages.find((s) => s.id === input.stage_id && s.archived);
         if (archived) throw new ConflictError(`The stage "${archived.name}" is archived; an archived stage is neither renamed nor moved.`, 'stage_id');
         throw stageNotFound(input.stage_id);
+      }
+      if (input.name !== undefined) {
+        const taken = await nameTaken(txDb, input.name, { pipelineId: input.pipeline_id, except: stage.id });
+        if (taken) throw taken;
       }
       let position = stage.position;
       if (input.position !== undefined) {

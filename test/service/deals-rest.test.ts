@@ -1,4 +1,7 @@
 import t from 'tap';
+import type { CallContext } from '../../shared/contracts/call-context.js';
+import { getDeal, updateDeal } from '../../shared/contracts/deals.js';
+import { busAs } from '../helpers/bus-as.js';
 import { client } from '../helpers/http.js';
 import { useStack } from '../helpers/shared-stack.js';
 import type { Deal, ErrorBody } from '../helpers/api-types.js';
@@ -77,4 +80,29 @@ t.test('a rename or a new stage onto a name in use is a 409 naming its holder in
   t.equal(stageRenamed.body.error.existing_id, pilot?.id, 'so does a stage rename');
   t.same((await api.get<Pipeline>(`/v1/pipelines/${first.id}`)).body, first, 'neither refused change moved or renamed anything');
   t.equal((await api.post(`/v1/pipelines/${second.id}/stages`, { name: 'Pilot' })).status, 201, "another pipeline's stage names are free");
+});
+
+t.test("an owned member may give back their deal's contact_id with a change, though someone else owns that contact", async (t) => {
+  // Called over NATS as the gateway calls the deals worker for an OAuth agent or the console (REST tokens read company-wide).
+  const bus = await busAs(t, stack, 'gateway');
+  const rep = await stack.addMember(a.workspace.id, `rep-${Date.now()}@example.com`, ['contacts.write', 'deals.write'], 'owned');
+  const repCtx: CallContext = { workspace_id: a.workspace.id, principal: { type: 'user', id: rep, scopes: ['contacts:write', 'deals:write'] }, visibility: 'owned' };
+  const call = <Op extends typeof getDeal | typeof updateDeal>(op: Op, input: Parameters<typeof bus.call<Op>>[1]) =>
+    bus.call(op, input, { context: repCtx, requestId: 'req_deals_rest' }).then((r) => r.result);
+  const adminsContact = (await api.post<{ id: string }>('/v1/contacts', { first_name: 'Admin', phone: '+1 415 555 0301', owner_id: a.user.id })).body.id;
+  const repsContact = (await api.post<{ id: string }>('/v1/contacts', { first_name: 'Rep', phone: '+1 415 555 0302', owner_id: rep })).body.id;
+  // An administrator gives the rep a deal with a contact the rep does not own.
+  const handed = (await api.post<Deal>('/v1/deals', { name: 'Handed over', owner_id: rep, contact_id: adminsContact })).body;
+
+  const read = await call(getDeal, { id: handed.id });
+  t.equal(read.contact_id, adminsContact, 'the rep reads the deal and its contact_id');
+  // Before: a 404 on contact_id, though the PATCH linked no contact.
+  const renamed = await call(updateDeal, { id: handed.id, name: 'Handed over, renamed', contact_id: read.contact_id });
+  t.match(renamed, { name: 'Handed over, renamed', contact_id: adminsContact });
+
+  // A contact the deal does not have is still checked: one the rep cannot see is a 404 and changes nothing.
+  const other = (await api.post<{ id: string }>('/v1/contacts', { first_name: 'Other', phone: '+1 415 555 0303', owner_id: a.user.id })).body.id;
+  await t.rejects(call(updateDeal, { id: handed.id, name: 'Moved', contact_id: other }), { code: 'not_found', details: { param: 'contact_id' } });
+  t.equal((await call(getDeal, { id: handed.id })).name, 'Handed over, renamed', 'the refused PATCH changed nothing');
+  t.equal((await call(updateDeal, { id: handed.id, contact_id: repsContact })).contact_id, repsContact, 'their own contact links');
 });

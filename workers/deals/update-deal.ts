@@ -33,7 +33,9 @@ export const updateDealHandler: OperationHandler<typeof updateDeal> = async ({ i
     pipelineId === undefined && stageId === undefined && stageName === undefined
       ? undefined
       : await resolvePlacement(db, { pipeline_id: pipelineId, stage_id: stageId, stage: stageName }, { pipelineId: current.pipeline_id, stageId: current.stage_id });
-  if (fields.contact_id) await requireVisibleContact(db, context, fields.contact_id);
+  // Only a contact the deal does not have yet is checked: an `owned` member may hold a deal whose contact someone
+  // else owns (an administrator linked it), and giving its contact_id back with another change links nothing new.
+  if (fields.contact_id && fields.contact_id !== current.contact_id) await requireVisibleContact(db, context, fields.contact_id);
   const ownerId = fields.owner_id === undefined ? undefined : await resolveOwner(db, context, fields.owner_id);
   const owner = ownerRestriction(context);
   const keys = activeKeys(dealFields);

@@ -106,3 +106,13 @@ t.test("an owned member may give back their deal's contact_id with a change, tho
   t.equal((await call(getDeal, { id: handed.id })).name, 'Handed over, renamed', 'the refused PATCH changed nothing');
   t.equal((await call(updateDeal, { id: handed.id, contact_id: repsContact })).contact_id, repsContact, 'their own contact links');
 });
+
+t.test('a pipeline name given as pipeline_id is a 404 that says the filter takes an id', async (t) => {
+  const res = await api.get<ErrorBody>('/v1/deals?pipeline_id=Sales');
+  t.equal(res.status, 404);
+  t.equal(res.body.error.param, 'pipeline_id');
+  // Before: only "No such pipeline: Sales.", though Sales exists.
+  t.match(res.body.error.message, /pipeline_id takes a pipeline id \(pipe_…\), not a name/);
+  const id = await api.get<ErrorBody>('/v1/deals?pipeline_id=pipe_nope');
+  t.equal(id.body.error.message, 'No such pipeline: pipe_nope.', 'an unknown id is told as before');
+});

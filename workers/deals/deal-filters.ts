@@ -113,7 +113,11 @@ export async function explainEmptyResult(db: WorkspaceSql, context: CallContext,
   }
   if (f.pipeline_id !== undefined) {
     const pipeline = await db.selectFrom('pipelines').select('id').where('id', '=', f.pipeline_id).executeTakeFirst();
-    if (!pipeline) throw new NotFoundError('pipeline', f.pipeline_id, 'pipeline_id');
+    if (!pipeline) {
+      // pipeline_id=Sales is a name where an id goes (the REST list has no name filter for pipelines): say so.
+      const hint = f.pipeline_id.startsWith('pipe_') ? undefined : 'pipeline_id takes a pipeline id (pipe_…), not a name; GET /v1/pipelines or GET /v1/schema lists them.';
+      throw new NotFoundError('pipeline', f.pipeline_id, 'pipeline_id', hint);
+    }
   }
   if (f.contact_id !== undefined) await requireVisibleContact(db, context, f.contact_id);
   if (f.owner_id !== undefined) {

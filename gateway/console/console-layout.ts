@@ -62,7 +62,7 @@ export function consoleLayout(options: { session: ConsoleSession; section: Conso
     title: options.title,
     wide: true,
     scripts: ['/assets/console.js'],
-    body: html`
+    header: html`
       <header class="console-header">
         <div>
           <p class="product">Workspace CRM console</p>
@@ -78,7 +78,8 @@ export function consoleLayout(options: { session: ConsoleSession; section: Conso
           </form>
         </div>
       </header>
-      ${nav.length > 0 ? html`<nav aria-label="Console sections">${nav}</nav>` : ''}
+      ${nav.length > 0 ? html`<nav aria-label="Console sections">${nav}</nav>` : ''}`,
+    body: html`
       ${options.replaceUrl ? html`<div hidden data-replace-url="${options.replaceUrl}"></div>` : ''}
       <h1>${options.title}</h1>
       ${options.body}`,

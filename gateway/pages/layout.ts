@@ -1,7 +1,14 @@
 import { html, type Html } from './html.js';
 
-/** The page shell: one stylesheet, no inline script (scripts come from /assets with the page's CSP). */
-export function layout(options: { title: string; body: Html; wide?: boolean; scripts?: string[] }): Html {
+/**
+ * The page shell: one stylesheet, no inline script (scripts come from /assets with the page's CSP).
+ * `header` (the console's banner and section links) goes before `<main>`, in one frame with it,
+ * so that the banner and navigation are landmarks of their own and "main" holds only the page.
+ */
+export function layout(options: { title: string; body: Html; wide?: boolean; scripts?: string[]; header?: Html }): Html {
+  const main = html`<main class="${options.wide ? 'wide' : ''}">
+    ${options.body}
+  </main>`;
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -13,9 +20,7 @@ export function layout(options: { title: string; body: Html; wide?: boolean; scr
   <link rel="stylesheet" href="/assets/crm.css">
 </head>
 <body>
-  <main class="${options.wide ? 'wide' : ''}">
-    ${options.body}
-  </main>
+  ${options.header ? html`<div class="frame">${options.header}${main}</div>` : main}
   ${(options.scripts ?? []).map((src) => html`<script src="${src}"></script>`)}
 </body>
 </html>`;

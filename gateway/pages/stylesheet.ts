@@ -5,6 +5,8 @@ export const STYLESHEET = `
 body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: var(--bg); }
 main { max-width: 30rem; margin: 3rem auto; padding: 2rem; background: #fff; border: 1px solid var(--line); border-radius: 10px; }
 main.wide { max-width: 76rem; margin: 1.5rem auto; }
+.frame { max-width: 76rem; margin: 1.5rem auto; padding: 2rem; background: #fff; border: 1px solid var(--line); border-radius: 10px; }
+.frame > main, .frame > main.wide { max-width: none; margin: 0; padding: 0; border: 0; border-radius: 0; }
 h1 { font-size: 1.4rem; margin: 0 0 1rem; }
 h2 { font-size: 1.1rem; margin: 1.5rem 0 .5rem; }
 p { margin: .5rem 0; }

@@ -325,6 +325,17 @@ t.test('the workspace switcher, with and without script; other workspaces stay h
   t.same(await current(), [], 'and in none for an address of none');
 });
 
+t.test('every page: the banner and the section links are landmarks beside main, not inside it', async (t) => {
+  for (const path of ['', '/contacts', '/tokens', '/no-such-page']) {
+    await page.goto(`${base}${ws}${path}`);
+    t.equal(await page.getByRole('banner').count(), 1, `${path || '/'}: one banner (workspace, user, sign out)`);
+    t.equal(await page.getByRole('navigation', { name: 'Console sections' }).count(), 1, `${path || '/'}: the sections`);
+    t.equal(await page.getByRole('main').getByRole('navigation', { name: 'Console sections' }).count(), 0, 'not inside main');
+    t.equal(await page.getByRole('main').getByRole('button', { name: 'Sign out' }).count(), 0, 'main holds the page only');
+    t.equal(await page.getByRole('main').getByRole('heading', { level: 1 }).count(), 1, 'and starts with its heading');
+  }
+});
+
 t.test('every page: security headers, CSRF fields on every form, no inline script', async (t) => {
   const cookies = (await context.cookies(base)).map((c) => `${c.name}=${c.value}`).join('; ');
   for (const path of ['', '/contacts', '/deals', '/activity', '/connect', '/agents', '/tokens', '/members']) {

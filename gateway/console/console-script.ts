@@ -1,8 +1,8 @@
 /**
  * The console's only script, served from /assets/console.js (the pages' CSP allows no
  * inline script). Everything works without it; it adds copy buttons, submits the
- * workspace switcher and the pipeline chooser when one is picked, and keeps a page that shows a secret from being
- * re-posted by a reload.
+ * workspace switcher and the pipeline chooser when one is picked, moves focus to the reason a form
+ * was refused, and keeps a page that shows a secret from being re-posted by a reload.
  */
 export const CONSOLE_SCRIPT = `
 (function () {
@@ -40,6 +40,14 @@ export const CONSOLE_SCRIPT = `
       select.addEventListener('pointerdown', function () { byKeyboard = false; });
       select.addEventListener('change', function () { if (!byKeyboard) select.form.submit(); });
     })(selects[j]);
+  }
+
+  // A refused form comes back as a new page with its reason above it: focus goes to the
+  // reason (read out first, and Tab goes on into the form) instead of the top of the page.
+  var refusal = document.querySelector('main .error[role="alert"]');
+  if (refusal && !document.querySelector('[autofocus]')) {
+    refusal.setAttribute('tabindex', '-1');
+    refusal.focus();
   }
 
   var replace = document.querySelector('[data-replace-url]');

@@ -101,6 +101,9 @@ t.test('a bad token form is answered on the form, and creates nothing', async (t
   await page.getByLabel('Name').fill('No scopes');
   t.equal(await submit(page, 'Create token'), 400);
   t.match(await page.getByRole('alert').innerText(), /scopes/);
+  t.equal(await page.evaluate<string | null>('document.activeElement.id'), 'create-error', 'focus is on the reason, not lost at the top of the page');
+  await page.keyboard.press('Tab');
+  t.equal(await page.evaluate<string | null>('document.activeElement.id'), 'token-name', 'and Tab goes on into the form');
   t.equal(await page.getByLabel('Name').inputValue(), 'No scopes', 'what was typed is kept');
 
   const expired = await page.request.post(`${base}${ws}/tokens`, {

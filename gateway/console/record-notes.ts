@@ -41,13 +41,16 @@ function noteItem(note: Note): Html {
   </li>`;
 }
 
-/** The record's notes under its facts, newest first, as written (Markdown shown as its text); a form to add one for members who may write the record. */
+/**
+ * The record's notes under its facts, newest first, as written (Markdown shown as its text); a form to add one for members who may write the record.
+ * A refusal is tied to the textarea itself (aria-describedby, aria-invalid): a form's own description is not read out when the field is reached.
+ */
 export function recordNotesSection(view: RecordNotesView): Html {
   const form = view.mayWrite
-    ? html`<form method="post" action="${view.base}/notes" class="note-form" ${view.error ? html`aria-describedby="note-error"` : ''}>
+    ? html`<form method="post" action="${view.base}/notes" class="note-form">
         <input type="hidden" name="csrf_token" value="${view.session.csrf}">
         <label for="note-body">Add a note</label>
-        <textarea id="note-body" name="body" rows="4" maxlength="${String(NOTE_BODY_MAX)}" required aria-describedby="note-body-help">${view.draft ?? ''}</textarea>
+        <textarea id="note-body" name="body" rows="4" maxlength="${String(NOTE_BODY_MAX)}" required ${view.error ? html`aria-invalid="true" aria-describedby="note-error note-body-help"` : html`aria-describedby="note-body-help"`}>${view.draft ?? ''}</textarea>
         <p id="note-body-help" class="muted">Markdown, up to 10,000 characters. Everyone who can see this record can read it.</p>
         <div class="actions"><button class="primary" type="submit">Add note</button></div>
       </form>`

@@ -72,6 +72,12 @@ t.test("a contact's notes, and one added with the form", async (t) => {
   t.equal(await submit(page, 'Add note'), 400, 'an empty note is refused');
   t.match(await page.getByRole('alert').innerText(), /body: is required/);
   t.equal(await notes.getByRole('listitem').count(), 2, 'nothing added');
+  const textarea = page.getByLabel('Add a note');
+  t.equal(await textarea.getAttribute('aria-invalid'), 'true', 'the textarea is marked as the field refused');
+  t.match(await textarea.getAttribute('aria-describedby'), /(^| )note-error( |$)/, 'and the reason is its description, read out when it is reached');
+  t.equal(await page.evaluate<string | null>('document.activeElement.id'), 'note-error', 'focus is on the reason after the refusal');
+  await page.keyboard.press('Tab');
+  t.equal(await page.evaluate<string | null>('document.activeElement.id'), 'note-body', 'and Tab goes on to the note');
   await check(t, page, 'console-contact-note-refused');
   await page.context().close();
 });

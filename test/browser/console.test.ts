@@ -279,6 +279,9 @@ t.test('members: invite with a temporary password shown once, change, remove', a
   await page.getByRole('link', { name: 'Remove ada@acme.test' }).click();
   t.equal(await submit(page, 'Remove member'), 409);
   t.match(await page.getByRole('alert').innerText(), /last member with the Configuration permission/);
+  const invite = page.getByRole('region', { name: 'Invite a member' });
+  t.equal(await invite.getByRole('alert').count(), 0, 'the refused removal is not said as if the invitation had failed');
+  t.equal(await invite.locator('form').getAttribute('aria-describedby'), null, 'nor given as the invite form’s description');
 
   await page.getByRole('link', { name: 'Remove bo@acme.test' }).click();
   await page.getByRole('heading', { name: 'Remove bo@acme.test?' }).waitFor();

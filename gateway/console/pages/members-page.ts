@@ -12,8 +12,11 @@ export interface MembersView {
   session: ConsoleSession;
   members: MemberRecord[];
   notice?: string;
+  /** The invitation was refused: said in the invite form, which keeps what was typed. */
   error?: string;
   form?: MemberForm;
+  /** A removal was refused (the last administrator): said above the list, not as the invite form's error. */
+  removeError?: string;
 }
 
 function memberRow(session: ConsoleSession, member: MemberRecord): Html {
@@ -35,6 +38,7 @@ export function membersPage(view: MembersView): Html {
     title: 'Members',
     body: html`
       ${noticeLine(view.notice)}
+      ${view.removeError ? html`<p class="error" role="alert" id="remove-error">${view.removeError}</p>` : ''}
       <div class="table-scroll"><table>
         <thead><tr><th scope="col">E-mail</th><th scope="col">Permissions</th><th scope="col">Sees</th><th scope="col">Member since</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
         <tbody>${view.members.map((m) => memberRow(view.session, m))}</tbody>

@@ -50,7 +50,7 @@ export function membersRoutes(deps: GatewayDeps): Router {
     if (!member) throw new NotFoundError('member', id);
     return member;
   };
-  const showList = async (req: Request, res: Response, extra: { error?: string; form?: MemberForm; status?: number } = {}) => {
+  const showList = async (req: Request, res: Response, extra: { error?: string; form?: MemberForm; removeError?: string; status?: number } = {}) => {
     sendPage(res, membersPage({ session: sessionOf(req), members: await members(req), notice: noticeFrom(req, NOTICES), ...extra }), extra.status ?? 200);
   };
 
@@ -111,7 +111,7 @@ export function membersRoutes(deps: GatewayDeps): Router {
     try {
       await callWorker(deps.bus, req, removeMember, { user_id: userId }, { timeoutMs: REMOVE_MEMBER_TIMEOUT_MS });
     } catch (error) {
-      if (crmErrorIn(error, FORM_ERRORS)) return showList(req, res, { error: error.message, status: HTTP_STATUS[error.code] });
+      if (crmErrorIn(error, FORM_ERRORS)) return showList(req, res, { removeError: error.message, status: HTTP_STATUS[error.code] });
       throw error;
     }
     res.redirect(303, userId === session.user.id ? '/console' : `${workspacePath(session, '/members')}?notice=removed`);

@@ -21,6 +21,8 @@ export interface ConsoleSession {
   /** What the membership's permissions allow (none without one): computed once, read by every page and call. */
   scopes: Scope[];
   isAdministrator: boolean;
+  /** The workspace's time zone, that every time on its pages is shown in (UTC on pages of no workspace). */
+  timeZone: string;
   /** Signed in with an invitation's temporary password: only the account page is open. */
   passwordChangeRequired: boolean;
   csrf: string;
@@ -43,8 +45,9 @@ export function consoleHome(session: ConsoleSession): string {
 }
 
 /** What a membership allows in its workspace (nothing without one): the scopes, and whether it administers it. */
-export function membershipAccess(membership: SessionMembership | null): Pick<ConsoleSession, 'membership' | 'scopes' | 'isAdministrator'> {
+export function membershipAccess(membership: SessionMembership | null): Pick<ConsoleSession, 'membership' | 'scopes' | 'isAdministrator' | 'timeZone'> {
   return {
+    timeZone: membership?.time_zone ?? 'UTC',
     membership,
     scopes: membership ? grantableScopes(membership.permissions) : [],
     isAdministrator: membership?.permissions.includes('configuration') ?? false,

@@ -1,7 +1,7 @@
 import type { Event } from '../../shared/contracts/events.js';
 import { changedFields, type FieldChange } from '../../shared/events/changed-fields.js';
 import { html, type Html } from '../pages/html.js';
-import { money, when } from './format.js';
+import { money, when, type ShownIn } from './format.js';
 import type { RecordValueNames } from './record-value-names.js';
 
 /** Long values (a pasted note) are cut at this many characters: the row says what changed; the record page has the rest. */
@@ -17,13 +17,13 @@ function cut(text: string): string {
 }
 
 /** One old or new value as people read it: names for ids, money in its currency, instants as dates. */
-function shownValue(field: string, value: unknown, currency: unknown, names: RecordValueNames): Html | string {
+function shownValue(field: string, value: unknown, currency: unknown, names: RecordValueNames, shownIn: ShownIn): Html | string {
   if (field === 'owner_id' && (typeof value === 'string' || value === null)) return names.ownerName(value);
   if (value === null || value === undefined || value === '') return html`<span class="muted">(empty)</span>`;
   if (field === 'pipeline_id' && typeof value === 'string') return names.pipelineName(value);
   if (field === 'stage_id' && typeof value === 'string') return names.stageName(value);
   if (field === 'amount' && typeof value === 'number') return money(value, typeof currency === 'string' ? currency : null);
-  if (typeof value === 'string' && ISO_INSTANT.test(value) && field.endsWith('_at')) return when(value);
+  if (typeof value === 'string' && ISO_INSTANT.test(value) && field.endsWith('_at')) return when(value, shownIn);
   return cut(typeof value === 'string' ? value : JSON.stringify(value));
 }
 
@@ -40,7 +40,7 @@ function lines(changes: Record<string, FieldChange>): [string, FieldChange][] {
 }
 
 /** What an update changed, each field old → new; nothing for a creation or deletion. */
-export function eventChanges(event: Event, names: RecordValueNames): Html {
+export function eventChanges(event: Event, names: RecordValueNames, shownIn: ShownIn): Html {
   const changes = changedFields(event);
   if (!changes) return html``;
   const previous = event.data.previous_attributes ?? {};
@@ -48,6 +48,6 @@ export function eventChanges(event: Event, names: RecordValueNames): Html {
   const currencyBefore = 'currency' in previous ? previous.currency : currencyNow;
   return html`<ul class="changes">${lines(changes).map(
     ([field, { from, to }]) =>
-      html`<li><code>${field}</code>: <span class="old-value">${shownValue(field, from, currencyBefore, names)}</span> → <span class="new-value">${shownValue(field, to, currencyNow, names)}</span></li>`,
+      html`<li><code>${field}</code>: <span class="old-value">${shownValue(field, from, currencyBefore, names, shownIn)}</span> → <span class="new-value">${shownValue(field, to, currencyNow, names, shownIn)}</span></li>`,
   )}</ul>`;
 }

@@ -26,10 +26,10 @@ function whoCell(view: EventTableView, actor: Event['actor']): Html {
 
 function eventRow(view: EventTableView, event: Event): Html {
   return html`<tr data-event="${event.id}">
-    <td>${when(event.created_at)}</td>
+    <td>${when(event.created_at, view.session)}</td>
     <td data-column="who">${whoCell(view, event.actor)}</td>
     <td data-column="what"><code>${event.type}</code>${view.showRecord ? html`<br>${eventRecord(view.session, event)}` : ''}</td>
-    <td data-column="changes">${eventChanges(event, view.names)}</td>
+    <td data-column="changes">${eventChanges(event, view.names, view.session)}</td>
   </tr>`;
 }
 

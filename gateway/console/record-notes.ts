@@ -5,7 +5,7 @@ import type { GatewayDeps } from '../deps.js';
 import { html, type Html } from '../pages/html.js';
 import type { ConsoleSession } from './console-session.js';
 import { actorCell } from './event-actor-label.js';
-import { when } from './format.js';
+import { when, type ShownIn } from './format.js';
 import { recordPageHref, recordPagePosition, type RecordPagePosition } from './record-page-position.js';
 
 const NOTES_PAGE = 20;
@@ -33,10 +33,10 @@ export async function recordNotes(deps: GatewayDeps, req: Request, parent: { con
   return { notes: result.data, nextCursor: result.next_cursor, onLaterPage: cursor !== undefined };
 }
 
-function noteItem(note: Note): Html {
-  const edited = note.updated_at !== note.created_at ? html` <span class="muted">(edited ${when(note.updated_at)})</span>` : '';
+function noteItem(note: Note, shownIn: ShownIn): Html {
+  const edited = note.updated_at !== note.created_at ? html` <span class="muted">(edited ${when(note.updated_at, shownIn)})</span>` : '';
   return html`<li class="note">
-    <p class="note-meta">${actorCell(note.author)} <span class="muted">·</span> ${when(note.created_at)}${edited}</p>
+    <p class="note-meta">${actorCell(note.author)} <span class="muted">·</span> ${when(note.created_at, shownIn)}${edited}</p>
     <div class="note-body">${note.body}</div>
   </li>`;
 }
@@ -62,7 +62,7 @@ export function recordNotesSection(view: RecordNotesView): Html {
     <h2 id="notes">Notes</h2>
     ${view.error ? html`<p class="error" role="alert" id="note-error">${view.error}</p>` : ''}
     ${form}
-    ${view.notes.length === 0 ? html`<p>No notes${view.onLaterPage ? ' further back' : ''}.</p>` : html`<ul class="notes">${view.notes.map(noteItem)}</ul>`}
+    ${view.notes.length === 0 ? html`<p>No notes${view.onLaterPage ? ' further back' : ''}.</p>` : html`<ul class="notes">${view.notes.map((note) => noteItem(note, view.session))}</ul>`}
     ${older || newest ? html`<nav class="pager" aria-label="Older and newer notes">${newest}${older}</nav>` : ''}
   </section>`;
 }

@@ -1,6 +1,6 @@
 import type { WebhookDelivery } from '../../shared/contracts/webhooks.js';
 import { html, type Html } from '../pages/html.js';
-import { when } from './format.js';
+import { when, type ShownIn } from './format.js';
 
 const STATUS_LABELS: Record<WebhookDelivery['status'], string> = {
   pending: 'Pending',
@@ -9,12 +9,12 @@ const STATUS_LABELS: Record<WebhookDelivery['status'], string> = {
 };
 
 /** A delivery's state in words: succeeded or failed with its last HTTP status, or when it is sent next. */
-export function deliveryOutcome(delivery: WebhookDelivery | undefined): Html {
+export function deliveryOutcome(delivery: WebhookDelivery | undefined, shownIn: ShownIn): Html {
   if (!delivery) return html`<span class="muted">No deliveries yet</span>`;
   const last = delivery.attempts.at(-1);
   const code = last?.status_code ? ` (HTTP ${last.status_code})` : '';
   if (delivery.status === 'pending') {
-    return html`${STATUS_LABELS.pending}${delivery.next_attempt_at ? html`, next attempt ${when(delivery.next_attempt_at)}` : ''}`;
+    return html`${STATUS_LABELS.pending}${delivery.next_attempt_at ? html`, next attempt ${when(delivery.next_attempt_at, shownIn)}` : ''}`;
   }
-  return html`<strong>${STATUS_LABELS[delivery.status]}</strong>${code}${last ? html`, ${when(last.attempted_at)}` : ''}`;
+  return html`<strong>${STATUS_LABELS[delivery.status]}</strong>${code}${last ? html`, ${when(last.attempted_at, shownIn)}` : ''}`;
 }

@@ -53,6 +53,20 @@ t.test('an administrator sets the time zone, and days are read in it', async (t)
   t.match(await page.locator('#workspace-time-zone').innerText(), /America\/Los_Angeles/, 'the overview says it');
 });
 
+t.test('times are shown in the workspace time zone, so the day shown is the day the filters find', async (t) => {
+  // Before, the list said "2026-01-31 07:30 UTC" beside filters that find the contact on January 30.
+  await page.goto(`${base}${ws}/contacts?created_after=2026-01-30&created_before=2026-01-31`);
+  const row = page.locator('tr', { hasText: 'Night Owl' });
+  t.equal(await row.locator('time').innerText(), '2026-01-30 23:30 PST', 'the list: the day and time in Los Angeles, with the zone');
+  t.equal(await row.locator('time').getAttribute('datetime'), '2026-01-31T07:30:00.000Z', 'the exact instant stays UTC for machines');
+  await row.getByRole('link', { name: 'Night Owl' }).click();
+  await page.getByRole('heading', { name: 'Night Owl' }).waitFor();
+  t.match(await page.locator('main').innerText(), /2026-01-30 23:30 PST/, "the contact's page too");
+  await page.goto(`${base}${ws}/activity`);
+  t.match(await page.locator('#object-id-help').innerText(), /Times are in America\/Los_Angeles\./, 'the activity page says which zone its times are in');
+  t.notMatch(await page.locator('table').innerText(), /\d{2}:\d{2} UTC/, 'and shows no time in UTC');
+});
+
 t.test('the settings page ran under its CSP without a violation', async (t) => {
   t.same(cspReports, []);
 });

@@ -23,18 +23,18 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 t.test('a long value is cut between characters, never inside an emoji', async (t) => {
   // 159 ASCII characters, then emoji: a cut after 160 UTF-16 units falls inside the first emoji.
   const long = `${'a'.repeat(159)}${'😀'.repeat(20)}`;
-  const shown = eventChanges(noteUpdate(long, 'short'), names).value;
+  const shown = eventChanges(noteUpdate(long, 'short'), names, { timeZone: 'UTC' }).value;
   t.notOk(LONE_SURROGATE.test(shown), 'no half of a surrogate pair is left in the page');
   t.match(shown, /a{159}😀…/, 'the value is cut after the character that fits, and marked as cut');
 });
 
 t.test('a value of emoji only is cut at 160 characters, not 160 UTF-16 units', async (t) => {
-  const shown = eventChanges(noteUpdate('😀'.repeat(200), 'short'), names).value;
+  const shown = eventChanges(noteUpdate('😀'.repeat(200), 'short'), names, { timeZone: 'UTC' }).value;
   t.notOk(LONE_SURROGATE.test(shown));
   t.ok(shown.includes(`${'😀'.repeat(160)}…`), 'as many emoji as characters allowed');
 });
 
 t.test('a short value is shown whole', async (t) => {
-  const shown = eventChanges(noteUpdate('😀 hi', 'bye'), names).value;
+  const shown = eventChanges(noteUpdate('😀 hi', 'bye'), names, { timeZone: 'UTC' }).value;
   t.match(shown, /😀 hi<\/span> → <span class="new-value">bye/);
 });

@@ -68,7 +68,7 @@ export function activityPage(view: ActivityView): Html {
         ${field('actor_id', 'Actor id', html`<input id="actor_id" name="actor_id" type="text" maxlength="64" value="${t.actor_id ?? ''}" aria-describedby="actor-id-help">`)}
         <div class="field actions-inline"><button class="primary" type="submit">Filter</button> <a href="${base}">Clear</a></div>
       </form>
-      <p id="object-id-help" class="muted">A record id is its ${idPrefixes(view.objectKinds)} identifier. Times are in UTC.</p>
+      <p id="object-id-help" class="muted">A record id is its ${idPrefixes(view.objectKinds)} identifier. Times are in ${view.session.timeZone}.</p>
       <p id="actor-id-help" class="muted">An actor id is a token's tok_…, a connected agent's gnt_… or a console user's usr_… identifier; choose who made a change in the list to see all they changed.</p>
       ${owned ? html`<p class="muted">You see changes to the contacts and deals you own.</p>` : ''}
       ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}

@@ -21,11 +21,11 @@ function agentRow(session: ConsoleSession, agent: ConnectedAgent): Html {
     <td>${MCP_SERVERS[agent.server].title}</td>
     <td>${agent.user.email}${agent.user.id === session.user.id ? html` <span class="muted">(you)</span>` : ''}</td>
     <td>${agent.allows_changes ? 'Reads and changes' : 'Read-only'}<br>${agent.scopes.map((s) => html`<code class="scope">${s}</code> `)}</td>
-    <td>${when(agent.created_at)}</td>
-    <td>${when(agent.last_used_at, 'Not yet')}</td>
+    <td>${when(agent.created_at, session)}</td>
+    <td>${when(agent.last_used_at, session, 'Not yet')}</td>
     <td>${
       agent.revoked_at
-        ? html`Revoked ${when(agent.revoked_at)}`
+        ? html`Revoked ${when(agent.revoked_at, session)}`
         : html`<a href="${workspacePath(session, `/agents/${agent.id}/revoke`)}" aria-label="Revoke ${name} (${agent.user.email})">Revoke</a>`
     }</td>
   </tr>`;

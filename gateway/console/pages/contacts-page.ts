@@ -32,7 +32,7 @@ function contactRow(view: ContactsView, c: Contact): Html {
     <td>${c.phone}</td>
     <td>${c.status === 'active' ? 'Active' : 'Archived'}</td>
     <td>${view.ownerName(c.owner_id)}</td>
-    <td>${when(c.created_at)}</td>
+    <td>${when(c.created_at, view.session)}</td>
   </tr>`;
 }
 

@@ -30,7 +30,7 @@ function dealCard(view: DealsView, deal: Deal): Html {
     <strong><a href="${workspacePath(view.session, `/deals/${encodeURIComponent(deal.id)}`)}">${deal.name}</a></strong>
     ${deal.amount !== null ? html`<span class="amount">${money(deal.amount, deal.currency)}</span>` : ''}
     ${customFieldList(deal.custom_fields, view.fieldLabel)}
-    <span class="muted">Created ${when(deal.created_at)} · ${view.ownerName(deal.owner_id)}${deal.closed_at ? html` · closed ${when(deal.closed_at)}` : ''}</span>
+    <span class="muted">Created ${when(deal.created_at, view.session)} · ${view.ownerName(deal.owner_id)}${deal.closed_at ? html` · closed ${when(deal.closed_at, view.session)}` : ''}</span>
   </li>`;
 }
 

@@ -25,7 +25,7 @@ function memberRow(session: ConsoleSession, member: MemberRecord): Html {
     <td>${member.email}${member.user_id === session.user.id ? html` <span class="muted">(you)</span>` : ''}</td>
     <td><ul class="plain">${member.permissions.map((p) => html`<li>${PERMISSION_DESCRIPTIONS[p]}</li>`)}</ul></td>
     <td>${VISIBILITY_DESCRIPTIONS[member.visibility]}</td>
-    <td>${when(member.created_at)}</td>
+    <td>${when(member.created_at, session)}</td>
     <td><a href="${base}" aria-label="Change ${member.email}">Change</a> · <a href="${base}/remove" aria-label="Remove ${member.email}">Remove</a></td>
   </tr>`;
 }

@@ -21,7 +21,7 @@ export function tokenCreatedPage(session: ConsoleSession, token: ApiToken & { to
       <dl class="facts">
         <dt>Name</dt><dd>${token.name}</dd>
         <dt>Scopes</dt><dd>${token.scopes.map((s) => html`<code class="scope">${s}</code> `)}</dd>
-        <dt>Expires</dt><dd>${when(token.expires_at, 'Does not expire')}</dd>
+        <dt>Expires</dt><dd>${when(token.expires_at, session, 'Does not expire')}</dd>
       </dl>
       <h2>Use it</h2>
       <p>Keep it in an environment variable, never in code, and send it as a bearer token:</p>

@@ -35,10 +35,10 @@ function tokenRow(view: TokensView, token: ApiToken): Html {
     <td><code>${token.display_hint}</code></td>
     <td>${token.scopes.map((s) => html`<code class="scope">${s}</code> `)}</td>
     <td>${token.created_by === null ? 'crm command line' : (view.creators.get(token.created_by) ?? token.created_by)}</td>
-    <td>${when(token.created_at)}</td>
-    <td data-column="last-used">${when(token.last_used_at, 'Never used')}</td>
-    <td>${tokenExpired(token) ? html`Expired ${when(token.expires_at)}` : when(token.expires_at, 'Does not expire')}</td>
-    <td>${token.revoked_at ? html`Revoked ${when(token.revoked_at)}` : html`<a href="${revokeHref}" aria-label="Revoke ${token.name}">Revoke</a>`}</td>
+    <td>${when(token.created_at, view.session)}</td>
+    <td data-column="last-used">${when(token.last_used_at, view.session, 'Never used')}</td>
+    <td>${tokenExpired(token) ? html`Expired ${when(token.expires_at, view.session)}` : when(token.expires_at, view.session, 'Does not expire')}</td>
+    <td>${token.revoked_at ? html`Revoked ${when(token.revoked_at, view.session)}` : html`<a href="${revokeHref}" aria-label="Revoke ${token.name}">Revoke</a>`}</td>
   </tr>`;
 }
 

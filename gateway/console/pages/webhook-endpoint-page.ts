@@ -2,7 +2,7 @@ import type { WebhookDelivery, WebhookEndpoint } from '../../../shared/contracts
 import { html, type Html } from '../../pages/html.js';
 import { consoleLayout } from '../console-layout.js';
 import type { ConsoleSession } from '../console-session.js';
-import { when } from '../format.js';
+import { when, type ShownIn } from '../format.js';
 import { historyPager } from '../history-pager.js';
 import { noticeLine } from '../notice.js';
 import { deliveryOutcome } from '../webhook-delivery-outcome.js';
@@ -29,18 +29,18 @@ function actionButton(session: ConsoleSession, action: string, label: string, op
   </form>`;
 }
 
-function statusText(endpoint: WebhookEndpoint): Html {
+function statusText(endpoint: WebhookEndpoint, shownIn: ShownIn): Html {
   if (endpoint.status === 'disabled') return html`<strong>Disabled</strong>: it receives nothing until it is enabled again.`;
-  if (endpoint.failing_since) return html`Enabled, but every attempt has failed since ${when(endpoint.failing_since)}`;
+  if (endpoint.failing_since) return html`Enabled, but every attempt has failed since ${when(endpoint.failing_since, shownIn)}`;
   return html`Enabled`;
 }
 
 /** Every attempt of a delivery, oldest first: when, the HTTP status, how long, and why it failed. */
-function attemptList(delivery: WebhookDelivery): Html {
+function attemptList(delivery: WebhookDelivery, shownIn: ShownIn): Html {
   if (delivery.attempts.length === 0) return html`<span class="muted">Not sent yet</span>`;
   return html`<ol class="attempts">
     ${delivery.attempts.map(
-      (a) => html`<li>${when(a.attempted_at)}: ${a.status_code === null ? 'no response' : `HTTP ${a.status_code}`}, ${a.latency_ms} ms${a.error ? html` <span class="attempt-error">(${a.error})</span>` : ''}</li>`,
+      (a) => html`<li>${when(a.attempted_at, shownIn)}: ${a.status_code === null ? 'no response' : `HTTP ${a.status_code}`}, ${a.latency_ms} ms${a.error ? html` <span class="attempt-error">(${a.error})</span>` : ''}</li>`,
     )}
   </ol>`;
 }
@@ -57,9 +57,9 @@ function deliveryRow(view: WebhookEndpointView, base: string, delivery: WebhookD
         : '';
   return html`<tr data-delivery="${delivery.id}">
     <td data-column="event"><code>${delivery.event_type}</code><br><span class="muted">${delivery.event_id}</span></td>
-    <td data-column="created">${when(delivery.created_at)}</td>
-    <td data-column="status">${deliveryOutcome(delivery)}</td>
-    <td data-column="attempts">${attemptList(delivery)}</td>
+    <td data-column="created">${when(delivery.created_at, view.session)}</td>
+    <td data-column="status">${deliveryOutcome(delivery, view.session)}</td>
+    <td data-column="attempts">${attemptList(delivery, view.session)}</td>
     <td>${retry}</td>
   </tr>`;
 }
@@ -83,11 +83,11 @@ export function webhookEndpointPage(view: WebhookEndpointView): Html {
         <dt>URL</dt><dd>${e.url}</dd>
         <dt>Description</dt><dd>${e.description ?? html`<span class="muted">None</span>`}</dd>
         <dt>Events</dt><dd>${enabledEventsText(e.enabled_events)}</dd>
-        <dt>Status</dt><dd data-fact="status">${statusText(e)}</dd>
-        <dt>Signing secret</dt><dd>${e.secret_rotated_at ? html`Rotated ${when(e.secret_rotated_at)}` : 'Set when the endpoint was added'}${
-          e.previous_secret_expires_at ? html`; the previous secret also signs until ${when(e.previous_secret_expires_at)}` : ''
+        <dt>Status</dt><dd data-fact="status">${statusText(e, view.session)}</dd>
+        <dt>Signing secret</dt><dd>${e.secret_rotated_at ? html`Rotated ${when(e.secret_rotated_at, view.session)}` : 'Set when the endpoint was added'}${
+          e.previous_secret_expires_at ? html`; the previous secret also signs until ${when(e.previous_secret_expires_at, view.session)}` : ''
         }</dd>
-        <dt>Added</dt><dd>${when(e.created_at)}</dd>
+        <dt>Added</dt><dd>${when(e.created_at, view.session)}</dd>
       </dl>
       <div class="actions">
         ${enabled ? actionButton(view.session, `${base}/test`, 'Send test event') : ''}

@@ -3,14 +3,14 @@ import { html, type Html } from '../../pages/html.js';
 import { consoleLayout } from '../console-layout.js';
 import type { ConsoleSession } from '../console-session.js';
 import { copyBlock } from '../copy-block.js';
-import { when } from '../format.js';
+import { when, type ShownIn } from '../format.js';
 import { noticeLine } from '../notice.js';
 import { workspacePath } from '../workspace-url.js';
 
 /** What the previous secret still does: a rotation may keep it signing for a while (previous_secret_expires_at). */
-function rotationLine(endpoint: WebhookEndpoint): Html {
+function rotationLine(endpoint: WebhookEndpoint, shownIn: ShownIn): Html {
   return endpoint.previous_secret_expires_at
-    ? html`<p>Deliveries are signed with this secret from now on, and with the previous secret too until ${when(endpoint.previous_secret_expires_at)}; either verifies them until then.</p>`
+    ? html`<p>Deliveries are signed with this secret from now on, and with the previous secret too until ${when(endpoint.previous_secret_expires_at, shownIn)}; either verifies them until then.</p>`
     : html`<p>Deliveries are signed with this secret from now on; the previous secret no longer verifies them.</p>`;
 }
 
@@ -29,7 +29,7 @@ export function webhookSecretPage(options: { session: ConsoleSession; endpoint: 
     replaceUrl: endpointPage,
     body: html`
       ${noticeLine(html`<strong>Copy this signing secret now. You will not see it again.</strong>`)}
-      ${options.rotated ? rotationLine(endpoint) : ''}
+      ${options.rotated ? rotationLine(endpoint, session) : ''}
       ${copyBlock('webhook-secret', 'Signing secret', options.secret)}
       <dl class="facts">
         <dt>URL</dt><dd>${endpoint.url}</dd>

@@ -33,7 +33,7 @@ function endpointRow(view: WebhooksView, endpoint: WebhookEndpoint): Html {
     <td data-column="description">${endpoint.description ?? html`<span class="muted">None</span>`}</td>
     <td data-column="events">${enabledEventsText(endpoint.enabled_events)}</td>
     <td data-column="status">${endpoint.status === 'enabled' ? 'Enabled' : html`<strong>Disabled</strong>`}</td>
-    <td data-column="last-delivery">${deliveryOutcome(view.lastDeliveries.get(endpoint.id))}</td>
+    <td data-column="last-delivery">${deliveryOutcome(view.lastDeliveries.get(endpoint.id), view.session)}</td>
   </tr>`;
 }
 

@@ -45,7 +45,7 @@ export function workspaceSettingsPage(
           <select id="time_zone" name="time_zone" aria-describedby="time-zone-help">
             ${zones.map((zone) => html`<option value="${zone}" ${zone === form.time_zone ? 'selected' : ''}>${zone}</option>`)}
           </select>
-          <p class="muted" id="time-zone-help">Days in filters (created after 2026-01-31) and ranges such as last week are read in this time zone. Times are still stored and returned in UTC.</p>
+          <p class="muted" id="time-zone-help">Days in filters (created after 2026-01-31) and ranges such as last week are read in this time zone. The console shows times in it too; the API stores and returns them in UTC.</p>
         </div>
         <div class="field">
           <label for="default_country">Default country for phones</label>

@@ -29,12 +29,12 @@ export function agentsRoutes(deps: GatewayDeps): Router {
     section: 'agents',
     list: '/agents',
     load: async (req, id) => (await callWorker(deps.bus, req, getGrant, { grant_id: id })).result,
-    confirm: (agent) => {
+    confirm: (agent, session) => {
       const name = agent.client_name ?? 'this unnamed client';
       return {
         title: `Disconnect ${name}?`,
         details: agent.revoked_at
-          ? html`<p>This agent was already disconnected ${when(agent.revoked_at)}.</p>`
+          ? html`<p>This agent was already disconnected ${when(agent.revoked_at, session)}.</p>`
           : html`<p>${name} (redirecting to ${agent.redirect_host}) uses ${MCP_SERVERS[agent.server].title} as ${agent.user.email}.
               Revoking stops it within seconds; to use it again, someone must connect it again.</p>`,
         button: 'Revoke access',

@@ -2,7 +2,7 @@ import type { Request, Router } from 'express';
 import type { Html } from '../../pages/html.js';
 import { sendPage } from '../../pages/session-routes.js';
 import type { ConsoleSection } from '../console-layout.js';
-import { sessionOf } from '../console-session.js';
+import { sessionOf, type ConsoleSession } from '../console-session.js';
 import { pathParam } from '../form-fields.js';
 import { confirmPage } from '../pages/confirm-page.js';
 import { workspacePath } from '../workspace-url.js';
@@ -12,8 +12,8 @@ export interface RevokeRoutes<T extends { id: string }> {
   /** The list, relative to the workspace (e.g. '/tokens'); an item is revoked at `{list}/{id}/revoke`. */
   list: string;
   load: (req: Request, id: string) => Promise<T>;
-  /** What the confirmation page says about the item. */
-  confirm: (item: T) => { title: string; details: Html; fields?: Html; button: string };
+  /** What the confirmation page says about the item (its times in the session's workspace time zone). */
+  confirm: (item: T, session: ConsoleSession) => { title: string; details: Html; fields?: Html; button: string };
   revoke: (req: Request, id: string) => Promise<unknown>;
 }
 
@@ -26,7 +26,7 @@ export function revokeRoutes<T extends { id: string }>(router: Router, options: 
     const session = sessionOf(req);
     const item = await options.load(req, pathParam(req, 'id'));
     const list = workspacePath(session, options.list);
-    sendPage(res, confirmPage({ session, section: options.section, ...options.confirm(item), action: `${list}/${item.id}/revoke`, cancel: list }));
+    sendPage(res, confirmPage({ session, section: options.section, ...options.confirm(item, session), action: `${list}/${item.id}/revoke`, cancel: list }));
   });
 
   router.post('/:id/revoke', async (req, res) => {

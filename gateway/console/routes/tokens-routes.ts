@@ -71,12 +71,12 @@ export function tokensRoutes(deps: GatewayDeps): Router {
     section: 'tokens',
     list: '/tokens',
     load: async (req, id) => (await callWorker(deps.bus, req, getToken, { id })).result,
-    confirm: (token) => ({
+    confirm: (token, session) => ({
       title: `Revoke the token "${token.name}"?`,
       details: token.revoked_at
-        ? html`<p>This token was already revoked ${when(token.revoked_at)}.</p>`
+        ? html`<p>This token was already revoked ${when(token.revoked_at, session)}.</p>`
         : html`<p>Programs using <code>${token.display_hint}</code> will get a 401 on their next call. This cannot be undone.</p>
-              <p class="muted">Last used: ${when(token.last_used_at, 'never')}.</p>`,
+              <p class="muted">Last used: ${when(token.last_used_at, session, 'never')}.</p>`,
       fields: html`<p><label class="inline"><input type="checkbox" name="revoke_children" value="yes">
         Also revoke the tokens this token created, and theirs</label></p>`,
       button: 'Revoke token',

@@ -12,7 +12,7 @@ export const sessionMembershipsHandler: UnscopedHandler<typeof sessionMembership
     .selectFrom('memberships as m')
     .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
     .innerJoin('organizations as o', 'o.id', 'w.organization_id')
-    .select(['w.id', 'w.name', 'o.name as organization_name', 'm.permissions', 'm.visibility'])
+    .select(['w.id', 'w.name', 'o.name as organization_name', 'w.time_zone', 'm.permissions', 'm.visibility'])
     .where('m.user_id', '=', session.user.id)
     .orderBy('o.name')
     .orderBy('w.name')
@@ -25,6 +25,7 @@ export const sessionMembershipsHandler: UnscopedHandler<typeof sessionMembership
       workspace_id: r.id,
       workspace_name: r.name,
       organization_name: r.organization_name,
+      time_zone: r.time_zone,
       permissions: r.permissions as Permission[],
       visibility: r.visibility,
     })),

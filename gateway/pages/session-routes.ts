@@ -48,7 +48,8 @@ export function sessionRoutes(deps: GatewayDeps): Router {
   router.post('/sign-in', form, async (req, res) => {
     const next = safeNext(req.body?.next);
     const email = typeof req.body?.email === 'string' ? req.body.email.slice(0, 254) : '';
-    const again = (error: string, status: number) => sendPage(res, signInPage({ csrf: csrfToken(req, res, cookies()), next, email, error }), status);
+    const again = (error: string, status: number, errorField?: string) =>
+      sendPage(res, signInPage({ csrf: csrfToken(req, res, cookies()), next, email, error, ...(errorField ? { errorField } : {}) }), status);
     try {
       verifyCsrf(req, cookies());
       const password = typeof req.body?.password === 'string' ? req.body.password.slice(0, 200) : '';
@@ -62,7 +63,7 @@ export function sessionRoutes(deps: GatewayDeps): Router {
     } catch (error) {
       if (!(error instanceof CrmError)) throw error;
       // Each error keeps its own status: a wrong password is a 401, an internal failure a 500, not a 401.
-      again(error.code === 'rate_limited' ? tooManyAttempts(res, error) : error.message, HTTP_STATUS[error.code]);
+      again(error.code === 'rate_limited' ? tooManyAttempts(res, error) : error.message, HTTP_STATUS[error.code], error.details.param);
     }
   });
 

@@ -170,3 +170,31 @@ t.test('Strict-Transport-Security when PUBLIC_URL is https; plain cookies on a p
   t.match(lanCookie, /^crm_csrf=/, 'plain http on another host: no prefix, which a browser would refuse there');
   t.notMatch(lanCookie, /Secure/);
 });
+
+t.test('a refused sign-in puts the focus, and the reason, on the field it is about', async (t) => {
+  const user = await stack.bootstrap({ org: 'Focus Org', workspace: 'Main', email: 'focus@sessions.test' });
+  const browser = await launchBrowser();
+  t.teardown(() => browser.close());
+  const page = await browser.newPage();
+  const focused = () => page.evaluate<string | null>('document.activeElement.id');
+  const attempt = async (email: string, password: string) => {
+    await page.goto(`${stack.baseUrl}/console`);
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Sign in' }).click()]);
+    await page.getByRole('alert').waitFor();
+  };
+
+  // Before, focus went back to the e-mail box (already right) and the reason belonged to the form, not the field.
+  await attempt(user.user.email, 'not the password at all');
+  t.equal(await focused(), 'password', 'a wrong password: focus on the password box');
+  t.equal(await page.getByLabel('Password').getAttribute('aria-describedby'), 'sign-in-error', 'which is described by the reason');
+  t.equal(await page.getByLabel('Password').getAttribute('aria-invalid'), 'true', 'and marked as the field refused');
+  t.equal(await page.getByLabel('E-mail').getAttribute('aria-invalid'), null, 'the e-mail was right');
+  t.equal(await page.getByLabel('E-mail').inputValue(), user.user.email, 'and is kept');
+
+  await attempt('nobody@sessions.test', 'whatever it is');
+  t.equal(await focused(), 'email', 'an unknown e-mail: focus on the e-mail box');
+  t.equal(await page.getByLabel('E-mail').getAttribute('aria-describedby'), 'sign-in-error', 'described by the reason');
+  t.equal(await page.getByLabel('E-mail').getAttribute('aria-invalid'), 'true', 'and marked as the field refused');
+});

@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import { nullPrototypeRecord } from '../../shared/null-prototype.js';
+import { parseLocalDate, startOfDay } from '../../shared/time/zoned-day.js';
 
 /** Console forms are urlencoded: a field is a string, several checkboxes of one name are an array. */
 type FormBody = Record<string, string | string[] | undefined>;
@@ -26,9 +27,13 @@ export function filledQuery(query: Request['query']): Record<string, string> {
   return out;
 }
 
-/** A `<input type=date>` value as the instant the day starts in UTC; anything else is passed on as typed. */
-export function dayStart(value: string | undefined): string | undefined {
-  return value !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value;
+/**
+ * A `<input type=date>` value as the instant the day starts in the workspace's time zone (the one
+ * the console shows times in); anything else is passed on as typed, for the schema to refuse.
+ */
+export function dayStart(value: string | undefined, timeZone: string): string | undefined {
+  const day = value === undefined ? null : parseLocalDate(value);
+  return day ? startOfDay(day, timeZone).toISOString() : value;
 }
 
 /** A path parameter as one string. */

@@ -67,6 +67,21 @@ t.test('times are shown in the workspace time zone, so the day shown is the day 
   t.notMatch(await page.locator('table').innerText(), /\d{2}:\d{2} UTC/, 'and shows no time in UTC');
 });
 
+t.test("a token's expiry day starts at midnight in the workspace time zone, as it is then shown", async (t) => {
+  await page.goto(`${base}${ws}/tokens`);
+  t.match(await page.locator('#token-expiry-help').innerText(), /At 00:00 on that day in America\/Los_Angeles/, 'the help names the zone');
+  await page.getByLabel('Name').fill('Summer job');
+  await page.locator('input[name=scopes][value="contacts:read"]').check();
+  await page.getByLabel('Expires on (optional)').fill('2030-06-01');
+  await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Create token' }).click()]);
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  const tokens = await client(base, await stack.token(wsId, ['tokens:write'])).get<{ data: { name: string; expires_at: string | null }[] }>('/v1/tokens');
+  // Before, the day began at 00:00 UTC: 2030-05-31 17:00 in Los Angeles.
+  t.equal(tokens.body.data.find((x) => x.name === 'Summer job')?.expires_at, '2030-06-01T07:00:00.000Z', 'midnight in Los Angeles (PDT)');
+  await page.goto(`${base}${ws}/tokens`);
+  t.match(await page.locator('tr', { hasText: 'Summer job' }).innerText(), /2030-06-01 00:00 PDT/, 'and the list shows the day chosen');
+});
+
 t.test('the settings page ran under its CSP without a violation', async (t) => {
   t.same(cspReports, []);
 });

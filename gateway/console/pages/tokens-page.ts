@@ -1,4 +1,5 @@
 import { SCOPE_DESCRIPTIONS, type Scope } from '../../../shared/auth/scopes.js';
+import { addDays, formatLocalDate, localDateOf } from '../../../shared/time/zoned-day.js';
 import { tokenExpired, type ApiToken } from '../../../shared/contracts/tokens.js';
 import { html, type Html } from '../../pages/html.js';
 import { consoleLayout } from '../console-layout.js';
@@ -55,7 +56,7 @@ function tokensPager(view: TokensView, base: string): Html {
 export function tokensPage(view: TokensView): Html {
   const form = view.form ?? { name: '', scopes: [], expires_on: '' };
   const base = workspacePath(view.session, '/tokens');
-  const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+  const tomorrow = formatLocalDate(addDays(localDateOf(Date.now(), view.session.timeZone), 1));
   return consoleLayout({
     session: view.session,
     section: 'tokens',
@@ -97,7 +98,7 @@ export function tokensPage(view: TokensView): Html {
           </fieldset>
           <label for="token-expiry">Expires on (optional)</label>
           <input id="token-expiry" name="expires_on" type="date" min="${tomorrow}" value="${form.expires_on}" aria-describedby="token-expiry-help">
-          <p id="token-expiry-help" class="muted">At 00:00 UTC on that day. Leave empty for a token that works until it is revoked.</p>
+          <p id="token-expiry-help" class="muted">At 00:00 on that day in ${view.session.timeZone}, the workspace's time zone. Leave empty for a token that works until it is revoked.</p>
           <div class="actions"><button class="primary" type="submit">Create token</button></div>
         </form>
       </section>`,

@@ -58,7 +58,7 @@ export function tokensRoutes(deps: GatewayDeps): Router {
   router.post('/', async (req, res) => {
     const form: TokenForm = { name: textField(req, 'name', 200), scopes: listField(req, 'scopes'), expires_on: textField(req, 'expires_on', 20) };
     try {
-      const input = parseWith(createToken.input, { name: form.name, scopes: form.scopes, expires_at: form.expires_on === '' ? null : dayStart(form.expires_on) });
+      const input = parseWith(createToken.input, { name: form.name, scopes: form.scopes, expires_at: form.expires_on === '' ? null : dayStart(form.expires_on, sessionOf(req).timeZone) });
       const { result } = await callWorker(deps.bus, req, createToken, input);
       sendPage(res, tokenCreatedPage(sessionOf(req), result, deps.publicUrl()));
     } catch (error) {

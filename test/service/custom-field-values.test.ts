@@ -128,6 +128,37 @@ t.test('required fields', async (t) => {
   await api.send('DELETE', `/v1/custom-fields/${id}`);
 });
 
+t.test('a record written before its field was made required can be sent back as read', async (t) => {
+  const earlier = (await api.post<Contact>('/v1/contacts', { first_name: 'Early', phone: newPhone() })).body;
+  const earlierDeal = (await api.post<Deal>('/v1/deals', { name: 'Early deal' })).body;
+  const contactField = await define({ object_type: 'contact', key: 'segment', label: 'Segment', type: 'text', required: true });
+  const dealField = await define({ object_type: 'deal', key: 'source', label: 'Source', type: 'text', required: true });
+  const read = (await api.get<Contact>(`/v1/contacts/${earlier.id}`)).body;
+  t.equal(read.custom_fields.segment, null, 'shown as null');
+  // The record as read, with another change: the null it shows clears nothing, so it is no mistake.
+  const renamed = await api.send<Contact>('PATCH', `/v1/contacts/${earlier.id}`, { body: { first_name: 'Earlier', custom_fields: read.custom_fields } });
+  t.equal(renamed.status, 200, 'a contact sent back with its null required field is taken');
+  t.equal(renamed.body.first_name, 'Earlier');
+  const readDeal = (await api.get<Deal>(`/v1/deals/${earlierDeal.id}`)).body;
+  const dealRenamed = await api.send<Deal>('PATCH', `/v1/deals/${earlierDeal.id}`, { body: { name: 'Earlier deal', custom_fields: readDeal.custom_fields } });
+  t.equal(dealRenamed.status, 200, 'so is a deal');
+  // Once it holds a value, null would clear it: refused, and nothing changes.
+  await api.send('PATCH', `/v1/contacts/${earlier.id}`, { body: { custom_fields: { segment: 'SMB' } } });
+  const clear = await api.send<ErrorBody>('PATCH', `/v1/contacts/${earlier.id}`, { body: { first_name: 'Changed', custom_fields: { segment: null } } });
+  t.equal(clear.status, 400);
+  t.equal(clear.body.error.param, 'custom_fields.segment');
+  t.match(clear.body.error.message, /required and cannot be cleared/);
+  const after = (await api.get<Contact>(`/v1/contacts/${earlier.id}`)).body;
+  t.equal(after.first_name, 'Earlier', 'the refused change changed nothing');
+  t.equal(after.custom_fields.segment, 'SMB');
+  await api.send('PATCH', `/v1/deals/${earlierDeal.id}`, { body: { custom_fields: { source: 'web' } } });
+  const clearDeal = await api.send<ErrorBody>('PATCH', `/v1/deals/${earlierDeal.id}`, { body: { custom_fields: { source: null } } });
+  t.equal(clearDeal.status, 400);
+  t.equal(clearDeal.body.error.param, 'custom_fields.source');
+  await api.send('DELETE', `/v1/custom-fields/${contactField}`);
+  await api.send('DELETE', `/v1/custom-fields/${dealField}`);
+});
+
 t.test('a required text field takes no blank value: "", spaces or only invisible characters say nothing', async (t) => {
   const id = await define({ object_type: 'contact', key: 'company', label: 'Company', type: 'text', required: true });
   for (const blank of ['', '   ', '\u200b', '\t\n']) await expectRefused(t, { company: blank }, 'custom_fields.company', /required and cannot be empty/);

@@ -6,7 +6,7 @@ import type { OperationHandler } from '../runtime/worker-call.js';
 import { activeKeys } from '../schema/custom-field-definitions.js';
 import { lockFieldDefinitions } from '../schema/lock-field-definitions.js';
 import { mergedCustomFieldsSql } from '../schema/merge-custom-fields-sql.js';
-import { customFieldChange } from '../schema/validate-custom-field-values.js';
+import { customFieldChange, refuseClearingRequired } from '../schema/validate-custom-field-values.js';
 import { toContactResource } from './contact-resource.js';
 import { contactUnchanged } from './contact-unchanged.js';
 import { writeOrPhoneTaken } from './create-contact.js';
@@ -32,6 +32,7 @@ export const updateContactHandler: OperationHandler<typeof updateContact> = asyn
     .forUpdate()
     .executeTakeFirst();
   if (!before) throw new NotFoundError('contact', id, 'id');
+  refuseClearingRequired(change, before.custom_fields);
   const keys = activeKeys(setup.fields);
   if (contactUnchanged(before, { ...fields, phone, owner_id: ownerId }, change)) return toContactResource(before, keys);
 

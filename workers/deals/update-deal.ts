@@ -6,7 +6,7 @@ import type { OperationHandler } from '../runtime/worker-call.js';
 import { activeKeys } from '../schema/custom-field-definitions.js';
 import { lockFieldDefinitions } from '../schema/lock-field-definitions.js';
 import { mergedCustomFieldsSql } from '../schema/merge-custom-fields-sql.js';
-import { customFieldChange } from '../schema/validate-custom-field-values.js';
+import { customFieldChange, refuseClearingRequired } from '../schema/validate-custom-field-values.js';
 import { resolvePlacement } from './deal-placement.js';
 import { requireVisibleContact } from './deal-references.js';
 import { toDealResource } from './deal-resource.js';
@@ -29,6 +29,7 @@ export const updateDealHandler: OperationHandler<typeof updateDeal> = async ({ i
   if (customFields !== undefined) await lockFieldDefinitions(db, 'deal', Object.keys(customFields));
   const dealFields = await loadDealFields(db);
   const change = customFields === undefined ? null : customFieldChange(dealFields, 'deal', customFields);
+  refuseClearingRequired(change, current.custom_fields);
   const placement =
     pipelineId === undefined && stageId === undefined && stageName === undefined
       ? undefined

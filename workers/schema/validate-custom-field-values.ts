@@ -47,6 +47,12 @@ export interface CustomFieldChange {
   set: CustomFieldValues;
   /** Keys whose values are cleared. */
   clear: string[];
+  /**
+   * Required fields sent as null: never cleared. Refused by {@link refuseClearingRequired} when the
+   * record holds a value; where it holds none (a field made required after the record was written,
+   * shown as null), sending the record back as read changes nothing and is no mistake.
+   */
+  requiredNulls: string[];
 }
 
 /**
@@ -58,21 +64,31 @@ export function customFieldChange(fields: FieldDefinition[], objectType: CustomF
   const byKey = new Map(fields.map((f) => [f.key, f]));
   const set = nullPrototypeRecord<CustomFieldValue>();
   const clear: string[] = [];
+  const requiredNulls: string[] = [];
   for (const [key, value] of Object.entries(change)) {
     const param = `custom_fields.${key}`;
     const field = byKey.get(key);
     if (!field) throw new ValidationError(`${param}: no ${objectType} custom field is called "${key}".`, param);
     if (field.archived) throw new ValidationError(`${param}: the field "${key}" is archived and cannot be written.`, param);
     if (value === null) {
-      if (field.required) throw new ValidationError(`${param}: the field "${key}" is required and cannot be cleared.`, param);
-      clear.push(key);
+      if (field.required) requiredNulls.push(key);
+      else clear.push(key);
       continue;
     }
     const problem = problemWith(field, value);
     if (problem) throw new ValidationError(`${param}: ${problem}.`, param);
     set[key] = value;
   }
-  return { set, clear };
+  return { set, clear, requiredNulls };
+}
+
+/** Refuses a change that sends null for a required field the record (as stored, locked) holds a value in. */
+export function refuseClearingRequired(change: CustomFieldChange | null, stored: CustomFieldValues): void {
+  for (const key of change?.requiredNulls ?? []) {
+    if ((Object.hasOwn(stored, key) ? stored[key] : null) === null) continue;
+    const param = `custom_fields.${key}`;
+    throw new ValidationError(`${param}: the field "${key}" is required and cannot be cleared.`, param);
+  }
 }
 
 /** The values of a new record: the change, with every required active field present. */

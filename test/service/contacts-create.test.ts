@@ -161,6 +161,7 @@ t.test('Idempotency-Key: a retried POST replays the first response and stores on
   t.equal(first.status, 201);
   t.equal(again.status, 201);
   t.same(again.body, first.body, 'same response');
+  t.equal(JSON.stringify(again.body), JSON.stringify(first.body), 'its fields in the same order');
   t.equal(again.headers.get('idempotent-replayed'), 'true');
   t.equal(again.headers.get('location'), first.headers.get('location'));
   t.equal(await count(), before + 1, 'one contact stored');

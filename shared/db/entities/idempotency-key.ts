@@ -8,7 +8,8 @@ export const IdempotencyKeySchema = defineEntity({
     key: p.string().primary(),
     /** The operation and a hash of its input: a key reused for another request is refused. */
     fingerprint: p.string(),
-    response: p.json<unknown>().nullable(),
+    /** json, not jsonb: a replay gives the first response's keys in their order (migration 0017). */
+    response: p.json<unknown>().nullable().columnType('json'),
     createdAt: p.datetime(3),
   },
 });

@@ -14,6 +14,7 @@ import { Migration0013WebhookSecretOverlap } from './0013-webhook-secret-overlap
 import { Migration0014WebhookDeliveryLease } from './0014-webhook-delivery-lease.js';
 import { Migration0015CustomFieldsSize } from './0015-custom-fields-size.js';
 import { Migration0016CurrentZoneNames } from './0016-current-zone-names.js';
+import { Migration0017IdempotencyResponseAsWritten } from './0017-idempotency-response-as-written.js';
 
 /** Every migration, in order. Listed explicitly so the compiled service needs no file discovery. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   Migration0014WebhookDeliveryLease,
   Migration0015CustomFieldsSize,
   Migration0016CurrentZoneNames,
+  Migration0017IdempotencyResponseAsWritten,
 ];

@@ -303,3 +303,29 @@ t.test('the console: an administrator sets the time zone; the overview shows it'
   t.equal((await reader.post('/settings', { time_zone: 'UTC', default_country: '' })).status, 403);
   t.equal((await ws.api.get<WorkspaceSettings>('/v1/workspace')).body.time_zone, 'Europe/Paris', 'still');
 });
+
+t.test('the events feed: an instant finer than the millisecond bounds events as that exact instant would', async (t) => {
+  const ws = await workspace(LA);
+  // Two real contact.created events, moved to instants within one millisecond of each other
+  // (created_at is kept to the millisecond; the bounds below fall inside those milliseconds).
+  for (const [name, phone] of [['Early', '+16505550101'], ['Late', '+16505550102']] as const) {
+    const made = await ws.api.send('POST', '/v1/contacts', { body: { first_name: name, phone } });
+    if (made.status !== 201) throw new Error(JSON.stringify(made.body));
+  }
+  await stack.db.query(
+    `update events set created_at = case when data->>'first_name' = 'Early' then '2026-03-10T12:00:00.000Z'::timestamptz else '2026-03-10T12:00:00.001Z'::timestamptz end
+     where workspace_id = $1 and type = 'contact.created'`,
+    [ws.id],
+  );
+  const feed = async (query: string) => {
+    const res = await ws.api.get<ListPage<{ created_at: string }> | ErrorBody>(`/v1/events?type=contact.created&${query}`);
+    t.equal(res.status, 200, `${query}: ${JSON.stringify(res.body)}`);
+    return (res.body as ListPage<{ created_at: string }>).data.map((e) => e.created_at).sort();
+  };
+  // .000 is before .0005: an exclusive end truncated to .000 left it out.
+  t.same(await feed('created_before=2026-03-10T12:00:00.0005Z'), ['2026-03-10T12:00:00.000Z'], 'created_before an instant');
+  t.same(await feed('created_after=2026-03-10T11:00:00Z&created_before=2026-03-10T12:00:00.0005Z'), ['2026-03-10T12:00:00.000Z'], 'both instants');
+  // .001 is after .0005: an exclusive start rounded up to .001 left it out.
+  t.same(await feed('created_after=2026-03-10T12:00:00.0005Z&created_before=2026-03-11'), ['2026-03-10T12:00:00.001Z'], 'an instant start with a day end');
+  t.same(await feed('created_after=2026-03-10T12:00:00.0005Z'), ['2026-03-10T12:00:00.001Z'], 'an instant start alone');
+});

@@ -50,7 +50,7 @@ function instantOf(param: 'created_after' | 'created_before', value: string | un
  * take in the row of that millisecond before a created_after and leave it out before a
  * created_before; rounded up instead, `>=` and `<` select what the exact instant would.
  */
-function wholeMillisecondsUp(value: string): Date {
+export function wholeMillisecondsUp(value: string): Date {
   const date = new Date(value);
   const finer = /\.\d{3}(\d+)/.exec(value)?.[1];
   return finer !== undefined && /[1-9]/.test(finer) ? new Date(date.getTime() + 1) : date;

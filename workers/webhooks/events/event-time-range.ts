@@ -2,7 +2,7 @@ import type { AppliedRange, CreatedWithin } from '../../../shared/contracts/crea
 import type { WorkspaceSql } from '../../../shared/db/workspace-sql.js';
 import { ValidationError } from '../../../shared/errors.js';
 import { parseLocalDate } from '../../../shared/time/zoned-day.js';
-import { resolveCreatedRange } from '../../runtime/created-range.js';
+import { resolveCreatedRange, wholeMillisecondsUp } from '../../runtime/created-range.js';
 
 export interface EventTimeFilters {
   created_after?: string;
@@ -29,7 +29,9 @@ export async function eventTimeBounds(db: WorkspaceSql, filters: EventTimeFilter
   if (within === undefined && !isDay(after) && !isDay(before)) {
     const bounds = {
       after: after === undefined ? undefined : { at: new Date(after).toISOString(), inclusive: false },
-      before: before === undefined ? undefined : new Date(before).toISOString(),
+      // created_at is kept to the millisecond: an exclusive end rounds finer digits up (the row of
+      // that millisecond is before it), an exclusive start truncates them (that row is not after it).
+      before: before === undefined ? undefined : wholeMillisecondsUp(before).toISOString(),
     };
     // Refused as the lists refuse a backwards range: an empty page would read as "nothing changed".
     if (bounds.after !== undefined && bounds.before !== undefined && bounds.before <= bounds.after.at) {
@@ -43,7 +45,14 @@ export async function eventTimeBounds(db: WorkspaceSql, filters: EventTimeFilter
   const { time_zone: zone } = await db.global.selectFrom('workspaces').select('time_zone').where('id', '=', db.workspaceId).executeTakeFirstOrThrow();
   const applied = resolveCreatedRange(filters, zone, now);
   return {
-    after: applied.created_after === null ? undefined : { at: applied.created_after, inclusive: within !== undefined || isDay(after) },
+    // An instant start is exclusive here, so its finer digits are truncated rather than rounded up
+    // as the lists' inclusive start has them (rounded up, `>` would miss the row of that millisecond).
+    after:
+      applied.created_after === null
+        ? undefined
+        : within !== undefined || isDay(after)
+          ? { at: applied.created_after, inclusive: true }
+          : { at: new Date(after!).toISOString(), inclusive: false },
     before: applied.created_before ?? undefined,
     applied,
   };

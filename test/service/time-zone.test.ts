@@ -328,4 +328,9 @@ t.test('the events feed: an instant finer than the millisecond bounds events as 
   // .001 is after .0005: an exclusive start rounded up to .001 left it out.
   t.same(await feed('created_after=2026-03-10T12:00:00.0005Z&created_before=2026-03-11'), ['2026-03-10T12:00:00.001Z'], 'an instant start with a day end');
   t.same(await feed('created_after=2026-03-10T12:00:00.0005Z'), ['2026-03-10T12:00:00.001Z'], 'an instant start alone');
+  // Rounded up, the last instant of year 9999 leaves it: a 400 naming the filter, as the lists give, not Postgres's refusal.
+  const past = await ws.api.get<ErrorBody>(`/v1/events?created_before=${encodeURIComponent('9999-12-31T23:59:59.9995Z')}`);
+  t.equal(past.status, 400, JSON.stringify(past.body));
+  t.equal(past.body.error.param, 'created_before');
+  t.match(past.body.error.message, /outside the years 0001 to 9999/);
 });

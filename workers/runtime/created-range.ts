@@ -30,7 +30,8 @@ function daysOf(within: CreatedWithin, today: LocalDate): [LocalDate, LocalDate]
   }
 }
 
-function instantOf(param: 'created_after' | 'created_before', value: string | undefined, zone: string): string | null {
+/** A bound as the UTC instant it selects from (a day: its start in `zone`; an instant: rounded up to the millisecond), refused outside the years 0001 to 9999. */
+export function instantOf(param: 'created_after' | 'created_before', value: string | undefined, zone: string): string | null {
   if (value === undefined) return null;
   const day = parseLocalDate(value);
   const instant = day ? startOfDay(day, zone) : wholeMillisecondsUp(value);

@@ -2,7 +2,7 @@ import type { AppliedRange, CreatedWithin } from '../../../shared/contracts/crea
 import type { WorkspaceSql } from '../../../shared/db/workspace-sql.js';
 import { ValidationError } from '../../../shared/errors.js';
 import { parseLocalDate } from '../../../shared/time/zoned-day.js';
-import { resolveCreatedRange, wholeMillisecondsUp } from '../../runtime/created-range.js';
+import { instantOf, resolveCreatedRange } from '../../runtime/created-range.js';
 
 export interface EventTimeFilters {
   created_after?: string;
@@ -31,7 +31,8 @@ export async function eventTimeBounds(db: WorkspaceSql, filters: EventTimeFilter
       after: after === undefined ? undefined : { at: new Date(after).toISOString(), inclusive: false },
       // created_at is kept to the millisecond: an exclusive end rounds finer digits up (the row of
       // that millisecond is before it), an exclusive start truncates them (that row is not after it).
-      before: before === undefined ? undefined : wholeMillisecondsUp(before).toISOString(),
+      // (and, rounded up past 9999-12-31, it is a 400 as in the lists rather than Postgres's refusal).
+      before: instantOf('created_before', before, 'UTC') ?? undefined,
     };
     // Refused as the lists refuse a backwards range: an empty page would read as "nothing changed".
     if (bounds.after !== undefined && bounds.before !== undefined && bounds.before <= bounds.after.at) {

@@ -8,6 +8,9 @@ import { NotAcceptableError } from '../../shared/errors.js';
  * The 406 itself is in JSON: the one error shape, which every client of the API reads.
  */
 export const acceptsJson: RequestHandler = (req, _res, next) => {
-  if (req.headers.accept === undefined || req.accepts('application/json') !== false) return next();
-  next(new NotAcceptableError(`This API answers only with application/json, which the Accept header (${req.headers.accept.slice(0, 100)}) does not allow.`));
+  const accept = req.headers.accept;
+  // What nearly every client sends (curl and fetch: */*) passes without negotiating.
+  if (accept === undefined || accept === '*/*' || accept === 'application/json' || req.accepts('application/json') !== false) return next();
+  // The header is not repeated: no answer echoes arbitrary header text.
+  next(new NotAcceptableError('This API answers only with application/json, which the Accept header does not allow: send Accept: application/json, or none.'));
 };

@@ -19,13 +19,6 @@ export function refuseProtoKey(key: string, value: unknown): unknown {
  */
 const UTF8_LABEL = /;\s*charset\s*=\s*"?(?:utf8|us-ascii|ascii)"?\s*(?=;|$)/i;
 
-/** Reads a body labelled with one of those as the UTF-8 it is (RFC 8259: JSON is UTF-8). */
-const utf8Labels: RequestHandler = (req, _res, next) => {
-  const type = req.headers['content-type'];
-  if (type !== undefined && UTF8_LABEL.test(type)) req.headers['content-type'] = type.replace(UTF8_LABEL, '; charset=utf-8');
-  next();
-};
-
 /**
  * Parses JSON bodies up to `limit`; a body of any other type is a 415, whatever the method: a
  * DELETE's text body is refused like a POST's, never ignored while the DELETE goes ahead.
@@ -41,7 +34,10 @@ export function jsonBody(limit: string): RequestHandler[] {
       next(new UnsupportedMediaTypeError('Send the request body as JSON with Content-Type: application/json.'));
       return;
     }
+    // A body labelled with one of those is read as the UTF-8 it is (RFC 8259: JSON is UTF-8).
+    const type = req.headers['content-type'];
+    if (type !== undefined && UTF8_LABEL.test(type)) req.headers['content-type'] = type.replace(UTF8_LABEL, '; charset=utf-8');
     next();
   };
-  return [requireJson, utf8Labels, parse];
+  return [requireJson, parse];
 }

@@ -16,7 +16,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   409: 'Conflicts with the current state, e.g. a phone already used in the workspace.',
   413: 'The request body is too large.',
   406: 'The Accept header allows no application/json, the only type the API answers with.',
-  415: 'The request body must be JSON (Content-Type: application/json).',
+  415: 'The request body must be UTF-8 JSON (Content-Type: application/json), in no Content-Encoding but gzip, deflate or br.',
   429: 'The token used up its requests for this minute; retry after the Retry-After header.',
   500: 'An internal error; details are logged under the request id.',
   503: 'No worker answered in time; retry after the Retry-After header.',

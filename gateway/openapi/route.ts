@@ -40,7 +40,7 @@ export function openApiRoutes({ publicUrl }: GatewayDeps, endpoints: readonly En
   });
   // Public, like the GET: another method is a 405 here, not the API's 401 for a missing token (nor its 404).
   router.all('/v1/openapi.json', (req, res, next) => {
-    res.set('Allow', 'GET, HEAD');
+    res.set('Allow', 'GET, HEAD').set('Cache-Control', 'no-store');
     next(new MethodNotAllowedError(`${req.method} is not allowed on /v1/openapi.json; this path takes GET, HEAD.`));
   });
   router.get('/docs', (_req, res) => {

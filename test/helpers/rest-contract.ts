@@ -75,6 +75,9 @@ export async function checkRestContract(
   const html = await reader.get<{ error: { code: string } }>('/v1/me', { accept: 'text/html' });
   t.equal(html.status, 406, 'Accept: text/html');
   t.equal(html.body.error.code, 'not_acceptable');
+  const echoed = await reader.get<{ error: { message: string } }>('/v1/me', { accept: 'text/html, x-echo/<script>' });
+  t.notMatch(echoed.body.error.message, /script/, 'the 406 does not repeat the Accept header');
+  t.equal((await reader.get('/v1/me', { accept: '*/*' })).status, 200, 'Accept: */* (curl, fetch)');
   t.equal((await reader.get('/v1/me', { accept: 'text/html, application/*;q=0.5' })).status, 200, 'Accept with application/* among others');
 
   const forbidden = await reader.post<{ error: { required_scope: string } }>('/v1/contacts', { first_name: 'No', phone: '+1 415 555 0190' });

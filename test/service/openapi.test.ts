@@ -87,6 +87,7 @@ t.test('the document is public for every method: another than GET is a 405, not 
     t.equal(answer.status, 405, method);
     t.equal(answer.body.error.code, 'method_not_allowed', method);
     t.equal(answer.headers.get('allow'), 'GET, HEAD', method);
+    t.equal(answer.headers.get('cache-control'), 'no-store', `${method}: an error is no-store, as every other /v1 error`);
   }
   t.equal((await fetch(`${stack.baseUrl}/v1/openapi.json`, { method: 'HEAD' })).status, 200, 'HEAD');
 });

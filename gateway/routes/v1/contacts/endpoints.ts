@@ -18,7 +18,7 @@ export const listContactsEndpoint = defineEndpoint({
   query: ListContactsQuery,
   response: listOf(Contact, 'ContactList', { applied_range: AppliedRange }),
   status: 200,
-  errors: ['validation_failed', 'invalid_cursor'],
+  errors: ['invalid_cursor'],
 });
 
 export const createContactEndpoint = defineEndpoint({
@@ -31,7 +31,7 @@ export const createContactEndpoint = defineEndpoint({
   op: createContact,
   body: CreateContactBody,
   status: 201,
-  errors: ['validation_failed', 'invalid_json', 'not_found', 'forbidden', 'phone_taken', 'idempotency_key_reused', 'payload_too_large', 'unsupported_media_type'],
+  errors: ['not_found', 'forbidden', 'phone_taken', 'idempotency_key_reused'],
   location: (contact) => `/v1/contacts/${contact.id}`,
 });
 
@@ -59,7 +59,7 @@ export const updateContactEndpoint = defineEndpoint({
   params: ContactIdParams,
   body: UpdateContactBody,
   status: 200,
-  errors: ['validation_failed', 'invalid_json', 'not_found', 'forbidden', 'phone_taken', 'idempotency_key_reused', 'payload_too_large', 'unsupported_media_type'],
+  errors: ['not_found', 'forbidden', 'phone_taken', 'idempotency_key_reused'],
 });
 
 export const archiveContactEndpoint = defineEndpoint({

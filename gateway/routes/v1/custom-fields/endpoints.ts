@@ -22,7 +22,7 @@ export const listCustomFieldsEndpoint = defineEndpoint({
   query: ListCustomFieldsQuery,
   response: listOf(CustomField, 'CustomFieldList'),
   status: 200,
-  errors: ['validation_failed', 'invalid_cursor'],
+  errors: ['invalid_cursor'],
 });
 
 export const createCustomFieldEndpoint = defineEndpoint({
@@ -35,7 +35,7 @@ export const createCustomFieldEndpoint = defineEndpoint({
   op: createCustomField,
   body: CreateCustomFieldBody,
   status: 201,
-  errors: ['validation_failed', 'invalid_json', 'conflict', 'idempotency_key_reused', 'payload_too_large', 'unsupported_media_type'],
+  errors: ['conflict', 'idempotency_key_reused'],
   location: (field) => `/v1/custom-fields/${field.id}`,
 });
 
@@ -63,7 +63,7 @@ export const updateCustomFieldEndpoint = defineEndpoint({
   params: CustomFieldIdParams,
   body: UpdateCustomFieldBody,
   status: 200,
-  errors: ['validation_failed', 'invalid_json', 'not_found', 'conflict', 'payload_too_large', 'unsupported_media_type'],
+  errors: ['not_found', 'conflict'],
 });
 
 export const archiveCustomFieldEndpoint = defineEndpoint({

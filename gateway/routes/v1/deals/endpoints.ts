@@ -5,7 +5,7 @@ import { listOf } from '../../../api/list-envelope.js';
 import { CreateDealBody, DealIdParams, ListDealsQuery, UpdateDealBody } from './validators.js';
 
 const tag = 'Deals';
-const writeErrors = ['validation_failed', 'invalid_json', 'not_found', 'forbidden', 'idempotency_key_reused', 'payload_too_large', 'unsupported_media_type'] as const;
+const writeErrors = ['not_found', 'forbidden', 'idempotency_key_reused'] as const;
 
 export const listDealsEndpoint = defineEndpoint({
   method: 'get',
@@ -19,7 +19,7 @@ export const listDealsEndpoint = defineEndpoint({
   query: ListDealsQuery,
   response: listOf(Deal, 'DealList', { applied_range: AppliedRange }),
   status: 200,
-  errors: ['validation_failed', 'invalid_cursor', 'not_found'],
+  errors: ['invalid_cursor', 'not_found'],
 });
 
 export const createDealEndpoint = defineEndpoint({

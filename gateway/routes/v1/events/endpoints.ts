@@ -17,7 +17,7 @@ export const listEventsEndpoint = defineEndpoint({
   query: ListEventsQuery,
   response: listOf(Event, 'EventList', { applied_range: listEvents.output.shape.applied_range }),
   status: 200,
-  errors: ['validation_failed', 'invalid_cursor'],
+  errors: ['invalid_cursor'],
 });
 
 export const getEventEndpoint = defineEndpoint({

@@ -18,7 +18,7 @@ export const listNotesEndpoint = defineEndpoint({
   query: ListNotesQuery,
   response: listOf(Note, 'NoteList'),
   status: 200,
-  errors: ['validation_failed', 'invalid_cursor', 'not_found'],
+  errors: ['invalid_cursor', 'not_found'],
 });
 
 export const createNoteEndpoint = defineEndpoint({
@@ -31,7 +31,7 @@ export const createNoteEndpoint = defineEndpoint({
   op: createNote,
   body: CreateNoteBody,
   status: 201,
-  errors: ['validation_failed', 'invalid_json', 'not_found', 'idempotency_key_reused', 'payload_too_large', 'unsupported_media_type'],
+  errors: ['not_found', 'idempotency_key_reused'],
   location: (note) => `/v1/notes/${note.id}`,
 });
 
@@ -59,7 +59,7 @@ export const updateNoteEndpoint = defineEndpoint({
   params: NoteIdParams,
   body: UpdateNoteBody,
   status: 200,
-  errors: ['validation_failed', 'invalid_json', 'not_found', 'idempotency_key_reused', 'payload_too_large', 'unsupported_media_type'],
+  errors: ['not_found', 'idempotency_key_reused'],
 });
 
 export const deleteNoteEndpoint = defineEndpoint({

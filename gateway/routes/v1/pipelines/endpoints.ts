@@ -14,7 +14,7 @@ import { defineEndpoint } from '../../../api/endpoint.js';
 import { CreatePipelineBody, CreateStageBody, PipelineIdParams, StageParams, UpdatePipelineBody, UpdateStageBody } from './validators.js';
 
 const tag = 'Pipelines';
-const writeErrors = ['validation_failed', 'invalid_json', 'not_found', 'conflict', 'payload_too_large', 'unsupported_media_type'] as const;
+const writeErrors = ['not_found', 'conflict'] as const;
 
 export const PipelineList = z.object({ object: z.literal('list'), data: z.array(Pipeline) }).meta({ id: 'PipelineList' });
 

@@ -16,7 +16,7 @@ export const listTokensEndpoint = defineEndpoint({
   query: ListTokensQuery,
   response: listOf(ApiToken, 'TokenList'),
   status: 200,
-  errors: ['validation_failed', 'invalid_cursor', 'forbidden'],
+  errors: ['invalid_cursor', 'forbidden'],
 });
 
 export const createTokenEndpoint = defineEndpoint({
@@ -30,7 +30,7 @@ export const createTokenEndpoint = defineEndpoint({
   op: createToken,
   body: CreateTokenBody,
   status: 201,
-  errors: ['validation_failed', 'invalid_json', 'forbidden', 'payload_too_large', 'unsupported_media_type'],
+  errors: ['forbidden'],
   location: (token) => `/v1/tokens/${token.id}`,
 });
 

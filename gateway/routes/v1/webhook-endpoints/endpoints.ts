@@ -24,7 +24,6 @@ import {
 } from './validators.js';
 
 const tag = 'Webhooks';
-const bodyErrors = ['validation_failed', 'invalid_json', 'payload_too_large', 'unsupported_media_type'] as const;
 
 export const createWebhookEndpointEndpoint = defineEndpoint({
   method: 'post',
@@ -37,7 +36,7 @@ export const createWebhookEndpointEndpoint = defineEndpoint({
   op: createWebhookEndpoint,
   body: CreateWebhookEndpointBody,
   status: 201,
-  errors: [...bodyErrors, 'forbidden'],
+  errors: ['forbidden'],
   location: (endpoint) => `/v1/webhook-endpoints/${endpoint.id}`,
 });
 
@@ -52,7 +51,7 @@ export const listWebhookEndpointsEndpoint = defineEndpoint({
   query: ListWebhookEndpointsQuery,
   response: listOf(WebhookEndpoint, 'WebhookEndpointList'),
   status: 200,
-  errors: ['validation_failed', 'invalid_cursor'],
+  errors: ['invalid_cursor'],
 });
 
 export const getWebhookEndpointEndpoint = defineEndpoint({
@@ -79,7 +78,7 @@ export const updateWebhookEndpointEndpoint = defineEndpoint({
   params: WebhookEndpointIdParams,
   body: UpdateWebhookEndpointBody,
   status: 200,
-  errors: ['not_found', ...bodyErrors, 'forbidden'],
+  errors: ['not_found', 'forbidden'],
 });
 
 export const deleteWebhookEndpointEndpoint = defineEndpoint({
@@ -108,7 +107,7 @@ export const rotateWebhookSecretEndpoint = defineEndpoint({
   body: RotateSecretFields,
   bodyOptional: true,
   status: 200,
-  errors: ['not_found', ...bodyErrors],
+  errors: ['not_found'],
 });
 
 export const sendTestWebhookEndpoint = defineEndpoint({
@@ -122,7 +121,7 @@ export const sendTestWebhookEndpoint = defineEndpoint({
   op: sendTestWebhook,
   params: WebhookEndpointIdParams,
   status: 201,
-  errors: ['not_found', 'conflict', ...bodyErrors],
+  errors: ['not_found', 'conflict'],
 });
 
 export const listWebhookDeliveriesEndpoint = defineEndpoint({
@@ -139,7 +138,7 @@ export const listWebhookDeliveriesEndpoint = defineEndpoint({
   input: ({ params, query }) => ({ endpoint_id: params.id, ...query }),
   response: listOf(WebhookDelivery, 'WebhookDeliveryList'),
   status: 200,
-  errors: ['not_found', 'validation_failed', 'invalid_cursor'],
+  errors: ['not_found', 'invalid_cursor'],
 });
 
 export const retryWebhookDeliveryEndpoint = defineEndpoint({
@@ -154,7 +153,7 @@ export const retryWebhookDeliveryEndpoint = defineEndpoint({
   params: WebhookDeliveryParams,
   input: ({ params }) => ({ endpoint_id: params.id, id: params.delivery_id }),
   status: 200,
-  errors: ['not_found', 'conflict', ...bodyErrors],
+  errors: ['not_found', 'conflict'],
 });
 
 export const webhookEndpointEndpoints = [

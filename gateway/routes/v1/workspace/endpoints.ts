@@ -24,7 +24,6 @@ export const updateWorkspaceEndpoint = defineEndpoint({
   op: updateWorkspaceSettings,
   body: updateWorkspaceSettings.input,
   status: 200,
-  errors: ['validation_failed', 'invalid_json', 'payload_too_large', 'unsupported_media_type'],
 });
 
 export const workspaceEndpoints = [getWorkspaceEndpoint, updateWorkspaceEndpoint];

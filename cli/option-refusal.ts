@@ -11,7 +11,8 @@ export async function withOptionNames<T>(options: Readonly<Record<string, `--${s
     return await call();
   } catch (error) {
     const param = error instanceof CrmError && error.code === 'validation_failed' ? error.details.param : undefined;
-    const option = param === undefined ? undefined : options[param];
+    // Own keys only: a field named like an inherited property (constructor) names no option.
+    const option = param !== undefined && Object.hasOwn(options, param) ? options[param] : undefined;
     if (error instanceof CrmError && param !== undefined && option !== undefined) {
       const prefix = `${param}: `;
       const reason = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;

@@ -20,10 +20,14 @@ export function isEmailAddress(text: string): boolean {
   return ASCII_EMAIL.safeParse(`${local.replace(/[^\p{ASCII}]/gu, 'a')}@${tld}`).success;
 }
 
-/** A contact's e-mail address, as typed, in Unicode's composed form (so é typed two ways is one address), lower-cased. */
+/** An address as stored and compared: Unicode's composed form (so é typed two ways is one address), lower-cased. */
+export function canonicalEmail(text: string): string {
+  return text.normalize('NFC').toLowerCase();
+}
+
+/** A contact's e-mail address, as typed, in its canonical form. */
 export const EmailAddress = z
   .string()
-  .transform((s) => s.normalize('NFC'))
-  .refine(isEmailAddress, { message: 'must be an e-mail address' })
-  .transform((s) => s.toLowerCase())
+  .refine((s) => isEmailAddress(s.normalize('NFC')), { message: 'must be an e-mail address' })
+  .transform(canonicalEmail)
   .meta({ format: 'idn-email' });

@@ -46,8 +46,8 @@ export const SessionMembership = z.object({
   workspace_id: z.string(),
   workspace_name: z.string(),
   organization_name: z.string(),
-  /** The workspace's time zone (IANA): the console shows its times in it. */
-  time_zone: z.string(),
+  /** The workspace's time zone (IANA): the console shows its times in it. UTC when absent (a tokens worker of an earlier release). */
+  time_zone: z.string().default('UTC'),
   permissions: z.array(Permission),
   visibility: Visibility,
 });

@@ -20,7 +20,8 @@ t.test('an old name becomes the current one; other zones stay as they are', asyn
        ('ws_kiev', 'org_zones', 'Kiev', now(), now(), 'Europe/Kiev'),
        ('ws_berlin', 'org_zones', 'Berlin', now(), now(), 'Europe/Berlin')`,
   );
-  t.same(await migrateDatabase(orm, db.url), ['0016-current-zone-names', '0017-idempotency-response-as-written']);
+  // Those after it run too: only that 0016 is among them matters here.
+  t.ok((await migrateDatabase(orm, db.url)).includes('0016-current-zone-names'), '0016 ran');
   const zones = await db.query<{ id: string; time_zone: string }>(`select id, time_zone from workspaces where organization_id = 'org_zones' order by id`);
   t.same(zones, [
     { id: 'ws_berlin', time_zone: 'Europe/Berlin' },

@@ -5,6 +5,7 @@ import type { AppliedRange } from '../../shared/contracts/created-range.js';
 import type { ScopedSelect } from '../../shared/db/workspace-sql.js';
 import { foldedLikePrefix, likePrefix } from '../runtime/like-prefix.js';
 import { normalizePhone } from './normalize-phone.js';
+import { canonicalEmail } from '../../shared/contracts/email-address.js';
 
 /** Filters as they are applied: e-mail lower-cased, phone in E.164, the creation range as instants. */
 export interface AppliedContactFilters {
@@ -27,8 +28,8 @@ export function applicableContactFilters(filters: ContactFilters, range: Applied
     created_after: range.created_after ?? undefined,
     created_before: range.created_before ?? undefined,
     status: filters.status,
-    // As stored: composed (NFC) and lower-cased, so é typed either way finds the contact.
-    email: filters.email?.normalize('NFC').toLowerCase(),
+    // As stored, so é typed either way, in capitals or not, finds the contact.
+    email: filters.email === undefined ? undefined : canonicalEmail(filters.email),
     phone: filters.phone === undefined ? undefined : normalizePhone(filters.phone, defaultCountry),
     q: filters.q === undefined ? undefined : searchWords(filters.q),
     q_national_phone: filters.q === undefined ? undefined : nationalPhonePrefix(filters.q.trim(), defaultCountry),

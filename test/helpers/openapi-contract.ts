@@ -1,5 +1,6 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import formats, { type FormatsPlugin } from 'ajv-formats';
 import { OpenAPIBackend, type Document } from 'openapi-backend';
 import { ROOT } from './environment.js';
 
@@ -9,6 +10,9 @@ import { ROOT } from './environment.js';
  * coverage check that runs after the suite (test/contract/check-coverage.ts).
  */
 export const CONTRACT_LOG_DIR = path.join(ROOT, '.tap', 'contract');
+
+// ajv-formats is CommonJS: under NodeNext its function is the default export's `default`.
+const addFormats = (formats as unknown as { default?: FormatsPlugin }).default ?? (formats as unknown as FormatsPlugin);
 
 const backends = new Map<string, Promise<OpenAPIBackend>>();
 
@@ -20,7 +24,9 @@ async function backendFor(origin: string): Promise<OpenAPIBackend> {
       if (!res.ok) throw new Error(`GET ${origin}/v1/openapi.json: ${res.status}`);
       // The document itself is checked against the OpenAPI 3.1 meta-schema in openapi.test.ts; here only responses.
       // quick: skips openapi-backend's own check of the document, which knows only OpenAPI 3.0.
-      const api = new OpenAPIBackend({ definition: (await res.json()) as Document, quick: true });
+      // Formats are checked too (a created_at must be a date-time), and known: without them, Ajv
+      // logged "unknown format … ignored" for every timestamp of every response.
+      const api = new OpenAPIBackend({ definition: (await res.json()) as Document, quick: true, customizeAjv: (ajv) => addFormats(ajv).addFormat('idn-email', true) });
       await api.init();
       return api;
     })();

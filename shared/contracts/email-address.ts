@@ -28,6 +28,6 @@ export function canonicalEmail(text: string): string {
 /** A contact's e-mail address, as typed, in its canonical form. */
 export const EmailAddress = z
   .string()
-  .refine((s) => isEmailAddress(s.normalize('NFC')), { message: 'must be an e-mail address' })
   .transform(canonicalEmail)
+  .refine(isEmailAddress, { message: 'must be an e-mail address' })
   .meta({ format: 'idn-email' });

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { IMPORT_BATCH_MAX_ROWS } from '../../shared/contracts/contact-import.js';
 import type { CallContext } from '../../shared/contracts/call-context.js';
-import { NotFoundError, type CrmError } from '../../shared/errors.js';
+import { NotFoundError } from '../../shared/errors.js';
 import { optional, parseCommandArgs, required } from '../args.js';
 import { contactFieldKeys } from '../contact-import/contact-field-keys.js';
 import { csvRecords } from '../contact-import/csv-records.js';
@@ -12,7 +12,7 @@ import { ImportStoppedError } from '../contact-import/import-stopped-error.js';
 import { checkCustomFieldColumns, importColumns } from '../contact-import/import-columns.js';
 import { ImportProgress } from '../contact-import/import-progress.js';
 import { importRows, type ImportOutcome } from '../contact-import/import-rows.js';
-import type { ImportCounts } from '../contact-import/import-tally.js';
+import type { ImportSummary } from '../contact-import/import-summary.js';
 import { printJson, printLines } from '../output.js';
 import { untilInterrupted } from '../event-tail/interruption.js';
 import { UsageError } from '../usage-error.js';
@@ -49,7 +49,9 @@ next to FILE; "line" is the line of the file where the row starts, the header is
   --workspace     a workspace id (ws_…) or name
   --errors FILE   where to write the rows that were not imported
   --batch-size N  rows per batch, 1 to ${IMPORT_BATCH_MAX_ROWS} (default ${DEFAULT_BATCH_SIZE})
-  --json          print the summary as one JSON object on stdout
+  --json          print the summary as one JSON object on stdout, also when the
+                  import stops part-way ("outcome": "interrupted" or "failed",
+                  with the counts of what was done)
 
 FILE may also be a pipe, e.g. <(gunzip -c contacts.csv.gz), with --errors FILE (a
 pipe has no folder for the default); the progress then shows rows and rows/s
@@ -59,14 +61,7 @@ Progress goes to stderr (a bar on a terminal). With NATS_URL set, the batches ar
 written by the running contacts workers ("crm worker contacts"); without it, by this
 command itself.`;
 
-export interface ImportSummary extends ImportCounts {
-  object: 'contact_import';
-  workspace_id: string;
-  file: string;
-  errors_file: string;
-  seconds: number;
-  rows_per_second: number;
-}
+export type { ImportSummary };
 
 export async function run(argv: string[]): Promise<void> {
   const [what, ...rest] = argv;
@@ -122,10 +117,10 @@ export async function run(argv: string[]): Promise<void> {
       try {
         const outcome = await importRows({ records, columns, batchSize, send, errors, progress, stop });
         const { counts } = outcome;
-        if (outcome.failure !== undefined || outcome.interrupted) throw stoppedError(outcome, errorsPath);
         const seconds = (performance.now() - started) / 1000;
-        return {
+        const done: ImportSummary = {
           object: 'contact_import',
+          outcome: outcome.failure !== undefined ? 'failed' : outcome.interrupted ? 'interrupted' : 'completed',
           workspace_id: workspace.id,
           file,
           ...counts,
@@ -133,14 +128,19 @@ export async function run(argv: string[]): Promise<void> {
           seconds: Math.round(seconds * 100) / 100,
           rows_per_second: Math.round(counts.rows / seconds),
         };
+        if (done.outcome !== 'completed') throw stoppedError(outcome, errorsPath, done);
+        return done;
       } finally {
         progress.finish();
         await errors.close();
       }
     }, 'crm import');
   } catch (error) {
-    // Interrupted: the summary of what was done, and the exit code a shell expects; not an error of the command.
-    if (!(error instanceof ImportStoppedError && error.exitCode === 130)) throw error;
+    if (!(error instanceof ImportStoppedError)) throw error;
+    // A script reading --json gets what was done either way; the message still goes to stderr.
+    if (args.values.json && error.summary) printJson(error.summary);
+    // Interrupted: the exit code a shell expects; not an error of the command.
+    if (error.exitCode !== 130) throw error;
     process.stderr.write(`crm: ${error.message}\n`);
     process.exitCode = error.exitCode;
     return;
@@ -185,12 +185,13 @@ function batchSizeFrom(text: string | undefined): number {
 }
 
 /** Why the import stopped, with what it did: rows already imported are skipped next time. */
-function stoppedError({ counts, failure, failedFromLine, interrupted }: ImportOutcome, errorsPath: string): CrmError {
+function stoppedError({ counts, failure, failedFromLine, interrupted }: ImportOutcome, errorsPath: string, summary: ImportSummary): ImportStoppedError {
   const n = (count: number) => count.toLocaleString('en');
   const done = `${n(counts.created)} created, ${n(counts.skipped)} skipped, ${n(counts.duplicates)} duplicates and ${n(counts.invalid)} invalid (listed in ${errorsPath})`;
   const again = 'run the same command again: rows already imported are skipped.';
   if (failure === undefined && interrupted) {
-    return new ImportStoppedError(null, `The import was interrupted.\nThe ${n(counts.rows)} rows read before that are done: ${done}. To import the rest, ${again}`, 130);
+    const message = `The import was interrupted.\nThe ${n(counts.rows)} rows read before that are done: ${done}. To import the rest, ${again}`;
+    return new ImportStoppedError(null, message, 130, { ...summary, error: message });
   }
   const reason = failure instanceof Error ? failure.message : String(failure);
   // Batches sent after the one that failed were still answered: their rows are done too, so the count is not a prefix of the file.
@@ -198,5 +199,6 @@ function stoppedError({ counts, failure, failedFromLine, interrupted }: ImportOu
     failedFromLine === undefined
       ? `The ${n(counts.rows)} rows before that are done: ${done}.`
       : `${n(counts.rows)} rows are done: ${done}. The rows before line ${failedFromLine} are all among them; rows from there on may not be.`;
-  return new ImportStoppedError(failure, `The import stopped: ${reason}\n${what} Fix the problem and ${again}`);
+  const message = `The import stopped: ${reason}\n${what} Fix the problem and ${again}`;
+  return new ImportStoppedError(failure, message, 1, { ...summary, error: message });
 }

@@ -242,14 +242,18 @@ t.test('a stray quote stops the import after the rows before it; fixed, a re-run
   const rows = Array.from({ length: 1500 }, (_, i) => `Quote${i},${phoneOf(20_000 + i)}`);
   const broken = path.join(dir, 'broken.csv');
   await writeFile(broken, ['first_name,phone', ...rows.slice(0, 1200), 'Bad,"(212) 555"x', ...rows.slice(1200)].join('\n'));
-  const res = await stack.crm(['import', 'contacts', broken, '--workspace', e.workspace.id]);
+  const res = await stack.crm(['import', 'contacts', broken, '--workspace', e.workspace.id, '--json']);
   t.equal(res.code, 1);
   t.match(res.stderr, /The import stopped: .*broken\.csv: the row starting at line 1202 is not valid CSV: Invalid Closing Quote: got "x" instead of delimiter/);
   t.match(res.stderr, /The 1,200 rows before that are done: 1,200 created.*run the same command again/);
+  // A script reading --json learns what was done, and that the file was not all read.
+  const stopped = JSON.parse(res.stdout) as ImportSummary;
+  t.match(stopped, { object: 'contact_import', outcome: 'failed', rows: 1200, created: 1200, error: /line 1202 is not valid CSV/ });
   t.equal(await countIn(e.workspace.id), 1200);
   await writeFile(broken, ['first_name,phone', ...rows].join('\n'));
   const fixed = JSON.parse((await stack.crm(['import', 'contacts', broken, '--workspace', e.workspace.id, '--json'])).stdout) as ImportSummary;
-  t.match(fixed, { rows: 1500, created: 300, skipped: 1200 });
+  t.match(fixed, { outcome: 'completed', rows: 1500, created: 300, skipped: 1200 });
+  t.notOk('error' in fixed, 'a completed import has no error');
   t.equal(await countIn(e.workspace.id), 1500);
 });
 
@@ -306,7 +310,7 @@ t.test('SIGINT stops the reading, and the rows sent are written and reported (ex
   const g = await stack.bootstrap({ defaultCountry: 'US' });
   const big = path.join(dir, 'big.csv');
   await writeFile(big, ['first_name,phone', ...Array.from({ length: 100_000 }, (_, i) => `Big${i},${phoneOf(40_000 + i)}`), ''].join('\n'));
-  const run = new CrmProcess('import', ['import', 'contacts', big, '--workspace', g.workspace.id, '--batch-size', '100'], stack.env);
+  const run = new CrmProcess('import', ['import', 'contacts', big, '--workspace', g.workspace.id, '--batch-size', '100', '--json'], stack.env);
   while ((await countIn(g.workspace.id)) === 0 && run.running) await new Promise((resolve) => setTimeout(resolve, 20));
   const code = await run.stop('SIGINT');
   const output = run.text();
@@ -317,6 +321,7 @@ t.test('SIGINT stops the reading, and the rows sent are written and reported (ex
   t.ok(created > 0 && created < 100_000, 'stopped part-way');
   t.equal(Number(done?.[1]?.replace(/,/g, '')), created);
   t.equal(await countIn(g.workspace.id), created, 'what it reports is what is stored');
+  t.match(JSON.parse(run.stdoutText()), { outcome: 'interrupted', rows: created, created, error: /interrupted/ }, '--json prints what was done');
   t.equal((await errorsIn(path.join(dir, 'big.errors.csv'))).length, 0, 'the errors file is whole (its header)');
 });
 

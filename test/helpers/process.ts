@@ -31,6 +31,8 @@ function processState(pid: number | undefined): string {
 /** A spawned `crm` process whose output is kept for assertions (e.g. "no token in any log"). */
 export class CrmProcess {
   readonly output: string[] = [];
+  /** Standard output alone (e.g. a --json summary); `output` has both streams interleaved. */
+  private readonly stdout: string[] = [];
   readonly exited: Promise<number | null>;
   private readonly child: ChildProcess;
 
@@ -40,7 +42,10 @@ export class CrmProcess {
     env: NodeJS.ProcessEnv,
   ) {
     this.child = spawn(...nodeCommand([...SERVICE_NODE_FLAGS, CRM_BIN, ...args]), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    this.child.stdout?.setEncoding('utf8').on('data', (chunk: string) => this.output.push(chunk));
+    this.child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      this.output.push(chunk);
+      this.stdout.push(chunk);
+    });
     this.child.stderr?.setEncoding('utf8').on('data', (chunk: string) => this.output.push(chunk));
     this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
   }
@@ -55,6 +60,10 @@ export class CrmProcess {
 
   text(): string {
     return this.output.join('');
+  }
+
+  stdoutText(): string {
+    return this.stdout.join('');
   }
 
   /** Everything printed so far, including log lines still buffered when called. */

@@ -24,7 +24,12 @@ export const PageLimitQuery = z
   // Documented as the number it is, not as the digits checked before the conversion.
   .meta({ override: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, pattern: undefined } });
 
-export const Cursor = z.string().min(1).max(1024);
+/** As workers/runtime/keyset-cursor.ts writes them (base64url and a dot): anything else was edited. */
+export const Cursor = z
+  .string()
+  .min(1)
+  .max(1024)
+  .regex(/^[A-Za-z0-9_.-]+$/, 'is not a cursor this service gave: pass on next_cursor exactly as it was given');
 
 /** An idempotency key, as the REST header and the tools' argument take it. */
 const IDEMPOTENCY_KEY_RULE = 'must be 1 to 255 visible ASCII characters';

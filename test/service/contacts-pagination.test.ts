@@ -103,6 +103,10 @@ t.test('invalid page parameters are 400s naming the parameter', async (t) => {
     ['garbage', 'not-a-cursor'],
     ['empty', ''],
     ['longer than any cursor given', `${cursor}.${'a'.repeat(1024)}`],
+    // Text no cursor holds: the database could not even store a NUL, which made this a validation_failed.
+    ['a NUL', '\u0000'],
+    ['a NUL inside', `${cursor}\u0000`],
+    ['a space inside', `${cursor.slice(0, 5)} ${cursor.slice(5)}`],
   ] as const) {
     const res = await apiA.get<{ error: { code: string; param: string } }>(`/v1/contacts?limit=5&cursor=${encodeURIComponent(bad)}`);
     t.equal(res.status, 400, label);

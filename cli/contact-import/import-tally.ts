@@ -1,4 +1,5 @@
 import type { ImportContactsResult, RowProblem } from '../../shared/contracts/contact-import.js';
+import { PhoneFirstLines } from './phone-first-lines.js';
 
 export interface ImportCounts {
   /** Data rows read (the header aside). */
@@ -24,7 +25,7 @@ export interface ImportCounts {
 export class ImportTally {
   readonly counts: ImportCounts = { rows: 0, created: 0, skipped: 0, duplicates: 0, invalid: 0 };
   /** The first line of each phone in the file, and whether this run created its contact. */
-  private readonly phones = new Map<string, { line: number; created: boolean }>();
+  private readonly phones = new PhoneFirstLines();
 
   /** Takes one batch's result and the rows refused before sending; returns the rows to report, by line. */
   add(result: ImportContactsResult, refusedLocally: RowProblem[]): RowProblem[] {
@@ -44,7 +45,7 @@ export class ImportTally {
       this.counts.duplicates++;
       problems.push({ line, reason: `phone ${phone} repeats line ${first.line}.`, param: 'phone' });
       if (created && !first.created) {
-        first.created = true;
+        this.phones.set(phone, { line: first.line, created: true });
         this.counts.skipped--;
         this.counts.created++;
       }

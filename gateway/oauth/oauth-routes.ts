@@ -13,6 +13,7 @@ import { authorizeRoute } from './authorize-route.js';
 import type { BusOAuthProvider } from './bus-oauth-provider.js';
 import { formWithoutEmptyParameters } from './empty-parameters.js';
 import { oauthBodyError, type OAuthErrorClass } from './oauth-errors.js';
+import { publicClientAuthentication } from './public-client-authentication.js';
 import { readableSchemaErrors } from './readable-schema-errors.js';
 
 /**
@@ -84,7 +85,7 @@ export function oauthRoutes(deps: GatewayDeps, provider: BusOAuthProvider, verif
   const perMinute = deps.config.rateLimits.oauthPerMinute;
   const rateLimit = perMinute === 0 ? (false as const) : { windowMs: 60_000, limit: perMinute };
   router.use('/oauth/authorize', authorizeRoute(provider, issuer, rateLimit));
-  router.use('/oauth/token', readableSchemaErrors(), formWithoutEmptyParameters(), tokenHandler({ provider, rateLimit }), bodyErrors(InvalidRequestError));
+  router.use('/oauth/token', readableSchemaErrors(), formWithoutEmptyParameters(), publicClientAuthentication(), tokenHandler({ provider, rateLimit }), bodyErrors(InvalidRequestError));
   router.use(
     '/oauth/register',
     readableSchemaErrors(),
@@ -95,7 +96,7 @@ export function oauthRoutes(deps: GatewayDeps, provider: BusOAuthProvider, verif
     }),
     bodyErrors(InvalidClientMetadataError),
   );
-  router.use('/oauth/revoke', readableSchemaErrors(), formWithoutEmptyParameters(), revocationHandler({ provider, rateLimit }), bodyErrors(InvalidRequestError));
+  router.use('/oauth/revoke', readableSchemaErrors(), formWithoutEmptyParameters(), publicClientAuthentication(), revocationHandler({ provider, rateLimit }), bodyErrors(InvalidRequestError));
 
   router.use('/.well-known/oauth-authorization-server', lazy(() => metadataHandler(authorizationServerMetadata(issuer()))));
   for (const server of Object.keys(MCP_SERVERS) as McpServerKey[]) {

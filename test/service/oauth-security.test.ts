@@ -279,6 +279,39 @@ t.test('a parameter sent without a value counts as omitted (RFC 6749 §3.1)', as
   t.equal(refreshed.body.scope, tokens.body.scope);
 });
 
+t.test('a client that tries to authenticate is told clients are public: 401 for an Authorization header (RFC 6749 §5.2), 400 for a client_secret', async (t) => {
+  const g = await fullGrant();
+  const fields = { grant_type: 'authorization_code', code: g.code, code_verifier: g.verifier, redirect_uri: REDIRECT };
+  const post = (path: string, form: Record<string, string>, authorization?: string) =>
+    fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...(authorization ? { authorization } : {}) },
+      body: new URLSearchParams(form),
+    });
+  const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+  for (const [label, authorization, expectedScheme] of [
+    ['Basic with a secret', basic(g.clientId, 's3cret'), 'Basic'],
+    ['Basic with another client id', basic('someone-else', ''), 'Basic'],
+    ['Basic that is not base64 of id:secret', 'Basic !!!', 'Basic'],
+    ['a bearer token', 'Bearer abc', 'Bearer'],
+  ] as const) {
+    const res = await post('/oauth/token', { ...fields, client_id: g.clientId }, authorization);
+    t.equal(res.status, 401, label);
+    t.match(res.headers.get('www-authenticate'), new RegExp(`^${expectedScheme} realm=`), `${label}: the challenge names the scheme used`);
+    t.equal(res.headers.get('cache-control'), 'no-store');
+    t.match(await res.json(), { error: 'invalid_client', error_description: /public clients only/ }, label);
+  }
+  const secretInForm = await post('/oauth/token', { ...fields, client_id: g.clientId, client_secret: 's3cret' });
+  t.equal(secretInForm.status, 400);
+  t.match(await secretInForm.json(), { error: 'invalid_client', error_description: /no client_secret/ });
+  const revokeWithSecret = await post('/oauth/revoke', { token: 'whatever', client_id: g.clientId }, basic(g.clientId, 's3cret'));
+  t.equal(revokeWithSecret.status, 401, 'the revocation endpoint likewise');
+  // The refusals left the code unused: Basic with the client id and no secret is read as that client id.
+  const exchanged = await post('/oauth/token', fields, basic(g.clientId, ''));
+  t.equal(exchanged.status, 200, 'Basic client_id: with an empty secret is a public client naming itself');
+  t.ok(((await exchanged.json()) as { access_token?: string }).access_token);
+});
+
 t.test('a narrowed refresh asking only for scopes the member lost is invalid_scope, and the refresh token still works', async (t) => {
   const email = `narrowed-${Date.now()}@example.test`;
   const userId = await stack.addMember(ws.workspace.id, email, ['contacts.read', 'deals.read'], 'all');

@@ -10,6 +10,7 @@ import { cookiePolicy, readCookie } from '../pages/cookies.js';
 import { messagePage } from '../pages/message-page.js';
 import { sendPage } from '../pages/session-routes.js';
 import { errorRedirect } from './authorization-response.js';
+import { requireOneResource } from './one-resource.js';
 import type { BusOAuthProvider } from './bus-oauth-provider.js';
 import { withoutEmptyParameters } from './empty-parameters.js';
 import { oauthBodyError, unexplainedServerError } from './oauth-errors.js';
@@ -113,6 +114,7 @@ export function authorizeRoute(provider: BusOAuthProvider, issuer: () => string,
       else {
         const raw = (params as Record<string, unknown> | undefined)?.state;
         state = typeof raw === 'string' ? raw.slice(0, 1000) : undefined;
+        requireOneResource(params);
         throw new InvalidRequestError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
       }
       const { scope, code_challenge, resource } = parsed.data;

@@ -13,6 +13,7 @@ import { authorizeRoute } from './authorize-route.js';
 import type { BusOAuthProvider } from './bus-oauth-provider.js';
 import { formWithoutEmptyParameters } from './empty-parameters.js';
 import { oauthBodyError, type OAuthErrorClass } from './oauth-errors.js';
+import { oneResourceInForm } from './one-resource.js';
 import { publicClientAuthentication } from './public-client-authentication.js';
 import { readableSchemaErrors } from './readable-schema-errors.js';
 
@@ -85,7 +86,7 @@ export function oauthRoutes(deps: GatewayDeps, provider: BusOAuthProvider, verif
   const perMinute = deps.config.rateLimits.oauthPerMinute;
   const rateLimit = perMinute === 0 ? (false as const) : { windowMs: 60_000, limit: perMinute };
   router.use('/oauth/authorize', authorizeRoute(provider, issuer, rateLimit));
-  router.use('/oauth/token', readableSchemaErrors(), formWithoutEmptyParameters(), publicClientAuthentication(), tokenHandler({ provider, rateLimit }), bodyErrors(InvalidRequestError));
+  router.use('/oauth/token', readableSchemaErrors(), formWithoutEmptyParameters(), publicClientAuthentication(), oneResourceInForm(), tokenHandler({ provider, rateLimit }), bodyErrors(InvalidRequestError));
   router.use(
     '/oauth/register',
     readableSchemaErrors(),

@@ -218,6 +218,24 @@ t.test('the resource indicator names one server; others are refused', async (t) 
   t.equal((await refresh(g.clientId, String(tokens.refresh_token))).status, 200, 'and the refresh token still works after the refusals');
 });
 
+t.test('several resources are invalid_target (RFC 8707 §2), at authorize and at the token endpoint', async (t) => {
+  const { clientId, browser } = await fullGrant();
+  const url = new URL(authorizeUrl({ baseUrl: base, clientId, redirectUri: REDIRECT, server: 'crm', challenge: pkce().challenge }));
+  url.searchParams.append('resource', `${base}/mcp/studio`);
+  const redirected = new URL((await browser.request(url.href)).headers.get('location') ?? '');
+  t.equal(redirected.searchParams.get('error'), 'invalid_target');
+  t.match(redirected.searchParams.get('error_description'), /resource was given 2 times/);
+  t.equal(redirected.searchParams.get('state'), url.searchParams.get('state'), 'the state goes back with the error');
+  const g = await fullGrant();
+  const form = new URLSearchParams({ grant_type: 'authorization_code', client_id: g.clientId, code: g.code, code_verifier: g.verifier, redirect_uri: REDIRECT });
+  form.append('resource', `${base}/mcp/crm`);
+  form.append('resource', `${base}/mcp/crm`);
+  const res = await fetch(`${base}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+  t.equal(res.status, 400);
+  t.match(await res.json(), { error: 'invalid_target', error_description: /resource was given 2 times/ });
+  t.equal((await exchange(g)).status, 200, 'the refused exchange left the code usable');
+});
+
 t.test('a replayed code is refused and revokes what it issued', async (t) => {
   const g = await fullGrant();
   const first = await exchange(g);

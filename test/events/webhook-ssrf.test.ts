@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
@@ -312,4 +312,29 @@ t.test('deliveries to one endpoint reuse a kept-alive connection to the checked 
   t.match(retried, { succeeded: true, statusCode: 200 }, 'delivered on a new connection');
   t.equal(network.sockets.length, 2, 'the reset connection was replaced once');
   t.equal(requests, 5, 'the receiver saw the reset request and the retry');
+});
+
+t.test('a receiver answering 101 Switching Protocols: a failed attempt naming it, at once; before, the attempt never ended', async (t) => {
+  // Node hands a 101 to 'upgrade' listeners only; without one it dropped the connection and
+  // neither answered nor failed the request, and the deadline did not end it either: the
+  // attempt (a delivery slot, the CLI's `crm webhooks test`) waited for ever, and its lease
+  // running out had another copy send it again, into the same trap.
+  const server = net.createServer((socket) => {
+    socket.on('error', () => undefined);
+    socket.once('data', () => socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n'));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  t.teardown(() => server.close());
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  const timeoutMs = 1_000;
+  const never = new Promise<'never ended'>((resolve) => setTimeout(() => resolve('never ended'), timeoutMs * 5).unref());
+  for (let i = 0; i < 2; i++) {
+    const outcome = await Promise.race([sendWebhook(message(url), { timeoutMs, allowPrivateNetworks: true }), never]);
+    if (outcome === 'never ended') {
+      t.fail(`the attempt did not end within ${timeoutMs * 5} ms`);
+      return;
+    }
+    t.match(outcome, { succeeded: false, statusCode: 101, error: /HTTP 101.*switch/i }, `attempt ${i + 1}: failed, saying what was answered`);
+    t.ok(outcome.latencyMs < timeoutMs, 'at once, not at the timeout');
+  }
 });

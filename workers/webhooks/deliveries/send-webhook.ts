@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import type { Duplex } from 'node:stream';
 import { Webhook } from 'standardwebhooks';
 import { bareHost, deliveryAddress, RefusedAddressError, type ResolvedAddress } from '../../../shared/ssrf/delivery-address.js';
 import { systemNetwork, type OutboundNetwork } from '../../../shared/ssrf/outbound-network.js';
@@ -168,6 +169,15 @@ function post(
         response.on('close', done);
       },
     );
+    // A 101 goes to 'upgrade' listeners only: without one Node drops the connection and the
+    // request neither answers nor fails, so the attempt would never end.
+    request.on('upgrade', (response: http.IncomingMessage, socket: Duplex) => {
+      socket.destroy();
+      const status = response.statusCode ?? 101;
+      finish(outcome(status, `HTTP ${status}: the receiver switched protocols instead of answering; a 2xx is expected`));
+    });
+    // Whatever else Node leaves unsettled, an attempt ends by its deadline (the settled outcomes above come first).
+    deadline.addEventListener('abort', () => setImmediate(() => finish(outcome(answered, timedOut()))), { once: true });
     request.on('error', (error: Error & { code?: string }) => {
       const stale = request.reusedSocket && answered === null && !deadline.aborted && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
       const text = deadline.aborted ? timedOut() : error.code ? `${error.code}: ${error.message}` : error.message;

@@ -30,8 +30,12 @@ const IPV6_RANGES: [string, number, string][] = [
   ['::', 96, 'IPv4-compatible (deprecated)'],
   ['64:ff9b:1::', 48, 'local-use NAT64 (RFC 8215)'],
   ['100::', 64, 'discard-only'],
+  ['100:0:0:1::', 64, 'dummy prefix (RFC 9780)'],
   ['2001::', 23, 'IETF protocol assignments'],
   ['2001:db8::', 32, 'documentation'],
+  ['3fff::', 20, 'documentation'],
+  // Addresses segment-routing nodes inside an operator's own network (RFC 9602).
+  ['5f00::', 16, 'segment routing (SRv6) identifiers, not globally reachable'],
   ['fc00::', 7, 'unique local (private)'],
   ['fe80::', 10, 'link-local'],
   ['fec0::', 10, 'site-local (deprecated)'],

@@ -67,6 +67,23 @@ t.test('address classes: loopback, private, link-local and metadata, CGNAT, mult
   for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8', '::ffff:0:8.8.8.8']) t.equal(nonPublicReason(address), null, address);
 });
 
+t.test('IPv6 ranges that are not globally reachable: SRv6 segment identifiers, the dummy prefix and the newer documentation prefix', async (t) => {
+  // Before, these passed as public: 5f00::/16 (RFC 9602) addresses the segment-routing nodes
+  // inside an operator's own network; 100:0:0:1::/64 (RFC 9780) and 3fff::/20 (RFC 9637) are
+  // never routed on the Internet.
+  for (const [address, reason] of [
+    ['5f00::1', /segment routing/],
+    ['5f00:1234::abcd', /segment routing/],
+    ['100:0:0:1::7', /dummy/],
+    ['3fff::1', /documentation/],
+    ['3fff:fff:ffff::1', /documentation/],
+  ] as const) {
+    t.match(nonPublicReason(address), reason, address);
+  }
+  for (const address of ['5f01::1', '4000::1', '100:0:0:2::1', '3ffe:ffff::1', '2a00:1450::1']) t.equal(nonPublicReason(address), null, address);
+  t.match(await webhookUrlProblem('https://[5f00::1]/hook', { resolve: countingNetwork().resolve, allowPrivateNetworks: false }), /not a public address: segment routing/);
+});
+
 t.test('validation at create or update: https only, and no host that is or resolves to a non-public address', async (t) => {
   const network = countingNetwork();
   const check = (url: string) => webhookUrlProblem(url, { resolve: network.resolve, allowPrivateNetworks: false });

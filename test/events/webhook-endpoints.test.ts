@@ -178,6 +178,18 @@ t.test('localhost names and port 0 are refused at creation, whatever DNS says of
   t.equal((await api.post('/v1/webhook-endpoints', { url: 'https://localhost.unresolvable.invalid/hook', enabled_events: ['*'] })).status, 201, 'a name that only contains the word is not one');
 });
 
+t.test('a url with a fragment is a 400 at creation and update: the fragment never reaches the receiver', async (t) => {
+  // Before, https://…/hook#orders was stored and shown as the endpoint's url while every delivery went to https://…/hook.
+  const created = await api.post<{ error: { code: string; param: string; message: string } }>('/v1/webhook-endpoints', { url: `${URL_A}#orders`, enabled_events: ['*'] });
+  t.equal(created.status, 400);
+  t.match(created.body.error, { code: 'validation_failed', param: 'url', message: /fragment/ });
+  const endpoint = (await api.post<Endpoint>('/v1/webhook-endpoints', { url: URL_A, enabled_events: ['*'] })).body;
+  const moved = await api.send<{ error: { param: string } }>('PATCH', `/v1/webhook-endpoints/${endpoint.id}`, { body: { url: `${URL_A}#` } });
+  t.equal(moved.status, 400);
+  t.equal(moved.body.error.param, 'url');
+  t.equal((await api.get<Endpoint>(`/v1/webhook-endpoints/${endpoint.id}`)).body.url, URL_A, 'unchanged');
+});
+
 t.test('a blank description is none (null), as the console stores it', async (t) => {
   const created = await api.post<Endpoint>('/v1/webhook-endpoints', { url: URL_A, enabled_events: ['*'], description: '   ' });
   t.equal(created.status, 201);

@@ -102,6 +102,14 @@ t.test('validation at create or update: https only, and no host that is or resol
   t.same(network.sockets, [], 'validation opens no socket');
 });
 
+t.test('a url with a fragment is refused: the fragment is never sent, so the endpoint would show an address its deliveries do not go to', async (t) => {
+  const check = (url: string) => webhookUrlProblem(url, { resolve: countingNetwork().resolve, allowPrivateNetworks: false });
+  for (const url of ['https://public.example/hook#orders', 'https://public.example/hook?v=1#', 'https://public.example#x']) {
+    t.match(await check(url), /must not have a fragment/, url);
+  }
+  t.equal(await check('https://public.example/hook?tag=%23orders'), null, 'an encoded # in the query is no fragment');
+});
+
 t.test('validation does not wait on DNS that never answers: such a name is accepted like one that does not resolve yet', async (t) => {
   // Before, creation waited as long as getaddrinfo did (10 s and more), inside its transaction
   // and past the gateway's 5 s deadline: the caller got a 503 while the endpoint was stored.

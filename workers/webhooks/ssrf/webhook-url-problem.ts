@@ -11,7 +11,7 @@ export const URL_CHECK_LOOKUP_MS = 2_000;
 
 /**
  * Why a webhook URL is refused at creation or update, or null: https only, no
- * credentials in it, a port that can be connected to, and a host that is (or resolves to) a public address, unless
+ * credentials or fragment in it, a port that can be connected to, and a host that is (or resolves to) a public address, unless
  * private networks are allowed (which also permits http). A name that does not resolve
  * yet (or not within `lookupMs`) is accepted: every delivery checks the address again when it connects.
  */
@@ -27,6 +27,8 @@ export async function webhookUrlProblem(
   }
   if (url.protocol !== 'https:' && !(options.allowPrivateNetworks && url.protocol === 'http:')) return 'must be an https URL';
   if (url.username !== '' || url.password !== '') return 'must not contain a user name or password';
+  // Never sent (an HTTP request carries no fragment): kept, the endpoint would show an address its deliveries do not go to.
+  if (url.href.includes('#')) return 'must not have a fragment (#…): it is never sent to the receiver';
   if (url.port === '0') return 'must not name port 0, to which no connection can be made';
   const host = bareHost(url);
   const lookupMs = options.lookupMs ?? URL_CHECK_LOOKUP_MS;

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import type { Duplex } from 'node:stream';
 import { bareHost, deliveryAddress, RefusedAddressError, type ResolvedAddress } from '../../../shared/ssrf/delivery-address.js';
 import { systemNetwork, type OutboundNetwork } from '../../../shared/ssrf/outbound-network.js';
 import { pinnedLookup } from '../../../shared/ssrf/pinned-lookup.js';
@@ -105,6 +106,14 @@ export async function fetchMetadataDocument(text: string, options: FetchOptions)
         });
       },
     );
+    // A 101 goes to 'upgrade' listeners only: without one Node drops the connection and the
+    // request neither answers nor fails, so the fetch would never end.
+    request.on('upgrade', (response: http.IncomingMessage, socket: Duplex) => {
+      socket.destroy();
+      fail(new MetadataFetchError(`answered HTTP ${response.statusCode ?? 101}`));
+    });
+    // Whatever else Node leaves unsettled, the fetch ends by its deadline (the outcomes above come first).
+    deadline.addEventListener('abort', () => setImmediate(() => fail(timedOut())), { once: true });
     request.on('error', (error: Error & { code?: string }) => {
       fail(deadline.aborted ? timedOut() : new MetadataFetchError(`could not be fetched (${error.code ?? error.message})`));
     });

@@ -26,7 +26,7 @@ export async function run(argv: string[]): Promise<void> {
   const [url, ...extra] = args.positionals;
   if (!url || extra.length > 0) throw new UsageError('Give exactly one URL.', usage);
   const given = optional(args, 'secret');
-  if (given !== undefined && !/^whsec_[A-Za-z0-9+/=]{16,}$/.test(given)) throw new UsageError('--secret must be a whsec_… secret.', usage);
+  if (given !== undefined && !isWebhookSecret(given)) throw new UsageError('--secret must be a whsec_… secret: whsec_ and the key in base64.', usage);
 
   const settings = loadConfig().webhooks;
   const problem = await webhookUrlProblem(url, { resolve: systemResolver, allowPrivateNetworks: settings.allowPrivateNetworks });
@@ -56,4 +56,14 @@ export async function run(argv: string[]): Promise<void> {
     );
   }
   if (!outcome.succeeded) process.exitCode = 1;
+}
+
+/**
+ * `whsec_` and a key of at least 12 bytes in canonical base64 (padded), as every Standard
+ * Webhooks library reads it: the signing library throws on other text, and a lenient
+ * decoding would sign with a key that stricter receivers cannot read.
+ */
+function isWebhookSecret(text: string): boolean {
+  const key = /^whsec_([A-Za-z0-9+/]{16,}={0,2})$/.exec(text)?.[1];
+  return key !== undefined && Buffer.from(key, 'base64').toString('base64') === key;
 }

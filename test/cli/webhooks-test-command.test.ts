@@ -104,3 +104,16 @@ t.test('loopback is refused without WEBHOOK_ALLOW_PRIVATE_NETWORKS=true, before 
   t.equal(r.connections, 0, 'no connection reached the receiver');
   t.equal(r.received.length, 0);
 });
+
+t.test('a --secret that is whsec_ but not base64 is a usage error, not a crash', async (t) => {
+  // Before, 'whsec_AAAA=AAAA=AAAA=AAAA' passed the check of the option, then the signing library
+  // threw on it: "crm: Error: Base64Coder: incorrect characters for decoding" and a stack trace, exit 1.
+  const r = await receiver();
+  for (const secret of ['whsec_AAAA=AAAA=AAAA=AAAA', 'whsec_AAAAAAAAAAAAAAAAAAAAAAAAA', `whsec_${'A'.repeat(20)}==`]) {
+    const res = await crm([r.url, '--secret', secret]);
+    t.equal(res.code, 2, `${secret}: a usage error`);
+    t.match(res.stderr, /--secret must be a whsec_… secret/, secret);
+    t.notMatch(res.stderr, /Base64Coder|\n\s+at /, `${secret}: no stack trace`);
+  }
+  t.equal(r.received.length, 0, 'nothing is sent');
+});

@@ -14,8 +14,19 @@ export const WEBHOOK_ENDPOINT_STATUSES = ['enabled', 'disabled'] as const;
 export const WebhookEndpointStatus = z.enum(WEBHOOK_ENDPOINT_STATUSES);
 export type WebhookEndpointStatus = z.infer<typeof WebhookEndpointStatus>;
 
+/** `contact.` or `contact.*`: the events feed's type filter takes the first, so integrators try it here. */
+const TYPE_PREFIX = /^([a-z_]+)\.\*?$/;
+
+/** Why an entry is not an event type; a prefix is answered with the types it stands for, to list instead. */
+function notAnEventType(input: unknown): string {
+  const kind = typeof input === 'string' ? TYPE_PREFIX.exec(input)?.[1] : undefined;
+  const types = kind === undefined ? [] : EVENT_TYPES.filter((type) => type.startsWith(`${kind}.`));
+  if (types.length === 0) return 'must be an event type (e.g. contact.created) or *';
+  return `must be an event type or *: a prefix such as ${String(input)} is not accepted here; list the types (${types.join(', ')})`;
+}
+
 /** An event type, or `*` for every type (present and future). */
-export const EnabledEvent = z.enum(['*', ...EVENT_TYPES], { error: 'must be an event type (e.g. contact.created) or *' });
+export const EnabledEvent = z.enum(['*', ...EVENT_TYPES], { error: (issue) => notAnEventType(issue.input) });
 export type EnabledEvent = z.infer<typeof EnabledEvent>;
 
 /** Entries an enabled_events list may have: duplicates are dropped, so a list may repeat a type; this only bounds how much is read. */

@@ -234,6 +234,19 @@ t.test('an empty update, repeated event types or a url kept as written before ur
   t.same((await eventsOf(endpoint.id)).map((e) => e.type), ['webhook_endpoint.created']);
 });
 
+t.test('enabled_events: a prefix (contact. as the events feed takes it, or contact.*) is refused naming the types to list instead', async (t) => {
+  // Before, it was told only "must be an event type (e.g. contact.created) or *", as for a typo.
+  for (const prefix of ['contact.', 'contact.*']) {
+    const res = await api.post<{ error: { code: string; param: string; message: string } }>('/v1/webhook-endpoints', { url: URL_A, enabled_events: ['deal.created', prefix] });
+    t.equal(res.status, 400, prefix);
+    t.match(res.body.error, { code: 'validation_failed', param: 'enabled_events.1' }, prefix);
+    t.match(res.body.error.message, /prefix/, prefix);
+    t.match(res.body.error.message, 'contact.created, contact.updated, contact.archived', prefix);
+  }
+  const typo = await api.post<{ error: { message: string } }>('/v1/webhook-endpoints', { url: URL_A, enabled_events: ['contact.exploded'] });
+  t.equal(typo.body.error.message, 'enabled_events.0: must be an event type (e.g. contact.created) or *', 'a type that does not exist is told as before');
+});
+
 t.test('other refused input: a clear 400 naming the field', async (t) => {
   const cases: [unknown, string][] = [
     [{ url: URL_A, enabled_events: [] }, 'enabled_events'],

@@ -17,6 +17,7 @@ const CROSS_WORKSPACE_FILES: Record<string, string> = {
   'view-consent.ts': "consent lists the user's memberships and grants in every workspace",
   'user-granted-client.ts': "/oauth/authorize asks whether the signed-in user holds a grant to a client, in any of their workspaces",
   'session-memberships.ts': "the console's workspace switcher lists the user's memberships",
+  'temporary-password-holder.ts': "an invitation asks where a user who still holds a temporary password is a member, in every workspace",
   'idempotency.ts': 'maintenance purges expired keys of every workspace',
   'purge-expired.ts': 'maintenance purges clients that no workspace holds a grant for',
   'claim-due-deliveries.ts': 'the delivery loop claims the due webhook deliveries of every workspace',

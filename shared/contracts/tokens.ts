@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Scope } from '../auth/scopes.js';
 import { defineOperation } from '../bus/operation.js';
-import { cleanText, Cursor, Empty, isoInstant, PageLimit, pageOf, Timestamp } from './common.js';
+import { cleanText, Cursor, Empty, isoInstant, PageLimit, pageOf, Timestamp, VISIBLE } from './common.js';
 
 export const ApiToken = z
   .object({
@@ -35,7 +35,13 @@ export const CreatedApiToken = ApiToken.extend({
 }).meta({ id: 'CreatedToken' });
 
 export const CreateTokenInput = z.strictObject({
-  name: cleanText(100).pipe(z.string().min(1, 'is required')),
+  // Something that shows: a name of only invisible characters (U+200B) is a blank row in every list of tokens.
+  name: cleanText(100).pipe(
+    z
+      .string()
+      .min(1, 'is required')
+      .refine((s) => VISIBLE.test(s), { message: 'must contain visible text, not only spaces or invisible characters' }),
+  ),
   scopes: z.array(Scope).min(1, 'at least one scope is required').max(20),
   expires_at: isoInstant('must be an ISO 8601 timestamp')
     .nullable()

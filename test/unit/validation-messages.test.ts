@@ -1,6 +1,7 @@
 import t from 'tap';
 import { z } from 'zod';
 import { CreateContactInput } from '../../shared/contracts/contacts.js';
+import { CreateTokenInput } from '../../shared/contracts/tokens.js';
 import { validationErrorFrom } from '../../shared/errors.js';
 
 /** The 400s that name a field say what is wrong with it in words a client developer reads at once. */
@@ -19,4 +20,13 @@ t.test('a required field left out is "is required", not the type it was expected
 
 t.test('a field of the wrong type still says the type', async (t) => {
   t.match(messageFor(CreateContactInput, { first_name: 42, phone: '+14155550100' }).message, /^first_name: .*expected string/);
+});
+
+t.test('a token name must show something: not only invisible characters, which list as a blank row', async (t) => {
+  t.same(messageFor(CreateTokenInput, { name: '\u200b', scopes: ['contacts:read'] }), {
+    message: 'name: must contain visible text, not only spaces or invisible characters',
+    param: 'name',
+  });
+  t.same(messageFor(CreateTokenInput, { name: '  ', scopes: ['contacts:read'] }), { message: 'name: is required', param: 'name' }, 'blank is still "is required"');
+  t.ok(CreateTokenInput.safeParse({ name: 'Zapier \u200bsync', scopes: ['contacts:read'] }).success, 'one among visible ones is fine');
 });

@@ -14,7 +14,7 @@ export type Permission = z.infer<typeof Permission>;
  */
 export const GrantedPermissions = z
   .array(Permission)
-  .min(1)
+  .min(1, 'choose at least one permission')
   .transform((given) => PERMISSIONS.filter((p) => given.includes(p)));
 
 export const PERMISSION_DESCRIPTIONS: Record<Permission, string> = {

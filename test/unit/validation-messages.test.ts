@@ -2,6 +2,7 @@ import t from 'tap';
 import { z } from 'zod';
 import { CreateContactInput } from '../../shared/contracts/contacts.js';
 import { CreateTokenInput } from '../../shared/contracts/tokens.js';
+import { inviteMember, updateMember } from '../../shared/contracts/members.js';
 import { validationErrorFrom } from '../../shared/errors.js';
 
 /** The 400s that name a field say what is wrong with it in words a client developer reads at once. */
@@ -29,4 +30,10 @@ t.test('a token name must show something: not only invisible characters, which l
   });
   t.same(messageFor(CreateTokenInput, { name: '  ', scopes: ['contacts:read'] }), { message: 'name: is required', param: 'name' }, 'blank is still "is required"');
   t.ok(CreateTokenInput.safeParse({ name: 'Zapier \u200bsync', scopes: ['contacts:read'] }).success, 'one among visible ones is fine');
+});
+
+t.test('a member with no permission ticked is told so in words, not "Too small: expected array to have >=1 items"', async (t) => {
+  const expected = { message: 'permissions: choose at least one permission', param: 'permissions' };
+  t.same(messageFor(inviteMember.input, { email: 'bo@example.test', permissions: [], visibility: 'all' }), expected);
+  t.same(messageFor(updateMember.input, { user_id: 'usr_1', permissions: [], visibility: 'all' }), expected);
 });

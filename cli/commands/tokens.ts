@@ -35,16 +35,15 @@ async function create(argv: string[]): Promise<void> {
   if (unknown.length > 0) throw new UsageError(`Unknown scope: ${unknown.join(', ')}.`, usage);
   if (scopes.length === 0) throw new UsageError('Give at least one scope.', usage);
   const expiresIn = optional(args, 'expires-in');
-  const input = {
-    name: optional(args, 'name') ?? 'crm command line',
-    scopes,
-    expires_at: expiresIn ? new Date(Date.now() + parseDuration(expiresIn, usage)).toISOString() : null,
-  };
+  const lifetimeMs = expiresIn ? parseDuration(expiresIn, usage) : null;
+  const name = optional(args, 'name') ?? 'crm command line';
   const workspaceRef = required(args, 'workspace', usage);
   const token = await withOptionNames({ name: '--name', scopes: '--scopes', expires_at: '--expires-in' }, usage, () =>
     withLocalServices(async ({ bus, requestId, inWorkspace }) => {
       const { context } = await inWorkspace(workspaceRef);
-      return (await bus.call(createToken, input, { context, requestId })).result;
+      // Counted from now, not from when the command started: connecting takes seconds, which the token would lose.
+      const expires_at = lifetimeMs === null ? null : new Date(Date.now() + lifetimeMs).toISOString();
+      return (await bus.call(createToken, { name, scopes, expires_at }, { context, requestId })).result;
     }),
   );
   if (args.values.json) return printJson(token);

@@ -35,8 +35,12 @@ export const inviteMember = defineOperation({
   verb: 'invite',
   scope: 'tokens:write',
   input: z.strictObject({ email: UserEmail, permissions: GrantedPermissions, visibility: Visibility }),
-  /** temporary_password: only for a user created by the invitation, shown once and stored only as a hash. */
-  output: z.object({ member: MemberRecord, temporary_password: z.string().nullable() }),
+  /**
+   * temporary_password: only for a user created (or, a member nowhere, given a new one) by the invitation, shown once
+   * and stored only as a hash. first_sign_in_pending: an existing user still holds the temporary password of an earlier
+   * invitation in the organization, which is theirs to sign in with (false from a tokens worker of an earlier release).
+   */
+  output: z.object({ member: MemberRecord, temporary_password: z.string().nullable(), first_sign_in_pending: z.boolean().default(false) }),
 });
 
 export const updateMember = defineOperation({

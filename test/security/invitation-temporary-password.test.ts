@@ -56,6 +56,7 @@ t.test('another workspace of the same organization adds them as before', async (
   const added = await invite(siblingAdmin, email);
   t.equal(added.status, 200);
   t.equal(added.temporary, null, 'no new password: the first one still holds');
+  t.match(added.page, /has not signed in yet: they sign in with the temporary password of their first invitation/, 'and the page says so, not "their own password"');
   t.same((await membershipsOf(email)).sort(), [orgA.workspace.id, sibling.workspace.id].sort());
 });
 

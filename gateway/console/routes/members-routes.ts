@@ -60,7 +60,7 @@ export function membersRoutes(deps: GatewayDeps): Router {
     const form = memberForm(req);
     try {
       const { result } = await callWorker(deps.bus, req, inviteMember, parseWith(inviteMember.input, form));
-      sendPage(res, memberInvitedPage(sessionOf(req), result.member, result.temporary_password, deps.publicUrl()));
+      sendPage(res, memberInvitedPage(sessionOf(req), result, deps.publicUrl()));
     } catch (error) {
       if (crmErrorIn(error, FORM_ERRORS)) return showList(req, res, { error: error.message, form, status: HTTP_STATUS[error.code] });
       throw error;

@@ -56,5 +56,9 @@ export const inviteMemberHandler: OperationHandler<typeof inviteMember> = async 
   // The row just inserted, as memberRecords would read it back (the user was found by this e-mail; timestamptz(3) keeps `now` exactly).
   const member: MemberRecord = { user_id: userId, email: input.email, permissions: input.permissions, visibility: input.visibility, created_at: now.toISOString() };
   await events.record({ type: 'member.added', object: memberEventObject(db, member) });
-  return { member, temporary_password: inserted || holder === 'member nowhere' ? password : null };
+  return {
+    member,
+    temporary_password: inserted || holder === 'member nowhere' ? password : null,
+    first_sign_in_pending: holder === 'member elsewhere in the organization',
+  };
 };

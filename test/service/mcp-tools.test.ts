@@ -75,7 +75,7 @@ t.test('every tool declares input and output schemas and annotations; write tool
   const studio = await connect('studio', fullToken);
   const studioTools = (await studio.listTools()).tools;
   t.same(studioTools.map((x) => x.name).sort(), [
-    'archive_custom_field', 'archive_stage', 'create_custom_field', 'create_pipeline', 'create_stage', 'get_pipeline', 'list_custom_fields', 'list_pipelines', 'update_custom_field', 'update_stage', 'whoami',
+    'archive_custom_field', 'archive_stage', 'create_custom_field', 'create_pipeline', 'create_stage', 'get_pipeline', 'list_custom_fields', 'list_pipelines', 'update_custom_field', 'update_pipeline', 'update_stage', 'whoami',
   ]);
   // Studio's arguments are design words a model easily confuses (a field's key and its label): each one says what it takes.
   for (const tool of studioTools) {

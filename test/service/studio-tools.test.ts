@@ -116,5 +116,36 @@ t.test('the descriptions say what the refusals do: names are unique with case ig
   const { tools } = await studio.listTools();
   const described = (name: string) => JSON.stringify(tools.find((x) => x.name === name));
   // "Intro" and "INTRO" are one name to the service (the conflict test above): an agent told only "unique" tries the other case.
-  for (const name of ['create_pipeline', 'create_stage', 'update_stage']) t.match(described(name), /unique[^"]*\(case ignored\)/, name);
+  for (const name of ['create_pipeline', 'update_pipeline', 'create_stage', 'update_stage']) t.match(described(name), /unique[^"]*\(case ignored\)/, name);
+});
+
+t.test('update_pipeline renames a pipeline or makes it the default, as PATCH /v1/pipelines/{id} does', async (t) => {
+  const pipeline = okResult(t, await callTool(studio, 'create_pipeline', { name: 'Renewals', stages: ['Due', 'Renewed'] })) as unknown as Pipeline & { name: string };
+  const sales = (okResult(t, await callTool(studio, 'list_pipelines')) as unknown as { pipelines: (Pipeline & { name: string; is_default: boolean })[] }).pipelines.find((p) => p.is_default);
+  const pipelineEvents = (await eventsOf('pipeline')).length;
+
+  const taken = await callTool(studio, 'update_pipeline', { id: pipeline.id, name: sales?.name.toUpperCase() });
+  t.match(taken.structuredContent, { code: 'conflict', param: 'name', existing_id: sales?.id, hint: /another name.*case.*list_pipelines/ }, 'a name in use names its pipeline');
+  t.match((await callTool(studio, 'update_pipeline', { id: 'pipe_nope', name: 'Anything' })).structuredContent, { code: 'not_found', param: 'id', hint: /list_pipelines/ });
+  t.equal((await eventsOf('pipeline')).length, pipelineEvents, 'a refusal records nothing');
+
+  const renamed = okResult(t, await callTool(studio, 'update_pipeline', { id: pipeline.id, name: 'Renewals 2027' }));
+  t.match(renamed, { id: pipeline.id, name: 'Renewals 2027', is_default: false });
+  const made = okResult(t, await callTool(studio, 'update_pipeline', { id: pipeline.id, is_default: true }));
+  t.match(made, { is_default: true });
+  const after = (okResult(t, await callTool(studio, 'list_pipelines')) as unknown as { pipelines: (Pipeline & { is_default: boolean })[] }).pipelines;
+  t.same(after.filter((p) => p.is_default).map((p) => p.id), [pipeline.id], 'one default, the new one');
+
+  const recorded = (await eventsOf('pipeline')).slice(pipelineEvents);
+  t.same(
+    recorded.map((e) => [e.type, e.object_id, e.previous_attributes, e.actor.kind, e.actor.name]),
+    [
+      ['pipeline.updated', pipeline.id, { name: 'Renewals' }, 'api_token', 'Studio agent'],
+      ['pipeline.updated', sales?.id, { is_default: true }, 'api_token', 'Studio agent'],
+      ['pipeline.updated', pipeline.id, { is_default: false }, 'api_token', 'Studio agent'],
+    ],
+    'each change recorded with what it was, by the agent',
+  );
+  // Back as it was, for the tests after this one.
+  okResult(t, await callTool(studio, 'update_pipeline', { id: sales?.id, is_default: true }));
 });

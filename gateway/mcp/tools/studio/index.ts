@@ -2,7 +2,7 @@ import { MCP_SERVERS } from '../../../../shared/auth/mcp-servers.js';
 import { toolCatalogue, type ToolSpec } from '../../tool.js';
 import { whoamiTool } from '../whoami.js';
 import { archiveCustomFieldTool, createCustomFieldTool, listCustomFieldsTool, updateCustomFieldTool } from './custom-field-tools.js';
-import { archiveStageTool, createPipelineTool, createStageTool, getPipelineTool, listPipelinesTool, updateStageTool } from './pipeline-tools.js';
+import { archiveStageTool, createPipelineTool, createStageTool, getPipelineTool, listPipelinesTool, updatePipelineTool, updateStageTool } from './pipeline-tools.js';
 
 /** The Studio server's catalogue: the workspace's design. */
 export const STUDIO_TOOLS = toolCatalogue(MCP_SERVERS.studio, [
@@ -14,6 +14,7 @@ export const STUDIO_TOOLS = toolCatalogue(MCP_SERVERS.studio, [
   listPipelinesTool,
   getPipelineTool,
   createPipelineTool,
+  updatePipelineTool,
   createStageTool,
   updateStageTool,
   archiveStageTool,

@@ -9,6 +9,8 @@ import {
   listPipelines,
   MAX_ACTIVE_STAGES,
   Pipeline,
+  UpdatePipelineFields,
+  updatePipeline,
   UpdateStageFields,
   updateStage,
 } from '../../../../shared/contracts/pipelines.js';
@@ -50,6 +52,20 @@ export const createPipelineTool = defineTool({
   input: { ...CreatePipelineInput.shape, name: PipelineName },
   output: Pipeline,
   destructiveArguments: true,
+});
+
+export const updatePipelineTool = defineTool({
+  name: 'update_pipeline',
+  title: 'Rename a pipeline or make it the default',
+  description:
+    'Renames a pipeline and/or makes it the workspace default (is_default: true) in place of the current one: ask the user before switching the default. Its stages change with create_stage, update_stage and archive_stage.',
+  op: updatePipeline,
+  input: {
+    id: PipelineId,
+    name: UpdatePipelineFields.shape.name.describe('The new name, unique in the workspace (case ignored); omit to keep it'),
+    is_default: UpdatePipelineFields.shape.is_default,
+  },
+  output: Pipeline,
 });
 
 export const createStageTool = defineTool({

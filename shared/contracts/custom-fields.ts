@@ -27,7 +27,8 @@ const Options = z
   .array(shownText(100))
   .min(1, 'a select field needs at least one option')
   .max(200)
-  .refine((o) => new Set(o).size === o.length, { message: 'options must be unique' });
+  // Case ignored, as pipeline and stage names are: "Web" and "web" would show as one choice twice.
+  .refine((o) => new Set(o.map((option) => option.toLowerCase())).size === o.length, { message: 'options must be unique (case ignored)' });
 
 export const CreateCustomFieldInput = z
   .strictObject({
@@ -35,7 +36,7 @@ export const CreateCustomFieldInput = z
     key: CustomFieldKey,
     label: shownText(100),
     type: CustomFieldType,
-    options: Options.optional().describe('Required for select fields, refused for others'),
+    options: Options.optional().describe('Required for select fields, refused for others; unique, case ignored'),
     required: z.boolean().optional().describe('Default false'),
   })
   .meta({ id: 'CreateCustomField' });

@@ -2,6 +2,7 @@ import t from 'tap';
 import { callTool, connectMcp, okResult } from '../helpers/mcp-client.js';
 import { useStack } from '../helpers/shared-stack.js';
 import { storedEvents } from '../helpers/stored-events.js';
+import { request } from '../helpers/http.js';
 
 /**
  * The Studio server as an agent uses it, through the MCP SDK's own client: a refused change
@@ -148,4 +149,21 @@ t.test('update_pipeline renames a pipeline or makes it the default, as PATCH /v1
   );
   // Back as it was, for the tests after this one.
   okResult(t, await callTool(studio, 'update_pipeline', { id: sales?.id, is_default: true }));
+});
+
+t.test('select options that differ only in case are one option twice: refused on create and update, through Studio and REST alike', async (t) => {
+  const rest = await stack.token(W, ['schema:write'], { name: 'Design script' });
+  const fieldEvents = (await eventsOf('custom_field')).length;
+  const refused = await callTool(studio, 'create_custom_field', { object_type: 'contact', key: 'channel', label: 'Channel', type: 'select', options: ['Web', 'Phone', 'web'] });
+  t.match(refused.structuredContent, { code: 'validation_failed', param: 'options', message: /unique.*case ignored/, hint: /options/ });
+  const posted = await request(`${stack.baseUrl}/v1/custom-fields`, { token: rest, body: { object_type: 'contact', key: 'channel', label: 'Channel', type: 'select', options: ['Web', 'Phone', 'web'] } });
+  t.match(posted, { status: 400, body: { error: { code: 'validation_failed', param: 'options', message: refused.structuredContent?.message } } }, 'REST says the same');
+
+  const field = okResult(t, await callTool(studio, 'create_custom_field', { object_type: 'contact', key: 'channel', label: 'Channel', type: 'select', options: ['Web', 'Phone'] }));
+  t.match((await callTool(studio, 'update_custom_field', { id: field.id, options: ['Web', 'Phone', 'PHONE'] })).structuredContent, { code: 'validation_failed', param: 'options' });
+  const patched = await request(`${stack.baseUrl}/v1/custom-fields/${String(field.id)}`, { method: 'PATCH', token: rest, body: { options: ['Web', 'Phone', 'PHONE'] } });
+  t.match(patched, { status: 400, body: { error: { code: 'validation_failed', param: 'options' } } });
+  // Changing an option's case alone is a new list without a repeat: accepted.
+  t.same(okResult(t, await callTool(studio, 'update_custom_field', { id: field.id, options: ['web', 'Phone'] })).options, ['web', 'Phone']);
+  t.equal((await eventsOf('custom_field')).length, fieldEvents + 2, 'only the create and the accepted change are recorded');
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../bus/operation.js';
-import { cleanText, Timestamp, userWritten } from './common.js';
+import { shownText, Timestamp, userWritten } from './common.js';
 
 export const Stage = z
   .object({
@@ -29,7 +29,8 @@ export const Pipeline = z
   .meta({ id: 'Pipeline' });
 export type Pipeline = z.infer<typeof Pipeline>;
 
-const Name = cleanText(100).pipe(z.string().min(1, 'is required'));
+/** A pipeline's or stage's name: something that shows, as a label or an option must (a zero-width space alone names nothing on a board). */
+const Name = shownText(100);
 
 /** The most active stages a pipeline has: on create (its stage names) and when a stage is added. */
 export const MAX_ACTIVE_STAGES = 50;

@@ -167,3 +167,22 @@ t.test('select options that differ only in case are one option twice: refused on
   t.same(okResult(t, await callTool(studio, 'update_custom_field', { id: field.id, options: ['web', 'Phone'] })).options, ['web', 'Phone']);
   t.equal((await eventsOf('custom_field')).length, fieldEvents + 2, 'only the create and the accepted change are recorded');
 });
+
+t.test('a pipeline or stage name must show: only spaces or invisible characters are refused, as a field label is', async (t) => {
+  const pipeline = okResult(t, await callTool(studio, 'create_pipeline', { name: 'Onboarding', stages: ['Kickoff', 'Live'] })) as unknown as Pipeline;
+  const stageEvents = (await eventsOf('stage')).length;
+  const invisible = '\u200b\u200d';
+  for (const [tool, args, param] of [
+    ['create_pipeline', { name: invisible }, 'name'],
+    ['create_pipeline', { name: 'Hidden', stages: ['Start', invisible] }, 'stages.1'],
+    ['update_pipeline', { id: pipeline.id, name: invisible }, 'name'],
+    ['create_stage', { pipeline_id: pipeline.id, name: invisible }, 'name'],
+    ['update_stage', { pipeline_id: pipeline.id, stage_id: pipeline.stages[0]?.id, name: ` ${invisible} ` }, 'name'],
+  ] as const) {
+    t.match((await callTool(studio, tool, args)).structuredContent, { code: 'validation_failed', param, message: /visible text/ }, `${tool} ${param}`);
+  }
+  const after = okResult(t, await callTool(studio, 'get_pipeline', { id: pipeline.id })) as unknown as Pipeline;
+  t.same(after.stages.map((s) => s.name), ['Kickoff', 'Live'], 'nothing added or renamed');
+  t.equal((await eventsOf('stage')).length, stageEvents, 'nor recorded');
+  t.match((await callTool(studio, 'create_pipeline', { name: '   ' })).structuredContent, { code: 'validation_failed', param: 'name' }, 'blank is still refused');
+});

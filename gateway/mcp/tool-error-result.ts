@@ -37,6 +37,17 @@ function notFoundHint(e: CrmError, server: McpServerKey): string {
   }
 }
 
+/** Studio's refusals of a design change, by the argument at fault: what to send instead, which rereading would not say. */
+const STUDIO_CONFLICT_HINTS: ReadonlyMap<string, string> = new Map([
+  // An option records still hold, left out of update_custom_field's list.
+  [
+    'options',
+    'Call again with the options the message names kept in the list (list_custom_fields gives the current one), or ask the user to change the records that hold them first (update_contact or update_deal on the CRM server).',
+  ],
+  // An archived stage renamed or moved, or the last active stage archived.
+  ['stage_id', "Use an active stage: list_pipelines gives each pipeline's active stages in order, and create_stage adds one."],
+]);
+
 /** A name or key already taken: say what else to do, which rereading the record would not. */
 function conflictHint(e: CrmError, server: McpServerKey): string {
   switch (e.details.param) {
@@ -48,7 +59,7 @@ function conflictHint(e: CrmError, server: McpServerKey): string {
       }
       return 'Choose another key, or use the field that has it: list_custom_fields with include_archived: true lists every field.';
     default:
-      return 'Read the record again and decide with the user before retrying.';
+      return (server === 'studio' ? STUDIO_CONFLICT_HINTS.get(e.details.param ?? '') : undefined) ?? 'Read the record again and decide with the user before retrying.';
   }
 }
 

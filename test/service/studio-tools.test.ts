@@ -186,3 +186,21 @@ t.test('a pipeline or stage name must show: only spaces or invisible characters 
   t.equal((await eventsOf('stage')).length, stageEvents, 'nor recorded');
   t.match((await callTool(studio, 'create_pipeline', { name: '   ' })).structuredContent, { code: 'validation_failed', param: 'name' }, 'blank is still refused');
 });
+
+t.test('a design change refused for what records hold, or for an archived or last stage, says what to send instead', async (t) => {
+  const field = okResult(t, await callTool(studio, 'create_custom_field', { object_type: 'contact', key: 'tier', label: 'Tier', type: 'select', options: ['Gold', 'Silver'] }));
+  const crm = await stack.token(W, ['contacts:write'], { name: 'Records' });
+  t.equal((await request(`${stack.baseUrl}/v1/contacts`, { token: crm, body: { first_name: 'Ada', phone: '+14155550142', custom_fields: { tier: 'Gold' } } })).status, 201);
+  const held = await callTool(studio, 'update_custom_field', { id: field.id, options: ['Silver', 'Bronze'] });
+  t.match(held.structuredContent, { code: 'conflict', param: 'options', message: /"Gold" \(1 contact\)/, hint: /kept in the list.*list_custom_fields.*update_contact/ });
+
+  const pipeline = okResult(t, await callTool(studio, 'create_pipeline', { name: 'Two step', stages: ['First', 'Second'] })) as unknown as Pipeline;
+  const [first, second] = pipeline.stages;
+  okResult(t, await callTool(studio, 'archive_stage', { pipeline_id: pipeline.id, stage_id: first?.id }));
+  for (const [tool, args] of [
+    ['update_stage', { pipeline_id: pipeline.id, stage_id: first?.id, name: 'Again' }],
+    ['archive_stage', { pipeline_id: pipeline.id, stage_id: second?.id }],
+  ] as const) {
+    t.match((await callTool(studio, tool, args)).structuredContent, { code: 'conflict', param: 'stage_id', hint: /active stage.*list_pipelines.*create_stage/ }, tool);
+  }
+});

@@ -55,7 +55,11 @@ export const CreatePipelineInput = z
 export const UpdatePipelineFields = z
   .strictObject({
     name: Name.optional(),
-    is_default: z.literal(true).optional().describe('Make this the default pipeline (the previous default stops being one)'),
+    is_default: z
+      // A workspace always has a default: it moves by making another pipeline the default, never by unsetting one.
+      .literal(true, { error: 'can only be true: to stop this pipeline being the default, make another one the default' })
+      .optional()
+      .describe('Make this the default pipeline (the previous default stops being one)'),
   })
   .meta({ id: 'UpdatePipeline' });
 

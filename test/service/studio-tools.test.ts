@@ -204,3 +204,12 @@ t.test('a design change refused for what records hold, or for an archived or las
     t.match((await callTool(studio, tool, args)).structuredContent, { code: 'conflict', param: 'stage_id', hint: /active stage.*list_pipelines.*create_stage/ }, tool);
   }
 });
+
+t.test('is_default: false is refused saying how the default moves, over Studio and REST alike', async (t) => {
+  const sales = (okResult(t, await callTool(studio, 'list_pipelines')) as unknown as { pipelines: (Pipeline & { is_default: boolean })[] }).pipelines.find((p) => p.is_default);
+  const refused = await callTool(studio, 'update_pipeline', { id: sales?.id, is_default: false });
+  t.match(refused.structuredContent, { code: 'validation_failed', param: 'is_default', message: /can only be true.*make another one the default/ });
+  const rest = await stack.token(W, ['schema:write'], { name: 'Default switcher' });
+  const patched = await request(`${stack.baseUrl}/v1/pipelines/${String(sales?.id)}`, { method: 'PATCH', token: rest, body: { is_default: false } });
+  t.match(patched, { status: 400, body: { error: { code: 'validation_failed', param: 'is_default', message: refused.structuredContent?.message } } });
+});

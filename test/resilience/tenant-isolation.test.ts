@@ -410,6 +410,7 @@ const ACTIONS: Record<string, (me: Side, them: Side, p: Picks) => Planned> = {
     const calls: Call[] = [
       { via: 'tool', server: 'studio', name: 'update_custom_field', args: { id: p.of(them.fields), label: `Taken by ${me.mark}` } },
       { via: 'tool', server: 'studio', name: 'archive_custom_field', args: { id: p.of(them.fields) } },
+      { via: 'tool', server: 'studio', name: 'update_pipeline', args: { id: p.of(them.pipelines), name: `Taken by ${me.mark}`, is_default: true } },
       { via: 'tool', server: 'studio', name: 'create_stage', args: { pipeline_id: p.of(them.pipelines), name: `Sneak ${me.mark}` } },
       { via: 'tool', server: 'studio', name: 'update_stage', args: { pipeline_id: p.of(them.pipelines), stage_id: p.of(them.stages), name: `Taken by ${me.mark}` } },
       { via: 'tool', server: 'studio', name: 'update_stage', args: { pipeline_id: p.of(me.pipelines), stage_id: p.of(them.stages), position: 0 } },

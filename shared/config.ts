@@ -263,9 +263,10 @@ const SETTINGS = {
     ),
     streamMaxAgeMs: withTextDefault(
       'EVENTS_STREAM_MAX_AGE',
-      Duration,
+      // JetStream reads a max_age of 0 as "keep forever", refuses one under 100ms and one past int64 nanoseconds (about 292 years), the last two only when the stream is set up.
+      Duration.refine((ms) => ms >= 1000 && ms <= 3650 * 86_400_000, 'EVENTS_STREAM_MAX_AGE must be at least 1s and at most 3650d'),
       '7d',
-      'How long the JetStream event stream (`<BUS_NAMESPACE>-events`) keeps events for its consumers; the history in Postgres (`GET /v1/events`) is kept regardless. A new stream is created with it; an existing one changes with `crm events setup-stream`.',
+      'How long the JetStream event stream (`<BUS_NAMESPACE>-events`) keeps events for its consumers (at least 1s, at most 3650d); the history in Postgres (`GET /v1/events`) is kept regardless. A new stream is created with it; an existing one changes with `crm events setup-stream`.',
     ),
     streamReplicas: withDefault('EVENTS_STREAM_REPLICAS', wholeNumber(1, 5), 1, 'Copies of the event stream in a NATS cluster (3 for a 3-node cluster).'),
   },

@@ -86,6 +86,16 @@ t.test('WEBHOOK_TIMEOUT is more than 0 and at most 1h', async (t) => {
   for (const value of ['0s', '30d', '2h']) t.throws(() => loadConfig({ WEBHOOK_TIMEOUT: value }), /WEBHOOK_TIMEOUT must be more than 0 and at most 1h/, value);
 });
 
+t.test('EVENTS_STREAM_MAX_AGE is at least 1s and at most 3650d', async (t) => {
+  // Before, 0s was taken and JetStream kept events forever while setup-stream said "0 s";
+  // 50ms and 100000000d failed only in setup-stream or the relay, with a NATS stack trace.
+  t.equal(loadConfig({ EVENTS_STREAM_MAX_AGE: '1s' }).events.streamMaxAgeMs, 1000);
+  t.equal(loadConfig({ EVENTS_STREAM_MAX_AGE: '3650d' }).events.streamMaxAgeMs, 3650 * 86_400_000);
+  for (const value of ['0s', '50ms', '3651d', '100000000d']) {
+    t.throws(() => loadConfig({ EVENTS_STREAM_MAX_AGE: value }), /EVENTS_STREAM_MAX_AGE: EVENTS_STREAM_MAX_AGE must be at least 1s and at most 3650d/, value);
+  }
+});
+
 t.test('replies are checked in development and tests, not in production unless asked', async (t) => {
   t.equal(loadConfig({}).validateReplies, true, 'development (NODE_ENV unset)');
   t.equal(loadConfig({ NODE_ENV: 'production' }).validateReplies, false, 'production');

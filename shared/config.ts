@@ -85,6 +85,24 @@ const publicBaseUrl = () =>
     .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
     .refine((url) => !/[?#]/.test(url), 'must be a base URL, without a query or a fragment');
 
+/** One server as nats.js connects to it: `nats://` or `tls://` (or no scheme), perhaps credentials, a host and a port. */
+function isNatsServer(entry: string): boolean {
+  const url = URL.parse(/^[a-z][a-z0-9+.-]*:\/\//i.test(entry) ? entry : `nats://${entry}`);
+  return url !== null && /^(nats|tls):$/i.test(url.protocol) && url.hostname !== '' && /^\/?$/.test(url.pathname) && url.search === '' && url.hash === '';
+}
+
+/**
+ * NATS servers, comma-separated: anything else (a typo, an http:// or a path) failed only
+ * when connecting, as "refused this process" blamed on the NATS credentials.
+ */
+const natsServers = () =>
+  z
+    .string()
+    .refine(
+      (value) => value.split(',').every((entry) => isNatsServer(entry.trim())),
+      'must be NATS servers, comma-separated, each nats://HOST:PORT or tls://HOST:PORT (credentials allowed: nats://user:password@HOST:PORT)',
+    );
+
 const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 /** One entry of an express `trust proxy` list: a named range, an address, or a subnet (`10.0.0.0/8`). */
@@ -115,7 +133,7 @@ const trustedProxies = () =>
  */
 const SETTINGS = {
   databaseUrl: optional('DATABASE_URL', z.string().url(), 'unset: embedded Postgres', 'Postgres (15 or newer) connection URL.'),
-  natsUrl: optional('NATS_URL', z.string(), 'unset: in-process bus', 'NATS server(s), comma-separated. Required by `crm gateway` and `crm worker`.'),
+  natsUrl: optional('NATS_URL', natsServers(), 'unset: in-process bus', 'NATS server(s), comma-separated. Required by `crm gateway` and `crm worker`.'),
   secret: optional(
     'CRM_SECRET',
     z.string().min(32, 'CRM_SECRET must be at least 32 characters'),

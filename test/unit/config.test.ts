@@ -143,6 +143,17 @@ t.test('PUBLIC_URL is an http or https base URL', async (t) => {
   t.equal(loadConfig({ PUBLIC_URL: 'http://127.0.0.1:3000' }).publicUrl, 'http://127.0.0.1:3000');
 });
 
+t.test('NATS_URL is one or more NATS servers, refused at start otherwise, its credentials unrepeated', async (t) => {
+  // Before, any text passed and failed at connect as "NATS … refused this process: Invalid URL. Check NATS_NKEY_SEED, NATS_CREDS and NATS_TLS_CA".
+  for (const value of ['garbage url', 'http://nats-1:4222', 'nats://nats-1:4222/crm', 'nats://nats-1:4222,', 'nats://nats-1:99999', 'nats://:hunter2@/']) {
+    const error = t.throws(() => loadConfig({ NATS_URL: value }), /NATS_URL: must be NATS servers, comma-separated/, value);
+    t.notMatch(error instanceof Error ? error.message : '', /hunter2/, 'the value is not repeated');
+  }
+  for (const value of ['nats://127.0.0.1:4222', '127.0.0.1:4222', 'nats-1', 'nats://[::1]:4222', 'tls://s3cr3t-token@nats-1:4222, nats://crm:hunter2@nats-2:4222']) {
+    t.equal(loadConfig({ NATS_URL: value }).natsUrl, value, value);
+  }
+});
+
 t.test('HOST and ADMIN_HOST take an IP address or a host name, nothing else', async (t) => {
   for (const host of ['0.0.0.0', '::', '::1', 'localhost', 'crm-gateway.internal', 'crm_gateway']) {
     t.equal(loadConfig({ HOST: host, ADMIN_HOST: host }).host, host, host);

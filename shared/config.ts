@@ -77,6 +77,16 @@ const byteSize = () =>
   z.string().regex(/^(?!0+(\.0+)?\s*[a-z]*$)\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i, 'must be a size above zero such as 100kb or 1mb (units b, kb, mb, gb)');
 
 /**
+ * A Postgres URL: any URL passed before. `localhost:5432/crm` (its "scheme" `localhost:`)
+ * failed at connect with "no PostgreSQL user name specified", and a password holding `#`
+ * ended the URL there, so the service waited forever for a host named after the password.
+ */
+const postgresUrl = () =>
+  z
+    .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL, e.g. postgres://crm:PASSWORD@db.internal:5432/crm' })
+    .refine((url) => !url.includes('#'), 'must not hold "#" (a Postgres URL has no fragment): percent-encode it in the password as %23');
+
+/**
  * An http(s) URL that paths are appended to: any URL passed before (`javascript:`, `ftp:`,
  * one with a query or a fragment), and made every link, `Location` and the OAuth issuer wrong.
  */
@@ -132,7 +142,7 @@ const trustedProxies = () =>
  * variable fills each field and how.
  */
 const SETTINGS = {
-  databaseUrl: optional('DATABASE_URL', z.string().url(), 'unset: embedded Postgres', 'Postgres (15 or newer) connection URL.'),
+  databaseUrl: optional('DATABASE_URL', postgresUrl(), 'unset: embedded Postgres', 'Postgres (15 or newer) connection URL.'),
   natsUrl: optional('NATS_URL', natsServers(), 'unset: in-process bus', 'NATS server(s), comma-separated. Required by `crm gateway` and `crm worker`.'),
   secret: optional(
     'CRM_SECRET',

@@ -143,6 +143,17 @@ t.test('PUBLIC_URL is an http or https base URL', async (t) => {
   t.equal(loadConfig({ PUBLIC_URL: 'http://127.0.0.1:3000' }).publicUrl, 'http://127.0.0.1:3000');
 });
 
+t.test('DATABASE_URL is a postgres:// URL without a fragment, its password unrepeated', async (t) => {
+  // Before, any URL passed: these failed only at connect, or never (the service waited for host "ss").
+  for (const value of ['localhost:5432/crm', 'http://db.internal/crm', 'postgres://crm:hun#ter2@db.internal/crm']) {
+    const error = t.throws(() => loadConfig({ DATABASE_URL: value }), /DATABASE_URL: must (be a postgres|not hold "#")/, value);
+    t.notMatch(error instanceof Error ? error.message : '', /hun|ter2/, 'the value is not repeated');
+  }
+  for (const value of ['postgres://crm:hunter2@db.internal:5432/crm', 'postgresql://db.internal/crm?sslmode=require', 'postgres://crm:hun%23ter2@[::1]/crm']) {
+    t.equal(loadConfig({ DATABASE_URL: value }).databaseUrl, value, value);
+  }
+});
+
 t.test('NATS_URL is one or more NATS servers, refused at start otherwise, its credentials unrepeated', async (t) => {
   // Before, any text passed and failed at connect as "NATS … refused this process: Invalid URL. Check NATS_NKEY_SEED, NATS_CREDS and NATS_TLS_CA".
   for (const value of ['garbage url', 'http://nats-1:4222', 'nats://nats-1:4222/crm', 'nats://nats-1:4222,', 'nats://nats-1:99999', 'nats://:hunter2@/']) {

@@ -1,4 +1,4 @@
-import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
+import { Router, type ErrorRequestHandler } from 'express';
 import { InvalidClientMetadataError, InvalidRequestError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { metadataHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/metadata.js';
 import { clientRegistrationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/register.js';
@@ -8,6 +8,7 @@ import type { OAuthMetadata, OAuthProtectedResourceMetadata } from '@modelcontex
 import { MCP_SERVERS } from '../../shared/auth/mcp-servers.js';
 import { SUPPORTED_GRANT_TYPES, SUPPORTED_RESPONSE_TYPES, type McpServerKey } from '../../shared/contracts/oauth.js';
 import type { GatewayDeps } from '../deps.js';
+import { lazyHandler } from '../lazy-handler.js';
 import type { AccessTokenVerifier } from './access-token-verifier.js';
 import { authorizeRoute } from './authorize-route.js';
 import type { BusOAuthProvider } from './bus-oauth-provider.js';
@@ -56,15 +57,6 @@ export function protectedResourceMetadata(issuer: string, server: McpServerKey):
   };
 }
 
-/** Builds a handler on first use: the public URL is known only once the gateway listens. */
-function lazy(build: () => RequestHandler): RequestHandler {
-  let handler: RequestHandler | undefined;
-  return (req, res, next) => {
-    handler ??= build();
-    return handler(req, res, next);
-  };
-}
-
 /** A body the SDK's parser refused, answered as the endpoint's OAuth error; anything else goes on. */
 function bodyErrors(invalidBody: OAuthErrorClass): ErrorRequestHandler {
   return (error, _req, res, next) => {
@@ -99,9 +91,9 @@ export function oauthRoutes(deps: GatewayDeps, provider: BusOAuthProvider, verif
   );
   router.use('/oauth/revoke', readableSchemaErrors(), formWithoutEmptyParameters(), publicClientAuthentication(), revocationHandler({ provider, rateLimit }), bodyErrors(InvalidRequestError));
 
-  router.use('/.well-known/oauth-authorization-server', lazy(() => metadataHandler(authorizationServerMetadata(issuer()))));
+  router.use('/.well-known/oauth-authorization-server', lazyHandler(() => metadataHandler(authorizationServerMetadata(issuer()))));
   for (const server of Object.keys(MCP_SERVERS) as McpServerKey[]) {
-    router.use(`/.well-known/oauth-protected-resource/mcp/${server}`, lazy(() => metadataHandler(protectedResourceMetadata(issuer(), server))));
+    router.use(`/.well-known/oauth-protected-resource/mcp/${server}`, lazyHandler(() => metadataHandler(protectedResourceMetadata(issuer(), server))));
   }
   router.get('/.well-known/jwks.json', async (_req, res) => {
     res.set('Cache-Control', 'public, max-age=60').json(await verifier.publishedKeys());

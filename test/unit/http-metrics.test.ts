@@ -58,3 +58,30 @@ t.test('a route is labelled by its own pattern and those of its mounts, never by
     'POST /console/{*path} 403',
   ]);
 });
+
+t.test('a router built at its first request (the OAuth metadata documents) is labelled by its mount', async (t) => {
+  // Before, its routes were not found under the app's router: each was labelled "", all three documents alike.
+  const { lazyHandler } = await import('../../gateway/lazy-handler.js');
+  const registry = new Registry();
+  const app = express();
+  app.use(httpMetrics(registry));
+  const metadata = (name: string) => {
+    const router = Router();
+    router.get('/', (_req, res) => void res.send(name));
+    return router;
+  };
+  const wellKnown = Router();
+  wellKnown.use('/.well-known/oauth-authorization-server', lazyHandler(() => metadata('server')));
+  wellKnown.use('/.well-known/oauth-protected-resource/mcp/crm', lazyHandler(() => metadata('crm')));
+  app.use(wellKnown);
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  t.teardown(() => new Promise((resolve) => server.close(resolve)));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/oauth-protected-resource/mcp/crm', '/.well-known/oauth-protected-resource/mcp/crm']) {
+    t.equal(await (await fetch(`${base}${path}`)).text(), path.endsWith('crm') ? 'crm' : 'server', 'the built router answers');
+  }
+  const series = (await registry.getSingleMetric('crm_http_requests_total')?.get())?.values ?? [];
+  t.same(series.map((v) => `${String(v.labels.route)} ${v.value}`).sort(), ['/.well-known/oauth-authorization-server 1', '/.well-known/oauth-protected-resource/mcp/crm 2']);
+});

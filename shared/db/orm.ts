@@ -3,6 +3,7 @@ import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import { ALL_ENTITIES, WORKSPACE_ENTITIES } from './entities/index.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { PreparedStatementClient } from './prepared-statement-client.js';
+import { withSilentServerLimit } from './silent-server-limit.js';
 
 export type { EntityManager };
 export type Orm = MikroORM;
@@ -36,7 +37,7 @@ export async function openDatabase({ url, poolMax, applicationName, statementTim
     // UTC sessions: timestamps print the same way whatever the server's time zone.
     // Prepared statements: each distinct statement is parsed and planned once per connection.
     // A statement timeout set per connection costs the hot path nothing (no SET per request).
-    driverOptions: { connectionTimeoutMillis: 3_000, application_name: applicationName, options: `-c TimeZone=UTC${statementTimeoutMs ? ` -c statement_timeout=${statementTimeoutMs}` : ''}`, Client: PreparedStatementClient },
+    driverOptions: { connectionTimeoutMillis: 3_000, application_name: applicationName, options: `-c TimeZone=UTC${statementTimeoutMs ? ` -c statement_timeout=${statementTimeoutMs}` : ''}`, Client: statementTimeoutMs ? withSilentServerLimit(statementTimeoutMs) : PreparedStatementClient },
     filters: {
       // Defense in depth: a query on a workspace entity without the workspace parameter set
       // throws instead of reading across workspaces. Opting out is explicit ({ filters: false }).

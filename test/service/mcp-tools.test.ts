@@ -297,3 +297,18 @@ t.test('crm mcp-config prints the client configuration; a token is only referenc
   const literal = await stack.crm(['mcp-config', '--token-env', 'sk_live_abc']);
   t.equal(literal.code, 2, 'a token given in place of a variable name is refused');
 });
+
+t.test('find_deals and count_deals filter by owner_id, as REST GET /v1/deals does', async (t) => {
+  const seller = await stack.addMember(W, 'seller@tools.test', ['deals.write'], 'all');
+  for (let n = 0; n < 2; n++) await admin.post('/v1/deals', { name: `Seller's deal ${n}`, stage_id: pipeline?.stages[0]?.id, owner_id: seller });
+  const crm = await connect('crm', fullToken);
+  const found = ok(t, await call(crm, 'find_deals', { owner_id: seller, limit: 100 })) as unknown as { deals: { name: string; owner_id: string }[] };
+  t.same(found.deals.map((d) => d.name), ["Seller's deal 0", "Seller's deal 1"], "only the member's deals");
+  t.ok(found.deals.every((d) => d.owner_id === seller));
+  const rest = await restClient(stack.baseUrl, fullToken).get<{ data: { id: string }[] }>(`/v1/deals?owner_id=${seller}&limit=100`);
+  t.same((found.deals as unknown as { id: string }[]).map((d) => d.id), rest.body.data.map((d) => d.id), 'the same deals as REST');
+  t.equal(ok(t, await call(crm, 'count_deals', { owner_id: seller })).count, 2, 'counted with the same filter');
+  const nobody = await call(crm, 'find_deals', { owner_id: 'usr_nobody' });
+  t.equal(nobody.isError, true, 'an unknown member is a tool error');
+  t.match(nobody.structuredContent, { code: 'not_found', param: 'owner_id' });
+});

@@ -11,7 +11,7 @@ export const findDealsTool = defineTool({
   name: 'find_deals',
   title: 'Find deals',
   description:
-    'Deals, oldest first (or sort: newest_first, e.g. for the latest deals), each with its stage and pipeline names and its contact (name, e-mail, phone), filtered by name words, stage (a name such as "Negotiation", or a stg_ id), pipeline (name or pipe_ id), contact, or creation date (a day, an instant, or created_within such as last_week, in the workspace time zone). Follow next_cursor for more.',
+    'Deals, oldest first (or sort: newest_first, e.g. for the latest deals), each with its stage and pipeline names and its contact (name, e-mail, phone), filtered by name words, stage (a name such as "Negotiation", or a stg_ id), pipeline (name or pipe_ id), contact, owner (owner_id, a member usr_ id; whoami authorized_by.id is your own), or creation date (a day, an instant, or created_within such as last_week, in the workspace time zone). Follow next_cursor for more.',
   op: listDeals,
   input: { ...DealFilterInput, ...SortInput, ...PagingInput },
   output: z.object({ deals: z.array(DealForAgents), ...PageInfo, applied_range: AppliedRange }),

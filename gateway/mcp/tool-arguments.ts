@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ValidationError, validationErrorFrom } from '../../shared/errors.js';
-import { ID_PREFIXES } from '../../shared/ids.js';
+import { ID_PREFIXES, isMadeId, type IdKind } from '../../shared/ids.js';
 
 /** Edit distance, for "did you mean": short parameter names, so the plain table is enough. */
 function editDistance(a: string, b: string): number {
@@ -73,8 +73,8 @@ function unwrapped(schema: z.ZodType): z.ZodType {
 }
 
 /**
- * "25" where a number is expected reads as 25, and "true" or "false" where a boolean is as that
- * boolean: unambiguous, and a common slip of small models.
+ * "25" where a number is expected reads as 25, "true" or "false" where a boolean is as that
+ * boolean, and " con_… " as the id it wraps: unambiguous, and common slips of small models.
  */
 function withQuotedScalarsRead(args: Record<string, unknown>, shape: z.ZodRawShape): Record<string, unknown> {
   const out: Record<string, unknown> = { ...args };
@@ -83,7 +83,9 @@ function withQuotedScalarsRead(args: Record<string, unknown>, shape: z.ZodRawSha
     if (typeof value !== 'string' || !field) continue;
     const inner = unwrapped(field as z.ZodType);
     const text = value.trim();
-    if (inner instanceof z.ZodNumber && /^-?\d+(\.\d+)?$/.test(text)) out[key] = Number(text);
+    // An id copied with a space or line break around it: otherwise a not_found for an id that exists. Id arguments only: text is kept as written.
+    if (/(^|_)id$/.test(key) && text !== value && (Object.keys(ID_PREFIXES) as IdKind[]).some((kind) => isMadeId(kind, text))) out[key] = text;
+    else if (inner instanceof z.ZodNumber && /^-?\d+(\.\d+)?$/.test(text)) out[key] = Number(text);
     else if (inner instanceof z.ZodBoolean && /^(true|false)$/i.test(text)) out[key] = text.toLowerCase() === 'true';
   }
   return out;

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { z } from 'zod';
 import { ValidationError } from '../../shared/errors.js';
 import { CRM_TOOLS } from '../../gateway/mcp/tools/crm/index.js';
 import { parseToolArguments } from '../../gateway/mcp/tool-arguments.js';
@@ -84,4 +85,14 @@ t.test('"true" and "false" where a yes or no is expected read as the booleans', 
   t.same(read({ include_archived: 'true' }), { include_archived: true });
   t.same(read({ include_archived: 'False' }), { include_archived: false });
   t.throws(() => read({ include_archived: 'yes' }), ValidationError, 'anything else is still refused');
+});
+
+t.test('an id copied with whitespace around it reads as the id; other text keeps its spaces', async (t) => {
+  const contact = 'con_01M8D050VYEVCV7M0PG8KDTDYS';
+  const deal = 'deal_01M8D0516S1H0HN5FNQMD7DG3D';
+  t.same(read('get_contact', { id: ` ${contact}\n` }), { id: contact }, 'on a reading tool');
+  t.same(read('find_deals', { contact_id: `${contact} `, limit: 5 }), { contact_id: contact, limit: 5 });
+  t.same(read('update_deal', { id: `\t${deal} `, name: ' Big ' }).id, deal, 'on a writing tool too');
+  const text = z.strictObject({ label: z.string() });
+  t.same(parseToolArguments(text, { label: ` ${contact} ` }), { label: ` ${contact} ` }, 'text that is not an id argument is kept as written');
 });

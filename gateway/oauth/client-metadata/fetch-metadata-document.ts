@@ -57,9 +57,12 @@ export async function fetchMetadataDocument(text: string, options: FetchOptions)
   const port = Number(url.port || (secure ? 443 : 80));
   return new Promise<FetchedDocument>((resolve, reject) => {
     let settled = false;
+    /** Aborted once settled: removes the deadline listener, which would otherwise keep this fetch in memory until the deadline. */
+    const settledSignal = new AbortController();
     const fail = (error: Error) => {
       if (settled) return;
       settled = true;
+      settledSignal.abort();
       reject(error);
     };
     const request = (secure ? https : http).request(
@@ -95,6 +98,7 @@ export async function fetchMetadataDocument(text: string, options: FetchOptions)
         response.on('end', () => {
           if (settled) return;
           settled = true;
+          settledSignal.abort();
           const cacheControl = response.headers['cache-control'];
           resolve({ body: Buffer.concat(chunks).toString('utf8'), cacheControl });
         });
@@ -113,7 +117,7 @@ export async function fetchMetadataDocument(text: string, options: FetchOptions)
       fail(new MetadataFetchError(`answered HTTP ${response.statusCode ?? 101}`));
     });
     // Whatever else Node leaves unsettled, the fetch ends by its deadline (the outcomes above come first).
-    deadline.addEventListener('abort', () => setImmediate(() => fail(timedOut())), { once: true });
+    deadline.addEventListener('abort', () => setImmediate(() => fail(timedOut())), { once: true, signal: settledSignal.signal });
     request.on('error', (error: Error & { code?: string }) => {
       fail(deadline.aborted ? timedOut() : new MetadataFetchError(`could not be fetched (${error.code ?? error.message})`));
     });

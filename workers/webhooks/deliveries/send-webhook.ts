@@ -125,9 +125,12 @@ function post(
     /** The status once the response's head arrived: a body that then stalls past the deadline still shows what was answered. */
     let answered: number | null = null;
     const timedOut = () => (answered === null ? `timed out after ${timeoutMs} ms` : `timed out after ${timeoutMs} ms reading the response body (HTTP ${answered})`);
+    /** Aborted once settled: removes the deadline listener, which would otherwise keep this attempt in memory until the deadline. */
+    const settledSignal = new AbortController();
     const finish = (result: AttemptOutcome, staleConnection = false) => {
       if (settled) return;
       settled = true;
+      settledSignal.abort();
       resolve({ outcome: result, staleConnection });
     };
     const request = (secure ? https : http).request(
@@ -177,7 +180,7 @@ function post(
       finish(outcome(status, `HTTP ${status}: the receiver switched protocols instead of answering; a 2xx is expected`));
     });
     // Whatever else Node leaves unsettled, an attempt ends by its deadline (the settled outcomes above come first).
-    deadline.addEventListener('abort', () => setImmediate(() => finish(outcome(answered, timedOut()))), { once: true });
+    deadline.addEventListener('abort', () => setImmediate(() => finish(outcome(answered, timedOut()))), { once: true, signal: settledSignal.signal });
     request.on('error', (error: Error & { code?: string }) => {
       const stale = request.reusedSocket && answered === null && !deadline.aborted && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
       const text = deadline.aborted ? timedOut() : error.code ? `${error.code}: ${error.message}` : error.message;

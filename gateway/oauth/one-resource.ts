@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import { InvalidTargetError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { REFUSAL_HEADERS } from './public-client-authentication.js';
 
 /**
  * RFC 8707 lets a request name several resources; here a grant and its tokens are for one tool
@@ -19,7 +20,7 @@ export function oneResourceInForm(): RequestHandler {
     try {
       requireOneResource(req.body);
     } catch (error) {
-      return res.status(400).set('Cache-Control', 'no-store').json((error as InvalidTargetError).toResponseObject());
+      return res.status(400).set(REFUSAL_HEADERS).json((error as InvalidTargetError).toResponseObject());
     }
     next();
   };

@@ -317,11 +317,14 @@ t.test('a client that tries to authenticate is told clients are public: 401 for 
     t.equal(res.status, 401, label);
     t.match(res.headers.get('www-authenticate'), new RegExp(`^${expectedScheme} realm=`), `${label}: the challenge names the scheme used`);
     t.equal(res.headers.get('cache-control'), 'no-store');
+    t.equal(res.headers.get('access-control-allow-origin'), '*', `${label}: a browser-based client can read it`);
     t.match(await res.json(), { error: 'invalid_client', error_description: /public clients only/ }, label);
   }
   const secretInForm = await post('/oauth/token', { ...fields, client_id: g.clientId, client_secret: 's3cret' });
   t.equal(secretInForm.status, 400);
   t.match(await secretInForm.json(), { error: 'invalid_client', error_description: /no client_secret/ });
+  const basicAndSecret = await post('/oauth/token', { ...fields, client_secret: 's3cret' }, basic(g.clientId, ''));
+  t.equal(basicAndSecret.status, 401, 'Basic with an empty secret and a client_secret in the form: two ways of authenticating, refused');
   const revokeWithSecret = await post('/oauth/revoke', { token: 'whatever', client_id: g.clientId }, basic(g.clientId, 's3cret'));
   t.equal(revokeWithSecret.status, 401, 'the revocation endpoint likewise');
   // The refusals left the code unused: Basic with the client id and no secret is read as that client id.

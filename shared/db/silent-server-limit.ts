@@ -30,6 +30,7 @@ export function withSilentServerLimit(statementTimeoutMs: number): typeof Prepar
         const result = query(...queryArgs);
         // A cursor or a query with a callback is handled by its caller.
         if (unlimitedTransaction || !(result instanceof Promise)) return result;
+        // Timed from the call: statements queued on one client (none of ours are) would share one allowance.
         const timer = setTimeout(() => this.connection.stream.destroy(), statementTimeoutMs + GRACE_MS);
         return result.finally(() => clearTimeout(timer));
       };

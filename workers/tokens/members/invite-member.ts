@@ -45,7 +45,7 @@ export const inviteMemberHandler: OperationHandler<typeof inviteMember> = async 
   if (!added) throw new ConflictError(`${input.email} is already a member of this workspace.`, 'email');
   if (holder === 'member of another organization') {
     throw new ConflictError(
-      `${input.email} was invited by another organization and has not chosen a password yet. Invite them once they have signed in and chosen their own.`,
+      `${input.email} has not chosen a password yet. Invite them once they have signed in and chosen their own.`,
       'email',
     );
   }

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import net, { type AddressInfo } from 'node:net';
+import { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
@@ -14,6 +14,7 @@ import type { HostResolver } from '../../shared/ssrf/delivery-address.js';
 import { nonPublicReason } from '../../shared/ssrf/public-address.js';
 import { webhookUrlProblem } from '../../workers/webhooks/ssrf/webhook-url-problem.js';
 import { makeTestCertificates } from '../helpers/test-certificates.js';
+import { switchingProtocolsServer } from '../helpers/switching-protocols-server.js';
 
 /**
  * Outbound safety of webhook deliveries, in process: private and metadata addresses are
@@ -344,13 +345,7 @@ t.test('a receiver answering 101 Switching Protocols: a failed attempt naming it
   // neither answered nor failed the request, and the deadline did not end it either: the
   // attempt (a delivery slot, the CLI's `crm webhooks test`) waited for ever, and its lease
   // running out had another copy send it again, into the same trap.
-  const server = net.createServer((socket) => {
-    socket.on('error', () => undefined);
-    socket.once('data', () => socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n'));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  t.teardown(() => server.close());
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  const url = `${await switchingProtocolsServer(t)}/hook`;
   const timeoutMs = 1_000;
   const never = new Promise<'never ended'>((resolve) => setTimeout(() => resolve('never ended'), timeoutMs * 5).unref());
   for (let i = 0; i < 2; i++) {

@@ -1,6 +1,6 @@
-import net, { type AddressInfo } from 'node:net';
 import t from 'tap';
 import { fetchMetadataDocument, MetadataFetchError } from '../../gateway/oauth/client-metadata/fetch-metadata-document.js';
+import { switchingProtocolsServer } from '../helpers/switching-protocols-server.js';
 
 /**
  * A client metadata document server answering 101 Switching Protocols, in process. Node
@@ -9,13 +9,7 @@ import { fetchMetadataDocument, MetadataFetchError } from '../../gateway/oauth/c
  * naming such a client_id (anyone may name any URL) held the gateway's promise and handler for ever.
  */
 t.test('a document server answering 101 is refused at once, naming what it answered', async (t) => {
-  const server = net.createServer((socket) => {
-    socket.on('error', () => undefined);
-    socket.once('data', () => socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n'));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  t.teardown(() => server.close());
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/client.json`;
+  const url = `${await switchingProtocolsServer(t)}/client.json`;
   const timeoutMs = 1_000;
   const started = performance.now();
   const outcome = await Promise.race([

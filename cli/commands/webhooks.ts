@@ -3,7 +3,7 @@ import { ValidationError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { CLI_ACTOR } from '../../workers/runtime/events/event-actor.js';
 import { sendWebhook } from '../../workers/webhooks/deliveries/send-webhook.js';
-import { newWebhookSecret } from '../../workers/webhooks/endpoints/endpoint-secret.js';
+import { isWebhookSecret, newWebhookSecret } from '../../workers/webhooks/endpoints/endpoint-secret.js';
 import { TEST_EVENT_TYPE } from '../../workers/webhooks/endpoints/send-test-event.js';
 import { systemResolver } from '../../shared/ssrf/delivery-address.js';
 import { webhookUrlProblem } from '../../workers/webhooks/ssrf/webhook-url-problem.js';
@@ -56,14 +56,4 @@ export async function run(argv: string[]): Promise<void> {
     );
   }
   if (!outcome.succeeded) process.exitCode = 1;
-}
-
-/**
- * `whsec_` and a key of at least 12 bytes in canonical base64 (padded), as every Standard
- * Webhooks library reads it: the signing library throws on other text, and a lenient
- * decoding would sign with a key that stricter receivers cannot read.
- */
-function isWebhookSecret(text: string): boolean {
-  const key = /^whsec_([A-Za-z0-9+/]{16,}={0,2})$/.exec(text)?.[1];
-  return key !== undefined && Buffer.from(key, 'base64').toString('base64') === key;
 }

@@ -106,11 +106,11 @@ export function cleanText(max: number) {
 }
 
 /** Text that names something to people (a first name, a label, an option): trimmed, clean, and with something that shows. */
-export function shownText(max: number) {
+export function shownText(max: number, emptyMessage = 'is required and must not be empty') {
   return cleanText(max).pipe(
     z
       .string()
-      .min(1, 'is required and must not be empty')
+      .min(1, emptyMessage)
       .refine((s) => VISIBLE.test(s), { message: 'must contain visible text, not only spaces or invisible characters' }),
   );
 }

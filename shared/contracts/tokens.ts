@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Scope } from '../auth/scopes.js';
 import { defineOperation } from '../bus/operation.js';
-import { cleanText, Cursor, Empty, isoInstant, PageLimit, pageOf, Timestamp, VISIBLE } from './common.js';
+import { Cursor, Empty, isoInstant, PageLimit, pageOf, shownText, Timestamp } from './common.js';
 
 export const ApiToken = z
   .object({
@@ -36,12 +36,7 @@ export const CreatedApiToken = ApiToken.extend({
 
 export const CreateTokenInput = z.strictObject({
   // Something that shows: a name of only invisible characters (U+200B) is a blank row in every list of tokens.
-  name: cleanText(100).pipe(
-    z
-      .string()
-      .min(1, 'is required')
-      .refine((s) => VISIBLE.test(s), { message: 'must contain visible text, not only spaces or invisible characters' }),
-  ),
+  name: shownText(100, 'is required'),
   scopes: z.array(Scope).min(1, 'at least one scope is required').max(20),
   expires_at: isoInstant('must be an ISO 8601 timestamp')
     .nullable()

@@ -44,7 +44,17 @@ export async function accessibilityViolations(page: Page): Promise<AxeViolation[
   );
 }
 
-/** Screenshot, then axe-core: no WCAG 2.1 A/AA violation (labels, contrast, names…). */
+/**
+ * The tables without a name (a caption, or aria-label/labelledby): a screen reader's table
+ * list then shows "table" several times on a page. axe-core's WCAG rules do not check it.
+ */
+async function unnamedTables(page: Page): Promise<number> {
+  return page.evaluate<number>(
+    `[...document.querySelectorAll('table')].filter((t) => !(t.caption?.textContent.trim() || t.getAttribute('aria-label')?.trim() || t.getAttribute('aria-labelledby'))).length`,
+  );
+}
+
+/** Screenshot, then axe-core: no WCAG 2.1 A/AA violation (labels, contrast, names…), and every table named. */
 export async function check(t: Test, page: Page, name: string): Promise<void> {
   await screenshot(page, name);
   const violations = await accessibilityViolations(page);
@@ -53,6 +63,7 @@ export async function check(t: Test, page: Page, name: string): Promise<void> {
     [],
     `${name}: no accessibility violations`,
   );
+  t.equal(await unnamedTables(page), 0, `${name}: every table has a name`);
 }
 
 /** The text of a copy block's field, as the page shows it. */

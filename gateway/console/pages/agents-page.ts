@@ -49,6 +49,7 @@ export function agentsPage(view: AgentsView): Html {
         view.agents.length === 0
           ? html`<p>No agents are connected. <a href="${workspacePath(view.session, '/connect')}">Connect one</a>.</p>`
           : html`<div class="table-scroll"><table>
+              <caption class="sr-only">${view.includeRevoked ? 'Agents, revoked ones too' : 'Connected agents'}</caption>
               <thead><tr><th scope="col">Client</th><th scope="col">Server</th><th scope="col">User</th><th scope="col">Access</th>
                 <th scope="col">Connected</th><th scope="col">Last used</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
               <tbody>${view.agents.map((a) => agentRow(view.session, a))}</tbody>

@@ -73,6 +73,7 @@ export function contactsPage(view: ContactsView): Html {
             ? ''
             : html`<p>No contacts${view.onLaterPage ? ' on this page' : ''}.</p>`
           : html`<div class="table-scroll"><table>
+              <caption class="sr-only">Contacts</caption>
               <thead><tr><th scope="col">Name</th><th scope="col">E-mail</th><th scope="col">Phone</th><th scope="col">Status</th><th scope="col">Owner</th><th scope="col">Created</th></tr></thead>
               <tbody>${view.contacts.map((c) => contactRow(view, c))}</tbody>
             </table></div>`

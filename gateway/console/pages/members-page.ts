@@ -40,6 +40,7 @@ export function membersPage(view: MembersView): Html {
       ${noticeLine(view.notice)}
       ${view.removeError ? html`<p class="error" role="alert" id="remove-error">${view.removeError}</p>` : ''}
       <div class="table-scroll"><table>
+        <caption class="sr-only">Members of this workspace</caption>
         <thead><tr><th scope="col">E-mail</th><th scope="col">Permissions</th><th scope="col">Sees</th><th scope="col">Member since</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
         <tbody>${view.members.map((m) => memberRow(view.session, m))}</tbody>
       </table></div>

@@ -71,7 +71,7 @@ export function tokensPage(view: TokensView): Html {
         ${
           view.tokens.length === 0
             ? html`<p>${view.onLaterPage ? 'No tokens on this page.' : 'No tokens yet.'}</p>`
-            : html`<div class="table-scroll"><table>
+            : html`<div class="table-scroll"><table aria-labelledby="tokens-heading">
                 <thead><tr><th scope="col">Name</th><th scope="col">Token</th><th scope="col">Scopes</th><th scope="col">Created by</th>
                   <th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
                 <tbody>${view.tokens.map((t) => tokenRow(view, t))}</tbody>

@@ -54,7 +54,7 @@ export function webhooksPage(view: WebhooksView): Html {
         ${
           view.endpoints.length === 0
             ? html`<p>No endpoints yet.</p>`
-            : html`<div class="table-scroll"><table class="webhook-endpoints">
+            : html`<div class="table-scroll"><table class="webhook-endpoints" aria-labelledby="endpoints-heading">
                 <thead><tr><th scope="col">URL</th><th scope="col">Description</th><th scope="col">Events</th>
                   <th scope="col">Status</th><th scope="col">Last delivery</th></tr></thead>
                 <tbody>${view.endpoints.map((e) => endpointRow(view, e))}</tbody>

@@ -95,6 +95,17 @@ const publicBaseUrl = () =>
     .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
     .refine((url) => !/[?#]/.test(url), 'must be a base URL, without a query or a fragment');
 
+/** What is wrong with a CRM_SECRET, the first thing only. */
+function crmSecretProblem(secret: string): string | null {
+  if (secret.length < 32) return 'CRM_SECRET must be at least 32 characters';
+  // Every worker and `crm` command must hold the same bytes: a newline kept from a file in one
+  // of them made its token hashes and signatures differ, and every call failed as unauthorized.
+  if (secret.trim() !== secret) return 'CRM_SECRET must not begin or end with spaces or a line break (one kept from a file?)';
+  // Catches a placeholder (32 spaces, "xxxx…", "changeme" repeated), not a weak random value.
+  if (new Set(secret).size < 8) return 'CRM_SECRET must be random (it holds fewer than 8 different characters), e.g. from `openssl rand -hex 32`';
+  return null;
+}
+
 /** One server as nats.js connects to it: `nats://` or `tls://` (or no scheme), perhaps credentials, a host and a port. */
 function isNatsServer(entry: string): boolean {
   const url = URL.parse(/^[a-z][a-z0-9+.-]*:\/\//i.test(entry) ? entry : `nats://${entry}`);
@@ -146,9 +157,12 @@ const SETTINGS = {
   natsUrl: optional('NATS_URL', natsServers(), 'unset: in-process bus', 'NATS server(s), comma-separated. Required by `crm gateway` and `crm worker`.'),
   secret: optional(
     'CRM_SECRET',
-    z.string().min(32, 'CRM_SECRET must be at least 32 characters'),
+    z.string().superRefine((secret, ctx) => {
+      const problem = crmSecretProblem(secret);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
     'generated into `.data/secret` (embedded only)',
-    'At least 32 characters; the same for every worker and `crm` command, and never given to gateways. Keys for token hashes, cursor signatures and operator-call signatures are derived from it. Required with `DATABASE_URL`.',
+    'At least 32 random characters (`openssl rand -hex 32`), without spaces at either end; the same for every worker and `crm` command, and never given to gateways. Keys for token hashes, cursor signatures and operator-call signatures are derived from it. Required with `DATABASE_URL`.',
   ),
   dataDir: mapped(withDefault('CRM_DATA_DIR', z.string(), '.data', 'Embedded Postgres data and the generated secret.'), (dir) => path.resolve(dir)),
   host: withDefault('HOST', listenHost(), '127.0.0.1', 'Where the gateway listens.'),

@@ -7,6 +7,7 @@
  * No Docker engine and no cluster are needed.
  */
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -264,7 +265,7 @@ function composeSecurityProblems(compose: Compose): string[] {
 const SAMPLE_KEYS = newRoleKeyPairs();
 const SAMPLE_ENV: Record<string, string> = {
   POSTGRES_PASSWORD: 'a'.repeat(48),
-  CRM_SECRET: 'b'.repeat(64),
+  CRM_SECRET: randomBytes(32).toString('hex'),
   ...Object.fromEntries(NATS_ROLES.flatMap((role) => [[seedVariableOf(role), SAMPLE_KEYS[role].seed], [publicKeyVariableOf(role), SAMPLE_KEYS[role].publicKey]])),
 };
 

@@ -19,10 +19,12 @@ const KEY_TTL_MS = 120_000;
  * bucket that every gateway shares; in the embedded default (one process), memory.
  */
 export function gatewayRateLimits(transport: BusTransport, config: Config, log: Logger, metrics: Registry): GatewayRateLimits {
-  const store: RateLimitStore =
-    transport instanceof NatsTransport
-      ? new NatsKvRateLimitStore(() => transport.keyValue(rateLimitBucketOf(config.busNamespace), { ttlMs: KEY_TTL_MS, replicas: config.natsKvReplicas }))
-      : new MemoryRateLimitStore();
+  let store: RateLimitStore = new MemoryRateLimitStore();
+  if (transport instanceof NatsTransport) {
+    const shared = new NatsKvRateLimitStore(() => transport.keyValue(rateLimitBucketOf(config.busNamespace), { ttlMs: KEY_TTL_MS, replicas: config.natsKvReplicas }));
+    shared.openNow((error) => log.error({ err: error }, 'rate-limit bucket not opened; opening it again at the next counted request'));
+    store = shared;
+  }
   const onStoreFailure = { policy: config.rateLimits.storeFailure, decided: storeUnavailableCounter(metrics) };
   const limiter = (kind: string, perMinute: number): RateLimiter | null => (perMinute > 0 ? new RateLimiter(kind, perMinute, store, log, onStoreFailure) : null);
   return {

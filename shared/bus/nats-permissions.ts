@@ -11,6 +11,8 @@ import { queueOf, WORKER_NAMES, type WorkerName } from './operation.js';
  * - A gateway publishes requests to worker subjects and reads only its own reply inboxes,
  *   the broadcasts it caches by, and its rate-limit bucket. It cannot subscribe to a
  *   worker subject, so it can neither read requests (passwords, codes) nor answer them.
+ *   It may create its bucket's stream with any configuration (subjects included): gateways
+ *   create it as they start and refuse a foreign one (./key-value-stream.ts).
  * - A worker of kind K subscribes to `<ns>.K.>` only in K's queue group, and publishes
  *   only replies to the requests it received (and, for tokens, the broadcasts).
  * - The `crm` command line (the operator) publishes requests and broadcasts and reads its

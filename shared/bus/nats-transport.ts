@@ -4,6 +4,7 @@ import { ConfigError } from '../config.js';
 import { CoalescedSends } from './coalesced-sends.js';
 import { ReplyInbox } from './nats-reply-inbox.js';
 import { printableNatsUrl } from './printable-nats-url.js';
+import { keyValueStreamProblem } from './key-value-stream.js';
 import { BusDisconnectedError, BusTimeoutError, NoRespondersError } from './transport.js';
 import type { BusHandler, BusHeaders, BusMessage, BusSubscription, BusTransport } from './transport.js';
 
@@ -189,8 +190,11 @@ export class NatsTransport implements BusTransport, JetStreamAccess {
   }
 
   /** A JetStream key-value bucket (created when missing), e.g. for counts shared by gateways. */
-  keyValue(bucket: string, options: { ttlMs: number; replicas: number }): Promise<KV> {
-    return this.nc.jetstream().views.kv(bucket, { ttl: options.ttlMs, history: 1, replicas: options.replicas });
+  async keyValue(bucket: string, options: { ttlMs: number; replicas: number }): Promise<KV> {
+    const kv = await this.nc.jetstream().views.kv(bucket, { ttl: options.ttlMs, history: 1, replicas: options.replicas });
+    const problem = keyValueStreamProblem(bucket, (await kv.status()).streamInfo.config);
+    if (problem) throw new Error(`The JetStream stream KV_${bucket} was not made by this service: it ${problem}. Delete it (nats stream rm KV_${bucket}) and rotate the gateway's NATS key.`);
+    return kv;
   }
 
   jetStream(): JetStreamClient {

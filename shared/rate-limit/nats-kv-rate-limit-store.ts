@@ -15,6 +15,19 @@ export class NatsKvRateLimitStore implements RateLimitStore {
 
   constructor(private readonly open: () => Promise<KV>) {}
 
+  /**
+   * Opens (creating when missing) the bucket now rather than at the first counted request:
+   * with no limit reached yet, or every limit off, a missing bucket could be created first by
+   * anyone holding a gateway's NATS key, configured to capture other subjects.
+   */
+  openNow(onError: (error: unknown) => void): void {
+    const opening = (this.bucket ??= this.open());
+    opening.catch((error: unknown) => {
+      if (this.bucket === opening) this.bucket = null;
+      onError(error);
+    });
+  }
+
   async lease(key: string, want: number, limit: number): Promise<{ granted: number; used: number }> {
     try {
       const kv = await (this.bucket ??= this.open());

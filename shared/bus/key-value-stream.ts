@@ -1,0 +1,18 @@
+import type { StreamConfig } from 'nats';
+
+/**
+ * Why a key-value bucket's stream is not one this service would have made, or null. A
+ * gateway may create its bucket (`$JS.API.STREAM.CREATE.KV_<bucket>`), and NATS cannot
+ * limit what such a request configures: a gateway's identity could create the stream
+ * before any gateway did, with a worker's subjects (`<ns>.tokens.>`) or another stream as
+ * its source, and then read sign-in passwords and events through it. A bucket in that state
+ * is refused, and the operator told which subjects it captures.
+ */
+export function keyValueStreamProblem(bucket: string, config: Pick<StreamConfig, 'subjects' | 'mirror' | 'sources'>): string | null {
+  const own = `$KV.${bucket}.>`;
+  const foreign = (config.subjects ?? []).filter((s) => s !== own);
+  if (foreign.length > 0) return `also captures ${foreign.join(', ')}`;
+  if (config.mirror) return `mirrors the stream ${config.mirror.name}`;
+  if (config.sources && config.sources.length > 0) return `copies the streams ${config.sources.map((s) => s.name).join(', ')}`;
+  return null;
+}

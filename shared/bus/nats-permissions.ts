@@ -55,17 +55,16 @@ export function requesterInboxesOf(namespace: string): string[] {
   return REQUESTER_ROLES.map((role) => `${inboxPrefixOf(namespace, role)}.`);
 }
 
-/** Subjects of a JetStream key-value bucket: stream info/create, reads, writes. */
+/**
+ * Subjects of a JetStream key-value bucket: stream info/create, reads, writes. JetStream
+ * answers to whatever reply subject a request names, and a direct get answers with the
+ * stored value itself: a gateway wrote a value, then asked for it with an event subject
+ * (or a broadcast) as the reply subject, and JetStream published the forged event for it.
+ * Reads go through the stream API instead, whose answers are JetStream's own JSON.
+ */
 function keyValueSubjects(bucket: string): string[] {
   const stream = `KV_${bucket}`;
-  return [
-    '$JS.API.INFO',
-    `$JS.API.STREAM.INFO.${stream}`,
-    `$JS.API.STREAM.CREATE.${stream}`,
-    `$JS.API.STREAM.MSG.GET.${stream}`,
-    `$JS.API.DIRECT.GET.${stream}.>`,
-    `$KV.${bucket}.>`,
-  ];
+  return ['$JS.API.INFO', `$JS.API.STREAM.INFO.${stream}`, `$JS.API.STREAM.CREATE.${stream}`, `$JS.API.STREAM.MSG.GET.${stream}`, `$KV.${bucket}.>`];
 }
 
 /**

@@ -191,7 +191,8 @@ export class NatsTransport implements BusTransport, JetStreamAccess {
 
   /** A JetStream key-value bucket (created when missing), e.g. for counts shared by gateways. */
   async keyValue(bucket: string, options: { ttlMs: number; replicas: number }): Promise<KV> {
-    const kv = await this.nc.jetstream().views.kv(bucket, { ttl: options.ttlMs, history: 1, replicas: options.replicas });
+    // Reads through the stream API, never direct gets: see keyValueSubjects in ./nats-permissions.ts.
+    const kv = await this.nc.jetstream().views.kv(bucket, { ttl: options.ttlMs, history: 1, replicas: options.replicas, allow_direct: false });
     const problem = keyValueStreamProblem(bucket, (await kv.status()).streamInfo.config);
     if (problem) throw new Error(`The JetStream stream KV_${bucket} was not made by this service: it ${problem}. Delete it (nats stream rm KV_${bucket}) and rotate the gateway's NATS key.`);
     return kv;

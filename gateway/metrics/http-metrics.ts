@@ -32,7 +32,7 @@ const labels = new WeakMap<object, string>();
 
 function routeOf(req: Request): string {
   const route: unknown = req.route;
-  if (typeof route !== 'object' || route === null || !('path' in route)) return 'unmatched';
+  if (typeof route !== 'object' || route === null || !('path' in route)) return routeItWouldHaveReached(req) ?? 'unmatched';
   let label = labels.get(route);
   if (label === undefined) {
     // Not found under the app's router (it cannot be, short of a route added elsewhere): its pattern alone.
@@ -41,6 +41,56 @@ function routeOf(req: Request): string {
     labels.set(route, label);
   }
   return label;
+}
+
+/**
+ * For a request answered before routing picked its route (a 401 of the token check, a 429 of
+ * the rate limit): the pattern of the route it was on its way to, found as the router would
+ * find it. Labelled `unmatched`, an operator could not tell which endpoint was being refused.
+ * Still only patterns, so a flood of made-up paths adds no series.
+ */
+function routeItWouldHaveReached(req: Request): string | null {
+  const path = URL.parse(req.originalUrl, 'http://x')?.pathname;
+  if (path === undefined) return null;
+  const parts = patternsOnTheWay(req.app.router.stack, path, req.method);
+  return parts ? parts.join('').replace(/(.)\/$/, '$1') : null;
+}
+
+/** A layer of express's router, as far as matching goes. */
+interface MatchingLayer {
+  match(path: string): { path: string } | false;
+  rawPath?: unknown;
+  route?: { path: unknown; _handlesMethod(method: string): boolean };
+  handle?: unknown;
+}
+
+function isMatchingLayer(layer: unknown): layer is MatchingLayer {
+  return typeof layer === 'object' && layer !== null && 'match' in layer && typeof layer.match === 'function';
+}
+
+/** The patterns of the routers and the route, from `stack` down, that `path` reaches; null when it reaches none. */
+function patternsOnTheWay(stack: readonly unknown[], path: string, method: string): string[] | null {
+  for (const layer of stack) {
+    if (!isMatchingLayer(layer)) continue;
+    let matched: { path: string } | false;
+    try {
+      matched = layer.match(path);
+    } catch {
+      // A path the router cannot decode reaches no route either.
+      return null;
+    }
+    if (!matched) continue;
+    if (layer.route) {
+      if (layer.route._handlesMethod(method) || method === 'HEAD') return [patternText(layer.route.path)];
+      continue;
+    }
+    const inner = stackOf(layer.handle);
+    if (!inner) continue;
+    const rest = path.slice(matched.path.length);
+    const found = patternsOnTheWay(inner, rest.startsWith('/') ? rest : `/${rest}`, method);
+    if (found) return [patternText(layer.rawPath), ...found];
+  }
+  return null;
 }
 
 /** The mount patterns of the routers, from `stack` down, that hold `route`; null when none does. */

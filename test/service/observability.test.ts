@@ -65,6 +65,14 @@ t.test('gateway metrics: HTTP by route pattern, bus calls by subject and outcome
   t.match(text, new RegExp(`crm_bus_requests_total\\{[^}]*subject="${namespace}\\.contacts\\.contacts\\.get",outcome="not_found"`));
   t.match(text, /crm_process_resident_memory_bytes\{component="gateway"\} \d+/);
 
+  // Refused before routing (no token; a route that does not exist): the route it was for, or `unmatched`.
+  t.equal((await fetch(`${stack.baseUrl}/v1/contacts/con_refused`)).status, 401);
+  t.equal((await api.get('/v1/made-up/con_nothing')).status, 404);
+  const afterRefusals = await scrape(gatewayAdmin);
+  t.match(afterRefusals, /crm_http_requests_total\{[^}]*method="GET",route="\/v1\/contacts\/:id",status="401"[^}]*\} [1-9]/, 'a 401 is labelled with the route it was for');
+  t.match(afterRefusals, /crm_http_requests_total\{[^}]*method="GET",route="unmatched",status="404"[^}]*\} [1-9]/, 'a path no route has stays unmatched');
+  t.notMatch(afterRefusals, /made-up|con_refused/, 'no path becomes a label');
+
   const publicRes = await fetch(`${stack.baseUrl}/metrics`);
   t.equal(publicRes.status, 404, '/metrics is not on the public port');
   t.equal((await fetch(`${gatewayAdmin}/healthz`)).status, 200);

@@ -1,6 +1,7 @@
 #!/usr/bin/env -S node --max-semi-space-size=32
 import './v8-tuning.js';
 import { ConfigError } from '../shared/config.js';
+import { PACKAGE_VERSION } from '../shared/package-version.js';
 import { CrmError } from '../shared/errors.js';
 import { isClosedStdout } from './closed-stdout.js';
 import { databaseRefusal } from './database-refusal.js';
@@ -26,7 +27,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv
 function help(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
   return [
-    'Usage: crm <command> [options]   (crm <command> --help for details)',
+    'Usage: crm <command> [options]   (crm <command> --help for details; crm --version)',
     '',
     ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
     '',
@@ -38,6 +39,10 @@ async function main(argv: string[]): Promise<void> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(`${help()}\n`);
+    return;
+  }
+  if (name === '--version' || name === '-V' || name === 'version') {
+    process.stdout.write(`crm ${PACKAGE_VERSION}\n`);
     return;
   }
   const command = COMMANDS[name];

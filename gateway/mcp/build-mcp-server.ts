@@ -2,6 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { McpServerDefinition } from '../../shared/auth/mcp-servers.js';
+import { PACKAGE_VERSION } from '../../shared/package-version.js';
 import { installCompletionHandler } from './completion-handler.js';
 import type { McpFeatures } from './mcp-features.js';
 import { installPromptHandlers } from './prompt-handlers.js';
@@ -9,7 +10,6 @@ import { installResourceHandlers } from './resource-handlers.js';
 import type { ToolCall, ToolDefinition } from './tool.js';
 import { installToolHandlers } from './tool-handlers.js';
 
-const VERSION = '1.0.0';
 /** One validator for every request: the SDK would otherwise build a new Ajv (and its keywords) per server. */
 const JSON_SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 
@@ -33,7 +33,7 @@ export function buildMcpServer(
     ...(features.prompts.length > 0 ? { prompts: {} } : {}),
     ...(features.prompts.length > 0 || features.resources.length > 0 ? { completions: {} } : {}),
   };
-  const mcp = new Server({ name: `workspace-crm-${server.key}`, title: server.title, version: VERSION }, { capabilities, instructions: options.instructions, jsonSchemaValidator: JSON_SCHEMA_VALIDATOR });
+  const mcp = new Server({ name: `workspace-crm-${server.key}`, title: server.title, version: PACKAGE_VERSION }, { capabilities, instructions: options.instructions, jsonSchemaValidator: JSON_SCHEMA_VALIDATOR });
   installToolHandlers(mcp, server, tools, call, options);
   if (capabilities.resources) installResourceHandlers(mcp, features.resources, call);
   if (capabilities.prompts) installPromptHandlers(mcp, features.prompts, call);

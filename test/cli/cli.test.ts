@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import t from 'tap';
+import { ROOT } from '../helpers/environment.js';
 import { prepareEnvironment, TEST_PASSWORD } from '../helpers/stack.js';
 
 /** The `crm` command line against a real database: no service process is running. */
@@ -67,6 +70,16 @@ t.test('crm mcp-config without --url or PUBLIC_URL: the address the gateway answ
   t.equal(unknownPort.code, 2, 'PORT=0 is chosen at start: no address to print');
   t.match(unknownPort.stderr, /PORT=0 picks a free port when the gateway starts, so the address is not known here: give --url, or set PUBLIC_URL/);
   t.equal(unknownPort.stdout, '');
+});
+
+t.test('crm --version prints the package version', async (t) => {
+  // Before, --version was an unknown command (exit 2), and the tool servers called themselves 1.0.0.
+  const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+  for (const flag of ['--version', '-V']) {
+    const res = await stack.crm([flag]);
+    t.equal(res.code, 0, `crm ${flag} exits 0`);
+    t.equal(res.stdout, `crm ${version}\n`, `crm ${flag} prints the version`);
+  }
 });
 
 t.test('crm COMMAND --help prints that command\'s usage, subcommands or not', async (t) => {

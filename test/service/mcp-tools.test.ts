@@ -1,8 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import t, { type Test } from 'tap';
 import { authorizeWithForms, pkce, registerClient, tokenRequest } from '../helpers/oauth-forms.js';
+import { ROOT } from '../helpers/environment.js';
 import { client as restClient } from '../helpers/http.js';
 import type { ErrorBody } from '../helpers/api-types.js';
 import { useStack } from '../helpers/shared-stack.js';
@@ -90,8 +93,11 @@ t.test('every tool declares input and output schemas and annotations; write tool
 });
 
 t.test('whoami with an API token', async (t) => {
+  const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
   for (const server of ['crm', 'studio'] as const) {
-    const who = ok(t, await call(await connect(server, fullToken), 'whoami'));
+    const tools = await connect(server, fullToken);
+    t.equal(tools.getServerVersion()?.version, version, `the ${server} server gives the package's version`);
+    const who = ok(t, await call(tools, 'whoami'));
     t.match(who, {
       credential_kind: 'api_token',
       reads_company_wide: true,

@@ -93,8 +93,12 @@ export const TimestampQuery = isoInstant('must be an ISO 8601 timestamp, e.g. 20
 export const CONTROL_BUT_LINE_BREAKS = /[^\P{Cc}\t\n\r]/u;
 export const CONTROL_BUT_LINE_BREAKS_MESSAGE = 'must not contain control characters other than tabs and line breaks';
 
-/** A character that shows: neither white space nor an invisible format character (Cf, such as U+200B, which trim() keeps). */
-export const VISIBLE = /[^\s\p{Cf}]/u;
+/**
+ * A character that shows: neither white space, nor an invisible format character (Cf, such as
+ * U+200B, which trim() keeps), nor another character Unicode says to draw as nothing (such as
+ * the Hangul filler U+3164 or the combining grapheme joiner U+034F).
+ */
+export const VISIBLE = /[^\s\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
 
 /** Text without control characters, trimmed. */
 export function cleanText(max: number) {

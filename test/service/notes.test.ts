@@ -85,6 +85,8 @@ t.test('bad input: a clear 400 or 404 and nothing stored', async (t) => {
     [{ contact_id: contact, deal_id: deal, body: 'Both' }, 400, 'deal_id', 'not both'],
     [{ contact_id: contact, body: '   ' }, 400, 'body'],
     [{ contact_id: contact, body: ' \u200b\u2060\ufeff\n' }, 400, 'body', 'visible text'],
+    // Characters drawn as nothing though not format characters: the Hangul fillers, the combining grapheme joiner, a variation selector.
+    [{ contact_id: contact, body: '\u3164\u115f\u1160\uffa0 \u034f\ufe0f' }, 400, 'body', 'visible text'],
     [{ contact_id: contact, body: 'x'.repeat(10_001) }, 400, 'body', 'at most 10000 characters'],
     [{ contact_id: contact, body: 'bell \u0007' }, 400, 'body', 'control characters'],
     [{ contact_id: contact, body: 'x', author: 'me' }, 400, 'author'],

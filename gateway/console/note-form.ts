@@ -11,13 +11,13 @@ export type NoteFormOutcome = { added: true } | { added: false; error: string; d
 
 /**
  * Adds the note typed into a record page's form, with POST /v1/notes's operation in the
- * member's context (the worker checks the record's scope and visibility). Browsers send a
- * textarea's line breaks as CRLF; the note keeps them as LF, like text sent over the API.
+ * member's context (the worker checks the record's scope and visibility); the note's body
+ * schema turns the textarea's CRLF line breaks into LF.
  */
 export async function addNoteFromForm(deps: GatewayDeps, req: Request, parent: { contact_id: string } | { deal_id: string }): Promise<NoteFormOutcome> {
   // Read past the limit, so that an over-long note is refused rather than cut: a character
   // is at most two UTF-16 units (an emoji, or a CRLF line break), so one past it always fits.
-  const draft = textField(req, 'body', (NOTE_BODY_MAX + 1) * 2).replace(/\r\n?/g, '\n');
+  const draft = textField(req, 'body', (NOTE_BODY_MAX + 1) * 2);
   try {
     await callWorker(deps.bus, req, createNote, { ...parent, body: draft });
     return { added: true };

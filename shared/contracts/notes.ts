@@ -38,9 +38,11 @@ function atMostCharacters(text: string, max: number): boolean {
   return true;
 }
 
-/** Stored as given after trimming: 1 to 10,000 characters. */
+/** Stored as given after trimming, line breaks as LF: 1 to 10,000 characters. */
 export const NoteBody = z
   .string()
+  // A CRLF (or lone CR) line break is one line break, stored and counted as LF wherever the text came from (the console's form sends CRLF).
+  .overwrite((s) => s.replace(/\r\n?/g, '\n'))
   .trim()
   .min(1, 'is required and must not be empty')
   // trim() keeps format characters such as U+200B (zero-width space): a note of only those shows nothing.

@@ -134,6 +134,13 @@ t.test('bad input: a clear 400 or 404 and nothing stored', async (t) => {
   t.equal(tooManyEmoji.status, 400);
   t.match(tooManyEmoji.body.error, { param: 'body', message: /at most 10000 characters/ });
 
+  // A CRLF or lone CR line break is one line break, stored as LF, as the console's form stores it.
+  const lines = await api.post<Note>('/v1/notes', { contact_id: contact, body: 'ab\r\n'.repeat(2_500) + 'ab\rc' });
+  t.equal(lines.status, 201, '2,501 CRLF-separated lines of 7,504 characters are within the limit');
+  t.equal(lines.body.body, 'ab\n'.repeat(2_500) + 'ab\nc', 'stored with LF line breaks');
+  const sameLines = await api.send<Note>('PATCH', `/v1/notes/${lines.body.id}`, { body: { body: 'ab\n'.repeat(2_500) + 'ab\r\nc' } });
+  t.equal(sameLines.body.updated_at, lines.body.updated_at, 'the same text with other line breaks changes nothing');
+
   // The console's form too: one emoji past the limit is refused, not cut to fit.
   const forms = await signInToConsole(stack.baseUrl, W, ws.user.email, TEST_PASSWORD);
   const beforeForm = await storedNotes();

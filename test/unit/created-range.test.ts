@@ -101,3 +101,17 @@ t.test('a day or instant that leaves the years 0001 to 9999 in UTC is a 400 nami
   }, 'the days next to the edges still work');
   t.equal(resolveCreatedRange({ created_after: '0001-01-01' }, LA, new Date()).created_after, '0001-01-01T07:52:58.000Z', 'west of UTC the first day is in range');
 });
+
+t.test('a day the zone skipped: the refusal says so rather than suggesting another day', async (t) => {
+  // Samoa moved across the date line: in Pacific/Apia, December 29, 2011 was followed by December 31.
+  const error = refusalOf(() => resolveCreatedRange({ created_after: '2011-12-30', created_before: '2011-12-31' }, 'Pacific/Apia', new Date()));
+  t.ok(error instanceof ValidationError);
+  t.same((error as ValidationError).details, { param: 'created_before' });
+  t.match((error as ValidationError).message, /2011-12-30 did not happen in the workspace time zone Pacific\/Apia/);
+  t.notMatch((error as ValidationError).message, /For the single day 2011-12-31/);
+  t.equal(
+    resolveCreatedRange({ created_after: '2011-12-29', created_before: '2011-12-31' }, 'Pacific/Apia', new Date()).created_before,
+    '2011-12-30T10:00:00.000Z',
+    'a range around the skipped day still works',
+  );
+});

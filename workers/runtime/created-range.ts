@@ -71,17 +71,33 @@ export function resolveCreatedRange(f: CreatedRangeInput, zone: string, now: Dat
   }
   const range = { created_after: instantOf('created_after', f.created_after, zone), created_before: instantOf('created_before', f.created_before, zone), time_zone: zone };
   if (range.created_after !== null && range.created_before !== null && range.created_before <= range.created_after) {
-    throw new ValidationError(emptyRangeMessage(localDateOf(new Date(range.created_after), zone)), 'created_before');
+    throw new ValidationError(emptyRangeMessage(localDateOf(new Date(range.created_after), zone), skippedDayOf(f, zone), zone), 'created_before');
   }
   return range;
 }
 
 /**
+ * A day given as a bound that the zone's clocks skipped (Pacific/Apia went from December 29 to
+ * December 31, 2011): it begins when the next day does, so a range of it alone holds nothing.
+ */
+function skippedDayOf(f: CreatedRangeInput, zone: string): LocalDate | null {
+  for (const value of [f.created_after, f.created_before]) {
+    const day = value === undefined ? null : parseLocalDate(value);
+    if (day && startOfDay(day, zone).getTime() === startOfDay(addDays(day, 1), zone).getTime()) return day;
+  }
+  return null;
+}
+
+/**
  * Why an empty or backwards range is refused rather than answered with nothing: the usual
  * slip is giving the same day twice for one day, so the example is the range of the day
- * created_after falls on, in the workspace time zone.
+ * created_after falls on, in the workspace time zone; a day the zone skipped is named as such,
+ * since no range can select it.
  */
-function emptyRangeMessage(day: LocalDate): string {
+function emptyRangeMessage(day: LocalDate, skipped: LocalDate | null, zone: string): string {
+  if (skipped) {
+    return `created_before must be later than created_after: the day ${formatLocalDate(skipped)} did not happen in the workspace time zone ${zone} (its clocks skipped it), so this range holds nothing.`;
+  }
   const [first, next] = [formatLocalDate(day), formatLocalDate(addDays(day, 1))];
   return `created_before must be later than created_after: created_before is exclusive (the range is [created_after, created_before)), so this range holds nothing. For the single day ${first} give created_after ${first} and created_before ${next}.`;
 }

@@ -222,6 +222,35 @@ t.test('a delivery that comes due while its endpoint is disabled fails without a
   t.equal(slow.received.length, 1, 'and no request after it');
 });
 
+t.test('a type dropped from enabled_events during its retries is not sent again, and says why; a URL changed meanwhile gets the retries', async (t) => {
+  // Before, the retries of a type the endpoint no longer enabled were still sent on their schedule.
+  const slow = await receiver(() => 'hang');
+  const endpointId = await main.addEndpoint(slow);
+  const event = await main.write();
+  await slow.waitFor(1);
+  const patched = await main.api.send('PATCH', `/v1/webhook-endpoints/${endpointId}`, { body: { enabled_events: ['contact.updated'] } });
+  t.equal(patched.status, 200, 'contact.created dropped during the first attempt');
+  const delivery = await main.settled(endpointId, event.id, 'failed');
+  t.equal(delivery.attempt_count, 1, 'one attempt was made');
+  t.match(delivery.attempts, [{ status_code: null, error: /timed out/ }, { status_code: null, error: /^Not sent: the endpoint no longer enables contact\.created/ }]);
+  const retried = await main.api.post<{ error: { code: string; message: string } }>(`/v1/webhook-endpoints/${endpointId}/deliveries/${delivery.id}/retry`, {});
+  t.equal(retried.status, 409, 'a retry by hand is refused while the type is not enabled');
+  t.match(retried.body.error, { code: 'conflict', message: /no longer enables contact\.created/ });
+  await new Promise((r) => setTimeout(r, RETRY_SCHEDULE.length * 600));
+  t.equal(slow.received.length, 1, 'and no request after it');
+
+  // Retries go where the endpoint points now: its url is read at every attempt.
+  const moved = await receiver(() => 'hang');
+  const movedId = await main.addEndpoint(moved);
+  const next = await main.write();
+  await moved.waitFor(1);
+  const target = await receiver();
+  t.equal((await main.api.send('PATCH', `/v1/webhook-endpoints/${movedId}`, { body: { url: target.url } })).status, 200);
+  await main.settled(movedId, next.id, 'succeeded');
+  t.equal(moved.received.length, 1, 'the old URL got only the first attempt');
+  t.equal(target.received.filter((r) => r.event.id === next.id).length, 1, 'the new URL got the retry');
+});
+
 t.test('an endpoint deleted during an attempt takes the attempt with it, without an error', async (t) => {
   const slow = await receiver(() => 'hang');
   const endpointId = await main.addEndpoint(slow);

@@ -8,6 +8,7 @@ import { openWebhookSecret } from '../endpoints/endpoint-secret.js';
 import { previousSecretExpiry, type WebhookEndpointRow } from '../endpoints/endpoint-resource.js';
 import type { AttemptBatch } from './attempt-batch.js';
 import { TEST_EVENT_TYPE } from '../endpoints/send-test-event.js';
+import { endpointWants, notSentUnsubscribed } from '../endpoints/endpoint-wants.js';
 import type { WebhookDeliveryRow } from './delivery-resource.js';
 import { noteEndpointFailure } from './disable-failing-endpoint.js';
 import { retryDelayMs } from './retry-schedule.js';
@@ -26,12 +27,13 @@ export interface DeliveryDeps {
 /** What sending needs of an endpoint: the fan-out that queued a delivery already has it. */
 export type DeliveryEndpoint = Pick<
   WebhookEndpointRow,
-  'id' | 'url' | 'status' | 'secret_encrypted' | 'previous_secret_encrypted' | 'previous_secret_expires_at' | 'failing_since'
+  'id' | 'url' | 'status' | 'enabled_events' | 'secret_encrypted' | 'previous_secret_encrypted' | 'previous_secret_expires_at' | 'failing_since'
 >;
 export const DELIVERY_ENDPOINT_COLUMNS = [
   'id',
   'url',
   'status',
+  'enabled_events',
   'secret_encrypted',
   'previous_secret_encrypted',
   'previous_secret_expires_at',
@@ -74,9 +76,12 @@ export async function attemptDelivery(claimed: WebhookDeliveryRow, deps: Deliver
   const endpoint = known ?? (await db.selectFrom('webhook_endpoints').select(DELIVERY_ENDPOINT_COLUMNS).where('id', '=', claimed.endpoint_id).executeTakeFirst());
   // Deleted meanwhile: its deliveries went with it.
   if (!endpoint) return null;
-  if (endpoint.status !== 'enabled') {
-    // A disabled endpoint receives nothing; a retry by hand once it is enabled again sends it.
-    // The delivery says why it failed without an attempt (no request was sent, none is counted).
+  // A disabled endpoint receives nothing, and an endpoint only the types it enables now; a
+  // retry by hand once that changes back sends it. The delivery says why it failed without
+  // an attempt (no request was sent, none is counted).
+  const notSent =
+    endpoint.status !== 'enabled' ? NOT_SENT_DISABLED : endpointWants(endpoint.enabled_events, claimed.event_type) ? null : notSentUnsubscribed(claimed.event_type);
+  if (notSent !== null) {
     const now = new Date();
     await em.transactional(async (tx) => {
       const txDb = db.within(tx);
@@ -89,7 +94,7 @@ export async function attemptDelivery(claimed: WebhookDeliveryRow, deps: Deliver
       if (settled.numUpdatedRows === 0n) return;
       await txDb
         .insertInto('webhook_delivery_attempts')
-        .values({ workspace_id: claimed.workspace_id, delivery_id: claimed.id, attempted_at: now, status_code: null, latency_ms: 0, succeeded: false, error: NOT_SENT_DISABLED })
+        .values({ workspace_id: claimed.workspace_id, delivery_id: claimed.id, attempted_at: now, status_code: null, latency_ms: 0, succeeded: false, error: notSent })
         .execute();
     });
     return null;

@@ -4,6 +4,7 @@ import { workspaceSql } from '../../../shared/db/workspace-sql.js';
 import { DELIVERY_ENDPOINT_COLUMNS, type DeliveryEndpoint } from './attempt-delivery.js';
 import type { WebhookDeliveryRow } from './delivery-resource.js';
 import type { StreamEvent } from './event-consumer.js';
+import { endpointWants } from '../endpoints/endpoint-wants.js';
 import { queueDeliveries, type QueuedMessage } from './queue-delivery.js';
 
 /** A delivery just queued, with what sending it needs of its endpoint. */
@@ -33,14 +34,14 @@ export async function fanOutEvents(orm: Orm, events: readonly StreamEvent[], lea
     const db = workspaceSql(workspaceEm(orm, workspaceId), workspaceId);
     const endpoints = await db
       .selectFrom('webhook_endpoints')
-      .select([...DELIVERY_ENDPOINT_COLUMNS, 'created_at', 'enabled_events'])
+      .select([...DELIVERY_ENDPOINT_COLUMNS, 'created_at'])
       .where('status', '=', 'enabled')
       .execute();
     const readAt = Date.now();
     if (endpoints.length === 0) continue;
     const messages: QueuedMessage[] = [];
     for (const streamEvent of ofWorkspace) {
-      const wanting = endpoints.filter((endpoint) => endpoint.enabled_events.includes('*') || endpoint.enabled_events.includes(streamEvent.type));
+      const wanting = endpoints.filter((endpoint) => endpointWants(endpoint.enabled_events, streamEvent.type));
       // Read only the events some endpoint wants.
       const event = wanting.length > 0 ? streamEvent.event() : null;
       if (!event) continue;

@@ -4,7 +4,9 @@ import { pgTimestamp } from '../../../shared/db/sql.js';
 import type { WorkspaceSql } from '../../../shared/db/workspace-sql.js';
 import { ConflictError, NotFoundError } from '../../../shared/errors.js';
 import type { OperationHandler } from '../../runtime/worker-call.js';
+import { endpointWants } from '../endpoints/endpoint-wants.js';
 import { findEndpoint } from '../endpoints/find-endpoint.js';
+import { TEST_EVENT_TYPE } from '../endpoints/send-test-event.js';
 import { attemptsOf } from './delivery-attempts.js';
 import { wakeDeliveryLoop } from './delivery-loop.js';
 import { toWebhookDeliveryResource } from './delivery-resource.js';
@@ -26,24 +28,29 @@ export const retryDeliveryHandler: OperationHandler<typeof retryWebhookDelivery>
     .where('id', '=', input.id)
     .where('endpoint_id', '=', input.endpoint_id)
     .where('status', '<>', 'succeeded')
+    // Sent only while the endpoint enables its type: else the attempt would fail unsent at once.
+    .$if(!endpoint.enabled_events.includes('*'), (q) => q.where('event_type', 'in', [TEST_EVENT_TYPE, ...endpoint.enabled_events]))
     .where((eb) => eb.or([eb('leased_until', 'is', null), eb('leased_until', '<=', sql<string>`now()`)]))
     .returningAll()
     .executeTakeFirst();
-  if (!row) throw await whyNotRetried(db, input);
+  if (!row) throw await whyNotRetried(db, input, endpoint.enabled_events);
   afterCommit(wakeDeliveryLoop);
   const attempts = await attemptsOf(db, [row.id]);
   return toWebhookDeliveryResource(row, attempts.get(row.id) ?? []);
 };
 
-async function whyNotRetried(db: WorkspaceSql, input: { endpoint_id: string; id: string }): Promise<Error> {
+async function whyNotRetried(db: WorkspaceSql, input: { endpoint_id: string; id: string }, enabledEvents: readonly string[]): Promise<Error> {
   const current = await db
     .selectFrom('webhook_deliveries')
-    .select(['status', 'leased_until'])
+    .select(['status', 'leased_until', 'event_type'])
     .where('id', '=', input.id)
     .where('endpoint_id', '=', input.endpoint_id)
     .executeTakeFirst();
   if (!current) return new NotFoundError('delivery', input.id, 'id');
   if (current.status === 'succeeded') return new ConflictError('The delivery succeeded: there is nothing to retry. To check the endpoint, send a test event.', 'id');
+  if (!endpointWants(enabledEvents, current.event_type)) {
+    return new ConflictError(`The endpoint no longer enables ${current.event_type}: add it to enabled_events first.`, 'id');
+  }
   const seconds = current.leased_until ? Math.max(1, Math.ceil((pgTimestamp(current.leased_until).getTime() - Date.now()) / 1000)) : 1;
   return new ConflictError(`An attempt of this delivery is under way; retry once it has ended (within ${seconds} s).`, 'id');
 }

@@ -13,9 +13,21 @@ export type HostResolver = (hostname: string) => Promise<ResolvedAddress[]>;
 export const systemResolver: HostResolver = async (hostname) =>
   (await lookup(hostname, { all: true, verbatim: true })).map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
 
-/** An address that leads somewhere an outbound request (a webhook, a client metadata fetch) may not go; the message says where and why. */
+/**
+ * An address that leads somewhere an outbound request (a webhook, a client metadata fetch)
+ * may not go; the message says why. The message never names an address DNS gave: it goes
+ * back to whoever chose the URL, who would otherwise map the deployment's internal DNS with
+ * it. `resolvedAddress` keeps it for the operator's log.
+ */
 export class RefusedAddressError extends Error {
   override name = 'RefusedAddressError';
+
+  constructor(
+    message: string,
+    readonly resolvedAddress?: string,
+  ) {
+    super(message);
+  }
 }
 
 /** The host name has no address (yet): refused at delivery, tolerated at creation. */
@@ -54,9 +66,8 @@ export async function deliveryAddress(hostname: string, options: { resolve: Host
   for (const { address } of addresses) {
     const reason = nonPublicReason(address);
     if (reason !== null) {
-      throw new RefusedAddressError(
-        literal !== 0 ? `${address} is not a public address: ${reason}` : `${hostname} resolves to ${address}, which is not a public address: ${reason}`,
-      );
+      if (literal !== 0) throw new RefusedAddressError(`${address} is not a public address: ${reason}`);
+      throw new RefusedAddressError(`${hostname} resolves to a non-public address, which is not allowed: ${reason}`, address);
     }
   }
   return first;

@@ -139,7 +139,7 @@ export async function attemptDelivery(claimed: WebhookDeliveryRow, deps: Deliver
 
   const fields = { delivery_id: claimed.id, endpoint_id: endpoint.id, event_id: claimed.event_id, attempt: attemptCount, status_code: outcome.statusCode, ms: outcome.latencyMs };
   if (outcome.succeeded) successLines(deps.log).info(fields, 'webhook delivered');
-  else deps.log.warn({ ...fields, error: outcome.error, next_attempt_at: next?.toISOString() ?? null, status }, 'webhook attempt failed');
+  else deps.log.warn({ ...fields, error: outcome.error, refused_address: outcome.refusedAddress, next_attempt_at: next?.toISOString() ?? null, status }, 'webhook attempt failed');
   return next;
 }
 

@@ -36,6 +36,8 @@ export interface AttemptOutcome {
   error: string | null;
   /** What the receiver answered, at most {@link RESPONSE_BODY_LIMIT} bytes. */
   responseBody: string;
+  /** The non-public address the endpoint's name resolved to, when that refused the attempt: for the operator's log only, never stored. */
+  refusedAddress?: string;
 }
 
 /**
@@ -73,7 +75,8 @@ export async function sendWebhook(message: WebhookMessage, options: SendOptions)
       new Promise<never>((_, reject) => deadline.addEventListener('abort', () => reject(new Error(`timed out after ${options.timeoutMs} ms resolving ${url.hostname}`)))),
     ]);
   } catch (error) {
-    return outcome(null, error instanceof RefusedAddressError ? `refused: ${error.message}` : error instanceof Error ? error.message : String(error));
+    if (error instanceof RefusedAddressError) return { ...outcome(null, `refused: ${error.message}`), refusedAddress: error.resolvedAddress };
+    return outcome(null, error instanceof Error ? error.message : String(error));
   }
 
   const timestamp = new Date();

@@ -52,10 +52,20 @@ export function webhookUrlAsStored(text: string): string {
   }
 }
 
+/** The port a URL's text names, if any (the URL parser refuses one past 65535 without saying why). */
+const NAMED_PORT = /^[a-z][a-z0-9+.-]*:\/\/(?:[^/?#@]*@)?(?:\[[^\]/?#]*\]|[^/?#:[]*):(\d+)(?:[/?#]|$)/i;
+
+/** A port that cannot exist (past 65535): named, not reported as "not an absolute URL". Port 0 parses, and the worker's URL check refuses it. */
+function impossiblePort(text: string): boolean {
+  const port = NAMED_PORT.exec(text)?.[1];
+  return port !== undefined && Number(port) > 65_535;
+}
+
 const WebhookUrl = z
   .string()
   .trim()
   .max(2048, 'must be at most 2048 characters')
+  .refine((text) => !impossiblePort(text), 'must name a port from 1 to 65535, or none (443 for https)')
   .pipe(z.url({ protocol: /^https?$/, error: 'must be an absolute https URL' }))
   .transform(webhookUrlAsStored)
   .pipe(z.string().max(2048, 'must be at most 2048 characters, written out as a URL'))

@@ -190,6 +190,20 @@ t.test('a url with a fragment is a 400 at creation and update: the fragment neve
   t.equal((await api.get<Endpoint>(`/v1/webhook-endpoints/${endpoint.id}`)).body.url, URL_A, 'unchanged');
 });
 
+t.test('a url whose port cannot exist is a 400 naming the port, at creation and update', async (t) => {
+  // Before, port 99999 was "must be an absolute https URL", which it is. (Port 0: the test above.)
+  for (const url of ['https://example.com:99999/hook', 'https://[2606:4700::1]:70000/hook', 'https://u@example.com:65536']) {
+    const res = await api.post<{ error: { code: string; param: string; message: string } }>('/v1/webhook-endpoints', { url, enabled_events: ['*'] });
+    t.equal(res.status, 400, url);
+    t.match(res.body.error, { code: 'validation_failed', param: 'url', message: /port from 1 to 65535/ }, url);
+  }
+  const endpoint = (await api.post<Endpoint>('/v1/webhook-endpoints', { url: URL_A, enabled_events: ['*'] })).body;
+  const moved = await api.send<{ error: { message: string } }>('PATCH', `/v1/webhook-endpoints/${endpoint.id}`, { body: { url: 'https://example.com:99999/hook' } });
+  t.equal(moved.status, 400);
+  t.match(moved.body.error.message, /port from 1 to 65535/);
+  t.equal((await api.get<Endpoint>(`/v1/webhook-endpoints/${endpoint.id}`)).body.url, URL_A, 'unchanged');
+});
+
 t.test('a blank description is none (null), as the console stores it', async (t) => {
   const created = await api.post<Endpoint>('/v1/webhook-endpoints', { url: URL_A, enabled_events: ['*'], description: '   ' });
   t.equal(created.status, 201);

@@ -147,7 +147,7 @@ export const retryWebhookDeliveryEndpoint = defineEndpoint({
   operationId: 'retryWebhookDelivery',
   summary: 'Retry a delivery',
   description:
-    'Sends it again now: a failed delivery gets one more attempt, a pending one is sent without waiting for its next scheduled attempt. 409 `conflict` while an attempt of it is under way (retry once it has ended: a second copy is not sent beside it), for a succeeded delivery, and for a disabled endpoint.',
+    'Sends it again now: a failed delivery gets one more attempt, a pending one is sent without waiting for its next scheduled attempt. 409 `conflict` while an attempt of it is under way (retry once it has ended: a second copy is not sent beside it), for a succeeded delivery, for a disabled endpoint, and for an event type the endpoint no longer enables.',
   tag,
   op: retryWebhookDelivery,
   params: WebhookDeliveryParams,

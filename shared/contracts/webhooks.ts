@@ -245,6 +245,17 @@ export const listWebhookDeliveries = defineOperation({
   output: pageOf(WebhookDelivery),
 });
 
+/** One delivery of the endpoint, with its attempts: what an integrator polls after a retry by hand. */
+export const getWebhookDelivery = defineOperation({
+  worker: 'webhooks',
+  resource: 'deliveries',
+  verb: 'get',
+  readOnly: true,
+  scope: 'webhooks:write',
+  input: z.strictObject({ endpoint_id: EndpointId, id: z.string().max(64) }),
+  output: WebhookDelivery,
+});
+
 /** Sends a delivery again now: a failed one gets one more attempt (failing again leaves it failed); a pending one is sent without waiting; one being sent, or succeeded, is a conflict. */
 export const retryWebhookDelivery = defineOperation({
   worker: 'webhooks',

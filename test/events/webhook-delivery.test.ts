@@ -251,6 +251,22 @@ t.test('a type dropped from enabled_events during its retries is not sent again,
   t.equal(target.received.filter((r) => r.event.id === next.id).length, 1, 'the new URL got the retry');
 });
 
+t.test('one delivery can be read on its own, as the list shows it; another workspace gets a 404', async (t) => {
+  // Before, there was no such route: polling one delivery after a retry meant paging the list.
+  const ok = await receiver();
+  const endpointId = await main.addEndpoint(ok);
+  const event = await main.write();
+  const listed = await main.settled(endpointId, event.id, 'succeeded');
+  const one = await main.api.get<Delivery>(`/v1/webhook-endpoints/${endpointId}/deliveries/${listed.id}`);
+  t.equal(one.status, 200);
+  t.same(one.body, listed, 'the same resource as the list item');
+  t.equal((await main.api.get(`/v1/webhook-endpoints/${endpointId}/deliveries/msg_unknown`)).status, 404);
+  const other = await workspace();
+  t.equal((await other.api.get(`/v1/webhook-endpoints/${endpointId}/deliveries/${listed.id}`)).status, 404, "another workspace's delivery");
+  const otherEndpoint = await other.addEndpoint(await receiver());
+  t.equal((await other.api.get(`/v1/webhook-endpoints/${otherEndpoint}/deliveries/${listed.id}`)).status, 404, 'through an endpoint of its own');
+});
+
 t.test('an endpoint deleted during an attempt takes the attempt with it, without an error', async (t) => {
   const slow = await receiver(() => 'hang');
   const endpointId = await main.addEndpoint(slow);

@@ -3,6 +3,7 @@ import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
   getWebhookEndpoint,
+  getWebhookDelivery,
   listWebhookDeliveries,
   listWebhookEndpoints,
   retryWebhookDelivery,
@@ -12,6 +13,7 @@ import {
 } from '../../shared/contracts/webhooks.js';
 import { handle, type WorkerDefinition } from '../runtime/worker-call.js';
 import { listDeliveriesHandler } from './deliveries/list-deliveries.js';
+import { getDeliveryHandler } from './deliveries/get-delivery.js';
 import { retryDeliveryHandler } from './deliveries/retry-delivery.js';
 import { createEndpointHandler } from './endpoints/create-endpoint.js';
 import { deleteEndpointHandler } from './endpoints/delete-endpoint.js';
@@ -38,6 +40,7 @@ export const webhooksWorker: WorkerDefinition = {
     handle(rotateWebhookSecret, rotateSecretHandler),
     handle(sendTestWebhook, sendTestEventHandler),
     handle(listWebhookDeliveries, listDeliveriesHandler),
+    handle(getWebhookDelivery, getDeliveryHandler),
     handle(retryWebhookDelivery, retryDeliveryHandler),
   ],
   background: startWebhooksBackground,

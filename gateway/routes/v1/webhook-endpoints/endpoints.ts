@@ -2,6 +2,7 @@ import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
   getWebhookEndpoint,
+  getWebhookDelivery,
   listWebhookDeliveries,
   listWebhookEndpoints,
   retryWebhookDelivery,
@@ -141,6 +142,20 @@ export const listWebhookDeliveriesEndpoint = defineEndpoint({
   errors: ['not_found', 'invalid_cursor'],
 });
 
+export const getWebhookDeliveryEndpoint = defineEndpoint({
+  method: 'get',
+  path: '/v1/webhook-endpoints/{id}/deliveries/{delivery_id}',
+  operationId: 'getWebhookDelivery',
+  summary: 'Get a delivery',
+  description: "One delivery with every attempt, as the list shows it: poll it after a retry. 404 for a delivery of another endpoint or workspace.",
+  tag,
+  op: getWebhookDelivery,
+  params: WebhookDeliveryParams,
+  input: ({ params }) => ({ endpoint_id: params.id, id: params.delivery_id }),
+  status: 200,
+  errors: ['not_found'],
+});
+
 export const retryWebhookDeliveryEndpoint = defineEndpoint({
   method: 'post',
   path: '/v1/webhook-endpoints/{id}/deliveries/{delivery_id}/retry',
@@ -165,5 +180,6 @@ export const webhookEndpointEndpoints = [
   rotateWebhookSecretEndpoint,
   sendTestWebhookEndpoint,
   listWebhookDeliveriesEndpoint,
+  getWebhookDeliveryEndpoint,
   retryWebhookDeliveryEndpoint,
 ];

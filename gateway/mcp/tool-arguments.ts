@@ -40,6 +40,10 @@ const USUAL_GUESSES: Record<string, readonly string[]> = {
   since: ['created_after', 'after', 'from', 'start', 'start_date', 'date_from'],
   within: ['created_within', 'period', 'range', 'when'],
   object_id: ['contact_id', 'deal_id', 'record_id', 'id'],
+  // create_deal and update_deal: a model names a deal as most trackers do.
+  name: ['title', 'deal_name', 'deal_title'],
+  amount: ['value', 'deal_value', 'price'],
+  closed_at: ['close_date', 'closed_date', 'closing_date', 'closed_on'],
 };
 
 /** The parameter that takes an id of this kind, by the id's prefix: `id: "deal_…"` on add_note means deal_id. */

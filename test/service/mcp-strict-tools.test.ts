@@ -48,6 +48,10 @@ t.test('the three silent cases are errors that name the valid parameters and the
     const changes = await call(writer, 'recent_changes', { [guess]: 'x' });
     t.match(changes.structuredContent?.message, new RegExp(`did you mean \`${meant}\`\\?`), `recent_changes: ${guess} is ${meant}`);
   }
+  for (const [guess, meant] of [['title', 'name'], ['value', 'amount'], ['close_date', 'closed_at']] as const) {
+    const deal = await call(writer, 'create_deal', { [guess]: 'x' });
+    t.match(deal.structuredContent?.message, new RegExp(`did you mean \`${meant}\`\\?`), `create_deal: ${guess} is ${meant}`);
+  }
   const none = await call(reader, 'whoami', { verbose: true });
   t.match(none.structuredContent?.message, /This tool takes no parameters/);
 });

@@ -52,6 +52,8 @@ t.test('the three silent cases are errors that name the valid parameters and the
     const deal = await call(writer, 'create_deal', { [guess]: 'x' });
     t.match(deal.structuredContent?.message, new RegExp(`did you mean \`${meant}\`\\?`), `create_deal: ${guess} is ${meant}`);
   }
+  const wrongCase = await call(writer, 'create_contact', { first_name: 'Case', phone: '+1 415 555 0177', custom_fields: { Tier: 'gold' } });
+  t.match(wrongCase.structuredContent, { code: 'validation_failed', param: 'custom_fields.Tier', message: /Did you mean "tier"\?.*Valid keys: tier/ });
   const none = await call(reader, 'whoami', { verbose: true });
   t.match(none.structuredContent?.message, /This tool takes no parameters/);
 });

@@ -55,6 +55,14 @@ export interface CustomFieldChange {
   requiredNulls: string[];
 }
 
+/** Keys are case-sensitive: name the one a caller meant in another case, and the keys there are. */
+function knownKeys(fields: FieldDefinition[], key: string): string {
+  const writable = fields.filter((f) => !f.archived).map((f) => f.key);
+  const sameButCase = writable.find((k) => k.toLowerCase() === key.toLowerCase());
+  const meant = sameButCase ? ` Did you mean "${sameButCase}"? Keys are case-sensitive.` : '';
+  return `${meant} Valid keys: ${writable.length ? writable.join(', ') : 'none (describe_schema lists the fields)'}.`;
+}
+
 /**
  * Checks a change of custom field values against the workspace's definitions: unknown
  * or archived keys, wrong types and values outside a select's options are 400s naming
@@ -68,7 +76,7 @@ export function customFieldChange(fields: FieldDefinition[], objectType: CustomF
   for (const [key, value] of Object.entries(change)) {
     const param = `custom_fields.${key}`;
     const field = byKey.get(key);
-    if (!field) throw new ValidationError(`${param}: no ${objectType} custom field is called "${key}".`, param);
+    if (!field) throw new ValidationError(`${param}: no ${objectType} custom field is called "${key}".${knownKeys(fields, key)}`, param);
     if (field.archived) throw new ValidationError(`${param}: the field "${key}" is archived and cannot be written.`, param);
     if (value === null) {
       if (field.required) requiredNulls.push(key);

@@ -288,7 +288,8 @@ const SETTINGS = {
     ),
     disableAfterMs: withTextDefault(
       'WEBHOOK_DISABLE_AFTER',
-      Duration,
+      // At 0 an endpoint was disabled at its first failed attempt, before any retry.
+      Duration.refine((ms) => ms > 0, 'WEBHOOK_DISABLE_AFTER must be more than 0'),
       '3d',
       'A webhook endpoint whose deliveries fail without a success for this long is disabled (a `webhook_endpoint.disabled` event records it).',
     ),

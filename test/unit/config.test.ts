@@ -186,3 +186,8 @@ t.test('HOST and ADMIN_HOST take an IP address or a host name, nothing else', as
     }
   }
 });
+
+t.test('WEBHOOK_DISABLE_AFTER is more than 0: at 0s an endpoint would be disabled at its first failure', async (t) => {
+  t.equal(loadConfig({ WEBHOOK_DISABLE_AFTER: '1h' }).webhooks.disableAfterMs, 3_600_000);
+  for (const value of ['0s', '0ms', '0d']) t.throws(() => loadConfig({ WEBHOOK_DISABLE_AFTER: value }), /WEBHOOK_DISABLE_AFTER: WEBHOOK_DISABLE_AFTER must be more than 0/, value);
+});

@@ -31,7 +31,7 @@ export async function resolveDatabase(config: Config, log: Logger, role: 'server
 export async function resolveSecret(config: Config): Promise<string> {
   if (config.secret) return config.secret;
   if (config.databaseUrl) {
-    throw new ConfigError('CRM_SECRET is required when DATABASE_URL is set (at least 32 characters, the same for every worker).');
+    throw new ConfigError('CRM_SECRET is required when DATABASE_URL is set (at least 32 random characters, e.g. from `openssl rand -hex 32`, the same for every worker).');
   }
   const file = path.join(config.dataDir, 'secret');
   try {

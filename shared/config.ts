@@ -98,10 +98,10 @@ const publicBaseUrl = () =>
 /** What is wrong with a CRM_SECRET, the first thing only. */
 function crmSecretProblem(secret: string): string | null {
   if (secret.length < 32) return 'CRM_SECRET must be at least 32 characters';
-  // Every worker and `crm` command must hold the same bytes: a newline kept from a file in one
-  // of them made its token hashes and signatures differ, and every call failed as unauthorized.
-  if (secret.trim() !== secret) return 'CRM_SECRET must not begin or end with spaces or a line break (one kept from a file?)';
-  // Catches a placeholder (32 spaces, "xxxx…", "changeme" repeated), not a weak random value.
+  // Spaces or a newline at the ends are kept, not refused: a deployment's secret read from a file
+  // with its newline has hashed every token with it, and trimming it now would lock them all out.
+  if (/change-?me/i.test(secret)) return 'CRM_SECRET is still the example placeholder: set it to a random value, e.g. from `openssl rand -hex 32`';
+  // Catches a made-up value (32 spaces, "xxxx…", "changeme" repeated), not a weak random one.
   if (new Set(secret).size < 8) return 'CRM_SECRET must be random (it holds fewer than 8 different characters), e.g. from `openssl rand -hex 32`';
   return null;
 }
@@ -162,7 +162,7 @@ const SETTINGS = {
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     }),
     'generated into `.data/secret` (embedded only)',
-    'At least 32 random characters (`openssl rand -hex 32`), without spaces at either end; the same for every worker and `crm` command, and never given to gateways. Keys for token hashes, cursor signatures and operator-call signatures are derived from it. Required with `DATABASE_URL`.',
+    'At least 32 random characters (`openssl rand -hex 32`); the same for every worker and `crm` command, and never given to gateways. Keys for token hashes, cursor signatures and operator-call signatures are derived from it. Required with `DATABASE_URL`.',
   ),
   dataDir: mapped(withDefault('CRM_DATA_DIR', z.string(), '.data', 'Embedded Postgres data and the generated secret.'), (dir) => path.resolve(dir)),
   host: withDefault('HOST', listenHost(), '127.0.0.1', 'Where the gateway listens.'),
@@ -291,7 +291,7 @@ const SETTINGS = {
       // At 0 an endpoint was disabled at its first failed attempt, before any retry.
       Duration.refine((ms) => ms > 0, 'WEBHOOK_DISABLE_AFTER must be more than 0'),
       '3d',
-      'A webhook endpoint whose deliveries fail without a success for this long is disabled (a `webhook_endpoint.disabled` event records it).',
+      'A webhook endpoint whose deliveries fail without a success for this long is disabled (a `webhook_endpoint.disabled` event records it). More than 0; a long duration (`3650d`) all but turns this off.',
     ),
   },
   events: {

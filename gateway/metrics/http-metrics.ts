@@ -50,7 +50,8 @@ function routeOf(req: Request): string {
  * Still only patterns, so a flood of made-up paths adds no series.
  */
 function routeItWouldHaveReached(req: Request): string | null {
-  const path = URL.parse(req.originalUrl, 'http://x')?.pathname;
+  // Prefixed, not resolved against a base: `//host/v1/contacts` is a path to the router, not a host.
+  const path = URL.parse(`http://x${req.originalUrl}`)?.pathname;
   if (path === undefined) return null;
   const parts = patternsOnTheWay(req.app.router.stack, path, req.method);
   return parts ? parts.join('').replace(/(.)\/$/, '$1') : null;
@@ -81,7 +82,7 @@ function patternsOnTheWay(stack: readonly unknown[], path: string, method: strin
     }
     if (!matched) continue;
     if (layer.route) {
-      if (layer.route._handlesMethod(method) || method === 'HEAD') return [patternText(layer.route.path)];
+      if (layer.route._handlesMethod(method)) return [patternText(layer.route.path)];
       continue;
     }
     const inner = stackOf(layer.handle);

@@ -22,7 +22,7 @@ export function gatewayRateLimits(transport: BusTransport, config: Config, log: 
   let store: RateLimitStore = new MemoryRateLimitStore();
   if (transport instanceof NatsTransport) {
     const shared = new NatsKvRateLimitStore(() => transport.keyValue(rateLimitBucketOf(config.busNamespace), { ttlMs: KEY_TTL_MS, replicas: config.natsKvReplicas }));
-    shared.openNow((error) => log.error({ err: error }, 'rate-limit bucket not opened; opening it again at the next counted request'));
+    shared.openNow((error) => log.error({ err: error }, 'rate-limit bucket not opened; trying again'));
     store = shared;
   }
   const onStoreFailure = { policy: config.rateLimits.storeFailure, decided: storeUnavailableCounter(metrics) };

@@ -8,11 +8,14 @@ import type { StreamConfig } from 'nats';
  * its source, and then read sign-in passwords and events through it. A bucket in that state
  * is refused, and the operator told which subjects it captures.
  */
-export function keyValueStreamProblem(bucket: string, config: Pick<StreamConfig, 'subjects' | 'mirror' | 'sources'>): string | null {
+export function keyValueStreamProblem(bucket: string, config: Pick<StreamConfig, 'subjects' | 'mirror' | 'sources' | 'republish' | 'subject_transform'>): string | null {
   const own = `$KV.${bucket}.>`;
   const foreign = (config.subjects ?? []).filter((s) => s !== own);
   if (foreign.length > 0) return `also captures ${foreign.join(', ')}`;
   if (config.mirror) return `mirrors the stream ${config.mirror.name}`;
   if (config.sources && config.sources.length > 0) return `copies the streams ${config.sources.map((s) => s.name).join(', ')}`;
+  // Republishing (or transforming) what gateways write would put their values on any subject: an event's, a broadcast's.
+  if (config.republish) return `republishes its values to ${config.republish.dest}`;
+  if (config.subject_transform) return `transforms its subjects to ${config.subject_transform.dest}`;
   return null;
 }

@@ -4,6 +4,7 @@ import type { RateLimitStore } from './rate-limit-store.js';
 /** JetStream's error code for "the key changed since you read it". */
 const WRONG_LAST_SEQUENCE = 10071;
 const MAX_ATTEMPTS = 20;
+const MAX_OPEN_RETRY_MS = 30_000;
 
 /**
  * Counts in a NATS JetStream key-value bucket, shared by every gateway. Each lease is a
@@ -20,11 +21,14 @@ export class NatsKvRateLimitStore implements RateLimitStore {
    * with no limit reached yet, or every limit off, a missing bucket could be created first by
    * anyone holding a gateway's NATS key, configured to capture other subjects.
    */
-  openNow(onError: (error: unknown) => void): void {
+  openNow(onError: (error: unknown) => void, retryMs = 1_000): void {
     const opening = (this.bucket ??= this.open());
     opening.catch((error: unknown) => {
       if (this.bucket === opening) this.bucket = null;
       onError(error);
+      // Until it opens (JetStream still starting, NATS restarting), not just at the next counted
+      // request: with every limit off there is none, and the bucket would stay missing.
+      setTimeout(() => this.openNow(onError, Math.min(retryMs * 2, MAX_OPEN_RETRY_MS)), retryMs).unref();
     });
   }
 

@@ -67,3 +67,17 @@ t.test('a bucket that captures other subjects is refused, and the log says which
   t.match(line, `also captures ${nats.plan.namespace}.tokens.>`, 'the operator learns what the stream captures');
   t.match(line, /nats stream rm KV_/, 'and what to do');
 });
+
+t.test('a bucket that republishes its values (say, as events) is refused too', async (t) => {
+  // Republishing put whatever a gateway's key wrote into the bucket on an event's subject, for webhooks to deliver.
+  const nats = await startPrivateNats();
+  t.teardown(() => nats.stop());
+  const jsm = await (await gatewayKey(nats)).jetstreamManager({ checkAPI: false });
+  const bucket = rateLimitBucketOf(nats.plan.namespace);
+  // A key named contact.created lands on <ns>.events.ws_victim.contact.created.
+  const dest = `${nats.plan.namespace}.events.ws_victim.>`;
+  await jsm.streams.add({ name: `KV_${bucket}`, subjects: [`$KV.${bucket}.>`], storage: StorageType.Memory, republish: { src: `$KV.${bucket}.>`, dest } });
+  const gateway = await startGatewayOn(nats);
+  const [line] = await gateway.waitFor(/[^\n]*"msg":"rate-limit bucket not opened[^\n]*/);
+  t.match(line, `republishes its values to ${dest}`, 'the operator learns where it republishes');
+});

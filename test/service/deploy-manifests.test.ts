@@ -698,6 +698,8 @@ function kubernetesProblems(objects: KubernetesObject[], kustomization: Kustomiz
   }
 
   // The ConfigMap: known settings that parse, and nothing secret.
+  // The Secret as its example tells the operator to fill it: its CRM_SECRET placeholder is refused at startup.
+  const filledSecret = { ...(secret?.stringData ?? {}), CRM_SECRET: SAMPLE_ENV.CRM_SECRET };
   const config = configMaps.find((m) => m.metadata?.name === CONFIG_MAP_NAME);
   if (!config) problems.push(`no ConfigMap ${CONFIG_MAP_NAME}`);
   const data = config?.data ?? {};
@@ -706,7 +708,7 @@ function kubernetesProblems(objects: KubernetesObject[], kustomization: Kustomiz
     if ((SECRET_KEYS as readonly string[]).includes(key)) problems.push(`ConfigMap ${CONFIG_MAP_NAME}: ${key} belongs in the Secret`);
   }
   try {
-    loadConfig({ ...data, ...(secret?.stringData ?? {}) });
+    loadConfig({ ...data, ...filledSecret });
   } catch (error) {
     problems.push(`ConfigMap ${CONFIG_MAP_NAME}: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -723,7 +725,7 @@ function kubernetesProblems(objects: KubernetesObject[], kustomization: Kustomiz
         else if (entry.value !== undefined) literals[entry.name] = entry.value;
       }
       try {
-        loadConfig({ ...data, ...(secret?.stringData ?? {}), ...literals });
+        loadConfig({ ...data, ...filledSecret, ...literals });
       } catch (error) {
         problems.push(`${where}: ${error instanceof Error ? error.message : String(error)}`);
       }

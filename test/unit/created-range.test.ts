@@ -114,4 +114,6 @@ t.test('a day the zone skipped: the refusal says so rather than suggesting anoth
     '2011-12-30T10:00:00.000Z',
     'a range around the skipped day still works',
   );
+  const backwards = refusalOf(() => resolveCreatedRange({ created_after: '2011-12-30', created_before: '2011-12-01' }, 'Pacific/Apia', new Date()));
+  t.notMatch((backwards as ValidationError).message, /did not happen/, 'a backwards range that names the skipped day is refused as backwards');
 });

@@ -71,7 +71,9 @@ export function resolveCreatedRange(f: CreatedRangeInput, zone: string, now: Dat
   }
   const range = { created_after: instantOf('created_after', f.created_after, zone), created_before: instantOf('created_before', f.created_before, zone), time_zone: zone };
   if (range.created_after !== null && range.created_before !== null && range.created_before <= range.created_after) {
-    throw new ValidationError(emptyRangeMessage(localDateOf(new Date(range.created_after), zone), skippedDayOf(f, zone), zone), 'created_before');
+    // A skipped day is the cause only of a range whose ends fall on one instant; a backwards range is the usual slip.
+    const skipped = range.created_before === range.created_after ? skippedDayOf(f, zone) : null;
+    throw new ValidationError(emptyRangeMessage(localDateOf(new Date(range.created_after), zone), skipped, zone), 'created_before');
   }
   return range;
 }

@@ -16,7 +16,8 @@ import { toWebhookDeliveryResource } from './delivery-resource.js';
  * (failing again leaves it failed), or the rest of its schedule when it failed unsent because
  * its endpoint was disabled; a pending one is sent now instead of at its scheduled time. One being sent
  * right now is refused rather than sent a second time beside it (its outcome would also
- * overwrite the retry), and a succeeded one has nothing to retry.
+ * overwrite the retry), a succeeded one has nothing to retry, and one whose type the endpoint
+ * no longer enables would only fail unsent again.
  */
 export const retryDeliveryHandler: OperationHandler<typeof retryWebhookDelivery> = async ({ input, db, afterCommit }) => {
   const endpoint = await findEndpoint(db, input.endpoint_id);

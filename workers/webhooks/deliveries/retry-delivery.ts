@@ -4,9 +4,8 @@ import { pgTimestamp } from '../../../shared/db/sql.js';
 import type { WorkspaceSql } from '../../../shared/db/workspace-sql.js';
 import { ConflictError, NotFoundError } from '../../../shared/errors.js';
 import type { OperationHandler } from '../../runtime/worker-call.js';
-import { endpointWants } from '../endpoints/endpoint-wants.js';
+import { endpointWants, typesWanted } from '../endpoints/endpoint-wants.js';
 import { findEndpoint } from '../endpoints/find-endpoint.js';
-import { TEST_EVENT_TYPE } from '../endpoints/send-test-event.js';
 import { attemptsOf } from './delivery-attempts.js';
 import { wakeDeliveryLoop } from './delivery-loop.js';
 import { toWebhookDeliveryResource } from './delivery-resource.js';
@@ -23,6 +22,7 @@ export const retryDeliveryHandler: OperationHandler<typeof retryWebhookDelivery>
   const endpoint = await findEndpoint(db, input.endpoint_id);
   if (endpoint.status !== 'enabled') throw new ConflictError('The endpoint is disabled and receives nothing: enable it first.', 'endpoint_id');
   const now = new Date();
+  const wanted = typesWanted(endpoint.enabled_events);
   const row = await db
     .updateTable('webhook_deliveries')
     .set({ status: 'pending', next_attempt_at: now, updated_at: now })
@@ -30,7 +30,7 @@ export const retryDeliveryHandler: OperationHandler<typeof retryWebhookDelivery>
     .where('endpoint_id', '=', input.endpoint_id)
     .where('status', '<>', 'succeeded')
     // Sent only while the endpoint enables its type: else the attempt would fail unsent at once.
-    .$if(!endpoint.enabled_events.includes('*'), (q) => q.where('event_type', 'in', [TEST_EVENT_TYPE, ...endpoint.enabled_events]))
+    .where((eb) => (wanted === 'all' ? eb.lit(true) : eb('event_type', 'in', [...wanted])))
     .where((eb) => eb.or([eb('leased_until', 'is', null), eb('leased_until', '<=', sql<string>`now()`)]))
     .returningAll()
     .executeTakeFirst();

@@ -6,7 +6,13 @@ import { TEST_EVENT_TYPE } from './send-test-event.js';
  * pending retries too. A test event is sent whatever the endpoint enables.
  */
 export function endpointWants(enabledEvents: readonly string[], type: string): boolean {
-  return type === TEST_EVENT_TYPE || enabledEvents.includes('*') || enabledEvents.includes(type);
+  const wanted = typesWanted(enabledEvents);
+  return wanted === 'all' || wanted.includes(type);
+}
+
+/** The same rule as a list, for a query that selects deliveries by type: `all`, or the types. */
+export function typesWanted(enabledEvents: readonly string[]): 'all' | readonly string[] {
+  return enabledEvents.includes('*') ? 'all' : [TEST_EVENT_TYPE, ...enabledEvents];
 }
 
 /** What a delivery that came due after its type was dropped from the endpoint's `enabled_events` shows for it. */

@@ -3,6 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { connect, nkeyAuthenticator, type NatsConnection } from 'nats';
+import { inboxPrefixOf, type NatsRole } from '../../shared/bus/nats-permissions.js';
 import { useEmbeddedPostgres, type EmbeddedDatabase } from '../../shared/db/embedded-postgres.js';
 import { createLogger } from '../../shared/logger.js';
 import { NATS_SERVER, planNatsServer, type NatsServerPlan } from './nats-server.js';
@@ -68,6 +70,23 @@ export async function startPrivateNats(options: Parameters<typeof planNatsServer
       await rm(plan.dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A connection to a private NATS server as one of the service's identities (its key and its
+ * inbox prefix, as the service's processes connect), or as the test's administrator; closed
+ * when `t` ends.
+ */
+export async function connectAs(t: { teardown(fn: () => unknown): void }, nats: PrivateNats, who: NatsRole | 'test-admin'): Promise<NatsConnection> {
+  const seed = who === 'test-admin' ? nats.plan.admin.seed : nats.plan.keys[who].seed;
+  const nc = await connect({
+    servers: nats.url,
+    reconnect: false,
+    authenticator: nkeyAuthenticator(new TextEncoder().encode(seed)),
+    ...(who === 'test-admin' ? {} : { inboxPrefix: inboxPrefixOf(nats.plan.namespace, who) }),
+  });
+  t.teardown(() => nc.close());
+  return nc;
 }
 
 export interface PrivatePostgres {

@@ -1,9 +1,9 @@
-import { connect, nanos, nkeyAuthenticator, RetentionPolicy, StorageType, type NatsConnection } from 'nats';
+import { nanos, RetentionPolicy, StorageType, type NatsConnection } from 'nats';
 import t from 'tap';
-import { inboxPrefixOf, type NatsRole } from '../../shared/bus/nats-permissions.js';
+import { type NatsRole } from '../../shared/bus/nats-permissions.js';
 import { eventStreamName, eventStreamSubjects } from '../../shared/events/event-stream.js';
 import { natsEnvOf } from '../helpers/nats-server.js';
-import { startPrivateNats } from '../helpers/private-services.js';
+import { connectAs as connectToNatsAs, startPrivateNats } from '../helpers/private-services.js';
 import { runCrm } from '../helpers/process.js';
 
 /**
@@ -19,12 +19,7 @@ t.teardown(() => nats.stop());
 const ns = nats.plan.namespace;
 const stream = eventStreamName(ns);
 
-async function connectAs(who: NatsRole | 'test-admin'): Promise<NatsConnection> {
-  const seed = who === 'test-admin' ? nats.plan.admin.seed : nats.plan.keys[who].seed;
-  const nc = await connect({ servers: nats.url, reconnect: false, authenticator: nkeyAuthenticator(new TextEncoder().encode(seed)), inboxPrefix: who === 'test-admin' ? undefined : inboxPrefixOf(ns, who) });
-  t.teardown(() => nc.close());
-  return nc;
-}
+const connectAs = (who: NatsRole | 'test-admin'): Promise<NatsConnection> => connectToNatsAs(t, nats, who);
 
 const admin = await (await connectAs('test-admin')).jetstreamManager();
 await admin.streams.add({ name: stream, subjects: [eventStreamSubjects(ns)], storage: StorageType.File, retention: RetentionPolicy.Limits, max_age: nanos(3_600_000) });

@@ -1,12 +1,12 @@
-import { connect, nkeyAuthenticator, RetentionPolicy, StorageType, type NatsConnection } from 'nats';
+import { RetentionPolicy, StorageType, type NatsConnection } from 'nats';
 import t from 'tap';
 import { eventSubjectOf as broadcastSubjectOf } from '../../shared/bus/bus-event.js';
-import { inboxPrefixOf, type NatsRole } from '../../shared/bus/nats-permissions.js';
+import { type NatsRole } from '../../shared/bus/nats-permissions.js';
 import { TOKEN_REVOKED_EVENT } from '../../shared/contracts/broadcasts.js';
 import { eventStreamName, eventStreamSubjects } from '../../shared/events/event-stream.js';
 import { rateLimitBucketOf } from '../../shared/rate-limit/rate-limit-bucket.js';
 import { natsEnvOf } from '../helpers/nats-server.js';
-import { startPrivateNats } from '../helpers/private-services.js';
+import { connectAs as connectToNatsAs, startPrivateNats } from '../helpers/private-services.js';
 import { CrmProcess } from '../helpers/process.js';
 
 /**
@@ -23,12 +23,7 @@ t.teardown(() => nats.stop());
 const ns = nats.plan.namespace;
 const bucket = rateLimitBucketOf(ns);
 
-async function connectAs(who: NatsRole | 'test-admin'): Promise<NatsConnection> {
-  const seed = who === 'test-admin' ? nats.plan.admin.seed : nats.plan.keys[who].seed;
-  const nc = await connect({ servers: nats.url, reconnect: false, authenticator: nkeyAuthenticator(new TextEncoder().encode(seed)), ...(who === 'test-admin' ? {} : { inboxPrefix: inboxPrefixOf(ns, who) }) });
-  t.teardown(() => nc.close());
-  return nc;
-}
+const connectAs = (who: NatsRole | 'test-admin'): Promise<NatsConnection> => connectToNatsAs(t, nats, who);
 
 const admin = await connectAs('test-admin');
 const jsm = await admin.jetstreamManager();

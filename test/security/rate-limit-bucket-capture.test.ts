@@ -1,12 +1,11 @@
-import { connect, nkeyAuthenticator, StorageType, type NatsConnection } from 'nats';
+import { StorageType, type NatsConnection } from 'nats';
 import t from 'tap';
 import { encode } from '../../shared/bus/codec.js';
-import { inboxPrefixOf } from '../../shared/bus/nats-permissions.js';
 import { subjectOf } from '../../shared/bus/operation.js';
 import { signIn } from '../../shared/contracts/sessions.js';
 import { rateLimitBucketOf } from '../../shared/rate-limit/rate-limit-bucket.js';
 import { natsEnvOf } from '../helpers/nats-server.js';
-import { startPrivateNats, type PrivateNats } from '../helpers/private-services.js';
+import { connectAs, startPrivateNats, type PrivateNats } from '../helpers/private-services.js';
 import { CrmProcess } from '../helpers/process.js';
 
 /**
@@ -18,11 +17,8 @@ import { CrmProcess } from '../helpers/process.js';
  * gateway opens the bucket as it starts, so the stream is the service's own before anyone
  * else's, and refuses (and names) a bucket that captures other subjects.
  */
-async function gatewayKey(nats: PrivateNats): Promise<NatsConnection> {
-  const nc = await connect({ servers: nats.url, reconnect: false, authenticator: nkeyAuthenticator(new TextEncoder().encode(nats.plan.keys.gateway.seed)), inboxPrefix: inboxPrefixOf(nats.plan.namespace, 'gateway') });
-  t.teardown(() => nc.close());
-  return nc;
-}
+/** A connection with the gateway's NATS key, as any gateway (or whoever took its key) has. */
+const gatewayKey = (nats: PrivateNats): Promise<NatsConnection> => connectAs(t, nats, 'gateway');
 
 /** A gateway with every rate limit off: it counts nothing, and needs no bucket for that. */
 async function startGatewayOn(nats: PrivateNats): Promise<CrmProcess> {

@@ -21,7 +21,7 @@ export interface RunningGateway {
 
 export async function startGateway(bus: BusClient, config: Config, log: Logger, metrics: Registry): Promise<RunningGateway> {
   let publicUrl = config.publicUrl ?? '';
-  const rateLimits = gatewayRateLimits(bus.transport, config, log, metrics);
+  const rateLimits = gatewayRateLimits(bus, config, log, metrics);
   const gateway = createGatewayApp({ bus, config, log, publicUrl: () => publicUrl, metrics, rateLimits });
   const server = http.createServer(gateway.app);
   server.keepAliveTimeout = 65_000;

@@ -37,7 +37,7 @@ export async function run(argv: string[]): Promise<void> {
   const transport = await connectTransport(config, log, 'crm start', 'gateway');
   const metrics = createMetricsRegistry('crm');
   registerPoolMetrics(metrics, orm);
-  const services = { orm, secrets, bus: transport, busNamespace: config.busNamespace, broadcasts: transport, metrics: new WorkerMessageMetrics(metrics), webhooks: config.webhooks, events: config.events, validateReplies: config.validateReplies, jetStream: jetStreamOf(transport) };
+  const services = { orm, secrets, bus: transport, busNamespace: config.busNamespace, broadcasts: transport, metrics: new WorkerMessageMetrics(metrics), webhooks: config.webhooks, events: config.events, validateReplies: config.validateReplies, jetStream: jetStreamOf(transport), natsKvReplicas: config.natsKvReplicas };
   const workers = startWorkers(Object.values(WORKERS), services, log, config.workerConcurrency);
   const gateway = await startGateway(busClient(transport, config, { observer: new BusCallMetrics(metrics) }), config, log, metrics);
   // The database only: this process's gateway answers /readyz for the bus and every worker.

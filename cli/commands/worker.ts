@@ -50,7 +50,7 @@ export async function run(argv: string[]): Promise<void> {
   registerPoolMetrics(metrics, orm);
   const workers = startWorkers(
     names.map((n) => WORKERS[n]),
-    { orm, secrets, bus: transport, busNamespace: config.busNamespace, broadcasts: transport, metrics: new WorkerMessageMetrics(metrics), webhooks: config.webhooks, events: config.events, validateReplies: config.validateReplies, jetStream: jetStreamOf(transport) },
+    { orm, secrets, bus: transport, busNamespace: config.busNamespace, broadcasts: transport, metrics: new WorkerMessageMetrics(metrics), webhooks: config.webhooks, events: config.events, validateReplies: config.validateReplies, jetStream: jetStreamOf(transport), natsKvReplicas: config.natsKvReplicas },
     log,
     config.workerConcurrency,
   );

@@ -1,17 +1,12 @@
 import { ErrorCode, NatsError } from 'nats';
 import { ConfigError } from '../../shared/config.js';
-import { STREAM_NOT_FOUND } from '../../shared/events/event-stream.js';
+import { isStreamNotFound } from '../../shared/bus/jetstream-errors.js';
 
 /** Where `crm events tail` reads: named in every message, so the user sees which server and stream were meant. */
 export interface StreamPlace {
   url: string;
   namespace: string;
   stream: string;
-}
-
-/** The stream is not there (yet): the relay creates it with the first event it publishes. */
-export function isStreamNotFound(error: unknown): boolean {
-  return error instanceof NatsError && error.jsError()?.err_code === STREAM_NOT_FOUND;
 }
 
 /**

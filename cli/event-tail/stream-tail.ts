@@ -8,7 +8,8 @@ import { eventFilterSubjectOf, eventStreamName } from '../../shared/events/event
 import { createLogger } from '../../shared/logger.js';
 import { untilInterrupted } from './interruption.js';
 import { RecentIds } from './recent-ids.js';
-import { explainStreamProblem, isStreamGone, isStreamNotFound, type StreamPlace } from './stream-problems.js';
+import { isStreamNotFound } from '../../shared/bus/jetstream-errors.js';
+import { explainStreamProblem, isStreamGone, type StreamPlace } from './stream-problems.js';
 import { printableNatsUrl } from '../../shared/bus/printable-nats-url.js';
 
 export interface StreamTail {

@@ -1,5 +1,9 @@
+import type { KV } from 'nats';
+import type { BusClient } from '../../shared/bus/bus-client.js';
+import { KeyValueBucketMissingError } from '../../shared/bus/jetstream-errors.js';
 import { NatsTransport } from '../../shared/bus/nats-transport.js';
-import type { BusTransport } from '../../shared/bus/transport.js';
+import { createRateLimitBucket } from '../../shared/contracts/rate-limits.js';
+import { newId } from '../../shared/ids.js';
 import type { Registry } from 'prom-client';
 import type { Config } from '../../shared/config.js';
 import type { Logger } from '../../shared/logger.js';
@@ -11,17 +15,26 @@ import type { GatewayRateLimits } from './rate-limit-middleware.js';
 import { RateLimiter } from './rate-limiter.js';
 import { storeUnavailableCounter } from './store-failure.js';
 
-/** Keys live two windows, long enough for the window they count. */
-const KEY_TTL_MS = 120_000;
-
 /**
  * The limits from configuration, all counted in one store: over NATS, a JetStream
  * bucket that every gateway shares; in the embedded default (one process), memory.
  */
-export function gatewayRateLimits(transport: BusTransport, config: Config, log: Logger, metrics: Registry): GatewayRateLimits {
+export function gatewayRateLimits(bus: BusClient, config: Config, log: Logger, metrics: Registry): GatewayRateLimits {
   let store: RateLimitStore = new MemoryRateLimitStore();
+  const transport = bus.transport;
   if (transport instanceof NatsTransport) {
-    const shared = new NatsKvRateLimitStore(() => transport.keyValue(rateLimitBucketOf(config.busNamespace), { ttlMs: KEY_TTL_MS, replicas: config.natsKvReplicas }));
+    const bucket = rateLimitBucketOf(config.busNamespace);
+    // A gateway may not create streams (shared/bus/nats-permissions.ts): a missing bucket is made by a tokens worker.
+    const open = async (): Promise<KV> => {
+      try {
+        return await transport.openKeyValue(bucket);
+      } catch (error) {
+        if (!(error instanceof KeyValueBucketMissingError)) throw error;
+        await bus.call(createRateLimitBucket, {}, { context: null, requestId: newId('request') });
+        return transport.openKeyValue(bucket);
+      }
+    };
+    const shared = new NatsKvRateLimitStore(open);
     shared.openNow((error) => log.error({ err: error }, 'rate-limit bucket not opened; trying again'));
     store = shared;
   }

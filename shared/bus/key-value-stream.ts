@@ -1,12 +1,11 @@
 import type { StreamConfig } from 'nats';
 
 /**
- * Why a key-value bucket's stream is not one this service would have made, or null. A
- * gateway may create its bucket (`$JS.API.STREAM.CREATE.KV_<bucket>`), and NATS cannot
- * limit what such a request configures: a gateway's identity could create the stream
- * before any gateway did, with a worker's subjects (`<ns>.tokens.>`) or another stream as
- * its source, and then read sign-in passwords and events through it. A bucket in that state
- * is refused, and the operator told which subjects it captures.
+ * Why a key-value bucket's stream is not one this service would have made, or null. NATS
+ * cannot limit what a stream-create request configures: a key allowed to create the bucket
+ * (a gateway's, in earlier releases) could have made it with a worker's subjects
+ * (`<ns>.tokens.>`) or another stream as its source, to read sign-in passwords and events
+ * through it. A bucket in that state is refused, and the operator told which subjects it captures.
  */
 export function keyValueStreamProblem(bucket: string, config: Pick<StreamConfig, 'subjects' | 'mirror' | 'sources' | 'republish' | 'subject_transform'>): string | null {
   const own = `$KV.${bucket}.>`;

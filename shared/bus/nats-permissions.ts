@@ -11,10 +11,13 @@ import { queueOf, WORKER_NAMES, type WorkerName } from './operation.js';
  * - A gateway publishes requests to worker subjects and reads only its own reply inboxes,
  *   the broadcasts it caches by, and its rate-limit bucket. It cannot subscribe to a
  *   worker subject, so it can neither read requests (passwords, codes) nor answer them.
- *   It may create its bucket's stream with any configuration (subjects included): gateways
- *   create it as they start and refuse a foreign one (./key-value-stream.ts).
+ *   It may not create streams: NATS cannot limit what a create request configures, and a
+ *   bucket made by a gateway's key could capture the tokens worker's subjects. A gateway
+ *   that finds no bucket asks a tokens worker to make it, and refuses a foreign one
+ *   (./key-value-stream.ts).
  * - A worker of kind K subscribes to `<ns>.K.>` only in K's queue group, and publishes
  *   only replies to the requests it received (and, for tokens, the broadcasts).
+ * - A tokens worker also creates the rate-limit bucket, as configured, when a gateway asks.
  * - The `crm` command line (the operator) publishes requests and broadcasts and reads its
  *   own inboxes and the event stream. Its operator calls are also signed (shared/bus/operator-signature.ts).
  * - The webhooks worker also relays events into the stream (creating it when missing) and
@@ -56,7 +59,7 @@ export function requesterInboxesOf(namespace: string): string[] {
 }
 
 /**
- * Subjects of a JetStream key-value bucket: stream info/create, reads, writes. JetStream
+ * Subjects of using a JetStream key-value bucket: stream info, reads, writes. JetStream
  * answers to whatever reply subject a request names, and a direct get answers with the
  * stored value itself: a gateway wrote a value, then asked for it with an event subject
  * (or a broadcast) as the reply subject, and JetStream published the forged event for it.
@@ -64,7 +67,13 @@ export function requesterInboxesOf(namespace: string): string[] {
  */
 function keyValueSubjects(bucket: string): string[] {
   const stream = `KV_${bucket}`;
-  return ['$JS.API.INFO', `$JS.API.STREAM.INFO.${stream}`, `$JS.API.STREAM.CREATE.${stream}`, `$JS.API.STREAM.MSG.GET.${stream}`, `$KV.${bucket}.>`];
+  return ['$JS.API.INFO', `$JS.API.STREAM.INFO.${stream}`, `$JS.API.STREAM.MSG.GET.${stream}`, `$KV.${bucket}.>`];
+}
+
+/** Creating a key-value bucket (its stream) when it is missing, and looking it up. */
+function keyValueCreatorSubjects(bucket: string): string[] {
+  const stream = `KV_${bucket}`;
+  return ['$JS.API.INFO', `$JS.API.STREAM.INFO.${stream}`, `$JS.API.STREAM.CREATE.${stream}`];
 }
 
 /**
@@ -132,13 +141,19 @@ export function natsPermissionsOf(namespace: string, role: NatsRole): NatsPermis
     default: {
       const worker = role.slice('worker-'.length) as WorkerName;
       const announces = BUS_EVENTS.filter((e) => e.worker === worker).map((e) => eventSubjectOf(namespace, e));
-      // The webhooks worker relays events into the stream and reads it through its durable consumer, replies arriving in its inbox.
-      const consumes = worker === 'webhooks' ? [...relaySubjects(namespace), ...pullConsumerSubjects(eventStreamName(namespace), webhookConsumerName(namespace))] : [];
-      const publishes = [...announces, ...consumes];
+      // The webhooks worker relays events into the stream and reads it through its durable consumer;
+      // the tokens worker creates the rate-limit bucket. JetStream's answers arrive in the worker's inbox.
+      const jetStream =
+        worker === 'webhooks'
+          ? [...relaySubjects(namespace), ...pullConsumerSubjects(eventStreamName(namespace), webhookConsumerName(namespace))]
+          : worker === 'tokens'
+            ? keyValueCreatorSubjects(rateLimitBucketOf(namespace))
+            : [];
+      const publishes = [...announces, ...jetStream];
       return {
         ...(publishes.length > 0 ? { publish: { allow: publishes } } : {}),
         // "subject queue": only as a member of the kind's queue group, never as a listener beside it.
-        subscribe: { allow: [`${namespace}.${worker}.> ${queueOf(namespace, worker)}`, ...(consumes.length > 0 ? [`${inboxPrefixOf(namespace, role)}.>`] : [])] },
+        subscribe: { allow: [`${namespace}.${worker}.> ${queueOf(namespace, worker)}`, ...(jetStream.length > 0 ? [`${inboxPrefixOf(namespace, role)}.>`] : [])] },
         allowResponses: true,
       };
     }

@@ -4,6 +4,7 @@ import { ConfigError } from '../config.js';
 import { CoalescedSends } from './coalesced-sends.js';
 import { ReplyInbox } from './nats-reply-inbox.js';
 import { printableNatsUrl } from './printable-nats-url.js';
+import { isStreamNotFound, KeyValueBucketMissingError } from './jetstream-errors.js';
 import { keyValueStreamProblem } from './key-value-stream.js';
 import { BusDisconnectedError, BusTimeoutError, NoRespondersError } from './transport.js';
 import type { BusHandler, BusHeaders, BusMessage, BusSubscription, BusTransport } from './transport.js';
@@ -44,6 +45,8 @@ export interface JetStreamAccess {
   publishToStream(subject: string, data: Uint8Array | string, msgId: string, timeoutMs: number): Promise<void>;
   /** The largest message the server takes, in bytes. */
   maxMessageBytes(): number;
+  /** Creates a key-value bucket as configured, or opens it when it exists; refuses one this service would not have made. */
+  createKeyValue(bucket: string, options: { ttlMs: number; replicas: number }): Promise<KV>;
 }
 
 /** JetStream of the bus, when the bus is NATS (the in-process bus has none). */
@@ -190,11 +193,27 @@ export class NatsTransport implements BusTransport, JetStreamAccess {
   }
 
   /** A JetStream key-value bucket (created when missing), e.g. for counts shared by gateways. */
-  async keyValue(bucket: string, options: { ttlMs: number; replicas: number }): Promise<KV> {
+  /**
+   * Opens a key-value bucket that exists, without creating it (a gateway may not create
+   * streams: ./nats-permissions.ts); rejects with `KeyValueBucketMissingError` when it does not.
+   */
+  async openKeyValue(bucket: string): Promise<KV> {
     // Reads through the stream API, never direct gets: see keyValueSubjects in ./nats-permissions.ts.
+    const kv = await this.nc.jetstream().views.kv(bucket, { bindOnly: true, allow_direct: false });
+    return this.refuseForeign(bucket, kv);
+  }
+
+  async createKeyValue(bucket: string, options: { ttlMs: number; replicas: number }): Promise<KV> {
     const kv = await this.nc.jetstream().views.kv(bucket, { ttl: options.ttlMs, history: 1, replicas: options.replicas, allow_direct: false });
-    const problem = keyValueStreamProblem(bucket, (await kv.status()).streamInfo.config);
-    if (problem) throw new Error(`The JetStream stream KV_${bucket} was not made by this service: it ${problem}. Delete it (nats stream rm KV_${bucket}) and rotate the gateway's NATS key.`);
+    return this.refuseForeign(bucket, kv);
+  }
+
+  private async refuseForeign(bucket: string, kv: KV): Promise<KV> {
+    const status = await kv.status().catch((error: unknown) => {
+      throw isStreamNotFound(error) ? new KeyValueBucketMissingError(bucket) : error;
+    });
+    const problem = keyValueStreamProblem(bucket, status.streamInfo.config);
+    if (problem) throw new Error(`The JetStream stream KV_${bucket} was not made by this service: it ${problem}. Delete it (nats stream rm KV_${bucket}) and rotate the NATS key that made it.`);
     return kv;
   }
 

@@ -31,9 +31,6 @@ export function eventFilterSubjectOf(namespace: string, workspaceId: string, typ
   return `${namespace}.events.${workspaceId}.${typeSubject}`;
 }
 
-/** JetStream's error code for a stream that does not exist. */
-export const STREAM_NOT_FOUND = 10059;
-
 /** The durable consumer the webhooks worker copies share: each event reaches one of them. */
 export function webhookConsumerName(namespace: string): string {
   return `${namespace}-webhooks`;

@@ -17,9 +17,9 @@ export class NatsKvRateLimitStore implements RateLimitStore {
   constructor(private readonly open: () => Promise<KV>) {}
 
   /**
-   * Opens (creating when missing) the bucket now rather than at the first counted request:
-   * with no limit reached yet, or every limit off, a missing bucket could be created first by
-   * anyone holding a gateway's NATS key, configured to capture other subjects.
+   * Opens the bucket now rather than at the first counted request, so that a missing one is
+   * made (by a tokens worker) and a foreign one reported as the gateway starts, not when a
+   * limit is first counted (never, with every limit off).
    */
   openNow(onError: (error: unknown) => void, retryMs = 1_000): void {
     const opening = (this.bucket ??= this.open());

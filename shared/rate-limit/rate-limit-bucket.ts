@@ -5,6 +5,9 @@ export function rateLimitBucketOf(busNamespace: string): string {
   return `${busNamespace}-rate-limits`;
 }
 
+/** Keys live two windows, long enough for the one-minute window they count. */
+export const RATE_LIMIT_KEY_TTL_MS = 120_000;
+
 /**
  * Deletes a deployment's rate-limit bucket, if there is one. For short-lived namespaces
  * (test and benchmark stacks on a shared NATS), whose buckets would otherwise pile up

@@ -18,6 +18,7 @@ import {
 import { getGrant, listGrants, revokeGrantById } from '../../shared/contracts/grants.js';
 import { inviteMember, listMembers, removeMember, updateMember } from '../../shared/contracts/members.js';
 import { changePassword, resolveSession, sessionMemberships, signIn, signOut } from '../../shared/contracts/sessions.js';
+import { createRateLimitBucket } from '../../shared/contracts/rate-limits.js';
 import { whoAmI } from '../../shared/contracts/whoami.js';
 import { handle, type WorkerDefinition } from '../runtime/worker-call.js';
 import { purgeExpiredIdentityRecords } from './credentials/purge-expired.js';
@@ -51,6 +52,7 @@ import { describeTokenHandler } from './api-tokens/describe-token.js';
 import { listTokensHandler } from './api-tokens/list-tokens.js';
 import { resolveWorkspaceHandler } from './workspaces/resolve-workspace.js';
 import { revokeTokenHandler } from './api-tokens/revoke-token.js';
+import { createRateLimitBucketHandler } from './rate-limits/create-rate-limit-bucket.js';
 
 /** Identity: API tokens, users, memberships, workspaces, browser sessions, and the OAuth authorization server's state. */
 export const tokensWorker: WorkerDefinition = {
@@ -80,6 +82,7 @@ export const tokensWorker: WorkerDefinition = {
     handle(revokeOAuthToken, revokeOAuthTokenHandler),
     handle(grantStatus, grantStatusHandler),
     handle(jwks, jwksHandler),
+    handle(createRateLimitBucket, createRateLimitBucketHandler),
     handle(rotateSigningKey, rotateSigningKeyHandler),
     handle(sessionMemberships, sessionMembershipsHandler),
     handle(listMembers, listMembersHandler),

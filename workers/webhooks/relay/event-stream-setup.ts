@@ -1,6 +1,7 @@
-import { nanos, NatsError, RetentionPolicy, StorageType, type JetStreamManager, type StreamConfig, type StreamInfo } from 'nats';
+import { nanos, RetentionPolicy, StorageType, type JetStreamManager, type StreamConfig, type StreamInfo } from 'nats';
+import { isStreamNotFound } from '../../../shared/bus/jetstream-errors.js';
 import type { Config } from '../../../shared/config.js';
-import { eventStreamName, eventStreamSubjects, STREAM_NOT_FOUND } from '../../../shared/events/event-stream.js';
+import { eventStreamName, eventStreamSubjects } from '../../../shared/events/event-stream.js';
 
 /** Long enough for a relay that crashed mid-batch to come back and publish the batch again, stored once. */
 const DUPLICATE_WINDOW_MS = 10 * 60_000;
@@ -51,7 +52,7 @@ export async function streamInfo(jsm: JetStreamManager, name: string): Promise<S
   try {
     return await jsm.streams.info(name);
   } catch (error) {
-    if (error instanceof NatsError && error.jsError()?.err_code === STREAM_NOT_FOUND) return null;
+    if (isStreamNotFound(error)) return null;
     throw error;
   }
 }

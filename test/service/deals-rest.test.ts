@@ -116,3 +116,22 @@ t.test('a pipeline name given as pipeline_id is a 404 that says the filter takes
   const id = await api.get<ErrorBody>('/v1/deals?pipeline_id=pipe_nope');
   t.equal(id.body.error.message, 'No such pipeline: pipe_nope.', 'an unknown id is told as before');
 });
+
+t.test('a closed_at that rounds to the millisecond past the year 9999 is a 400 on closed_at, and nothing is written', async (t) => {
+  const deal = (await api.post<Deal>('/v1/deals', { name: 'Closing late' })).body;
+  for (const closedAt of ['9999-12-31T23:59:59.9999Z', '9999-12-31T23:59:59.9995Z']) {
+    // Before: Postgres rounded it into the year 10000, which no timestamp of ours can show: a 500 (and a created deal stayed).
+    const created = await api.post<ErrorBody>('/v1/deals', { name: `Never ${closedAt}`, closed_at: closedAt });
+    t.equal(created.status, 400, `create ${closedAt}`);
+    t.equal(created.body.error.param, 'closed_at');
+    t.match(created.body.error.message, /outside the years 0001 to 9999/);
+    const updated = await api.send<ErrorBody>('PATCH', `/v1/deals/${deal.id}`, { body: { closed_at: closedAt } });
+    t.equal(updated.status, 400, `update ${closedAt}`);
+    t.equal(updated.body.error.param, 'closed_at');
+  }
+  const { items } = await api.allPages<Deal>('/v1/deals?q=never');
+  t.same(items, [], 'no deal was created');
+  t.same((await api.get<Deal>(`/v1/deals/${deal.id}`)).body, deal, 'the deal is unchanged');
+  const last = await api.send<Deal>('PATCH', `/v1/deals/${deal.id}`, { body: { closed_at: '9999-12-31T23:59:59.9994Z' } });
+  t.equal(last.body.closed_at, '9999-12-31T23:59:59.999Z', 'the last millisecond of 9999 is taken');
+});

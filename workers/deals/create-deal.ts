@@ -11,9 +11,11 @@ import { requireVisibleContact } from './deal-references.js';
 import { toDealResource } from './deal-resource.js';
 import { loadDealFields } from './load-deal-fields.js';
 import { requireCurrencyWithAmount } from './money.js';
+import { asStoredInstant } from './stored-instant.js';
 
 export const createDealHandler: OperationHandler<typeof createDeal> = async ({ input, context, db, events }) => {
   requireCurrencyWithAmount(input.amount, input.currency);
+  const closedAt = await asStoredInstant(db, input.closed_at);
   // See lockFieldDefinitions: before the read, and only when custom fields are written.
   if (input.custom_fields !== undefined) await lockFieldDefinitions(db, 'deal', Object.keys(input.custom_fields));
   const fields = await loadDealFields(db);
@@ -35,7 +37,7 @@ export const createDealHandler: OperationHandler<typeof createDeal> = async ({ i
       contact_id: input.contact_id ?? null,
       owner_id: ownerId,
       custom_fields: jsonb(customFields),
-      closed_at: input.closed_at ?? null,
+      closed_at: closedAt ?? null,
       created_at: now,
       updated_at: now,
     })

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../bus/operation.js';
-import { cleanText, CreationSort, Cursor, isoInstant, OwnerIdInput, PageLimit, pageOf, RecordId, Timestamp, userWritten, SearchWords } from './common.js';
+import { cleanText, CreationSort, Cursor, isoInstant, OwnerIdInput, PageLimit, pageOf, RecordId, shownText, Timestamp, userWritten, SearchWords } from './common.js';
 import { AppliedRange, createdRangeFilters } from './created-range.js';
 import { CustomFieldValues } from './custom-field-values.js';
 
@@ -44,7 +44,8 @@ const Ref = RecordId;
 const PIPELINE_ID = 'A pipeline id (pipe_…), not a name; describe_schema (GET /v1/schema) lists them.';
 
 const DealFields = z.strictObject({
-  name: cleanText(200).pipe(z.string().min(1, 'is required')),
+  // Something that shows, as a contact's first name and a stage's: a name of only U+200B is a blank card on the board.
+  name: shownText(200, 'is required'),
   pipeline_id: Ref.describe(`${PIPELINE_ID} On create, default: the default pipeline, or the pipeline of stage_id. Moving a deal to another pipeline takes a stage_id of that pipeline too (or its first stage).`),
   stage_id: Ref.describe("A stage id (stg_…). On create, default: the first stage of the pipeline. A stage of the deal's pipeline, unless pipeline_id moves it."),
   stage: cleanText(100)

@@ -135,3 +135,19 @@ t.test('a closed_at that rounds to the millisecond past the year 9999 is a 400 o
   const last = await api.send<Deal>('PATCH', `/v1/deals/${deal.id}`, { body: { closed_at: '9999-12-31T23:59:59.9994Z' } });
   t.equal(last.body.closed_at, '9999-12-31T23:59:59.999Z', 'the last millisecond of 9999 is taken');
 });
+
+t.test("a deal's name of only invisible characters is a 400 on name, as a contact's first name is", async (t) => {
+  const deal = (await api.post<Deal>('/v1/deals', { name: 'Visible' })).body;
+  for (const name of ['\u200b', ' \u200b\u2060 ', '\u3164']) {
+    // Before: taken, and shown as a blank card on the board and a blank line in every list.
+    const created = await api.post<ErrorBody>('/v1/deals', { name });
+    t.equal(created.status, 400, `create ${JSON.stringify(name)}`);
+    t.equal(created.body.error.param, 'name');
+    t.match(created.body.error.message, /visible text/);
+    const updated = await api.send<ErrorBody>('PATCH', `/v1/deals/${deal.id}`, { body: { name } });
+    t.equal(updated.status, 400, `update ${JSON.stringify(name)}`);
+    t.equal(updated.body.error.param, 'name');
+  }
+  t.same((await api.get<Deal>(`/v1/deals/${deal.id}`)).body, deal, 'the deal is unchanged');
+  t.equal((await api.post<Deal>('/v1/deals', { name: 'Zoë\u200bCo' })).status, 201, 'a name that shows may hold one');
+});

@@ -1,6 +1,6 @@
 import { Router, type Request } from 'express';
-import { listDeals } from '../../../shared/contracts/deals.js';
-import type { Stage } from '../../../shared/contracts/pipelines.js';
+import { countDeals, listDeals } from '../../../shared/contracts/deals.js';
+import type { Pipeline, Stage } from '../../../shared/contracts/pipelines.js';
 import { NotFoundError } from '../../../shared/errors.js';
 import { callWorker } from '../../call-worker.js';
 import type { GatewayDeps } from '../../deps.js';
@@ -21,6 +21,19 @@ export function dealsRoute(deps: GatewayDeps): Router {
   const stageColumn = async (req: Request, pipelineId: string, stage: Stage, limit: number, cursor?: string): Promise<StageColumn> => {
     const { result } = await callWorker(deps.bus, req, listDeals, { pipeline_id: pipelineId, stage: stage.id, limit, ...(cursor ? { cursor } : {}) });
     return { stage, deals: result.data, nextCursor: result.next_cursor };
+  };
+
+  /**
+   * Every stage's column, read only where deals are: one count says which stages hold any. A
+   * pipeline keeps each stage it ever archived, and a read per stage made an empty board of a
+   * pipeline with hundreds of them ask the worker hundreds of times, slower with each archive.
+   */
+  const boardColumns = async (req: Request, pipeline: Pipeline): Promise<StageColumn[]> => {
+    const { result: totals } = await callWorker(deps.bus, req, countDeals, { pipeline_id: pipeline.id });
+    const holding = new Set(totals.by_stage.map((s) => s.stage_id));
+    return Promise.all(
+      pipeline.stages.map((s) => (holding.has(s.id) ? stageColumn(req, pipeline.id, s, PER_STAGE) : { stage: s, deals: [], nextCursor: null })),
+    );
   };
 
   router.get('/', async (req, res) => {
@@ -44,7 +57,7 @@ export function dealsRoute(deps: GatewayDeps): Router {
       const col = await stageColumn(req, pipeline.id, stage, PER_PAGE, cursor);
       return sendPage(res, dealsPage({ session, pipelines, pipeline, columns: [col], single: { stage, onLaterPage: cursor !== undefined }, ownerName, fieldLabel }));
     }
-    const all = pipeline ? await Promise.all(stages.map((s) => stageColumn(req, pipeline.id, s, PER_STAGE))) : [];
+    const all = pipeline ? await boardColumns(req, pipeline) : [];
     // Deals stay in a stage when it is archived: its column follows the active ones while it holds any, so they do not vanish from the board.
     const columns = all.filter((c) => !c.stage.archived || c.deals.length > 0);
     sendPage(res, dealsPage({ session, pipelines, pipeline, columns, single: null, ownerName, fieldLabel }));

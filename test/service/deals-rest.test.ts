@@ -151,3 +151,16 @@ t.test("a deal's name of only invisible characters is a 400 on name, as a contac
   t.same((await api.get<Deal>(`/v1/deals/${deal.id}`)).body, deal, 'the deal is unchanged');
   t.equal((await api.post<Deal>('/v1/deals', { name: 'Zoë\u200bCo' })).status, 201, 'a name that shows may hold one');
 });
+
+t.test('a closed_at before the year 100 is compared as that year: given again it changes nothing, and 1999 is a change', async (t) => {
+  const deal = (await api.post<Deal>('/v1/deals', { name: 'Ancient', closed_at: '0099-06-01T00:00:00Z' })).body;
+  t.equal(deal.closed_at, '0099-06-01T00:00:00.000Z');
+  // Before: the stored value was read as 1999, so the same instant looked changed and was written again.
+  const again = await api.send<Deal>('PATCH', `/v1/deals/${deal.id}`, { body: { closed_at: '0099-06-01T00:00:00Z' } });
+  t.equal(again.status, 200);
+  t.equal(again.body.updated_at, deal.updated_at, 'nothing written: updated_at stays');
+  // Before: 1999 looked like what was stored, and the deal kept 0099 under a 200.
+  const moved = await api.send<Deal>('PATCH', `/v1/deals/${deal.id}`, { body: { closed_at: '1999-06-01T00:00:00Z' } });
+  t.equal(moved.body.closed_at, '1999-06-01T00:00:00.000Z');
+  t.equal((await api.get<Deal>(`/v1/deals/${deal.id}`)).body.closed_at, '1999-06-01T00:00:00.000Z', 'stored');
+});

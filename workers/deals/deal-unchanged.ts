@@ -1,3 +1,4 @@
+import { pgTimestamp } from '../../shared/db/sql.js';
 import { customFieldsUnchanged } from '../schema/custom-fields-unchanged.js';
 import { leftAsIs } from '../runtime/left-as-is.js';
 import type { CustomFieldChange } from '../schema/validate-custom-field-values.js';
@@ -14,9 +15,15 @@ export interface DealColumnChange {
   closed_at?: string | null;
 }
 
+/**
+ * `stored` is Postgres' text ("0099-06-01 00:00:00+00"), read with pgTimestamp: JavaScript's
+ * Date reads that form as a legacy date and took the year 0099 for 1999, so a PATCH repeating
+ * such a closed_at wrote again, and one setting 1999 was taken for no change and not written.
+ */
 function sameInstant(stored: string | Date | null, given: string | null): boolean {
   if (stored === null || given === null) return stored === given;
-  return new Date(stored).getTime() === new Date(given).getTime();
+  const storedAt = typeof stored === 'string' ? pgTimestamp(stored) : stored;
+  return storedAt.getTime() === new Date(given).getTime();
 }
 
 /**

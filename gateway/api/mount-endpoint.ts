@@ -6,6 +6,7 @@ import { callWorkerRaw } from '../call-worker.js';
 import type { GatewayDeps } from '../deps.js';
 import { requireScope } from '../middlewares/require-scope.js';
 import { idempotencyKeyOf, parseBody, parseQuery, parseWith } from '../validation.js';
+import { refuseConditionalHeaders } from './conditional-headers.js';
 import type { Endpoint } from './endpoint.js';
 import { responseBodyOf } from './response-body.js';
 
@@ -21,7 +22,8 @@ export function expressPath(path: string): string {
 
 /**
  * Mounts an endpoint: scope check, validation of path, query (unknown parameters are a
- * 400) and body (fields sent where no body is declared too), the Idempotency-Key rule,
+ * 400) and body (fields sent where no body is declared too), the Idempotency-Key rule and
+ * the refusal of preconditions,
  * then its operation over the bus. What the endpoint declares sets the rest: Location,
  * Idempotent-Replayed, the list envelope.
  */
@@ -33,6 +35,7 @@ export function mountEndpoint(router: Router, endpoint: Endpoint, { bus, publicU
     const omitted = endpoint.bodyOptional === true && req.body === undefined;
     const schema = endpoint.body ?? (req.body === undefined ? undefined : NoBody);
     const body = (schema && !omitted ? parseBody(schema, req) : {}) as Record<string, unknown>;
+    refuseConditionalHeaders(req);
     const idempotencyKey = idempotencyKeyOf(req);
     if (idempotencyKey !== undefined && !endpoint.idempotent) {
       throw new ValidationError(`Idempotency-Key is not accepted on ${endpoint.method.toUpperCase()} ${endpoint.path}.`, 'Idempotency-Key');

@@ -164,3 +164,23 @@ t.test('a closed_at before the year 100 is compared as that year: given again it
   t.equal(moved.body.closed_at, '1999-06-01T00:00:00.000Z');
   t.equal((await api.get<Deal>(`/v1/deals/${deal.id}`)).body.closed_at, '1999-06-01T00:00:00.000Z', 'stored');
 });
+
+t.test('a precondition (If-Match, If-Unmodified-Since) is a 400 naming the header, and nothing changes: the API has no entity tags to check', async (t) => {
+  const deal = (await api.post<Deal>('/v1/deals', { name: 'Guarded' })).body;
+  const conditions: [string, string, string][] = [
+    ['PATCH', 'If-Match', '"stale-version"'],
+    ['PATCH', 'If-Unmodified-Since', 'Mon, 01 Jan 2001 00:00:00 GMT'],
+    ['PATCH', 'If-None-Match', '*'],
+    ['DELETE', 'If-Match', '"stale-version"'],
+  ];
+  for (const [method, header, value] of conditions) {
+    // Before: the header was ignored, and the write the client meant to stop went through.
+    const res = await api.send<ErrorBody>(method, `/v1/deals/${deal.id}`, { body: method === 'PATCH' ? { name: 'Overwritten' } : undefined, headers: { [header]: value } });
+    t.equal(res.status, 400, `${method} with ${header}`);
+    t.equal(res.body.error.param, header);
+    t.match(res.body.error.message, /not supported/);
+  }
+  t.same((await api.get<Deal>(`/v1/deals/${deal.id}`)).body, deal, 'neither changed nor deleted');
+  t.equal((await api.get(`/v1/deals/${deal.id}`, { 'If-None-Match': '"x"', 'If-Modified-Since': 'Mon, 01 Jan 2001 00:00:00 GMT' })).status, 200, 'a read asking for a 304 is answered in full');
+  t.equal((await api.get(`/v1/deals/${deal.id}`, { 'If-Match': '"x"' })).status, 400, 'a read with If-Match cannot be checked either');
+});

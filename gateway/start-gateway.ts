@@ -12,10 +12,19 @@ import { localBaseUrl } from '../shared/net/local-base-url.js';
 /** How often a closing gateway closes the connections whose last request has been answered. */
 const IDLE_SWEEP_MS = 50;
 
+/**
+ * How long a closing gateway waits for its requests in flight: each waits at most a bus call
+ * to authenticate and one to serve it, each within BUS_TIMEOUT_MS (up to 60 s), so a grace
+ * shorter than that cut writes a worker then applied, their clients left without the answer.
+ */
+export function shutdownGraceMs(busTimeoutMs: number): number {
+  return Math.max(10_000, 2 * busTimeoutMs + 1_000);
+}
+
 export interface RunningGateway {
   url: string;
   port: number;
-  /** Stops accepting connections and waits for requests in flight (up to `graceMs`). */
+  /** Stops accepting connections and waits for requests in flight (up to `graceMs`, by default {@link shutdownGraceMs}). */
   close(graceMs?: number): Promise<void>;
 }
 
@@ -28,6 +37,12 @@ export async function startGateway(bus: BusClient, config: Config, log: Logger, 
   server.headersTimeout = 66_000;
   server.requestTimeout = 30_000;
   server.on('clientError', answerClientError(log));
+  // The answers not yet begun, so that a shutdown can close their connections after them too.
+  const unanswered = new Set<http.ServerResponse>();
+  server.on('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    unanswered.add(res);
+    res.once('close', () => unanswered.delete(res));
+  });
 
   const port = await listen(server, config.port, config.host);
   publicUrl ||= localBaseUrl(config.host, port);
@@ -36,12 +51,15 @@ export async function startGateway(bus: BusClient, config: Config, log: Logger, 
   return {
     url: publicUrl,
     port,
-    close: async (graceMs = 10_000) => {
+    close: async (graceMs = shutdownGraceMs(config.busTimeoutMs)) => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Keep-alive connections outlive server.close(): clients kept sending requests on them
       // until the grace period cut whatever was in flight. From now on every response closes
       // its connection, and a connection is closed as soon as its request in flight is answered.
       server.prependListener('request', (_req: http.IncomingMessage, res: http.ServerResponse) => res.setHeader('Connection', 'close'));
+      // Requests already in flight too: answered `keep-alive`, their clients sent the next request
+      // on a connection the sweep below was about to close.
+      for (const res of unanswered) if (!res.headersSent) res.setHeader('Connection', 'close');
       server.closeIdleConnections();
       const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
       const timer = setTimeout(() => server.closeAllConnections(), graceMs);

@@ -32,3 +32,21 @@ export async function claimDueDeliveries(em: EntityManager, limit: number, lease
     .returningAll()
     .execute();
 }
+
+/**
+ * Gives back deliveries this copy took and never attempted (it is stopping): due now, so that
+ * another copy's next look (within a second) sends them, not the end of their lease,
+ * WEBHOOK_TIMEOUT plus 30 s later. Only while the lease is still the one this copy took:
+ * another copy may have claimed one whose lease ended meanwhile.
+ */
+export async function handBackDeliveries(em: EntityManager, rows: readonly Pick<WebhookDeliveryRow, 'id' | 'leased_until'>[]): Promise<void> {
+  const leased = rows.filter((r): r is typeof r & { leased_until: string } => r.leased_until !== null);
+  if (leased.length === 0) return;
+  const db = crossWorkspaceSql(em, 'a stopping delivery loop gives back what it took of every workspace');
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ next_attempt_at: sql<string>`now()`, leased_until: null })
+    .where('status', '=', 'pending')
+    .where((eb) => eb.or(leased.map((r) => eb.and([eb('id', '=', r.id), eb('leased_until', '=', r.leased_until)]))))
+    .execute();
+}

@@ -35,6 +35,8 @@ export function startWebhookDelivery(services: WorkerServices, log: Logger): Bac
   return {
     deliver,
     stop: async () => {
+      // The consumer may wait for room in the loop: stopping it first could wait out WEBHOOK_TIMEOUT.
+      loop.stopSending();
       await consumer?.stop();
       await loop.stop();
       setRunningDeliveryLoop(null);

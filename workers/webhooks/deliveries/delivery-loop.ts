@@ -1,7 +1,7 @@
 import { pgTimestamp } from '../../../shared/db/sql.js';
 import { AttemptBatch } from './attempt-batch.js';
 import { attemptDelivery, type DeliveryDeps, type DeliveryEndpoint } from './attempt-delivery.js';
-import { claimDueDeliveries } from './claim-due-deliveries.js';
+import { claimDueDeliveries, handBackDeliveries } from './claim-due-deliveries.js';
 import type { WebhookDeliveryRow } from './delivery-resource.js';
 import type { QueuedDelivery } from './fan-out-event.js';
 
@@ -65,9 +65,8 @@ export class DeliveryLoop {
     return new Promise((resolve) => this.roomWaiters.push(resolve));
   }
 
-  /** Sends deliveries already leased to this copy (just queued by it), without claiming them. */
+  /** Sends deliveries already leased to this copy (just queued by it), without claiming them; once stopping, {@link stop} gives them back. */
   send(deliveries: readonly QueuedDelivery[]): void {
-    if (this.stopped) return;
     this.ready.push(...deliveries);
     this.pump();
   }
@@ -139,13 +138,26 @@ export class DeliveryLoop {
     this.retryTimer = { at, timer };
   }
 
-  /** Takes nothing new and waits for the attempts under way. */
-  async stop(): Promise<void> {
+  /** Starts no attempt and takes nothing more; {@link room} no longer waits (the event consumer's last batch then lands here at once). */
+  stopSending(): void {
     this.stopped = true;
     clearInterval(this.poll);
     if (this.retryTimer) clearTimeout(this.retryTimer.timer);
     for (const resolve of this.roomWaiters.splice(0)) resolve();
+  }
+
+  /**
+   * Stops sending, gives back what this copy took and has not attempted, and waits for the
+   * attempts under way (each ends within WEBHOOK_TIMEOUT). Left leased, those waited for no
+   * copy until their lease ended, WEBHOOK_TIMEOUT plus 30 s after they were taken.
+   */
+  async stop(): Promise<void> {
+    this.stopSending();
     await this.claiming;
+    const untried = this.ready.splice(0).map(({ row }) => row);
+    await handBackDeliveries(this.deps.orm.em.fork(), untried).catch((err: unknown) =>
+      this.deps.log.warn({ err, deliveries: untried.length }, 'giving back untried webhook deliveries failed; other copies send them when their lease ends'),
+    );
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 }

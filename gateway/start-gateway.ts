@@ -37,11 +37,12 @@ export async function startGateway(bus: BusClient, config: Config, log: Logger, 
   server.headersTimeout = 66_000;
   server.requestTimeout = 30_000;
   server.on('clientError', answerClientError(log));
-  // The answers not yet begun, so that a shutdown can close their connections after them too.
-  const unanswered = new Set<http.ServerResponse>();
+  // The requests not yet answered in full, so that a shutdown can close their connections after
+  // them too, and say how many its grace period cut.
+  const inFlight = new Set<http.ServerResponse>();
   server.on('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
-    unanswered.add(res);
-    res.once('close', () => unanswered.delete(res));
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
   });
 
   const port = await listen(server, config.port, config.host);
@@ -59,10 +60,14 @@ export async function startGateway(bus: BusClient, config: Config, log: Logger, 
       server.prependListener('request', (_req: http.IncomingMessage, res: http.ServerResponse) => res.setHeader('Connection', 'close'));
       // Requests already in flight too: answered `keep-alive`, their clients sent the next request
       // on a connection the sweep below was about to close.
-      for (const res of unanswered) if (!res.headersSent) res.setHeader('Connection', 'close');
+      for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
       server.closeIdleConnections();
       const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
-      const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+      const timer = setTimeout(() => {
+        // Their request lines never come (no answer finished): without this, nothing said they were cut.
+        if (inFlight.size > 0) log.warn({ requests: inFlight.size, grace_ms: graceMs }, 'shutdown grace period ended: requests still in flight were cut');
+        server.closeAllConnections();
+      }, graceMs);
       await closed;
       clearInterval(sweep);
       clearTimeout(timer);

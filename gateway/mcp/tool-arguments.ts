@@ -76,6 +76,11 @@ function unwrapped(schema: z.ZodType): z.ZodType {
   return inner;
 }
 
+/** A boolean, or a boolean literal (update_pipeline's is_default takes only true: "true" is that true, not a string to refuse). */
+function takesBoolean(schema: z.ZodType): boolean {
+  return schema instanceof z.ZodBoolean || (schema instanceof z.ZodLiteral && [...schema.values].some((v) => typeof v === 'boolean'));
+}
+
 /**
  * "25" where a number is expected reads as 25, "true" or "false" where a boolean is as that
  * boolean, and " con_… " as the id it wraps: unambiguous, and common slips of small models.
@@ -90,7 +95,7 @@ function withQuotedScalarsRead(args: Record<string, unknown>, shape: z.ZodRawSha
     // An id copied with a space or line break around it: otherwise a not_found for an id that exists. Id arguments only: text is kept as written.
     if (/(^|_)id$/.test(key) && text !== value && (Object.keys(ID_PREFIXES) as IdKind[]).some((kind) => isMadeId(kind, text))) out[key] = text;
     else if (inner instanceof z.ZodNumber && /^-?\d+(\.\d+)?$/.test(text)) out[key] = Number(text);
-    else if (inner instanceof z.ZodBoolean && /^(true|false)$/i.test(text)) out[key] = text.toLowerCase() === 'true';
+    else if (takesBoolean(inner) && /^(true|false)$/i.test(text)) out[key] = text.toLowerCase() === 'true';
   }
   return out;
 }

@@ -213,3 +213,12 @@ t.test('is_default: false is refused saying how the default moves, over Studio a
   const patched = await request(`${stack.baseUrl}/v1/pipelines/${String(sales?.id)}`, { method: 'PATCH', token: rest, body: { is_default: false } });
   t.match(patched, { status: 400, body: { error: { code: 'validation_failed', param: 'is_default', message: refused.structuredContent?.message } } });
 });
+
+t.test('is_default written as the text "true" makes the pipeline the default, as the boolean does', async (t) => {
+  // Quoted booleans are read as booleans; is_default takes only true, and "true" was refused with "can only be true".
+  const pipeline = okResult(t, await callTool(studio, 'create_pipeline', { name: 'Quoted default', stages: ['Open'] })) as unknown as Pipeline;
+  const sales = (okResult(t, await callTool(studio, 'list_pipelines')) as unknown as { pipelines: (Pipeline & { is_default: boolean })[] }).pipelines.find((p) => p.is_default);
+  t.match(okResult(t, await callTool(studio, 'update_pipeline', { id: pipeline.id, is_default: 'true' })), { id: pipeline.id, is_default: true });
+  t.match((await callTool(studio, 'update_pipeline', { id: pipeline.id, is_default: 'false' })).structuredContent, { code: 'validation_failed', param: 'is_default', message: /make another one the default/ }, '"false" is false, refused as false is');
+  okResult(t, await callTool(studio, 'update_pipeline', { id: sales?.id, is_default: true }));
+});

@@ -69,8 +69,16 @@ export function toolCaller(server: McpServerDefinition, tools: readonly ToolDefi
     }
     const missing = scopeMissingFor(tool, call.credential);
     if (missing) return toolErrorResult(missingScopeError(tool.name, missing, server, call.credential), server.key, missingScopeHint(missing, call.credential, server));
+    let args: Record<string, unknown>;
     try {
-      return await run(tool, parseToolArguments(tool.inputSchema, params.arguments, { readOnly: tool.annotations.readOnlyHint === true }));
+      args = parseToolArguments(tool.inputSchema, params.arguments, { readOnly: tool.annotations.readOnlyHint === true });
+    } catch (error) {
+      // Already in the tool's terms: errorParams would rename an unknown `id` on create_stage to pipeline_id, the argument that was right.
+      if (error instanceof CrmError) return toolErrorResult(error, server.key);
+      throw error;
+    }
+    try {
+      return await run(tool, args);
     } catch (caught) {
       const error = caught instanceof CrmError ? inToolTerms(caught, tool) : caught;
       if (error instanceof CrmError) {

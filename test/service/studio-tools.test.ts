@@ -222,3 +222,18 @@ t.test('is_default written as the text "true" makes the pipeline the default, as
   t.match((await callTool(studio, 'update_pipeline', { id: pipeline.id, is_default: 'false' })).structuredContent, { code: 'validation_failed', param: 'is_default', message: /make another one the default/ }, '"false" is false, refused as false is');
   okResult(t, await callTool(studio, 'update_pipeline', { id: sales?.id, is_default: true }));
 });
+
+t.test('an unknown argument is named as it was sent, also on the stage tools that rename the worker\'s `id`', async (t) => {
+  const sales = (okResult(t, await callTool(studio, 'list_pipelines')) as unknown as { pipelines: Pipeline[] }).pipelines[0];
+  // The stage tools call the pipeline `pipeline_id` where the worker says `id`: that renaming was applied to this refusal too, blaming the argument that was right.
+  for (const [tool, args] of [
+    ['create_stage', { id: sales?.id, name: 'Anything' }],
+    ['update_stage', { pipeline_id: sales?.id, id: sales?.stages[0]?.id, name: 'Anything' }],
+    ['archive_stage', { pipeline_id: sales?.id, id: sales?.stages[0]?.id }],
+  ] as const) {
+    const refused = (await callTool(studio, tool, args)).structuredContent;
+    t.match(refused, { code: 'validation_failed', message: /^Unknown parameter `id`/ }, tool);
+    // Exactly: a string pattern in t.match is a substring, and "pipeline_id" contains "id".
+    t.equal(refused?.param, 'id', `${tool} names id`);
+  }
+});

@@ -44,6 +44,17 @@ const USUAL_GUESSES: Record<string, readonly string[]> = {
   name: ['title', 'deal_name', 'deal_title'],
   amount: ['value', 'deal_value', 'price'],
   closed_at: ['close_date', 'closed_date', 'closing_date', 'closed_on'],
+  // Studio: what a custom field, a pipeline and a stage are called in other tools.
+  position: ['order', 'index', 'rank', 'sort_order', 'place'],
+  stages: ['stage_names', 'stage_list'],
+  options: ['choices', 'values', 'select_options', 'enum'],
+  type: ['field_type', 'data_type', 'value_type'],
+  object_type: ['object', 'entity', 'record_type', 'applies_to', 'type'],
+  include_archived: ['archived', 'show_archived', 'with_archived'],
+  label: ['title', 'display_name'],
+  key: ['field_key', 'api_name', 'slug', 'field_name'],
+  required: ['is_required', 'mandatory'],
+  is_default: ['default', 'make_default', 'set_default'],
 };
 
 /** The parameter that takes an id of this kind, by the id's prefix: `id: "deal_…"` on add_note means deal_id. */
@@ -55,12 +66,27 @@ const PARAMETER_BY_ID_PREFIX: readonly (readonly [prefix: string, parameter: str
 /** Names a model gives an id whose kind its value tells. */
 const ID_GUESSES: ReadonlySet<string> = new Set(['id', 'record_id', 'object_id', 'parent_id', 'record']);
 
-export function nearestParameter(guess: string, valid: readonly string[], value?: unknown): string | undefined {
+/**
+ * The one parameter that takes ids with this value's prefix, by its description (an id
+ * argument's starts with its prefix, `pipe_…`): `pipeline_id: "pipe_…"` on get_pipeline is
+ * its `id`, `id: "stg_…"` on update_stage its `stage_id`, whatever name the model gave it.
+ */
+function parameterForIdValue(value: unknown, shape: z.ZodRawShape | undefined): string | undefined {
+  if (typeof value !== 'string' || !shape) return undefined;
+  const prefix = /^([a-z]+)_/.exec(value.trim())?.[1];
+  if (!prefix || !(Object.values(ID_PREFIXES) as string[]).includes(prefix)) return undefined;
+  const takers = Object.keys(shape).filter((name) => descriptionOf(shape[name] as z.ZodType)?.startsWith(`${prefix}_…`));
+  return takers.length === 1 ? takers[0] : undefined;
+}
+
+export function nearestParameter(guess: string, valid: readonly string[], value?: unknown, shape?: z.ZodRawShape): string | undefined {
   const lower = guess.toLowerCase();
   if (ID_GUESSES.has(lower) && typeof value === 'string') {
     const byPrefix = PARAMETER_BY_ID_PREFIX.find(([prefix, parameter]) => value.startsWith(prefix) && valid.includes(parameter));
     if (byPrefix) return byPrefix[1];
   }
+  const byIdValue = parameterForIdValue(value, shape);
+  if (byIdValue) return byIdValue;
   for (const name of valid) if (USUAL_GUESSES[name]?.includes(lower)) return name;
   let best: { name: string; distance: number } | undefined;
   for (const name of valid) {
@@ -74,6 +100,13 @@ function unwrapped(schema: z.ZodType): z.ZodType {
   let inner = schema;
   while (inner instanceof z.ZodOptional || inner instanceof z.ZodNullable || inner instanceof z.ZodDefault) inner = inner.unwrap() as z.ZodType;
   return inner;
+}
+
+/** An argument's description, on it or on what it wraps (`.describe()` then `.optional()` leaves it on the inner schema). */
+function descriptionOf(schema: z.ZodType): string | undefined {
+  let inner = schema;
+  while (inner.description === undefined && (inner instanceof z.ZodOptional || inner instanceof z.ZodNullable || inner instanceof z.ZodDefault)) inner = inner.unwrap() as z.ZodType;
+  return inner.description;
 }
 
 /** A boolean, or a boolean literal (update_pipeline's is_default takes only true: "true" is that true, not a string to refuse). */
@@ -130,7 +163,7 @@ export function parseToolArguments<S extends z.ZodObject>(schema: S, args: unkno
   const unknown = Object.keys(given).filter((k) => !Object.hasOwn(shape, k));
   if (unknown.length > 0) {
     const first = unknown[0]!;
-    const nearest = nearestParameter(first, valid, (given as Record<string, unknown>)[first]);
+    const nearest = nearestParameter(first, valid, (given as Record<string, unknown>)[first], shape);
     const list = valid.length > 0 ? `Valid parameters: ${valid.join(', ')}.` : 'This tool takes no parameters.';
     // A note is a record of its own, not a field: say where it goes.
     const noteTool = unknown.some((k) => /^notes?$/i.test(k)) && !valid.includes('body') ? ' To write a note about a record, use add_note.' : '';

@@ -237,3 +237,34 @@ t.test('an unknown argument is named as it was sent, also on the stage tools tha
     t.equal(refused?.param, 'id', `${tool} names id`);
   }
 });
+
+t.test('an argument under another name is answered with the one meant: by the kind of id it holds, or by the usual names', async (t) => {
+  const sales = (okResult(t, await callTool(studio, 'list_pipelines')) as unknown as { pipelines: Pipeline[] }).pipelines[0];
+  const stageId = sales?.stages[0]?.id;
+  const field = okResult(t, await callTool(studio, 'create_custom_field', { object_type: 'deal', key: 'renamed_probe', label: 'Probe', type: 'text' }));
+  for (const [tool, args, meant] of [
+    // An id says which argument it goes in, whatever the model called it.
+    ['get_pipeline', { pipeline_id: sales?.id }, 'id'],
+    ['update_pipeline', { pipeline_id: sales?.id, name: 'Sales' }, 'id'],
+    ['create_stage', { id: sales?.id, name: 'Anything' }, 'pipeline_id'],
+    ['create_stage', { pipeline: sales?.id, name: 'Anything' }, 'pipeline_id'],
+    ['update_stage', { pipeline_id: sales?.id, id: stageId, name: 'Anything' }, 'stage_id'],
+    ['archive_stage', { pipeline_id: sales?.id, id: stageId }, 'stage_id'],
+    ['update_custom_field', { field_id: field.id, label: 'Probe' }, 'id'],
+    ['archive_custom_field', { custom_field_id: field.id }, 'id'],
+    // The names other tools and trackers use.
+    ['update_stage', { pipeline_id: sales?.id, stage_id: stageId, order: 2 }, 'position'],
+    ['create_stage', { pipeline_id: sales?.id, name: 'Anything', index: 0 }, 'position'],
+    ['create_pipeline', { name: 'Anything', stage_names: ['One'] }, 'stages'],
+    ['create_custom_field', { object_type: 'deal', key: 'x', label: 'X', field_type: 'text' }, 'type'],
+    ['create_custom_field', { object_type: 'deal', key: 'x', label: 'X', type: 'select', choices: ['a'] }, 'options'],
+    ['list_custom_fields', { type: 'deal' }, 'object_type'],
+    ['list_custom_fields', { archived: true }, 'include_archived'],
+    ['update_pipeline', { id: sales?.id, default: true }, 'is_default'],
+  ] as const) {
+    const refused = (await callTool(studio, tool, args)).structuredContent;
+    t.match(refused, { code: 'validation_failed', message: new RegExp(`did you mean \`${meant}\`\\?`) }, `${tool} ${Object.keys(args).join(', ')}`);
+  }
+  // A kind of id no argument of the tool takes suggests nothing rather than a wrong argument.
+  t.notMatch((await callTool(studio, 'get_pipeline', { stage_id: stageId })).structuredContent, { message: /did you mean/ });
+});

@@ -103,7 +103,7 @@ function unwrapped(schema: z.ZodType): z.ZodType {
 }
 
 /** An argument's description, on it or on what it wraps (`.describe()` then `.optional()` leaves it on the inner schema). */
-function descriptionOf(schema: z.ZodType): string | undefined {
+export function descriptionOf(schema: z.ZodType): string | undefined {
   let inner = schema;
   while (inner.description === undefined && (inner instanceof z.ZodOptional || inner instanceof z.ZodNullable || inner instanceof z.ZodDefault)) inner = inner.unwrap() as z.ZodType;
   return inner.description;

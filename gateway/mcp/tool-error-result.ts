@@ -24,6 +24,11 @@ const IDS_LISTED_BY: Record<McpServerKey, string> = {
   studio: 'list_pipelines lists the pipelines with their stages, list_custom_fields the custom fields',
 };
 
+/** Where the tools of `server` list the ids an agent may pass, in words. */
+export function idsListedBy(server: McpServerKey): string {
+  return IDS_LISTED_BY[server];
+}
+
 /** A record that is not there, by the argument that named it: no tool lists members, and a name is not an id. */
 function notFoundHint(e: CrmError, server: McpServerKey): string {
   switch (e.details.param) {

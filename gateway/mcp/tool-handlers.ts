@@ -86,7 +86,7 @@ export function toolCaller(server: McpServerDefinition, tools: readonly ToolDefi
         const scope = error.code === 'missing_scope' ? Scope.safeParse(error.details.required_scope) : null;
         if (scope?.success) return toolErrorResult(error, server.key, missingScopeHint(scope.data, call.credential, server));
         if (error.code === 'internal') return toolErrorResult(error, server.key, `Call again once; if it fails again, give the user the request id ${call.requestId}.`);
-        return toolErrorResult(error, server.key, wrongKindIdHint(error, tool, tools, params.arguments));
+        return toolErrorResult(error, server.key, wrongKindIdHint(error, tool, tools, params.arguments, server.key));
       }
       throw error;
     }

@@ -1,6 +1,10 @@
-import { ID_PREFIXES } from '../../shared/ids.js';
+import type { z } from 'zod';
+import { ID_PREFIXES, type IdKind } from '../../shared/ids.js';
+import type { McpServerKey } from '../../shared/contracts/oauth.js';
 import type { CrmError } from '../../shared/errors.js';
 import type { ToolDefinition } from './tool.js';
+import { descriptionOf } from './tool-arguments.js';
+import { idsListedBy } from './tool-error-result.js';
 
 /** The kinds of record an agent mixes up, by their ids' prefixes. */
 const KINDS = ['contact', 'deal'] as const;
@@ -17,18 +21,55 @@ function kindOfArgument(tool: ToolDefinition, param: string): Kind | undefined {
 /**
  * The next step when a not_found id is of another kind than its argument takes (a deal's id
  * as contact_id, a contact's to get_deal): where it goes instead, which "check the id" does
- * not say. Undefined when the id is of the argument's kind, or of no kind mixed up so.
+ * not say; for any other kind of id (a stage's as a pipeline's, on Studio), what it is and
+ * where the right ids are listed. Undefined when the id is of the argument's kind, or of no kind.
  */
-export function wrongKindIdHint(error: CrmError, tool: ToolDefinition, tools: readonly ToolDefinition[], args: Record<string, unknown> | undefined): string | undefined {
+export function wrongKindIdHint(
+  error: CrmError,
+  tool: ToolDefinition,
+  tools: readonly ToolDefinition[],
+  args: Record<string, unknown> | undefined,
+  server: McpServerKey,
+): string | undefined {
   const param = error.details.param;
   if (error.code !== 'not_found' || typeof param !== 'string') return undefined;
   const value = args?.[param];
   const given = kindOfId(value);
   const expected = kindOfArgument(tool, param);
-  if (!given || !expected || given === expected) return undefined;
+  if (!given || !expected || given === expected) return byDescribedPrefix(tool, param, args, server);
   const properties = tool.inputSchema.shape as Record<string, unknown>;
   if (param !== 'id' && Object.hasOwn(properties, `${given}_id`)) return `${String(value)} is a ${given} id: pass it as ${given}_id instead of ${param}.`;
   const sameToolForKind = tool.name.replace(new RegExp(`_${expected}$`), `_${given}`);
   if (param === 'id' && tools.some((t) => t.name === sameToolForKind)) return `${String(value)} is a ${given} id: use ${sameToolForKind} for it.`;
   return `${String(value)} is a ${given} id, not a ${expected}'s: find_${expected}s lists the ids of ${expected}s.`;
+}
+
+/** Each id prefix's kind in words: `fld` → "custom field". */
+const KIND_BY_PREFIX: ReadonlyMap<string, string> = new Map(
+  (Object.entries(ID_PREFIXES) as [IdKind, string][]).map(([kind, prefix]) => [prefix, kind.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`)]),
+);
+
+/** The id prefix an argument takes, as its description begins (`pipe_…`). */
+function prefixTakenBy(tool: ToolDefinition, param: string): string | undefined {
+  const field = (tool.inputSchema.shape as Record<string, z.ZodType | undefined>)[param];
+  const prefix = field ? /^([a-z]+)_…/.exec(descriptionOf(field) ?? '')?.[1] : undefined;
+  return prefix && KIND_BY_PREFIX.has(prefix) ? prefix : undefined;
+}
+
+/**
+ * Any other kind of id mixed up (a stage's as get_pipeline's id, a contact's as a custom
+ * field's): what it is and where ids of the kind the argument takes are listed, since "no
+ * such pipeline: stg_…" alone leaves a small model trying the same id elsewhere.
+ */
+function byDescribedPrefix(tool: ToolDefinition, param: string, args: Record<string, unknown> | undefined, server: McpServerKey): string | undefined {
+  const value = args?.[param];
+  if (typeof value !== 'string') return undefined;
+  const givenPrefix = /^([a-z]+)_/.exec(value.trim())?.[1];
+  const expectedPrefix = prefixTakenBy(tool, param);
+  if (!givenPrefix || !expectedPrefix || givenPrefix === expectedPrefix || !KIND_BY_PREFIX.has(givenPrefix)) return undefined;
+  const given = KIND_BY_PREFIX.get(givenPrefix)!;
+  // The argument that takes it, when the call left it out (given, it holds another id: say only what this one is).
+  const instead = Object.keys(tool.inputSchema.shape).find((other) => other !== param && args?.[other] === undefined && prefixTakenBy(tool, other) === givenPrefix);
+  if (instead) return `${value.trim()} is a ${given} id: pass it as ${instead} instead of ${param}.`;
+  return `${value.trim()} is a ${given} id, not a ${KIND_BY_PREFIX.get(expectedPrefix)!} id (${expectedPrefix}_…): ${idsListedBy(server)}.`;
 }

@@ -268,3 +268,22 @@ t.test('an argument under another name is answered with the one meant: by the ki
   // A kind of id no argument of the tool takes suggests nothing rather than a wrong argument.
   t.notMatch((await callTool(studio, 'get_pipeline', { stage_id: stageId })).structuredContent, { message: /did you mean/ });
 });
+
+t.test('an id of another kind where a pipeline, stage or custom field goes says what it is and where the right ids are', async (t) => {
+  const sales = (okResult(t, await callTool(studio, 'list_pipelines')) as unknown as { pipelines: Pipeline[] }).pipelines[0];
+  const stageId = String(sales?.stages[0]?.id);
+  const field = okResult(t, await callTool(studio, 'create_custom_field', { object_type: 'deal', key: 'kind_probe', label: 'Kind probe', type: 'text' }));
+  // "No such pipeline: stg_…" and "check the id" left a model retrying the same stage id.
+  for (const [tool, args, param, hint] of [
+    ['get_pipeline', { id: stageId }, 'id', `${stageId} is a stage id, not a pipeline id \\(pipe_…\\): list_pipelines`],
+    ['create_stage', { pipeline_id: stageId, name: 'Anything' }, 'pipeline_id', `${stageId} is a stage id, not a pipeline id`],
+    ['update_stage', { pipeline_id: sales?.id, stage_id: sales?.id, name: 'Anything' }, 'stage_id', `${String(sales?.id)} is a pipeline id, not a stage id \\(stg_…\\)`],
+    ['update_custom_field', { id: sales?.id, label: 'X' }, 'id', `${String(sales?.id)} is a pipeline id, not a custom field id \\(fld_…\\): .*list_custom_fields`],
+    ['archive_custom_field', { id: stageId }, 'id', `${stageId} is a stage id, not a custom field id`],
+    ['get_pipeline', { id: field.id }, 'id', `${String(field.id)} is a custom field id, not a pipeline id`],
+  ] as const) {
+    t.match((await callTool(studio, tool, args)).structuredContent, { code: 'not_found', param, hint: new RegExp(hint) }, `${tool} ${param}`);
+  }
+  // An id of the right kind that is not there keeps the plain hint.
+  t.match((await callTool(studio, 'get_pipeline', { id: 'pipe_nope' })).structuredContent, { code: 'not_found', hint: /^Check the id: list_pipelines/ });
+});

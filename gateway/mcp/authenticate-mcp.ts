@@ -10,6 +10,7 @@ import type { AccessTokenVerifier } from '../oauth/access-token-verifier.js';
 import { BEARER_ERROR } from '../oauth/oauth-errors.js';
 import { resourceMetadataUrl, sendBearerChallenge, sendCredentialNeeded } from './bearer-challenge.js';
 import type { ResolvedCredential } from '../request-state.js';
+import { serverScopes } from './tool.js';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -69,7 +70,10 @@ export function authenticateMcp(
       throw error;
     }
     if (!canUseServer(server, credential.scopes)) {
-      return refuse(new MissingScopeError(def.readScopes[0] as Scope, `This credential cannot use the ${def.title} server`), def.readScopes.join(' '));
+      // The scopes it takes and those held, in words: a REST token (schema:write) sent to Studio was told only "cannot use".
+      const held = credential.scopes.length > 0 ? `holds only ${credential.scopes.join(', ')}` : 'holds no scope';
+      const message = `This credential cannot use the ${def.title} server: it needs one of the scopes ${serverScopes(def).join(', ')} and ${held}`;
+      return refuse(new MissingScopeError(def.readScopes[0] as Scope, message), def.readScopes.join(' '));
     }
     req.credential = credential;
     req.auth = { token: credentialText, clientId, scopes: credential.scopes, expiresAt, resource: new URL(resource) };

@@ -287,3 +287,17 @@ t.test('an id of another kind where a pipeline, stage or custom field goes says 
   // An id of the right kind that is not there keeps the plain hint.
   t.match((await callTool(studio, 'get_pipeline', { id: 'pipe_nope' })).structuredContent, { code: 'not_found', hint: /^Check the id: list_pipelines/ });
 });
+
+t.test('a credential that cannot use Studio is told which scopes it takes and which it holds', async (t) => {
+  // A REST token for the design (schema:write) is the usual mix-up: "cannot use the server" alone did not say why.
+  const restToken = await stack.token(W, ['schema:write'], { name: 'REST design script' });
+  const res = await fetch(`${stack.baseUrl}/mcp/studio`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${restToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
+  t.equal(res.status, 403);
+  const body = (await res.json()) as { error: string; error_description: string };
+  t.match(body, { error: 'insufficient_scope', error_description: /needs one of the scopes studio:read, studio:write and holds only schema:write/ });
+  t.match(res.headers.get('www-authenticate'), /error_description="[^"]*studio:read, studio:write[^"]*", scope="studio:read"/);
+});

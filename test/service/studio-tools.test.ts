@@ -301,3 +301,19 @@ t.test('a credential that cannot use Studio is told which scopes it takes and wh
   t.match(body, { error: 'insufficient_scope', error_description: /needs one of the scopes studio:read, studio:write and holds only schema:write/ });
   t.match(res.headers.get('www-authenticate'), /error_description="[^"]*studio:read, studio:write[^"]*", scope="studio:read"/);
 });
+
+t.test('a blank id is refused as missing, naming the argument and the form of id it takes', async (t) => {
+  // "No such pipeline: ." did not say that nothing was sent.
+  const sales = (okResult(t, await callTool(studio, 'list_pipelines')) as unknown as { pipelines: Pipeline[] }).pipelines[0];
+  for (const [tool, args, param, prefix] of [
+    ['get_pipeline', { id: '' }, 'id', 'pipe_'],
+    ['update_pipeline', { id: '', name: 'X' }, 'id', 'pipe_'],
+    ['create_stage', { pipeline_id: '', name: 'X' }, 'pipeline_id', 'pipe_'],
+    ['update_stage', { pipeline_id: sales?.id, stage_id: '', name: 'X' }, 'stage_id', 'stg_'],
+    ['archive_stage', { pipeline_id: sales?.id, stage_id: '' }, 'stage_id', 'stg_'],
+    ['update_custom_field', { id: '', label: 'X' }, 'id', 'fld_'],
+    ['archive_custom_field', { id: '' }, 'id', 'fld_'],
+  ] as const) {
+    t.match((await callTool(studio, tool, args)).structuredContent, { code: 'validation_failed', param, message: new RegExp(`is required: an id such as ${prefix}`) }, tool);
+  }
+});

@@ -11,6 +11,7 @@ import {
 } from '../../../../shared/contracts/custom-fields.js';
 import { MAX_PAGE_SIZE } from '../../../../shared/contracts/common.js';
 import { defineTool } from '../../tool.js';
+import { idArgument } from '../id-argument.js';
 import { PageInfo, PagingInput } from '../list-page.js';
 
 /**
@@ -22,6 +23,7 @@ const ObjectTypeArgument = CustomFieldObjectType.describe('Which records carry t
 const KeyArgument = CreateCustomFieldInput.shape.key.describe(
   'The name values are stored under in custom_fields: lower snake case, starting with a letter (e.g. lead_source); it never changes. Not the label people see',
 );
+const FieldId = idArgument('customField');
 const LABEL = 'The name people see, e.g. "Lead source"';
 const REQUIRED = 'true: records created from then on must have a value, and no value can be cleared';
 
@@ -63,7 +65,7 @@ export const updateCustomFieldTool = defineTool({
     'Changes the label, the options of a select field (the list given replaces the whole list: to add one, send the current options plus the new one), whether it is required, or restores an archived field (archived: false). Key and type never change.',
   op: updateCustomField,
   input: {
-    id: z.string().max(64).describe('fld_…'),
+    id: FieldId,
     ...UpdateCustomFieldFields.shape,
     label: UpdateCustomFieldFields.shape.label.describe(LABEL),
     required: UpdateCustomFieldFields.shape.required.describe(REQUIRED),
@@ -77,6 +79,6 @@ export const archiveCustomFieldTool = defineTool({
   description:
     'Hides a custom field from records and stops new values; stored values are kept and return if the field is restored with update_custom_field (archived: false).',
   op: archiveCustomField,
-  input: { id: z.string().max(64).describe('fld_…') },
+  input: { id: FieldId },
   output: CustomField,
 });

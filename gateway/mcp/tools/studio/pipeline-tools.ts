@@ -15,9 +15,10 @@ import {
   updateStage,
 } from '../../../../shared/contracts/pipelines.js';
 import { defineTool } from '../../tool.js';
+import { idArgument } from '../id-argument.js';
 
-const PipelineId = z.string().max(64).describe('pipe_…');
-const StageId = z.string().max(64).describe('stg_…');
+const PipelineId = idArgument('pipeline');
+const StageId = idArgument('stage');
 /** The names, described for an agent (the contract's carry no description); validation stays the contract's. */
 const PipelineName = CreatePipelineInput.shape.name.describe('The pipeline\'s name, unique in the workspace (case ignored), e.g. "Partners"');
 const StageName = CreateStageFields.shape.name.describe('The stage\'s name, unique within its pipeline (case ignored), e.g. "Negotiation"');

@@ -43,7 +43,8 @@ export function serverScopesFor(server: McpServerKey, permissions: readonly Perm
 /** Whether a credential can use a server at all (any of its read scopes, a write implying its read). */
 export function canUseServer(server: McpServerKey, held: readonly Scope[]): boolean {
   const def = MCP_SERVERS[server];
-  return [...def.readScopes, ...def.writeScopes].some((s) => grantsScope(held, s)) || (server === 'crm' && held.includes('schema:write'));
+  // schema:write needs no case of its own on the CRM server: it grants schema:read, one of its read scopes.
+  return [...def.readScopes, ...def.writeScopes].some((s) => grantsScope(held, s));
 }
 
 /** A valid name for the environment variable that holds a token (and not a token pasted by mistake). */

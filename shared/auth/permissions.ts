@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseNameList } from './parse-name-list.js';
-import type { Scope } from './scopes.js';
+import { DESIGN_READ_SCOPES, DESIGN_WRITE_SCOPES, type Scope } from './scopes.js';
 
 /** What a membership allows in its workspace. */
 export const PERMISSIONS = ['contacts.read', 'contacts.write', 'deals.read', 'deals.write', 'configuration'] as const;
@@ -40,7 +40,7 @@ const SCOPES_BY_PERMISSION: Record<Permission, readonly Scope[]> = {
   'deals.read': ['deals:read', 'events:read'],
   'deals.write': ['deals:read', 'deals:write', 'events:read'],
   // Administrators design the workspace and manage its credentials and integrations.
-  configuration: ['schema:read', 'schema:write', 'studio:read', 'studio:write', 'tokens:write', 'events:read', 'webhooks:write'],
+  configuration: [...DESIGN_READ_SCOPES, ...DESIGN_WRITE_SCOPES, 'tokens:write', 'events:read', 'webhooks:write'],
 };
 
 /**
@@ -51,8 +51,7 @@ export function grantableScopes(permissions: readonly Permission[]): Scope[] {
   const out = new Set<Scope>();
   for (const p of permissions) for (const s of SCOPES_BY_PERMISSION[p]) out.add(s);
   if (permissions.some((p) => p === 'contacts.read' || p === 'contacts.write' || p === 'deals.read' || p === 'deals.write')) {
-    out.add('schema:read');
-    out.add('studio:read');
+    for (const s of DESIGN_READ_SCOPES) out.add(s);
   }
   return [...out];
 }

@@ -33,6 +33,14 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'webhooks:write': 'Create, change and delete webhook endpoints, and see their deliveries',
 };
 
+/**
+ * The workspace's design (custom fields, pipelines and stages) is reached two ways: REST with
+ * schema:*, the Studio tool server with studio:*. Declared once, for every operation on it and
+ * for what a member may grant, so the two surfaces cannot drift apart.
+ */
+export const DESIGN_READ_SCOPES = ['schema:read', 'studio:read'] as const satisfies readonly Scope[];
+export const DESIGN_WRITE_SCOPES = ['schema:write', 'studio:write'] as const satisfies readonly Scope[];
+
 /** A `:write` scope implies its `:read`. */
 export function grantsScope(held: readonly Scope[], needed: Scope): boolean {
   if (held.includes(needed)) return true;

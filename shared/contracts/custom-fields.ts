@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DESIGN_READ_SCOPES, DESIGN_WRITE_SCOPES } from '../auth/scopes.js';
 import { defineOperation } from '../bus/operation.js';
 import { Cursor, shownText, PageLimit, pageOf, Timestamp, userWritten } from './common.js';
 import { CustomFieldKey } from './custom-field-values.js';
@@ -52,8 +53,6 @@ export const UpdateCustomFieldFields = z
   })
   .meta({ id: 'UpdateCustomField' });
 
-const SchemaRead = ['schema:read', 'studio:read'] as const;
-const SchemaWrite = ['schema:write', 'studio:write'] as const;
 const ById = z.strictObject({ id: z.string().max(64) });
 
 export const listCustomFields = defineOperation({
@@ -61,7 +60,7 @@ export const listCustomFields = defineOperation({
   resource: 'custom-fields',
   verb: 'list',
   readOnly: true,
-  scope: SchemaRead,
+  scope: DESIGN_READ_SCOPES,
   input: z.strictObject({
     limit: PageLimit,
     cursor: Cursor.optional(),
@@ -71,13 +70,13 @@ export const listCustomFields = defineOperation({
   output: pageOf(CustomField),
 });
 
-export const getCustomField = defineOperation({ worker: 'schema', resource: 'custom-fields', verb: 'get', readOnly: true, scope: SchemaRead, input: ById, output: CustomField });
+export const getCustomField = defineOperation({ worker: 'schema', resource: 'custom-fields', verb: 'get', readOnly: true, scope: DESIGN_READ_SCOPES, input: ById, output: CustomField });
 
 export const createCustomField = defineOperation({
   worker: 'schema',
   resource: 'custom-fields',
   verb: 'create',
-  scope: SchemaWrite,
+  scope: DESIGN_WRITE_SCOPES,
   idempotent: true,
   input: CreateCustomFieldInput,
   output: CustomField,
@@ -88,10 +87,10 @@ export const updateCustomField = defineOperation({
   resource: 'custom-fields',
   verb: 'update',
   destructive: true,
-  scope: SchemaWrite,
+  scope: DESIGN_WRITE_SCOPES,
   idempotent: true,
   input: UpdateCustomFieldFields.extend({ id: z.string().max(64) }),
   output: CustomField,
 });
 
-export const archiveCustomField = defineOperation({ worker: 'schema', resource: 'custom-fields', verb: 'archive', scope: SchemaWrite, destructive: true, input: ById, output: CustomField });
+export const archiveCustomField = defineOperation({ worker: 'schema', resource: 'custom-fields', verb: 'archive', scope: DESIGN_WRITE_SCOPES, destructive: true, input: ById, output: CustomField });

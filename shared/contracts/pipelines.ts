@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DESIGN_READ_SCOPES, DESIGN_WRITE_SCOPES } from '../auth/scopes.js';
 import { defineOperation } from '../bus/operation.js';
 import { shownText, Timestamp, userWritten } from './common.js';
 
@@ -77,8 +78,6 @@ export const UpdateStageFields = z
   })
   .meta({ id: 'UpdateStage' });
 
-const SchemaRead = ['schema:read', 'studio:read'] as const;
-const SchemaWrite = ['schema:write', 'studio:write'] as const;
 const ById = z.strictObject({ id: z.string().max(64) });
 const StageRef = z.strictObject({ pipeline_id: z.string().max(64), stage_id: z.string().max(64) });
 
@@ -87,18 +86,18 @@ export const listPipelines = defineOperation({
   resource: 'pipelines',
   verb: 'list',
   readOnly: true,
-  scope: SchemaRead,
+  scope: DESIGN_READ_SCOPES,
   input: z.strictObject({}),
   output: z.object({ data: z.array(Pipeline) }),
 });
 
-export const getPipeline = defineOperation({ worker: 'schema', resource: 'pipelines', verb: 'get', readOnly: true, scope: SchemaRead, input: ById, output: Pipeline });
+export const getPipeline = defineOperation({ worker: 'schema', resource: 'pipelines', verb: 'get', readOnly: true, scope: DESIGN_READ_SCOPES, input: ById, output: Pipeline });
 
 export const createPipeline = defineOperation({
   worker: 'schema',
   resource: 'pipelines',
   verb: 'create',
-  scope: SchemaWrite,
+  scope: DESIGN_WRITE_SCOPES,
   idempotent: true,
   input: CreatePipelineInput,
   output: Pipeline,
@@ -109,7 +108,7 @@ export const updatePipeline = defineOperation({
   resource: 'pipelines',
   verb: 'update',
   destructive: true,
-  scope: SchemaWrite,
+  scope: DESIGN_WRITE_SCOPES,
   idempotent: true,
   input: UpdatePipelineFields.extend({ id: z.string().max(64) }),
   output: Pipeline,
@@ -119,7 +118,7 @@ export const createStage = defineOperation({
   worker: 'schema',
   resource: 'stages',
   verb: 'create',
-  scope: SchemaWrite,
+  scope: DESIGN_WRITE_SCOPES,
   idempotent: true,
   input: CreateStageFields.extend({ pipeline_id: z.string().max(64) }),
   output: Pipeline,
@@ -130,10 +129,10 @@ export const updateStage = defineOperation({
   resource: 'stages',
   verb: 'update',
   destructive: true,
-  scope: SchemaWrite,
+  scope: DESIGN_WRITE_SCOPES,
   idempotent: true,
   input: UpdateStageFields.extend(StageRef.shape),
   output: Pipeline,
 });
 
-export const archiveStage = defineOperation({ worker: 'schema', resource: 'stages', verb: 'archive', scope: SchemaWrite, destructive: true, input: StageRef, output: Pipeline });
+export const archiveStage = defineOperation({ worker: 'schema', resource: 'stages', verb: 'archive', scope: DESIGN_WRITE_SCOPES, destructive: true, input: StageRef, output: Pipeline });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DESIGN_READ_SCOPES } from '../auth/scopes.js';
 import { defineOperation } from '../bus/operation.js';
 import { CustomField } from './custom-fields.js';
 import { Pipeline } from './pipelines.js';
@@ -22,7 +23,7 @@ export const describeSchema = defineOperation({
   verb: 'describe',
   readOnly: true,
   // Anyone who reads the data may read its shape.
-  scope: ['schema:read', 'studio:read', 'contacts:read', 'deals:read'],
+  scope: [...DESIGN_READ_SCOPES, 'contacts:read', 'deals:read'],
   input: z.object({}),
   output: SchemaDescription,
 });

@@ -4,7 +4,7 @@ import type { McpServerDefinition } from '../../shared/auth/mcp-servers.js';
 import { grantsScope, missingScope, Scope } from '../../shared/auth/scopes.js';
 import { CrmError, InternalError } from '../../shared/errors.js';
 import type { ResolvedCredential } from '../request-state.js';
-import { missingScopeError, missingScopeHint } from './missing-scope-remedy.js';
+import { missingScopeError, missingScopeHint, userMayBeGranted } from './missing-scope-remedy.js';
 import type { ToolCall, ToolDefinition } from './tool.js';
 import { refuseCursor } from './single-page-list.js';
 import { parseToolArguments } from './tool-arguments.js';
@@ -68,7 +68,10 @@ export function toolCaller(server: McpServerDefinition, tools: readonly ToolDefi
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${params.name}. The tools of this server: ${names.join(', ')}.`);
     }
     const missing = scopeMissingFor(tool, call.credential);
-    if (missing) return toolErrorResult(missingScopeError(tool.name, missing, server, call.credential), server.key, missingScopeHint(missing, call.credential, server));
+    if (missing) {
+      const mayBeGranted = await userMayBeGranted(missing, call);
+      return toolErrorResult(missingScopeError(tool.name, missing, server, call.credential, mayBeGranted), server.key, missingScopeHint(missing, call.credential, server, mayBeGranted));
+    }
     let args: Record<string, unknown>;
     try {
       args = parseToolArguments(tool.inputSchema, params.arguments, { readOnly: tool.annotations.readOnlyHint === true });
@@ -84,7 +87,7 @@ export function toolCaller(server: McpServerDefinition, tools: readonly ToolDefi
       if (error instanceof CrmError) {
         // A scope the worker found missing (a note's deal, a kind of event) gets the same remedy as one the tool declares.
         const scope = error.code === 'missing_scope' ? Scope.safeParse(error.details.required_scope) : null;
-        if (scope?.success) return toolErrorResult(error, server.key, missingScopeHint(scope.data, call.credential, server));
+        if (scope?.success) return toolErrorResult(error, server.key, missingScopeHint(scope.data, call.credential, server, await userMayBeGranted(scope.data, call)));
         if (error.code === 'internal') return toolErrorResult(error, server.key, `Call again once; if it fails again, give the user the request id ${call.requestId}.`);
         return toolErrorResult(error, server.key, wrongKindIdHint(error, tool, tools, params.arguments, server.key));
       }

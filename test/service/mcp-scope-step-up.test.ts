@@ -95,7 +95,8 @@ t.test('clients of older revisions and users who cannot grant the scope get the 
   const old = await post('2025-06-18');
   t.equal(old.status, 200, 'a 2025-06-18 client gets a tool result');
   const body = (await old.json()) as { result: { isError: boolean; structuredContent: { code: string; required_scope: string } } };
-  t.match(body.result, { isError: true, structuredContent: { code: 'missing_scope', required_scope: 'contacts:write' } });
+  // Their role allows it: the remedy is consenting again with "Allow changes".
+  t.match(body.result, { isError: true, structuredContent: { code: 'missing_scope', required_scope: 'contacts:write', message: /tick "Allow changes"/, hint: /Allow changes/ } });
   const current = await post('2025-11-25');
   t.equal(current.status, 403);
   t.match(current.headers.get('www-authenticate'), /^Bearer error="insufficient_scope", .*scope="[^"]*contacts:write[^"]*", resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp\/crm"/);

@@ -94,7 +94,7 @@ t.test('a read-only connection calling a write tool gets the scope and the remed
   t.match(ok(t, await call(writer, 'whoami')), { can_write: true, missing_write_scopes: [] });
 
   // Over OAuth, for a user whose permissions do not allow the scope (so no step-up challenge,
-  // mcp-scope-step-up.test.ts): the remedy is re-adding the server and the consent page.
+  // mcp-scope-step-up.test.ts): consent would never offer it, so the remedy is an administrator.
   const member = await stack.addMember(W, 'reader@strict.test', ['contacts.write', 'deals.read'], 'all');
   t.ok(member);
   const redirect = 'http://127.0.0.1:9/cb';
@@ -104,7 +104,8 @@ t.test('a read-only connection calling a write tool gets the scope and the remed
   const tokens = await tokenRequest(stack.baseUrl, { grant_type: 'authorization_code', client_id: clientId, code, code_verifier: verifier, redirect_uri: redirect });
   const agent = await connect('crm', String(tokens.body.access_token));
   const refused = await call(agent, 'create_deal', { name: 'Nope' });
-  t.match(refused.structuredContent, { code: 'missing_scope', required_scope: 'deals:write', message: /remove this server .* tick "Allow changes".*membership must allow deals:write/, hint: /Allow changes/ });
+  t.match(refused.structuredContent, { code: 'missing_scope', required_scope: 'deals:write', message: /role in this workspace does not allow deals:write.*administrator/, hint: /administrator/ });
+  t.notMatch(refused.structuredContent?.hint, /Allow changes/, 'not the consent page, which offers this member contacts:write only');
   t.equal((await admin.get<{ data: unknown[] }>('/v1/deals')).body.data.length, 0, 'nothing created');
 });
 

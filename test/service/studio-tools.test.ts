@@ -1,4 +1,9 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import t from 'tap';
+import { TestAgent } from '../helpers/mcp-oauth-agent.js';
+import { authorizeWithForms } from '../helpers/oauth-forms.js';
+import { TEST_PASSWORD } from '../helpers/stack.js';
 import { callTool, connectMcp, okResult } from '../helpers/mcp-client.js';
 import { useStack } from '../helpers/shared-stack.js';
 import { storedEvents } from '../helpers/stored-events.js';
@@ -316,4 +321,25 @@ t.test('a blank id is refused as missing, naming the argument and the form of id
   ] as const) {
     t.match((await callTool(studio, tool, args)).structuredContent, { code: 'validation_failed', param, message: new RegExp(`is required: an id such as ${prefix}`) }, tool);
   }
+});
+
+t.test('a signed-in member whose role does not allow studio:write is sent to an administrator, not to "Allow changes" they would never be offered', async (t) => {
+  await stack.addMember(W, 'viewer@studio.test', ['deals.read'], 'all');
+  const url = new URL(`${stack.baseUrl}/mcp/studio`);
+  const agent = new TestAgent('Viewer design agent');
+  const connect = async () => {
+    const client = new Client({ name: 'viewer-design-agent', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(url, { authProvider: agent }));
+    t.teardown(() => client.close());
+    return client;
+  };
+  await t.rejects(connect(), { message: /Unauthorized/ });
+  const { code } = await authorizeWithForms({ url: agent.authorizationUrl!.href, baseUrl: stack.baseUrl, clientId: '', redirectUri: '', server: 'studio', challenge: '', email: 'viewer@studio.test', password: TEST_PASSWORD });
+  await new StreamableHTTPClientTransport(url, { authProvider: agent }).finishAuth(code);
+  const viewer = await connect();
+  const refused = await callTool(viewer, 'create_pipeline', { name: 'Not mine to make' });
+  t.match(refused.structuredContent, { code: 'missing_scope', required_scope: 'studio:write', message: /role in this workspace does not allow studio:write.*administrator/, hint: /administrator/ });
+  t.notMatch(refused.structuredContent?.hint, /Allow changes/, 'no consent they could give');
+  t.notMatch(refused.structuredContent?.message, /tick "Allow changes"/);
+  t.notOk((okResult(t, await callTool(studio, 'list_pipelines')) as unknown as { pipelines: { name: string }[] }).pipelines.some((p) => p.name === 'Not mine to make'), 'nothing created');
 });

@@ -1,4 +1,5 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { z } from 'zod';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerDefinition } from '../../shared/auth/mcp-servers.js';
 import { grantsScope, missingScope, Scope } from '../../shared/auth/scopes.js';
@@ -7,7 +8,7 @@ import type { ResolvedCredential } from '../request-state.js';
 import { missingScopeError, missingScopeHint, userMayBeGranted } from './missing-scope-remedy.js';
 import type { ToolCall, ToolDefinition } from './tool.js';
 import { refuseCursor } from './single-page-list.js';
-import { parseToolArguments } from './tool-arguments.js';
+import { descriptionOf, parseToolArguments } from './tool-arguments.js';
 import { toolErrorResult } from './tool-error-result.js';
 import { wrongKindIdHint } from './wrong-kind-id-hint.js';
 
@@ -37,6 +38,19 @@ function inToolTerms(error: CrmError, tool: ToolDefinition): CrmError {
   const param = error.details.param;
   const renamed = param === undefined ? undefined : tool.errorParams?.[param];
   return renamed ? new CrmError(error.code, error.message, { ...error.details, param: renamed }) : error;
+}
+
+/**
+ * A refused argument's hint with what the argument takes, from its description: "expected
+ * number, received string" for `position: "last"` does not say that 0 is first and a large
+ * number means last. Undefined (the usual hint) for an unknown argument or one not described.
+ */
+function argumentHint(error: CrmError, tool: ToolDefinition): string | undefined {
+  const param = error.details.param?.split('.')[0];
+  if (error.code !== 'validation_failed' || !param || error.message.startsWith('Unknown parameter')) return undefined;
+  const field = (tool.inputSchema.shape as Record<string, z.ZodType | undefined>)[param];
+  const described = field ? descriptionOf(field) : undefined;
+  return described ? `Correct \`${error.details.param}\` and call again. ${param}: ${described.replace(/\.?$/, '.')}` : undefined;
 }
 
 /**
@@ -77,7 +91,7 @@ export function toolCaller(server: McpServerDefinition, tools: readonly ToolDefi
       args = parseToolArguments(tool.inputSchema, params.arguments, { readOnly: tool.annotations.readOnlyHint === true });
     } catch (error) {
       // Already in the tool's terms: errorParams would rename an unknown `id` on create_stage to pipeline_id, the argument that was right.
-      if (error instanceof CrmError) return toolErrorResult(error, server.key);
+      if (error instanceof CrmError) return toolErrorResult(error, server.key, argumentHint(error, tool));
       throw error;
     }
     try {

@@ -343,3 +343,18 @@ t.test('a signed-in member whose role does not allow studio:write is sent to an 
   t.notMatch(refused.structuredContent?.message, /tick "Allow changes"/);
   t.notOk((okResult(t, await callTool(studio, 'list_pipelines')) as unknown as { pipelines: { name: string }[] }).pipelines.some((p) => p.name === 'Not mine to make'), 'nothing created');
 });
+
+t.test('a refused argument is answered with what it takes, from its description', async (t) => {
+  const sales = (okResult(t, await callTool(studio, 'list_pipelines')) as unknown as { pipelines: Pipeline[] }).pipelines[0];
+  // "expected number, received string" alone did not say how to say "last".
+  t.match((await callTool(studio, 'update_stage', { pipeline_id: sales?.id, stage_id: sales?.stages[0]?.id, position: 'last' })).structuredContent, {
+    code: 'validation_failed',
+    param: 'position',
+    hint: /^Correct `position` and call again\. position: .*0 is first; a position beyond the last means last/,
+  });
+  t.match((await callTool(studio, 'create_custom_field', { object_type: 'deal', key: 'Lead Source', label: 'Lead source', type: 'text' })).structuredContent, {
+    param: 'key',
+    hint: /key: .*lower snake case/,
+  });
+  t.match((await callTool(studio, 'create_pipeline', { name: 'Hinted', stages: [{ name: 'One' }] })).structuredContent, { param: 'stages.0', hint: /stages: Stage names in order/ }, 'an item of a list: the list described');
+});

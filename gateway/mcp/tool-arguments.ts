@@ -134,17 +134,22 @@ function withQuotedScalarsRead(args: Record<string, unknown>, shape: z.ZodRawSha
 }
 
 /**
- * A blank text ("") or a null for an optional argument of a reading tool reads as not given:
- * small models fill every optional field, and a blank or null filter or cursor can only mean
- * "none". Writing tools keep both, where either may be a mistaken attempt to clear a field and
- * deserves its error.
+ * What reads as "not given" for an optional argument: small models fill every optional field.
+ * On a reading tool a null or a blank text ("") does: a blank or null filter or cursor can only
+ * mean "none". On a tool that creates, a null does (create_stage's position, create_custom_field's
+ * required: a new record has nothing to clear, so it means the default), while a blank text is
+ * still refused, as create_contact's e-mail is on purpose (it may be a slip). Tools that change
+ * what exists keep both, where either may be a mistaken attempt to clear a field.
  */
-function withBlanksDropped(args: Record<string, unknown>, shape: z.ZodRawShape): Record<string, unknown> {
+export type OmittedBlanks = 'null-or-blank' | 'null' | 'none';
+
+function withBlanksDropped(args: Record<string, unknown>, shape: z.ZodRawShape, omitted: OmittedBlanks): Record<string, unknown> {
+  if (omitted === 'none') return args;
   const out: Record<string, unknown> = { ...args };
   for (const [key, value] of Object.entries(args)) {
     const field = shape[key] as z.ZodType | undefined;
     // A null the argument takes (if one ever does) is its own value, not "none".
-    const blank = (value === null && !field?.safeParse(null).success) || (typeof value === 'string' && value.trim() === '');
+    const blank = (value === null && !field?.safeParse(null).success) || (omitted === 'null-or-blank' && typeof value === 'string' && value.trim() === '');
     if (blank && field?.safeParse(undefined).success) delete out[key];
   }
   return out;
@@ -155,7 +160,7 @@ function withBlanksDropped(args: Record<string, unknown>, shape: z.ZodRawShape):
  * the valid ones and suggests the nearest, never silently dropped (a model that guessed a name
  * would otherwise get a confident answer to a question it did not ask).
  */
-export function parseToolArguments<S extends z.ZodObject>(schema: S, args: unknown, options: { readOnly?: boolean } = {}): z.output<S> {
+export function parseToolArguments<S extends z.ZodObject>(schema: S, args: unknown, options: { omitted?: OmittedBlanks } = {}): z.output<S> {
   const given = args === undefined ? {} : args;
   if (typeof given !== 'object' || given === null || Array.isArray(given)) throw new ValidationError('Arguments must be a JSON object.');
   const shape = schema.shape as z.ZodRawShape;
@@ -177,7 +182,7 @@ export function parseToolArguments<S extends z.ZodObject>(schema: S, args: unkno
     );
   }
   const read = withQuotedScalarsRead(given as Record<string, unknown>, shape);
-  const parsed = schema.safeParse(options.readOnly === true ? withBlanksDropped(read, shape) : read);
+  const parsed = schema.safeParse(withBlanksDropped(read, shape, options.omitted ?? 'none'));
   if (!parsed.success) throw validationErrorFrom(parsed.error);
   return parsed.data;
 }

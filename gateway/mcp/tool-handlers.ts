@@ -8,7 +8,7 @@ import type { ResolvedCredential } from '../request-state.js';
 import { missingScopeError, missingScopeHint, userMayBeGranted } from './missing-scope-remedy.js';
 import type { ToolCall, ToolDefinition } from './tool.js';
 import { refuseCursor } from './single-page-list.js';
-import { descriptionOf, parseToolArguments } from './tool-arguments.js';
+import { descriptionOf, parseToolArguments, type OmittedBlanks } from './tool-arguments.js';
 import { toolErrorResult } from './tool-error-result.js';
 import { wrongKindIdHint } from './wrong-kind-id-hint.js';
 
@@ -38,6 +38,11 @@ function inToolTerms(error: CrmError, tool: ToolDefinition): CrmError {
   const param = error.details.param;
   const renamed = param === undefined ? undefined : tool.errorParams?.[param];
   return renamed ? new CrmError(error.code, error.message, { ...error.details, param: renamed }) : error;
+}
+
+/** What reads as not given on this tool (see OmittedBlanks): by whether it reads, creates, or changes what exists. */
+export function omittedBlanksOf(tool: ToolDefinition): OmittedBlanks {
+  return tool.op.readOnly ? 'null-or-blank' : tool.op.destructive ? 'none' : 'null';
 }
 
 /**
@@ -88,7 +93,7 @@ export function toolCaller(server: McpServerDefinition, tools: readonly ToolDefi
     }
     let args: Record<string, unknown>;
     try {
-      args = parseToolArguments(tool.inputSchema, params.arguments, { readOnly: tool.annotations.readOnlyHint === true });
+      args = parseToolArguments(tool.inputSchema, params.arguments, { omitted: omittedBlanksOf(tool) });
     } catch (error) {
       // Already in the tool's terms: errorParams would rename an unknown `id` on create_stage to pipeline_id, the argument that was right.
       if (error instanceof CrmError) return toolErrorResult(error, server.key, argumentHint(error, tool));

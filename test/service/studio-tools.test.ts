@@ -358,3 +358,17 @@ t.test('a refused argument is answered with what it takes, from its description'
   });
   t.match((await callTool(studio, 'create_pipeline', { name: 'Hinted', stages: [{ name: 'One' }] })).structuredContent, { param: 'stages.0', hint: /stages: Stage names in order/ }, 'an item of a list: the list described');
 });
+
+t.test('a tool that creates reads an optional argument sent null as not given; one that changes refuses it', async (t) => {
+  // Small models fill every optional field: "expected number, received null" for create_stage's position refused a plain "add it last".
+  const pipeline = okResult(t, await callTool(studio, 'create_pipeline', { name: 'Nulls', stages: null, is_default: null, idempotency_key: null })) as unknown as Pipeline & { is_default: boolean };
+  t.same(pipeline.stages.map((s) => s.name), ['Lead', 'Qualified', 'Negotiation', 'Won', 'Lost'], 'the default stages');
+  t.equal(pipeline.is_default, false);
+  const added = okResult(t, await callTool(studio, 'create_stage', { pipeline_id: pipeline.id, name: 'Churned', position: null })) as unknown as Pipeline;
+  t.equal(added.stages.find((s) => s.name === 'Churned')?.position, 5, 'last');
+  const field = okResult(t, await callTool(studio, 'create_custom_field', { object_type: 'deal', key: 'null_probe', label: 'Null probe', type: 'text', options: null, required: null }));
+  t.match(field, { options: null, required: false });
+  // Changing what exists: a null may be a mistaken attempt to clear the name, and is refused.
+  t.match((await callTool(studio, 'update_stage', { pipeline_id: pipeline.id, stage_id: added.stages[0]?.id, name: null })).structuredContent, { code: 'validation_failed', param: 'name' });
+  t.match((await callTool(studio, 'create_stage', { pipeline_id: pipeline.id, name: null })).structuredContent, { code: 'validation_failed', param: 'name' }, 'a required argument is still required');
+});

@@ -3,11 +3,12 @@ import { z } from 'zod';
 import { ValidationError } from '../../shared/errors.js';
 import { CRM_TOOLS } from '../../gateway/mcp/tools/crm/index.js';
 import { parseToolArguments } from '../../gateway/mcp/tool-arguments.js';
+import { omittedBlanksOf } from '../../gateway/mcp/tool-handlers.js';
 
 /** A CRM tool's arguments as its tools/call reads them. */
 function read(toolName: string, args: Record<string, unknown>): Record<string, unknown> {
   const tool = CRM_TOOLS.find((x) => x.name === toolName)!;
-  return parseToolArguments(tool.inputSchema, args, { readOnly: tool.annotations.readOnlyHint === true }) as Record<string, unknown>;
+  return parseToolArguments(tool.inputSchema, args, { omitted: omittedBlanksOf(tool) }) as Record<string, unknown>;
 }
 
 function refusal(toolName: string, args: Record<string, unknown>): ValidationError {
@@ -20,14 +21,18 @@ function refusal(toolName: string, args: Record<string, unknown>): ValidationErr
   throw new Error(`${toolName} accepted ${JSON.stringify(args)}`);
 }
 
-t.test('a reading tool reads null for an optional argument as not given, as it reads a blank', async (t) => {
+t.test('a tool that reads or creates reads null for an optional argument as not given (one that reads, a blank too)', async (t) => {
   // Small models fill every optional field, with null as often as with "": a null filter can only mean "none".
   t.same(read('find_contacts', { query: 'ada', limit: null, cursor: null, created_within: null, sort: null }), { query: 'ada' });
   t.same(read('find_deals', { stage: null, pipeline: 'Sales' }), { pipeline: 'Sales' });
   t.same(read('list_notes', { contact_id: 'con_1', deal_id: null }), { contact_id: 'con_1' });
   t.equal(refusal('get_contact', { id: null }).details.param, 'id', 'a required argument is still required');
-  // A writing tool keeps null: where a field takes none, a null may be a mistaken attempt to clear it.
+  // A tool that changes what exists keeps null: where a field takes none, a null may be a mistaken attempt to clear it.
   t.equal(refusal('update_contact', { id: 'con_1', first_name: null }).details.param, 'first_name');
+  // One that creates has nothing to clear: a null option is its default (a blank is still refused: see the e-mail below).
+  t.same(read('create_deal', { name: 'A', stage: null, closed_at: null }), { name: 'A', closed_at: null }, 'closed_at takes null: its own value');
+  t.same(read('create_contact', { first_name: 'Ada', last_name: null, phone: '+14155550100' }), { first_name: 'Ada', last_name: null, phone: '+14155550100' }, 'a null the argument takes is its own value');
+  t.equal(refusal('create_contact', { first_name: null, phone: '+14155550100' }).details.param, 'first_name', 'a required one is still required');
 });
 
 t.test('an unknown argument names the one a small model meant', async (t) => {
@@ -81,7 +86,7 @@ t.test('"true" and "false" where a yes or no is expected read as the booleans', 
   // As "25" reads as 25: unambiguous, and small models quote every value.
   const { STUDIO_TOOLS } = await import('../../gateway/mcp/tools/studio/index.js');
   const listFields = STUDIO_TOOLS.find((x) => x.name === 'list_custom_fields')!;
-  const read = (args: Record<string, unknown>) => parseToolArguments(listFields.inputSchema, args, { readOnly: true }) as Record<string, unknown>;
+  const read = (args: Record<string, unknown>) => parseToolArguments(listFields.inputSchema, args, { omitted: 'null-or-blank' }) as Record<string, unknown>;
   t.same(read({ include_archived: 'true' }), { include_archived: true });
   t.same(read({ include_archived: 'False' }), { include_archived: false });
   t.throws(() => read({ include_archived: 'yes' }), ValidationError, 'anything else is still refused');

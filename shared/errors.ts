@@ -24,6 +24,7 @@ export const ERROR_CODES = [
   'unsupported_media_type',
   'method_not_allowed',
   'not_acceptable',
+  'precondition_failed',
   'rate_limited',
   'unavailable',
   'internal',
@@ -165,6 +166,13 @@ export class MethodNotAllowedError extends CrmError {
 export class NotAcceptableError extends CrmError {
   constructor(message: string) {
     super('not_acceptable', message);
+  }
+}
+
+/** A precondition header (If-Match, …) that cannot hold: the API keeps no entity tags or modification dates. */
+export class PreconditionFailedError extends CrmError {
+  constructor(message: string) {
+    super('precondition_failed', message);
   }
 }
 

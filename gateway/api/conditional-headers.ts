@@ -1,25 +1,32 @@
 import type { Request } from 'express';
-import { ValidationError } from '../../shared/errors.js';
+import { PreconditionFailedError } from '../../shared/errors.js';
+
+const READS = new Set(['GET', 'HEAD']);
+
+/** Why the request's preconditions cannot hold, or null: RFC 9110 §13.1 evaluated for a resource without tags or dates. */
+function failedPrecondition(req: Request): string | null {
+  const write = !READS.has(req.method);
+  // "*" holds for any record that exists (a missing one is the worker's 404); no tag matches when none is given out.
+  const ifMatch = req.get('If-Match');
+  if (ifMatch !== undefined && ifMatch.trim() !== '*') return 'If-Match names an entity tag, and this API gives its resources none, so none matches';
+  // The standard would ignore it for a resource without a modification date; refused instead, as the client meant it to guard a write.
+  if (write && ifMatch === undefined && req.get('If-Unmodified-Since') !== undefined) return 'If-Unmodified-Since cannot be checked: this API gives its resources no modification dates';
+  // "*" on a write asks for no current representation, and the record (or the collection) has one; tags never match, so they hold.
+  if (write && req.get('If-None-Match')?.trim() === '*') return 'If-None-Match: * asks that the resource not exist, and it does';
+  return null;
+}
 
 /**
- * The REST API keeps no entity tags or modification dates for its resources, so a precondition
- * cannot be checked. Ignored, `If-Match: "v1"` on a PATCH let the write through that the client
- * meant to stop if someone else had changed the record first (RFC 9110 §13.1.1: a false If-Match
- * must not be performed); refused instead, as an Idempotency-Key where none is taken, so the
- * client learns before anything changes. If-None-Match and If-Modified-Since on a read only ask
- * for a 304, and a full 200 answers them correctly, so reads still take those.
+ * The REST API keeps no entity tags (ETag) or modification dates (Last-Modified), so a
+ * precondition that needs one cannot hold, and the request is refused with 412 before
+ * anything is done: ignored, `If-Match: "v1"` on a PATCH let through the write the client
+ * meant to stop if someone else had changed the record first (RFC 9110 §13.1.1). What always
+ * holds (`If-Match: *`, `If-None-Match` with tags on a write) is let through, and the
+ * conditions of a cached read (`If-None-Match`, `If-Modified-Since`) are answered in full.
  */
-const ALWAYS_REFUSED = ['If-Match', 'If-Unmodified-Since'] as const;
-const REFUSED_ON_WRITES = ['If-None-Match', 'If-Modified-Since'] as const;
-
-export function refuseConditionalHeaders(req: Request): void {
-  const read = req.method === 'GET' || req.method === 'HEAD';
-  for (const header of read ? ALWAYS_REFUSED : [...ALWAYS_REFUSED, ...REFUSED_ON_WRITES]) {
-    if (req.get(header) !== undefined) {
-      throw new ValidationError(
-        `${header} is not supported: the API has no entity tags or modification dates to check it against, and did nothing. Send the request without it (the last write to a field wins).`,
-        header,
-      );
-    }
+export function refuseFailedPreconditions(req: Request): void {
+  const reason = failedPrecondition(req);
+  if (reason !== null) {
+    throw new PreconditionFailedError(`${reason}, and nothing was done. Send the request without it: concurrent writes to different fields of a record do not overwrite each other, and on one field the last write wins.`);
   }
 }

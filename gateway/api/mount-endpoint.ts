@@ -6,7 +6,7 @@ import { callWorkerRaw } from '../call-worker.js';
 import type { GatewayDeps } from '../deps.js';
 import { requireScope } from '../middlewares/require-scope.js';
 import { idempotencyKeyOf, parseBody, parseQuery, parseWith } from '../validation.js';
-import { refuseConditionalHeaders } from './conditional-headers.js';
+import { refuseFailedPreconditions } from './conditional-headers.js';
 import type { Endpoint } from './endpoint.js';
 import { responseBodyOf } from './response-body.js';
 
@@ -35,7 +35,7 @@ export function mountEndpoint(router: Router, endpoint: Endpoint, { bus, publicU
     const omitted = endpoint.bodyOptional === true && req.body === undefined;
     const schema = endpoint.body ?? (req.body === undefined ? undefined : NoBody);
     const body = (schema && !omitted ? parseBody(schema, req) : {}) as Record<string, unknown>;
-    refuseConditionalHeaders(req);
+    refuseFailedPreconditions(req);
     const idempotencyKey = idempotencyKeyOf(req);
     if (idempotencyKey !== undefined && !endpoint.idempotent) {
       throw new ValidationError(`Idempotency-Key is not accepted on ${endpoint.method.toUpperCase()} ${endpoint.path}.`, 'Idempotency-Key');

@@ -24,6 +24,7 @@ export const ERROR_TYPE: Record<ErrorCode, ErrorType> = {
   unsupported_media_type: 'invalid_request_error',
   method_not_allowed: 'invalid_request_error',
   not_acceptable: 'invalid_request_error',
+  precondition_failed: 'invalid_request_error',
   rate_limited: 'rate_limit_error',
   unavailable: 'api_error',
   internal: 'api_error',

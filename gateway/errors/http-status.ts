@@ -20,6 +20,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   unsupported_media_type: 415,
   method_not_allowed: 405,
   not_acceptable: 406,
+  precondition_failed: 412,
   rate_limited: 429,
   unavailable: 503,
   internal: 500,

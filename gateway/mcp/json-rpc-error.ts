@@ -27,6 +27,7 @@ const JSON_RPC_CODE: Record<ErrorCode, number> = {
   unsupported_media_type: SERVER_ERROR,
   method_not_allowed: SERVER_ERROR,
   not_acceptable: SERVER_ERROR,
+  precondition_failed: SERVER_ERROR,
   rate_limited: SERVER_ERROR,
   unavailable: SERVER_ERROR,
   internal: INTERNAL_ERROR,

@@ -36,6 +36,7 @@ const OAUTH_ERROR: Record<Exclude<ErrorCode, 'validation_failed'>, OAuthErrorCla
   unsupported_media_type: ServerError,
   method_not_allowed: ServerError,
   not_acceptable: ServerError,
+  precondition_failed: ServerError,
   rate_limited: ServerError,
   unavailable: TemporarilyUnavailableError,
   internal: ServerError,

@@ -44,6 +44,8 @@ function errorCodesOf(e: Endpoint): ErrorCode[] {
   codes.add('invalid_json').add('payload_too_large').add('unsupported_media_type');
   // Every answer is JSON: an Accept header that allows none is refused, whatever the endpoint.
   codes.add('not_acceptable');
+  // Any request may carry an If-Match no entity tag matches (gateway/api/conditional-headers.ts).
+  codes.add('precondition_failed');
   if (e.params) codes.add('not_found');
   // A key sent again with another request, whatever the endpoint.
   if (e.idempotent) codes.add('idempotency_key_reused');

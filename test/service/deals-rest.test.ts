@@ -1,6 +1,7 @@
 import t from 'tap';
 import type { CallContext } from '../../shared/contracts/call-context.js';
 import { getDeal, updateDeal } from '../../shared/contracts/deals.js';
+import { newId } from '../../shared/ids.js';
 import { busAs } from '../helpers/bus-as.js';
 import { client } from '../helpers/http.js';
 import { useStack } from '../helpers/shared-stack.js';
@@ -165,22 +166,30 @@ t.test('a closed_at before the year 100 is compared as that year: given again it
   t.equal((await api.get<Deal>(`/v1/deals/${deal.id}`)).body.closed_at, '1999-06-01T00:00:00.000Z', 'stored');
 });
 
-t.test('a precondition (If-Match, If-Unmodified-Since) is a 400 naming the header, and nothing changes: the API has no entity tags to check', async (t) => {
+t.test('a precondition that cannot hold (If-Match with a tag, …) is a 412, and nothing changes: the API has no entity tags to check', async (t) => {
   const deal = (await api.post<Deal>('/v1/deals', { name: 'Guarded' })).body;
   const conditions: [string, string, string][] = [
     ['PATCH', 'If-Match', '"stale-version"'],
     ['PATCH', 'If-Unmodified-Since', 'Mon, 01 Jan 2001 00:00:00 GMT'],
     ['PATCH', 'If-None-Match', '*'],
     ['DELETE', 'If-Match', '"stale-version"'],
+    ['DELETE', 'If-Match', 'W/"1", "2"'],
   ];
   for (const [method, header, value] of conditions) {
     // Before: the header was ignored, and the write the client meant to stop went through.
     const res = await api.send<ErrorBody>(method, `/v1/deals/${deal.id}`, { body: method === 'PATCH' ? { name: 'Overwritten' } : undefined, headers: { [header]: value } });
-    t.equal(res.status, 400, `${method} with ${header}`);
-    t.equal(res.body.error.param, header);
-    t.match(res.body.error.message, /not supported/);
+    t.equal(res.status, 412, `${method} with ${header}: ${value}`);
+    t.equal(res.body.error.code, 'precondition_failed');
+    t.match(res.body.error.message, new RegExp(`^${header.replace(/-/g, '\\-')}`), 'the message names the header');
   }
   t.same((await api.get<Deal>(`/v1/deals/${deal.id}`)).body, deal, 'neither changed nor deleted');
   t.equal((await api.get(`/v1/deals/${deal.id}`, { 'If-None-Match': '"x"', 'If-Modified-Since': 'Mon, 01 Jan 2001 00:00:00 GMT' })).status, 200, 'a read asking for a 304 is answered in full');
-  t.equal((await api.get(`/v1/deals/${deal.id}`, { 'If-Match': '"x"' })).status, 400, 'a read with If-Match cannot be checked either');
+  t.equal((await api.get(`/v1/deals/${deal.id}`, { 'If-Match': '"x"' })).status, 412, 'a read with an If-Match tag cannot hold either');
+  t.equal((await api.get(`/v1/deals/${deal.id}`, { 'If-Unmodified-Since': 'Mon, 01 Jan 2001 00:00:00 GMT' })).status, 200, 'a read with If-Unmodified-Since changes nothing, and is answered');
+
+  // What always holds goes through, as before: If-Match: * (the record exists), If-Modified-Since on a write (ignored, RFC 9110 §13.1.3).
+  const star = await api.send<Deal>('PATCH', `/v1/deals/${deal.id}`, { body: { name: 'Renamed' }, headers: { 'If-Match': '*', 'If-Modified-Since': 'Mon, 01 Jan 2001 00:00:00 GMT', 'If-None-Match': '"some-tag"' } });
+  t.equal(star.status, 200, 'If-Match: *, If-Modified-Since and If-None-Match with a tag on a write');
+  t.equal(star.body.name, 'Renamed');
+  t.equal((await api.send<ErrorBody>('PATCH', `/v1/deals/${newId('deal')}`, { body: { name: 'x' }, headers: { 'If-Match': '*' } })).status, 404, 'If-Match: * on no record: the 404 it always was');
 });

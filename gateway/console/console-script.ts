@@ -2,7 +2,7 @@
  * The console's only script, served from /assets/console.js (the pages' CSP allows no
  * inline script). Everything works without it; it adds copy buttons, submits the
  * workspace switcher and the pipeline chooser when one is picked, moves focus to the reason a form
- * was refused, and keeps a page that shows a secret from being re-posted by a reload.
+ * was refused, checks a note's length as the server counts it, and keeps a page that shows a secret from being re-posted by a reload.
  */
 export const CONSOLE_SCRIPT = `
 (function () {
@@ -48,6 +48,21 @@ export const CONSOLE_SCRIPT = `
   if (refusal && !document.querySelector('[autofocus]')) {
     refusal.setAttribute('tabindex', '-1');
     refusal.focus();
+  }
+
+  // A note's limit counted as the server counts it: characters (code points) of the trimmed
+  // text. maxlength would count UTF-16 units, an emoji as two, and cut a paste short silently.
+  var limited = document.querySelectorAll('textarea[data-max-characters]');
+  for (var k = 0; k < limited.length; k++) {
+    (function (area) {
+      var max = Number(area.getAttribute('data-max-characters'));
+      var check = function () {
+        var count = Array.from(area.value.trim()).length;
+        area.setCustomValidity(count > max ? 'Up to ' + max.toLocaleString('en') + ' characters: this note has ' + count.toLocaleString('en') + '.' : '');
+      };
+      area.addEventListener('input', check);
+      check();
+    })(limited[k]);
   }
 
   var replace = document.querySelector('[data-replace-url]');

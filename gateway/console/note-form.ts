@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { createNote, NOTE_BODY_MAX } from '../../shared/contracts/notes.js';
+import { createNote } from '../../shared/contracts/notes.js';
 import { callWorker } from '../call-worker.js';
 import type { GatewayDeps } from '../deps.js';
 import { HTTP_STATUS } from '../errors/http-status.js';
@@ -15,9 +15,9 @@ export type NoteFormOutcome = { added: true } | { added: false; error: string; d
  * schema turns the textarea's CRLF line breaks into LF.
  */
 export async function addNoteFromForm(deps: GatewayDeps, req: Request, parent: { contact_id: string } | { deal_id: string }): Promise<NoteFormOutcome> {
-  // Read past the limit, so that an over-long note is refused rather than cut: a character
-  // is at most two UTF-16 units (an emoji, or a CRLF line break), so one past it always fits.
-  const draft = textField(req, 'body', (NOTE_BODY_MAX + 1) * 2);
+  // Read whole (the form parser bounds the body): an over-long note is refused, not cut, and
+  // comes back as typed, where a cut could even split an emoji in two.
+  const draft = textField(req, 'body', Number.POSITIVE_INFINITY);
   try {
     await callWorker(deps.bus, req, createNote, { ...parent, body: draft });
     return { added: true };

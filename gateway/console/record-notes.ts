@@ -43,6 +43,8 @@ function noteItem(note: Note, shownIn: ShownIn): Html {
 
 /**
  * The record's notes under its facts, newest first, as written (Markdown shown as its text); a form to add one for members who may write the record.
+ * No maxlength: it counts UTF-16 units, so an emoji twice, where the server counts characters (code points) of the
+ * trimmed text; the script checks the limit as the server does, and without it the server's refusal keeps the draft.
  * A refusal is tied to the textarea itself (aria-describedby, aria-invalid): a form's own description is not read out when the field is reached.
  */
 export function recordNotesSection(view: RecordNotesView): Html {
@@ -50,7 +52,7 @@ export function recordNotesSection(view: RecordNotesView): Html {
     ? html`<form method="post" action="${view.base}/notes" class="note-form">
         <input type="hidden" name="csrf_token" value="${view.session.csrf}">
         <label for="note-body">Add a note</label>
-        <textarea id="note-body" name="body" rows="4" maxlength="${String(NOTE_BODY_MAX)}" required ${view.error ? html`aria-invalid="true" aria-describedby="note-error note-body-help"` : html`aria-describedby="note-body-help"`}>${view.draft ?? ''}</textarea>
+        <textarea id="note-body" name="body" rows="4" data-max-characters="${String(NOTE_BODY_MAX)}" required ${view.error ? html`aria-invalid="true" aria-describedby="note-error note-body-help"` : html`aria-describedby="note-body-help"`}>${view.draft ?? ''}</textarea>
         <p id="note-body-help" class="muted">Markdown, up to 10,000 characters. Everyone who can see this record can read it.</p>
         <div class="actions"><button class="primary" type="submit">Add note</button></div>
       </form>`

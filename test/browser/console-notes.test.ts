@@ -164,3 +164,43 @@ t.test('custom fields are shown by their labels, not their keys', async (t) => {
   await page.context().close();
   t.same(cspReports, [], 'no CSP violation on any page');
 });
+
+t.test("a note's limit is counted as the server counts it: characters, an emoji as one", async (t) => {
+  const id = (await api.post<{ id: string }>('/v1/contacts', { first_name: 'Bob', phone: '+1 415 555 0703' })).body.id;
+  const characters = (text: string) => Array.from(text).length;
+  const page = await newPage();
+  await signIn(page, base, 'peter@initrode.test', TEST_PASSWORD, `${ws}/contacts/${id}`);
+  const textarea = page.getByLabel('Add a note');
+
+  // 10,000 characters (19,999 UTF-16 units) and a line break the server trims: exactly the limit.
+  const full = `${'🙂'.repeat(9_999)}!`;
+  await textarea.fill(`${full}\n`);
+  t.equal(characters(await textarea.inputValue()), 10_001, 'typed in full, not cut at 10,000 UTF-16 units');
+  t.equal(await submit(page, 'Add note'), 303, 'and added');
+  const stored = (await api.get<ListPage<Note>>(`/v1/notes?contact_id=${id}&order=desc`)).body.data[0];
+  t.ok(stored?.body === full, 'stored whole');
+
+  // One character past it: the browser says so before sending, in the server's count.
+  const over = `${'🙂'.repeat(10_000)} more`;
+  await textarea.fill(over);
+  t.ok((await textarea.inputValue()) === over, 'a note past the limit is kept as typed');
+  const posts: string[] = [];
+  page.on('request', (r) => r.method() === 'POST' && posts.push(r.url()));
+  await page.getByRole('button', { name: 'Add note', exact: true }).click();
+  t.same(posts, [], 'and not sent');
+  t.equal(await page.evaluate<string>("document.getElementById('note-body').validationMessage"), 'Up to 10,000 characters: this note has 10,005.');
+  await page.context().close();
+
+  // Without the script the server refuses it, and the draft comes back whole (past 20,002 UTF-16 units too).
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const plain = await context.newPage();
+  await signIn(plain, base, 'peter@initrode.test', TEST_PASSWORD, `${ws}/contacts/${id}`);
+  const long = '🙂'.repeat(10_500);
+  await plain.getByLabel('Add a note').fill(long);
+  t.equal(await submit(plain, 'Add note'), 400, 'refused by the server');
+  t.match(await plain.getByRole('alert').innerText(), /at most 10000 characters/);
+  t.ok((await plain.getByLabel('Add a note').inputValue()) === long, 'the draft as typed');
+  t.equal((await api.get<ListPage<Note>>(`/v1/notes?contact_id=${id}`)).body.data.length, 1, 'nothing added');
+  await context.close();
+  t.same(cspReports, [], 'no CSP violation on any page');
+});

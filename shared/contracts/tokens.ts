@@ -116,6 +116,25 @@ export const getToken = defineOperation({
   output: ApiToken,
 });
 
+/**
+ * The creators of the workspace's tokens, by name, for the console's list: the `created_by`
+ * ids a page of tokens carries, as e-mails (a member removed since too) and as token names
+ * (a revoked token, or one on another page, too). Only a user who created one of this
+ * workspace's tokens is named, so no other user's e-mail can be asked for by id.
+ */
+export const nameTokenCreators = defineOperation({
+  worker: 'tokens',
+  resource: 'api-tokens',
+  verb: 'name-creators',
+  readOnly: true,
+  scope: 'tokens:write',
+  input: z.strictObject({ ids: z.array(z.string().max(64)).max(100) }),
+  output: z.object({
+    users: z.array(z.object({ id: z.string(), email: z.string(), member: z.boolean().describe('Still a member of the workspace') })),
+    tokens: z.array(z.object({ id: z.string(), name: z.string(), revoked: z.boolean() })),
+  }),
+});
+
 /** Revokes a token, and with `revoke_children` every token it created, theirs too, in one transaction. */
 export const revokeToken = defineOperation({
   worker: 'tokens',

@@ -1,5 +1,5 @@
 import { addUser, bootstrapWorkspace, resolveWorkspace } from '../../shared/contracts/identity.js';
-import { authenticateToken, createToken, describeToken, getToken, listTokens, revokeToken } from '../../shared/contracts/tokens.js';
+import { authenticateToken, createToken, describeToken, getToken, listTokens, nameTokenCreators, revokeToken } from '../../shared/contracts/tokens.js';
 import {
   codeChallenge,
   decideAuthorization,
@@ -50,6 +50,7 @@ import { bootstrapWorkspaceHandler } from './workspaces/bootstrap-workspace.js';
 import { createTokenHandler } from './api-tokens/create-token.js';
 import { describeTokenHandler } from './api-tokens/describe-token.js';
 import { listTokensHandler } from './api-tokens/list-tokens.js';
+import { nameTokenCreatorsHandler } from './api-tokens/name-token-creators.js';
 import { resolveWorkspaceHandler } from './workspaces/resolve-workspace.js';
 import { revokeTokenHandler } from './api-tokens/revoke-token.js';
 import { createRateLimitBucketHandler } from './rate-limits/create-rate-limit-bucket.js';
@@ -92,6 +93,7 @@ export const tokensWorker: WorkerDefinition = {
     handle(listGrants, listGrantsHandler),
     handle(getGrant, getGrantHandler),
     handle(getToken, getTokenHandler),
+    handle(nameTokenCreators, nameTokenCreatorsHandler),
     handle(changePassword, changePasswordHandler),
     handle(revokeGrantById, revokeGrantByIdHandler),
   ],

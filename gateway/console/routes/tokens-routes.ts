@@ -1,6 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { listMembers } from '../../../shared/contracts/members.js';
-import { createToken, getToken, listTokens, revokeToken, type ApiToken } from '../../../shared/contracts/tokens.js';
+import { createToken, getToken, listTokens, nameTokenCreators, revokeToken, type ApiToken } from '../../../shared/contracts/tokens.js';
 import { callWorker } from '../../call-worker.js';
 import type { GatewayDeps } from '../../deps.js';
 import { HTTP_STATUS } from '../../errors/http-status.js';
@@ -21,6 +20,22 @@ const NOTICES: Record<string, string> = {
   revoked: 'The token was revoked. The next call made with it gets a 401.',
 };
 
+/**
+ * Who created each token, in words: a member's e-mail, marked when they have been removed
+ * since (their tokens live on), or the creating token's name, marked when revoked; never a
+ * bare usr_/tok_ id, which says nothing to a person.
+ */
+async function creatorNames(deps: GatewayDeps, req: Request, tokens: ApiToken[]): Promise<Map<string, string>> {
+  const ids = [...new Set(tokens.flatMap((t) => (t.created_by === null ? [] : [t.created_by])))];
+  const names = new Map<string, string>();
+  if (ids.length === 0) return names;
+  const { result } = await callWorker(deps.bus, req, nameTokenCreators, { ids });
+  for (const u of result.users) names.set(u.id, u.member ? u.email : `${u.email} (no longer a member)`);
+  for (const t of result.tokens) names.set(t.id, `API token "${t.name}"${t.revoked ? ' (revoked)' : ''}`);
+  for (const id of ids) if (!names.has(id)) names.set(id, id.startsWith('tok_') ? 'An API token' : 'A former member');
+  return names;
+}
+
 /** API tokens of the workspace (administrators only): list, create, revoke. */
 export function tokensRoutes(deps: GatewayDeps): Router {
   const router = Router();
@@ -30,12 +45,8 @@ export function tokensRoutes(deps: GatewayDeps): Router {
     const session = sessionOf(req);
     const includeRevoked = req.query.revoked === '1';
     const cursor = typeof req.query.cursor === 'string' && extra.form === undefined ? req.query.cursor : undefined;
-    const [tokens, members] = await Promise.all([
-      callWorker(deps.bus, req, listTokens, { limit: 50, include_revoked: includeRevoked, ...(cursor ? { cursor } : {}) }),
-      callWorker(deps.bus, req, listMembers, {}),
-    ]);
-    const creators = new Map<string, string>(members.result.members.map((m) => [m.user_id, m.email]));
-    for (const t of tokens.result.data) creators.set(t.id, `API token "${t.name}"`);
+    const tokens = await callWorker(deps.bus, req, listTokens, { limit: 50, include_revoked: includeRevoked, ...(cursor ? { cursor } : {}) });
+    const creators = await creatorNames(deps, req, tokens.result.data);
     sendPage(
       res,
       tokensPage({

@@ -10,6 +10,7 @@ import { cookiePolicy, readCookie } from '../pages/cookies.js';
 import { csrfToken } from '../pages/csrf.js';
 import { signInUrl } from '../pages/session-routes.js';
 import { workspaceUrl } from './workspace-url.js';
+import { pageOfForm } from './form-page.js';
 
 /** Who is using the console, and in which workspace: resolved afresh on every request. */
 export interface ConsoleSession {
@@ -73,7 +74,8 @@ export function consoleSession(deps: GatewayDeps, failedAuth: FailedAuthLimit | 
   // cookies (a shared office) keeps working. Only the refusal before the lookup is skipped.
   const recent = new CredentialCache<{ tokenId?: undefined }>(RECENTLY_VALID_MS);
   return async (req: Request, res: Response, next: NextFunction) => {
-    const backHere = req.method === 'GET' ? req.originalUrl : '/console';
+    // A form posted after the session ended (its page left open too long) leads back to that form's page, not the console's first page.
+    const backHere = req.method === 'GET' ? req.originalUrl : pageOfForm(req.originalUrl);
     const cookies = cookiePolicy(deps.publicUrl());
     const token = readCookie(req, cookies.session);
     if (!token) return res.redirect(303, signInUrl(backHere));

@@ -2,6 +2,7 @@ import t from 'tap';
 import { SESSION_LIFETIME } from '../../shared/contracts/sessions.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { signIn as signInWithChromium } from '../helpers/console-pages.js';
+import { client } from '../helpers/http.js';
 import { field, FormBrowser } from '../helpers/oauth-forms.js';
 import { CrmProcess } from '../helpers/process.js';
 import { useStack } from '../helpers/shared-stack.js';
@@ -197,4 +198,35 @@ t.test('a refused sign-in puts the focus, and the reason, on the field it is abo
   t.equal(await focused(), 'email', 'an unknown e-mail: focus on the e-mail box');
   t.equal(await page.getByLabel('E-mail').getAttribute('aria-describedby'), 'sign-in-error', 'described by the reason');
   t.equal(await page.getByLabel('E-mail').getAttribute('aria-invalid'), 'true', 'and marked as the field refused');
+});
+
+t.test('a form sent after the session ended leads to sign-in, then back to the page the form was on', async (t) => {
+  const { user, workspace } = await stack.bootstrap({ org: 'Expiry Org', workspace: 'Main', email: 'expiry@sessions.test', defaultCountry: 'US' });
+  const ws = `/console/w/${workspace.id}`;
+  const api = client(stack.baseUrl, await stack.token(workspace.id, ['contacts:write']));
+  const contact = (await api.post<{ id: string }>('/v1/contacts', { first_name: 'Ended', phone: '+1 415 555 0901' })).body.id;
+  const browser = await launchBrowser();
+  t.teardown(() => browser.close());
+  const tab = await browser.newPage();
+  const endSession = () => stack.db.query("update user_sessions set expires_at = now() - interval '1 second' where user_id = $1", [user.id]);
+  const signBackIn = async () => {
+    t.equal(new URL(tab.url()).pathname, '/sign-in', 'asked to sign in again');
+    await tab.getByLabel('E-mail').fill(user.email);
+    await tab.getByLabel('Password').fill(TEST_PASSWORD);
+    await Promise.all([tab.waitForURL((url) => url.pathname !== '/sign-in'), tab.getByRole('button', { name: 'Sign in' }).click()]);
+  };
+
+  await signInWithChromium(tab, stack.baseUrl, user.email, TEST_PASSWORD, `${ws}/contacts/${contact}`);
+  await tab.getByLabel('Add a note').fill('Typed while the session ended.');
+  await endSession();
+  await Promise.all([tab.waitForURL((url) => url.pathname === '/sign-in'), tab.getByRole('button', { name: 'Add note', exact: true }).click()]);
+  await signBackIn();
+  t.equal(new URL(tab.url()).pathname, `${ws}/contacts/${contact}`, "a note's form: back on the contact's page, not the console's first page");
+
+  await tab.goto(`${stack.baseUrl}${ws}/tokens`);
+  await tab.getByLabel('Name').fill('Left open');
+  await endSession();
+  await Promise.all([tab.waitForURL((url) => url.pathname === '/sign-in'), tab.getByRole('button', { name: 'Create token' }).click()]);
+  await signBackIn();
+  t.equal(new URL(tab.url()).pathname, `${ws}/tokens`, 'a form posted to its own page: back on it');
 });

@@ -1,17 +1,24 @@
 import type { Request } from 'express';
-import { listMembers } from '../../shared/contracts/members.js';
+import { listMembers, nameMembers } from '../../shared/contracts/members.js';
 import type { GatewayDeps } from '../deps.js';
 import { callWorker } from '../call-worker.js';
+import { may } from './console-layout.js';
 import type { ConsoleSession } from './console-session.js';
 
 /**
- * How to name the owner of a record: "you", or for an administrator (who may list
- * members) their e-mail; otherwise the member id.
+ * How to name the owner of a record: "you", or another member's e-mail, for every member who
+ * sees others' records (a bare usr_… id said nothing to one who is not an administrator), and
+ * for an administrator. A member who sees only their own records has no one else to name. The
+ * id stays for an owner who is no longer a member.
  */
 export async function ownerNames(deps: GatewayDeps, req: Request, session: ConsoleSession): Promise<(ownerId: string | null) => string> {
   const emails = new Map<string, string>();
-  if (session.isAdministrator) {
-    for (const m of (await callWorker(deps.bus, req, listMembers, {})).result.members) emails.set(m.user_id, m.email);
-  }
+  const readsOthers = session.membership?.visibility === 'all' && (may(session, 'contacts:read') || may(session, 'deals:read'));
+  const members = readsOthers
+    ? (await callWorker(deps.bus, req, nameMembers, {})).result.members
+    : session.isAdministrator
+      ? (await callWorker(deps.bus, req, listMembers, {})).result.members
+      : [];
+  for (const m of members) emails.set(m.user_id, m.email);
   return (ownerId) => (ownerId === null ? 'No owner' : ownerId === session.user.id ? 'You' : (emails.get(ownerId) ?? ownerId));
 }

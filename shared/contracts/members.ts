@@ -29,6 +29,20 @@ export const listMembers = defineOperation({
   output: z.object({ members: z.array(MemberRecord) }),
 });
 
+/**
+ * The workspace's members by e-mail, for naming the owner of a record to any member who reads
+ * records (the Activity page already names people by e-mail): a bare usr_… id says nothing.
+ */
+export const nameMembers = defineOperation({
+  worker: 'tokens',
+  resource: 'members',
+  verb: 'name',
+  readOnly: true,
+  scope: ['contacts:read', 'deals:read'],
+  input: z.strictObject({}),
+  output: z.object({ members: z.array(z.object({ user_id: z.string(), email: z.string() })) }),
+});
+
 export const inviteMember = defineOperation({
   worker: 'tokens',
   resource: 'members',

@@ -5,6 +5,7 @@ import type { GatewayDeps } from '../deps.js';
 import { HTTP_STATUS } from '../errors/http-status.js';
 import { crmErrorIn } from '../pages/form-error.js';
 import { textField } from './form-fields.js';
+import { refusalMessage } from './form-refusal.js';
 
 /** What the note form's POST came to: added, or refused with a message to show above the text as typed. */
 export type NoteFormOutcome = { added: true } | { added: false; error: string; draft: string; status: number };
@@ -22,7 +23,7 @@ export async function addNoteFromForm(deps: GatewayDeps, req: Request, parent: {
     await callWorker(deps.bus, req, createNote, { ...parent, body: draft });
     return { added: true };
   } catch (error) {
-    if (crmErrorIn(error, ['validation_failed', 'missing_scope'])) return { added: false, error: error.message, draft, status: HTTP_STATUS[error.code] };
+    if (crmErrorIn(error, ['validation_failed', 'missing_scope'])) return { added: false, error: refusalMessage(error, { body: 'Note' }), draft, status: HTTP_STATUS[error.code] };
     throw error;
   }
 }

@@ -70,7 +70,7 @@ t.test("a contact's notes, and one added with the form", async (t) => {
 
   await page.getByLabel('Add a note').fill('   ');
   t.equal(await submit(page, 'Add note'), 400, 'an empty note is refused');
-  t.match(await page.getByRole('alert').innerText(), /body: is required/);
+  t.match(await page.getByRole('alert').innerText(), /^Note: is required/, 'the field named as on the page, not the API\'s body');
   t.equal(await notes.getByRole('listitem').count(), 2, 'nothing added');
   const textarea = page.getByLabel('Add a note');
   t.equal(await textarea.getAttribute('aria-invalid'), 'true', 'the textarea is marked as the field refused');
@@ -198,7 +198,7 @@ t.test("a note's limit is counted as the server counts it: characters, an emoji 
   const long = '🙂'.repeat(10_500);
   await plain.getByLabel('Add a note').fill(long);
   t.equal(await submit(plain, 'Add note'), 400, 'refused by the server');
-  t.match(await plain.getByRole('alert').innerText(), /at most 10000 characters/);
+  t.match(await plain.getByRole('alert').innerText(), /^Note: must be at most 10000 characters/);
   t.ok((await plain.getByLabel('Add a note').inputValue()) === long, 'the draft as typed');
   t.equal((await api.get<ListPage<Note>>(`/v1/notes?contact_id=${id}`)).body.data.length, 1, 'nothing added');
   await context.close();

@@ -82,6 +82,19 @@ t.test("a token's expiry day starts at midnight in the workspace time zone, as i
   t.match(await page.locator('tr', { hasText: 'Summer job' }).innerText(), /2030-06-01 00:00 PDT/, 'and the list shows the day chosen');
 });
 
+t.test('a refused setting names the field as the page labels it, keeps what was typed and changes nothing', async (t) => {
+  await page.goto(`${base}${ws}/settings`);
+  await page.getByLabel('Default country for phones').fill('ZZ');
+  const [response] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Save settings' }).click()]);
+  t.equal(response.status(), 400);
+  t.match(await page.getByRole('alert').innerText(), /^Default country for phones: is not a country code/, 'not the API\'s default_country');
+  t.equal(await page.getByLabel('Default country for phones').inputValue(), 'ZZ');
+  t.equal((await api.get<WorkspaceSettings>('/v1/workspace')).body.default_country, 'US', 'nothing changed');
+  // A filter of the contacts page is named as its label says too.
+  await page.goto(`${base}${ws}/contacts?phone=${encodeURIComponent('+1 not a phone')}`);
+  t.match(await page.getByRole('alert').innerText(), /^Phone: /);
+});
+
 t.test('the settings page ran under its CSP without a violation', async (t) => {
   t.same(cspReports, []);
 });

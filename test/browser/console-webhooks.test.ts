@@ -90,7 +90,7 @@ t.test('an administrator adds an endpoint; a refused URL is answered on the form
   t.match(await page.locator('main').innerText(), /No endpoints yet\./);
 
   await addEndpoint(page, { url: 'ftp://example.com/hook', description: 'Billing <b>sync</b>', types: ['contact.created', 'deal.stage_changed'] });
-  t.match(await page.getByRole('alert').innerText(), /url: must be an absolute https URL/, 'the operation’s refusal, on the form');
+  t.match(await page.getByRole('alert').innerText(), /^URL: must be an absolute https URL/, 'the operation’s refusal, on the form, naming the field by its label');
   t.equal(await page.getByLabel('URL', { exact: true }).inputValue(), 'ftp://example.com/hook', 'what was typed is kept');
   t.equal(await page.getByLabel('Description (optional)').inputValue(), 'Billing <b>sync</b>');
   t.ok(await page.getByLabel('Only the types ticked below').isChecked());
@@ -102,7 +102,7 @@ t.test('an administrator adds an endpoint; a refused URL is answered on the form
   await page.getByLabel('contact.created', { exact: true }).uncheck();
   await page.getByLabel('deal.stage_changed', { exact: true }).uncheck();
   await addEndpoint(page, { url: hook.url, description: '<img src=x id=injected> Billing', types: [] });
-  t.match(await page.getByRole('alert').innerText(), /enabled_events: at least one event type/, 'choosing types and ticking none');
+  t.match(await page.getByRole('alert').innerText(), /^Events to send: at least one event type/, 'choosing types and ticking none');
 
   await addEndpoint(page, { url: hook.url, description: '<img src=x id=injected> Billing' });
   t.equal(await page.getByRole('heading', { level: 1 }).innerText(), 'Webhook endpoint added');

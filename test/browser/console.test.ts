@@ -100,7 +100,7 @@ t.test('a bad token form is answered on the form, and creates nothing', async (t
   await page.goto(`${base}${ws}/tokens`);
   await page.getByLabel('Name').fill('No scopes');
   t.equal(await submit(page, 'Create token'), 400);
-  t.match(await page.getByRole('alert').innerText(), /scopes/);
+  t.match(await page.getByRole('alert').innerText(), /^Scopes: at least one scope is required/, 'the field named by its label');
   t.equal(await page.evaluate<string | null>('document.activeElement.id'), 'create-error', 'focus is on the reason, not lost at the top of the page');
   await page.keyboard.press('Tab');
   t.equal(await page.evaluate<string | null>('document.activeElement.id'), 'token-name', 'and Tab goes on into the form');
@@ -111,7 +111,7 @@ t.test('a bad token form is answered on the form, and creates nothing', async (t
     maxRedirects: 0,
   });
   t.equal(expired.status(), 400, 'an expiry in the past is refused');
-  t.match(await expired.text(), /must be in the future/);
+  t.match(await expired.text(), /Expires on: must be in the future/, 'named as the form names it, not expires_at');
   const tokens = await client(base, await stack.token(admin.workspace.id, ['tokens:write'])).get<{ data: { name: string }[] }>('/v1/tokens?include_revoked=true');
   t.same(tokens.body.data.filter((x) => x.name === 'No scopes' || x.name === 'Past'), [], 'nothing was created');
 });
@@ -158,7 +158,7 @@ t.test('contacts: paged and filtered like GET /v1/contacts', async (t) => {
   t.match(await page.locator('main').innerText(), /No contacts\./);
   const bad = await page.goto(`${base}${ws}/contacts?status=deleted`);
   t.equal(bad?.status(), 400);
-  t.match(await page.getByRole('alert').innerText(), /status/);
+  t.match(await page.getByRole('alert').innerText(), /^Status: /, 'the filter named by its label');
 });
 
 t.test('deals, grouped by the stages of a pipeline', async (t) => {

@@ -12,8 +12,11 @@ import { sessionOf } from '../console-session.js';
 import { filledQuery } from '../form-fields.js';
 import { activityPage } from '../pages/activity-page.js';
 import { recordValueNames } from '../record-value-names.js';
+import { refusalMessage } from '../form-refusal.js';
 
 const FILTER_KEYS = ['object', 'object_id', 'actor_kind', 'actor_id'] as const;
+/** The filters as the page labels them, for a refused one (`type` is the kind of record). */
+const LABELS = { type: 'Kind of record', object_id: 'Record id', actor_kind: 'Changed by', actor_id: 'Actor id' };
 const OBJECT_TYPES = Object.keys(EVENT_OBJECTS) as EventObjectType[];
 
 function isObjectType(value: string): value is EventObjectType {
@@ -50,13 +53,13 @@ export function activityRoute(deps: GatewayDeps): Router {
       actor_id: typed.actor_id,
       ...(cursor ? { cursor } : {}),
     });
-    if (!parsed.success) return sendPage(res, activityPage({ ...base, error: validationErrorFrom(parsed.error).message }), 400);
+    if (!parsed.success) return sendPage(res, activityPage({ ...base, error: refusalMessage(validationErrorFrom(parsed.error), LABELS) }), 400);
     try {
       const { result } = await callWorker(deps.bus, req, listEvents, parsed.data);
       sendPage(res, activityPage({ ...base, events: result.data, nextCursor: result.next_cursor }));
     } catch (error) {
       if (crmErrorIn(error, ['validation_failed', 'invalid_cursor'])) {
-        return sendPage(res, activityPage({ ...base, error: error.message }), HTTP_STATUS[error.code]);
+        return sendPage(res, activityPage({ ...base, error: refusalMessage(error, LABELS) }), HTTP_STATUS[error.code]);
       }
       throw error;
     }

@@ -18,6 +18,7 @@ import { memberInvitedPage } from '../pages/member-invited-page.js';
 import { membersPage } from '../pages/members-page.js';
 import { requireConfiguration } from '../require-configuration.js';
 import { workspacePath } from '../workspace-url.js';
+import { refusalMessage } from '../form-refusal.js';
 
 /**
  * Removing a member unsets the owner of every record they owned, each with its event: for a
@@ -32,6 +33,9 @@ const NOTICES: Record<string, string> = {
 };
 
 /** Errors a person can fix in the form: shown above it, with what they typed kept. */
+/** The member forms' fields as the pages label them, for their refusals. */
+const LABELS = { email: 'E-mail', permissions: 'Permissions', visibility: 'Which records they see' };
+
 const FORM_ERRORS: readonly ErrorCode[] = ['validation_failed', 'conflict', 'forbidden'];
 
 function memberForm(req: Request): MemberForm {
@@ -62,7 +66,7 @@ export function membersRoutes(deps: GatewayDeps): Router {
       const { result } = await callWorker(deps.bus, req, inviteMember, parseWith(inviteMember.input, form));
       sendPage(res, memberInvitedPage(sessionOf(req), result, deps.publicUrl()));
     } catch (error) {
-      if (crmErrorIn(error, FORM_ERRORS)) return showList(req, res, { error: error.message, form, status: HTTP_STATUS[error.code] });
+      if (crmErrorIn(error, FORM_ERRORS)) return showList(req, res, { error: refusalMessage(error, LABELS), form, status: HTTP_STATUS[error.code] });
       throw error;
     }
   });
@@ -80,7 +84,7 @@ export function membersRoutes(deps: GatewayDeps): Router {
       const gaveUpConfiguration = member.user_id === session.user.id && !input.permissions.includes('configuration');
       res.redirect(303, gaveUpConfiguration ? `${workspacePath(session)}?notice=permissions-changed` : `${workspacePath(session, '/members')}?notice=updated`);
     } catch (error) {
-      if (crmErrorIn(error, FORM_ERRORS)) return sendPage(res, memberEditPage(sessionOf(req), member, { error: error.message, form }), HTTP_STATUS[error.code]);
+      if (crmErrorIn(error, FORM_ERRORS)) return sendPage(res, memberEditPage(sessionOf(req), member, { error: refusalMessage(error, LABELS), form }), HTTP_STATUS[error.code]);
       throw error;
     }
   });

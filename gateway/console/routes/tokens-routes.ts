@@ -15,6 +15,10 @@ import { tokenCreatedPage } from '../pages/token-created-page.js';
 import { tokensPage, type TokenForm } from '../pages/tokens-page.js';
 import { requireConfiguration } from '../require-configuration.js';
 import { revokeRoutes } from './revoke-routes.js';
+import { refusalMessage } from '../form-refusal.js';
+
+/** The create form's fields as the page labels them, for its refusals. */
+const LABELS = { name: 'Name', scopes: 'Scopes', expires_at: 'Expires on' };
 
 const NOTICES: Record<string, string> = {
   revoked: 'The token was revoked. The next call made with it gets a 401.',
@@ -73,7 +77,7 @@ export function tokensRoutes(deps: GatewayDeps): Router {
       const { result } = await callWorker(deps.bus, req, createToken, input);
       sendPage(res, tokenCreatedPage(sessionOf(req), result, deps.publicUrl()));
     } catch (error) {
-      if (crmErrorIn(error, ['validation_failed', 'missing_scope', 'forbidden'])) return showList(req, res, { error: error.message, form, status: HTTP_STATUS[error.code] });
+      if (crmErrorIn(error, ['validation_failed', 'missing_scope', 'forbidden'])) return showList(req, res, { error: refusalMessage(error, LABELS), form, status: HTTP_STATUS[error.code] });
       throw error;
     }
   });

@@ -12,10 +12,14 @@ import { noticeFrom } from '../notice.js';
 import { webhookSecretPage } from '../pages/webhook-secret-page.js';
 import { webhooksPage, type WebhookForm } from '../pages/webhooks-page.js';
 import { requireConfiguration } from '../require-configuration.js';
+import { refusalMessage } from '../form-refusal.js';
 
 const NOTICES: Record<string, string> = {
   deleted: 'The endpoint was deleted, with its deliveries. It receives nothing more.',
 };
+
+/** The create form's fields as the page labels them, for its refusals. */
+const LABELS = { url: 'URL', description: 'Description', enabled_events: 'Events to send' };
 
 /** The create form as posted: "all" unless the member chose to pick types. */
 function webhookForm(req: Request): WebhookForm {
@@ -66,7 +70,7 @@ export function webhooksRoutes(deps: GatewayDeps): Router {
       sendPage(res, webhookSecretPage({ session: sessionOf(req), endpoint, secret, rotated: false }));
     } catch (error) {
       if (crmErrorIn(error, ['validation_failed', 'conflict', 'missing_scope', 'forbidden'])) {
-        return showList(req, res, { error: error.message, form, status: HTTP_STATUS[error.code] });
+        return showList(req, res, { error: refusalMessage(error, LABELS), form, status: HTTP_STATUS[error.code] });
       }
       throw error;
     }

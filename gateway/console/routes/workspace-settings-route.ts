@@ -13,6 +13,7 @@ import { noticeFrom } from '../notice.js';
 import { workspaceSettingsPage, type WorkspaceSettingsForm } from '../pages/workspace-settings-page.js';
 import { requireConfiguration } from '../require-configuration.js';
 import { workspacePath } from '../workspace-url.js';
+import { refusalMessage } from '../form-refusal.js';
 
 const NOTICES: Record<string, string> = { saved: 'The settings were saved.' };
 
@@ -41,7 +42,7 @@ export function workspaceSettingsRoute(deps: GatewayDeps): Router {
       res.redirect(303, `${workspacePath(sessionOf(req), '/settings')}?notice=saved`);
     } catch (error) {
       if (crmErrorIn(error, FORM_ERRORS)) {
-        return sendPage(res, workspaceSettingsPage(sessionOf(req), await settings(req), { error: error.message, form }), HTTP_STATUS[error.code]);
+        return sendPage(res, workspaceSettingsPage(sessionOf(req), await settings(req), { error: refusalMessage(error, { time_zone: 'Time zone', default_country: 'Default country for phones' }), form }), HTTP_STATUS[error.code]);
       }
       throw error;
     }

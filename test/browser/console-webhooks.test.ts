@@ -252,6 +252,27 @@ t.test('disable and enable', async (t) => {
   t.equal(await page.getByRole('button', { name: 'Send test event' }).count(), 1);
 });
 
+t.test('more than a page of endpoints: on to the next page and back to the first', async (t) => {
+  // A workspace of its own, so its 51 endpoints receive none of the other tests' events.
+  const other = await stack.bootstrap({ org: 'Hooli', workspace: 'Many hooks', email: 'ada@hooli.test' });
+  const api = client(base, await stack.token(other.workspace.id, ['webhooks:write', 'schema:read']));
+  for (let i = 1; i <= 51; i++) {
+    const res = await api.post('/v1/webhook-endpoints', { url: `${hook.url}?n=${i}`, enabled_events: ['pipeline.created'] });
+    if (res.status !== 201) t.fail(`endpoint ${i}: ${res.status} ${JSON.stringify(res.body)}`);
+  }
+  const list = `/console/w/${other.workspace.id}/webhooks`;
+  await page.goto(`${base}${list}`);
+  const pager = page.getByRole('navigation', { name: 'Pages' });
+  t.equal(await pager.getByRole('link', { name: 'First page' }).count(), 0, 'no way back from the first page');
+  await pager.getByRole('link', { name: 'More endpoints' }).click();
+  await page.waitForURL((url) => url.searchParams.has('cursor'));
+  t.equal(await page.locator('table.webhook-endpoints tbody tr').count(), 1, 'the 51st');
+  t.equal(await pager.getByRole('link', { name: 'More endpoints' }).count(), 0, 'and no further');
+  await pager.getByRole('link', { name: 'First page' }).click();
+  await page.waitForURL((url) => !url.searchParams.has('cursor'));
+  t.equal(await page.locator('table.webhook-endpoints tbody tr').count(), 50, 'back on the first page');
+});
+
 t.test('a member without Configuration gets no Webhooks section and a 403 for every page and action', async (t) => {
   const repContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   t.teardown(() => repContext.close());

@@ -19,6 +19,8 @@ export interface WebhooksView {
   /** Each endpoint's newest delivery, if it has had one. */
   lastDeliveries: Map<string, WebhookDelivery>;
   nextCursor: string | null;
+  /** Past the first page of endpoints. */
+  onLaterPage: boolean;
   notice?: string;
   error?: string;
   form?: WebhookForm;
@@ -37,6 +39,15 @@ function endpointRow(view: WebhooksView, endpoint: WebhookEndpoint): Html {
   </tr>`;
 }
 
+/** Back to the first page from a later one, and on to more endpoints (a later page had no way back but the section's link). */
+function endpointsPager(view: WebhooksView, base: string): Html {
+  if (!view.onLaterPage && !view.nextCursor) return html``;
+  return html`<nav class="pager" aria-label="Pages">
+    ${view.onLaterPage ? html`<a href="${base}">First page</a>` : ''}
+    ${view.nextCursor ? html`<a href="${base}?${new URLSearchParams({ cursor: view.nextCursor }).toString()}" rel="next">More endpoints</a>` : ''}
+  </nav>`;
+}
+
 /** The workspace's webhook endpoints, and a form to add one. */
 export function webhooksPage(view: WebhooksView): Html {
   const form = view.form ?? EMPTY_WEBHOOK_FORM;
@@ -53,14 +64,14 @@ export function webhooksPage(view: WebhooksView): Html {
         <h2 id="endpoints-heading">Endpoints</h2>
         ${
           view.endpoints.length === 0
-            ? html`<p>No endpoints yet.</p>`
+            ? html`<p>${view.onLaterPage ? 'No endpoints on this page.' : 'No endpoints yet.'}</p>`
             : html`<div class="table-scroll"><table class="webhook-endpoints" aria-labelledby="endpoints-heading">
                 <thead><tr><th scope="col">URL</th><th scope="col">Description</th><th scope="col">Events</th>
                   <th scope="col">Status</th><th scope="col">Last delivery</th></tr></thead>
                 <tbody>${view.endpoints.map((e) => endpointRow(view, e))}</tbody>
               </table></div>`
         }
-        ${view.nextCursor ? html`<p><a href="${base}?${new URLSearchParams({ cursor: view.nextCursor }).toString()}">More endpoints</a></p>` : ''}
+        ${endpointsPager(view, base)}
       </section>
 
       <section aria-labelledby="create-heading">

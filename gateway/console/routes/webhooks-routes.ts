@@ -49,6 +49,7 @@ export function webhooksRoutes(deps: GatewayDeps): Router {
       endpoints: endpoints.data,
       lastDeliveries,
       nextCursor: endpoints.next_cursor,
+      onLaterPage: cursor !== undefined,
       notice: noticeFrom(req, NOTICES),
       ...extra,
     });

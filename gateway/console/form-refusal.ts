@@ -1,4 +1,5 @@
 import type { CrmError } from '../../shared/errors.js';
+import { html, type Html } from '../pages/html.js';
 
 /**
  * A refusal as a console form says it: the field named by its label on the form ("Expires on:
@@ -11,4 +12,19 @@ export function refusalMessage(error: Pick<CrmError, 'message' | 'details'>, lab
   const field = param.split('.')[0] ?? '';
   if (!Object.hasOwn(labels, field)) return error.message;
   return `${labels[field]}: ${error.message.slice(param.length + 2)}`;
+}
+
+/** The form field a refusal is about (the API's name of it, as `labels` has it); none when it names no field of the form. */
+export function refusedField(error: Pick<CrmError, 'details'>, labels: Readonly<Record<string, string>>): string | undefined {
+  const field = error.details.param?.split('.')[0];
+  return field !== undefined && Object.hasOwn(labels, field) ? field : undefined;
+}
+
+/**
+ * A form control's description, and whether it is the one refused: the refusal is then read out
+ * when the control is reached (a form's own description is not), as the note's textarea does.
+ */
+export function controlState(refused: { field?: string | undefined; errorId: string }, field: string, helpId?: string): Html {
+  if (refused.field === field) return html`aria-invalid="true" aria-describedby="${[refused.errorId, helpId].filter(Boolean).join(' ')}"`;
+  return helpId ? html`aria-describedby="${helpId}"` : html``;
 }

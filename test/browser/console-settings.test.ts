@@ -89,6 +89,9 @@ t.test('a refused setting names the field as the page labels it, keeps what was 
   t.equal(response.status(), 400);
   t.match(await page.getByRole('alert').innerText(), /^Default country for phones: is not a country code/, 'not the API\'s default_country');
   t.equal(await page.getByLabel('Default country for phones').inputValue(), 'ZZ');
+  t.equal(await page.getByLabel('Default country for phones').getAttribute('aria-invalid'), 'true', 'the field refused is marked');
+  t.equal(await page.getByLabel('Default country for phones').getAttribute('aria-describedby'), 'settings-error country-help', 'and the reason is read out when it is reached');
+  t.equal(await page.getByLabel('Time zone').getAttribute('aria-invalid'), null, 'the other field is not');
   t.equal((await api.get<WorkspaceSettings>('/v1/workspace')).body.default_country, 'US', 'nothing changed');
   // A filter of the contacts page is named as its label says too.
   await page.goto(`${base}${ws}/contacts?phone=${encodeURIComponent('+1 not a phone')}`);

@@ -91,6 +91,8 @@ t.test('an administrator adds an endpoint; a refused URL is answered on the form
 
   await addEndpoint(page, { url: 'ftp://example.com/hook', description: 'Billing <b>sync</b>', types: ['contact.created', 'deal.stage_changed'] });
   t.match(await page.getByRole('alert').innerText(), /^URL: must be an absolute https URL/, 'the operation’s refusal, on the form, naming the field by its label');
+  t.equal(await page.getByLabel('URL', { exact: true }).getAttribute('aria-invalid'), 'true', 'the URL is marked as the field refused');
+  t.match(await page.getByLabel('URL', { exact: true }).getAttribute('aria-describedby'), /^create-error /, 'with the reason as its description');
   t.equal(await page.getByLabel('URL', { exact: true }).inputValue(), 'ftp://example.com/hook', 'what was typed is kept');
   t.equal(await page.getByLabel('Description (optional)').inputValue(), 'Billing <b>sync</b>');
   t.ok(await page.getByLabel('Only the types ticked below').isChecked());

@@ -111,7 +111,10 @@ t.test('a bad token form is answered on the form, and creates nothing', async (t
     maxRedirects: 0,
   });
   t.equal(expired.status(), 400, 'an expiry in the past is refused');
-  t.match(await expired.text(), /Expires on: must be in the future/, 'named as the form names it, not expires_at');
+  const refusedPage = await expired.text();
+  t.match(refusedPage, /Expires on: must be in the future/, 'named as the form names it, not expires_at');
+  t.match(refusedPage, /<input id="token-expiry"[^>]*aria-invalid="true" aria-describedby="create-error token-expiry-help"/, 'the expiry is marked as the field refused');
+  t.notMatch(refusedPage, /<input id="token-name"[^>]*aria-invalid/, 'the name is not');
   const tokens = await client(base, await stack.token(admin.workspace.id, ['tokens:write'])).get<{ data: { name: string }[] }>('/v1/tokens?include_revoked=true');
   t.same(tokens.body.data.filter((x) => x.name === 'No scopes' || x.name === 'Past'), [], 'nothing was created');
 });

@@ -7,6 +7,7 @@ import { when } from '../format.js';
 import { noticeLine } from '../notice.js';
 import { workspacePath } from '../workspace-url.js';
 import { memberFields, type MemberForm } from './member-fields.js';
+import { controlState } from '../form-refusal.js';
 
 export interface MembersView {
   session: ConsoleSession;
@@ -14,6 +15,8 @@ export interface MembersView {
   notice?: string;
   /** The invitation was refused: said in the invite form, which keeps what was typed. */
   error?: string;
+  /** The field the error is about (email), marked on the form. */
+  errorField?: string | undefined;
   form?: MemberForm;
   /** A removal was refused (the last administrator): said above the list, not as the invite form's error. */
   removeError?: string;
@@ -53,7 +56,7 @@ export function membersPage(view: MembersView): Html {
         <form method="post" action="${workspacePath(view.session, '/members')}" ${view.error ? html`aria-describedby="invite-error"` : ''}>
           <input type="hidden" name="csrf_token" value="${view.session.csrf}">
           <label for="invite-email">E-mail</label>
-          <input id="invite-email" name="email" type="email" maxlength="254" required value="${form.email}" autocomplete="off">
+          <input id="invite-email" name="email" type="email" maxlength="254" required value="${form.email}" autocomplete="off" ${controlState({ field: view.errorField, errorId: 'invite-error' }, 'email')}>
           ${memberFields(form, 'invite')}
           <div class="actions"><button class="primary" type="submit">Invite member</button></div>
         </form>

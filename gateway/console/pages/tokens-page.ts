@@ -7,6 +7,7 @@ import type { ConsoleSession } from '../console-session.js';
 import { when } from '../format.js';
 import { noticeLine } from '../notice.js';
 import { workspacePath } from '../workspace-url.js';
+import { controlState } from '../form-refusal.js';
 
 export interface TokenForm {
   name: string;
@@ -26,6 +27,8 @@ export interface TokensView {
   onLaterPage: boolean;
   notice?: string;
   error?: string;
+  /** The field the error is about (name, expires_at), marked on the form. */
+  errorField?: string | undefined;
   form?: TokenForm;
 }
 
@@ -56,6 +59,7 @@ function tokensPager(view: TokensView, base: string): Html {
 export function tokensPage(view: TokensView): Html {
   const form = view.form ?? { name: '', scopes: [], expires_on: '' };
   const base = workspacePath(view.session, '/tokens');
+  const refused = { field: view.errorField, errorId: 'create-error' };
   const tomorrow = formatLocalDate(addDays(localDateOf(Date.now(), view.session.timeZone), 1));
   return consoleLayout({
     session: view.session,
@@ -86,7 +90,7 @@ export function tokensPage(view: TokensView): Html {
         <form method="post" action="${base}" ${view.error ? html`aria-describedby="create-error"` : ''}>
           <input type="hidden" name="csrf_token" value="${view.session.csrf}">
           <label for="token-name">Name</label>
-          <input id="token-name" name="name" type="text" maxlength="100" required value="${form.name}" aria-describedby="token-name-help">
+          <input id="token-name" name="name" type="text" maxlength="100" required value="${form.name}" ${controlState(refused, 'name', 'token-name-help')}>
           <p id="token-name-help" class="muted">What uses it, e.g. "Website sign-up form".</p>
           <fieldset>
             <legend>Scopes</legend>
@@ -97,7 +101,7 @@ export function tokensPage(view: TokensView): Html {
             )}
           </fieldset>
           <label for="token-expiry">Expires on (optional)</label>
-          <input id="token-expiry" name="expires_on" type="date" min="${tomorrow}" value="${form.expires_on}" aria-describedby="token-expiry-help">
+          <input id="token-expiry" name="expires_on" type="date" min="${tomorrow}" value="${form.expires_on}" ${controlState(refused, 'expires_at', 'token-expiry-help')}>
           <p id="token-expiry-help" class="muted">At 00:00 on that day in ${view.session.timeZone}, the workspace's time zone. Leave empty for a token that works until it is revoked.</p>
           <div class="actions"><button class="primary" type="submit">Create token</button></div>
         </form>

@@ -6,6 +6,7 @@ import { noticeLine } from '../notice.js';
 import { deliveryOutcome } from '../webhook-delivery-outcome.js';
 import { enabledEventsText, webhookEventChoices, type WebhookEventChoice } from '../webhook-event-choices.js';
 import { workspacePath } from '../workspace-url.js';
+import { controlState } from '../form-refusal.js';
 
 /** The create form as typed, to fill it again after an error. */
 export interface WebhookForm extends WebhookEventChoice {
@@ -23,6 +24,8 @@ export interface WebhooksView {
   onLaterPage: boolean;
   notice?: string;
   error?: string;
+  /** The field the error is about (url, description), marked on the form. */
+  errorField?: string | undefined;
   form?: WebhookForm;
 }
 
@@ -52,6 +55,7 @@ function endpointsPager(view: WebhooksView, base: string): Html {
 export function webhooksPage(view: WebhooksView): Html {
   const form = view.form ?? EMPTY_WEBHOOK_FORM;
   const base = workspacePath(view.session, '/webhooks');
+  const refused = { field: view.errorField, errorId: 'create-error' };
   return consoleLayout({
     session: view.session,
     section: 'webhooks',
@@ -80,10 +84,10 @@ export function webhooksPage(view: WebhooksView): Html {
         <form method="post" action="${base}" ${view.error ? html`aria-describedby="create-error"` : ''}>
           <input type="hidden" name="csrf_token" value="${view.session.csrf}">
           <label for="webhook-url">URL</label>
-          <input id="webhook-url" name="url" type="text" inputmode="url" autocomplete="off" maxlength="2048" required value="${form.url}" aria-describedby="webhook-url-help">
+          <input id="webhook-url" name="url" type="text" inputmode="url" autocomplete="off" maxlength="2048" required value="${form.url}" ${controlState(refused, 'url', 'webhook-url-help')}>
           <p id="webhook-url-help" class="muted">An https address on the public internet, e.g. https://example.com/crm-events.</p>
           <label for="webhook-description">Description (optional)</label>
-          <input id="webhook-description" name="description" type="text" maxlength="500" value="${form.description}">
+          <input id="webhook-description" name="description" type="text" maxlength="500" value="${form.description}" ${controlState(refused, 'description')}>
           ${webhookEventChoices(form)}
           <div class="actions"><button class="primary" type="submit">Add endpoint</button></div>
         </form>

@@ -5,6 +5,7 @@ import { consoleLayout } from '../console-layout.js';
 import type { ConsoleSession } from '../console-session.js';
 import { noticeLine } from '../notice.js';
 import { workspacePath } from '../workspace-url.js';
+import { controlState } from '../form-refusal.js';
 
 export interface WorkspaceSettingsForm {
   time_zone: string;
@@ -27,9 +28,10 @@ const TIME_ZONES = [
 export function workspaceSettingsPage(
   session: ConsoleSession,
   settings: WorkspaceSettings,
-  options: { error?: string; form?: WorkspaceSettingsForm; notice?: string } = {},
+  options: { error?: string; errorField?: string | undefined; form?: WorkspaceSettingsForm; notice?: string } = {},
 ): Html {
   const form = options.form ?? { time_zone: settings.time_zone, default_country: settings.default_country ?? '' };
+  const refused = { field: options.errorField, errorId: 'settings-error' };
   const zones = TIME_ZONES.includes(form.time_zone) ? TIME_ZONES : [form.time_zone, ...TIME_ZONES];
   return consoleLayout({
     session,
@@ -42,14 +44,14 @@ export function workspaceSettingsPage(
         <input type="hidden" name="csrf_token" value="${session.csrf}">
         <div class="field">
           <label for="time_zone">Time zone</label>
-          <select id="time_zone" name="time_zone" aria-describedby="time-zone-help">
+          <select id="time_zone" name="time_zone" ${controlState(refused, 'time_zone', 'time-zone-help')}>
             ${zones.map((zone) => html`<option value="${zone}" ${zone === form.time_zone ? 'selected' : ''}>${zone}</option>`)}
           </select>
           <p class="muted" id="time-zone-help">Days in filters (created after 2026-01-31) and ranges such as last week are read in this time zone. The console shows times in it too; the API stores and returns them in UTC.</p>
         </div>
         <div class="field">
           <label for="default_country">Default country for phones</label>
-          <input id="default_country" name="default_country" type="text" maxlength="2" value="${form.default_country}" aria-describedby="country-help">
+          <input id="default_country" name="default_country" type="text" maxlength="2" value="${form.default_country}" ${controlState(refused, 'default_country', 'country-help')}>
           <p class="muted" id="country-help">Two letters, e.g. US: a phone written without a country code is read in this country. Empty: such phones are refused.</p>
         </div>
         <div class="actions">

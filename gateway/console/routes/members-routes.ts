@@ -18,7 +18,7 @@ import { memberInvitedPage } from '../pages/member-invited-page.js';
 import { membersPage } from '../pages/members-page.js';
 import { requireConfiguration } from '../require-configuration.js';
 import { workspacePath } from '../workspace-url.js';
-import { refusalMessage } from '../form-refusal.js';
+import { refusalMessage, refusedField } from '../form-refusal.js';
 
 /**
  * Removing a member unsets the owner of every record they owned, each with its event: for a
@@ -54,7 +54,7 @@ export function membersRoutes(deps: GatewayDeps): Router {
     if (!member) throw new NotFoundError('member', id);
     return member;
   };
-  const showList = async (req: Request, res: Response, extra: { error?: string; form?: MemberForm; removeError?: string; status?: number } = {}) => {
+  const showList = async (req: Request, res: Response, extra: { error?: string; errorField?: string | undefined; form?: MemberForm; removeError?: string; status?: number } = {}) => {
     sendPage(res, membersPage({ session: sessionOf(req), members: await members(req), notice: noticeFrom(req, NOTICES), ...extra }), extra.status ?? 200);
   };
 
@@ -66,7 +66,7 @@ export function membersRoutes(deps: GatewayDeps): Router {
       const { result } = await callWorker(deps.bus, req, inviteMember, parseWith(inviteMember.input, form));
       sendPage(res, memberInvitedPage(sessionOf(req), result, deps.publicUrl()));
     } catch (error) {
-      if (crmErrorIn(error, FORM_ERRORS)) return showList(req, res, { error: refusalMessage(error, LABELS), form, status: HTTP_STATUS[error.code] });
+      if (crmErrorIn(error, FORM_ERRORS)) return showList(req, res, { error: refusalMessage(error, LABELS), errorField: refusedField(error, LABELS), form, status: HTTP_STATUS[error.code] });
       throw error;
     }
   });

@@ -15,7 +15,7 @@ import { tokenCreatedPage } from '../pages/token-created-page.js';
 import { tokensPage, type TokenForm } from '../pages/tokens-page.js';
 import { requireConfiguration } from '../require-configuration.js';
 import { revokeRoutes } from './revoke-routes.js';
-import { refusalMessage } from '../form-refusal.js';
+import { refusalMessage, refusedField } from '../form-refusal.js';
 
 /** The create form's fields as the page labels them, for its refusals. */
 const LABELS = { name: 'Name', scopes: 'Scopes', expires_at: 'Expires on' };
@@ -45,7 +45,7 @@ export function tokensRoutes(deps: GatewayDeps): Router {
   const router = Router();
   router.use(requireConfiguration);
 
-  const showList = async (req: Request, res: Response, extra: { error?: string; form?: TokenForm; status?: number } = {}) => {
+  const showList = async (req: Request, res: Response, extra: { error?: string; errorField?: string | undefined; form?: TokenForm; status?: number } = {}) => {
     const session = sessionOf(req);
     const includeRevoked = req.query.revoked === '1';
     const cursor = typeof req.query.cursor === 'string' && extra.form === undefined ? req.query.cursor : undefined;
@@ -77,7 +77,7 @@ export function tokensRoutes(deps: GatewayDeps): Router {
       const { result } = await callWorker(deps.bus, req, createToken, input);
       sendPage(res, tokenCreatedPage(sessionOf(req), result, deps.publicUrl()));
     } catch (error) {
-      if (crmErrorIn(error, ['validation_failed', 'missing_scope', 'forbidden'])) return showList(req, res, { error: refusalMessage(error, LABELS), form, status: HTTP_STATUS[error.code] });
+      if (crmErrorIn(error, ['validation_failed', 'missing_scope', 'forbidden'])) return showList(req, res, { error: refusalMessage(error, LABELS), errorField: refusedField(error, LABELS), form, status: HTTP_STATUS[error.code] });
       throw error;
     }
   });

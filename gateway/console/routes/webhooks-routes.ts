@@ -12,7 +12,7 @@ import { noticeFrom } from '../notice.js';
 import { webhookSecretPage } from '../pages/webhook-secret-page.js';
 import { webhooksPage, type WebhookForm } from '../pages/webhooks-page.js';
 import { requireConfiguration } from '../require-configuration.js';
-import { refusalMessage } from '../form-refusal.js';
+import { refusalMessage, refusedField } from '../form-refusal.js';
 
 const NOTICES: Record<string, string> = {
   deleted: 'The endpoint was deleted, with its deliveries. It receives nothing more.',
@@ -36,7 +36,7 @@ export function webhooksRoutes(deps: GatewayDeps): Router {
   const router = Router();
   router.use(requireConfiguration);
 
-  const showList = async (req: Request, res: Response, extra: { error?: string; form?: WebhookForm; status?: number } = {}) => {
+  const showList = async (req: Request, res: Response, extra: { error?: string; errorField?: string | undefined; form?: WebhookForm; status?: number } = {}) => {
     const cursor = typeof req.query.cursor === 'string' && extra.form === undefined ? req.query.cursor : undefined;
     const endpoints = (await callWorker(deps.bus, req, listWebhookEndpoints, { limit: 50, ...(cursor ? { cursor } : {}) })).result;
     // The newest delivery of each, for the "last delivery" column: one small read per endpoint.
@@ -71,7 +71,7 @@ export function webhooksRoutes(deps: GatewayDeps): Router {
       sendPage(res, webhookSecretPage({ session: sessionOf(req), endpoint, secret, rotated: false }));
     } catch (error) {
       if (crmErrorIn(error, ['validation_failed', 'conflict', 'missing_scope', 'forbidden'])) {
-        return showList(req, res, { error: refusalMessage(error, LABELS), form, status: HTTP_STATUS[error.code] });
+        return showList(req, res, { error: refusalMessage(error, LABELS), errorField: refusedField(error, LABELS), form, status: HTTP_STATUS[error.code] });
       }
       throw error;
     }

@@ -13,7 +13,10 @@ import { noticeFrom } from '../notice.js';
 import { workspaceSettingsPage, type WorkspaceSettingsForm } from '../pages/workspace-settings-page.js';
 import { requireConfiguration } from '../require-configuration.js';
 import { workspacePath } from '../workspace-url.js';
-import { refusalMessage } from '../form-refusal.js';
+import { refusalMessage, refusedField } from '../form-refusal.js';
+
+/** The form's fields as the page labels them, for its refusals. */
+const LABELS = { time_zone: 'Time zone', default_country: 'Default country for phones' };
 
 const NOTICES: Record<string, string> = { saved: 'The settings were saved.' };
 
@@ -42,7 +45,7 @@ export function workspaceSettingsRoute(deps: GatewayDeps): Router {
       res.redirect(303, `${workspacePath(sessionOf(req), '/settings')}?notice=saved`);
     } catch (error) {
       if (crmErrorIn(error, FORM_ERRORS)) {
-        return sendPage(res, workspaceSettingsPage(sessionOf(req), await settings(req), { error: refusalMessage(error, { time_zone: 'Time zone', default_country: 'Default country for phones' }), form }), HTTP_STATUS[error.code]);
+        return sendPage(res, workspaceSettingsPage(sessionOf(req), await settings(req), { error: refusalMessage(error, LABELS), errorField: refusedField(error, LABELS), form }), HTTP_STATUS[error.code]);
       }
       throw error;
     }

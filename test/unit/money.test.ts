@@ -27,3 +27,16 @@ t.test('an amount needs its currency', async (t) => {
   t.doesNotThrow(() => requireCurrencyWithAmount(null, null), 'no amount, no currency');
   t.doesNotThrow(() => requireCurrencyWithAmount(undefined, 'USD'), 'a currency alone is allowed');
 });
+
+// Our own list, not ICU's: Node 22 refused VED and took HRK, and the set moved with each Node release.
+t.test('currencies are the active codes of ISO 4217, whatever the Node version', async (t) => {
+  for (const currency of ['VED', 'VES', 'XCG', 'ZWG', 'SLE', 'CHE', 'XAU', 'XDR']) {
+    t.equal(deal({ amount: 1, currency }).data?.currency, currency, `${currency} is taken`);
+  }
+  for (const [currency, instead] of [['HRK', 'EUR'], ['ZWL', 'ZWG'], ['SLL', 'SLE'], ['CUC', 'CUP'], ['MRO', 'MRU']]) {
+    const refused = deal({ amount: 1, currency: currency! });
+    t.notOk(refused.success, `${currency!} (withdrawn) is refused`);
+    t.match(refused.error?.issues[0]?.message, `${currency!} was withdrawn, use ${instead!}`);
+  }
+  for (const currency of ['XTS', 'XXX']) t.notOk(deal({ amount: 1, currency }).success, `${currency} is not money`);
+});

@@ -2,12 +2,19 @@ import type { Request } from 'express';
 import { ZodObject, type z } from 'zod';
 import { IdempotencyKey } from '../shared/contracts/common.js';
 import { InvalidCursorError, ValidationError, validationErrorFrom } from '../shared/errors.js';
+import { namesWithGuesses } from '../shared/nearest-parameter.js';
 
 /** `value` as `schema` reads it, or the 400 that names the first offending parameter. */
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw validationErrorFrom(parsed.error);
-  return parsed.data;
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  if (issue?.code === 'unrecognized_keys' && issue.path.length === 0 && isRecord(value)) throw unknownNames('field', issue.keys, schema, value);
+  throw validationErrorFrom(parsed.error);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -19,7 +26,7 @@ export function parseQuery<S extends z.ZodType>(schema: S, query: Record<string,
   const parsed = schema.safeParse(query);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  if (issue?.code === 'unrecognized_keys' && issue.path.length === 0) throw unknownParameters(issue.keys, schema);
+  if (issue?.code === 'unrecognized_keys' && issue.path.length === 0) throw unknownNames('query parameter', issue.keys, schema, query);
   const key = issue?.path[0];
   const value = typeof key === 'string' ? query[key] : undefined;
   if (typeof key === 'string' && Array.isArray(value)) throw new ValidationError(`${key} was given ${value.length} times: give each parameter once.`, key);
@@ -32,11 +39,14 @@ export function parseQuery<S extends z.ZodType>(schema: S, query: Record<string,
   throw validationErrorFrom(parsed.error);
 }
 
-/** The 400 for query parameters the endpoint does not take, listing those it does (a typo is then plain to see). */
-function unknownParameters(keys: string[], schema: z.ZodType): ValidationError {
+/**
+ * The 400 for query parameters or body fields the endpoint does not take: every one of them with
+ * its nearest valid name, and the list of those it takes, so that all typos are fixed in one try.
+ */
+function unknownNames(kind: string, keys: string[], schema: z.ZodType, given: Record<string, unknown>): ValidationError {
   const known = schema instanceof ZodObject ? Object.keys(schema.shape as Record<string, unknown>) : [];
   const takes = known.length > 0 ? `it takes ${known.join(', ')}` : 'it takes none';
-  return new ValidationError(`Unknown query parameter${keys.length > 1 ? 's' : ''}: ${keys.join(', ')}; ${takes}.`, keys[0]);
+  return new ValidationError(`Unknown ${kind}${keys.length > 1 ? 's' : ''}: ${namesWithGuesses(keys, known, given)}; ${takes}.`, keys[0]);
 }
 
 export function parseBody<S extends z.ZodType>(schema: S, req: Request): z.output<S> {

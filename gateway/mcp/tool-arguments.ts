@@ -1,70 +1,7 @@
 import { z } from 'zod';
 import { ValidationError, validationErrorFrom } from '../../shared/errors.js';
 import { ID_PREFIXES, isMadeId, type IdKind } from '../../shared/ids.js';
-
-/** Edit distance, for "did you mean": short parameter names, so the plain table is enough. */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
-}
-
-/**
- * The valid parameter nearest to a guessed one: by spelling, or by meaning where a model's
- * usual guesses differ in spelling (`name` for `query`, `since` for `created_after`).
- */
-const USUAL_GUESSES: Record<string, readonly string[]> = {
-  query: ['name', 'search', 'q', 'text', 'term', 'keyword', 'full_name'],
-  created_after: ['since', 'from', 'after', 'start', 'start_date', 'date_from'],
-  created_before: ['until', 'to', 'before', 'end', 'end_date', 'date_to'],
-  limit: ['count', 'max', 'page_size', 'size', 'n', 'top'],
-  cursor: ['page', 'next', 'next_cursor', 'offset', 'page_token'],
-  body: ['note', 'text', 'content', 'message'],
-  // find_deals and count_deals take a stage or a pipeline by name or id under one name.
-  stage: ['stage_name', 'status', 'stage_id'],
-  pipeline: ['pipeline_id', 'pipeline_name'],
-  // A contact's name is two fields: the error says to split it (parseToolArguments).
-  first_name: ['name', 'full_name', 'fullname', 'contact_name', 'firstname', 'given_name'],
-  last_name: ['surname', 'lastname', 'family_name'],
-  id: ['contact_id', 'deal_id'],
-  // The find tools take sort, list_notes order: a model carries one over to the other.
-  sort: ['order', 'order_by', 'sort_by', 'sort_order'],
-  order: ['sort', 'order_by', 'sort_by', 'sort_order', 'direction'],
-  // recent_changes' own names: a model carries over those of the find tools.
-  since: ['created_after', 'after', 'from', 'start', 'start_date', 'date_from'],
-  within: ['created_within', 'period', 'range', 'when'],
-  object_id: ['contact_id', 'deal_id', 'record_id', 'id'],
-  // create_deal and update_deal: a model names a deal as most trackers do.
-  name: ['title', 'deal_name', 'deal_title'],
-  amount: ['value', 'deal_value', 'price'],
-  closed_at: ['close_date', 'closed_date', 'closing_date', 'closed_on'],
-  // Studio: what a custom field, a pipeline and a stage are called in other tools.
-  position: ['order', 'index', 'rank', 'sort_order', 'place'],
-  stages: ['stage_names', 'stage_list'],
-  options: ['choices', 'values', 'select_options', 'enum'],
-  type: ['field_type', 'data_type', 'value_type'],
-  object_type: ['object', 'entity', 'record_type', 'applies_to', 'type'],
-  include_archived: ['archived', 'show_archived', 'with_archived'],
-  label: ['title', 'display_name'],
-  key: ['field_key', 'api_name', 'slug', 'field_name'],
-  required: ['is_required', 'mandatory'],
-  is_default: ['default', 'make_default', 'set_default'],
-};
-
-/** The parameter that takes an id of this kind, by the id's prefix: `id: "deal_…"` on add_note means deal_id. */
-const PARAMETER_BY_ID_PREFIX: readonly (readonly [prefix: string, parameter: string])[] = [
-  [`${ID_PREFIXES.contact}_`, 'contact_id'],
-  [`${ID_PREFIXES.deal}_`, 'deal_id'],
-];
-
-/** Names a model gives an id whose kind its value tells. */
-const ID_GUESSES: ReadonlySet<string> = new Set(['id', 'record_id', 'object_id', 'parent_id', 'record']);
+import { namesWithGuesses, nearestParameter } from '../../shared/nearest-parameter.js';
 
 /**
  * The one parameter that takes ids with this value's prefix, by its description (an id
@@ -77,23 +14,6 @@ function parameterForIdValue(value: unknown, shape: z.ZodRawShape | undefined): 
   if (!prefix || !(Object.values(ID_PREFIXES) as string[]).includes(prefix)) return undefined;
   const takers = Object.keys(shape).filter((name) => descriptionOf(shape[name] as z.ZodType)?.startsWith(`${prefix}_…`));
   return takers.length === 1 ? takers[0] : undefined;
-}
-
-export function nearestParameter(guess: string, valid: readonly string[], value?: unknown, shape?: z.ZodRawShape): string | undefined {
-  const lower = guess.toLowerCase();
-  if (ID_GUESSES.has(lower) && typeof value === 'string') {
-    const byPrefix = PARAMETER_BY_ID_PREFIX.find(([prefix, parameter]) => value.startsWith(prefix) && valid.includes(parameter));
-    if (byPrefix) return byPrefix[1];
-  }
-  const byIdValue = parameterForIdValue(value, shape);
-  if (byIdValue) return byIdValue;
-  for (const name of valid) if (USUAL_GUESSES[name]?.includes(lower)) return name;
-  let best: { name: string; distance: number } | undefined;
-  for (const name of valid) {
-    const distance = editDistance(lower, name);
-    if (distance <= Math.max(2, Math.floor(name.length / 3)) && (!best || distance < best.distance)) best = { name, distance };
-  }
-  return best?.name;
 }
 
 function unwrapped(schema: z.ZodType): z.ZodType {
@@ -168,7 +88,8 @@ export function parseToolArguments<S extends z.ZodObject>(schema: S, args: unkno
   const unknown = Object.keys(given).filter((k) => !Object.hasOwn(shape, k));
   if (unknown.length > 0) {
     const first = unknown[0]!;
-    const nearest = nearestParameter(first, valid, (given as Record<string, unknown>)[first], shape);
+    const takerOfId = (value: unknown) => parameterForIdValue(value, shape);
+    const nearest = nearestParameter(first, valid, (given as Record<string, unknown>)[first], takerOfId);
     const list = valid.length > 0 ? `Valid parameters: ${valid.join(', ')}.` : 'This tool takes no parameters.';
     // A note is a record of its own, not a field: say where it goes.
     const noteTool = unknown.some((k) => /^notes?$/i.test(k)) && !valid.includes('body') ? ' To write a note about a record, use add_note.' : '';
@@ -177,7 +98,7 @@ export function parseToolArguments<S extends z.ZodObject>(schema: S, args: unkno
     // Only writes that create take a key (tool.ts); the others are safe to repeat as they are.
     const noKey = unknown.includes('idempotency_key') ? ' This tool takes no idempotency_key: calling it again with the same arguments changes nothing more.' : '';
     throw new ValidationError(
-      `Unknown parameter${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `\`${k}\``).join(', ')}${nearest ? `: did you mean \`${nearest}\`?` : '.'} ${list}${noteTool}${splitName}${noKey}`,
+      `${unknown.length === 1 ? `Unknown parameter \`${first}\`${nearest ? `: did you mean \`${nearest}\`?` : '.'}` : `Unknown parameters ${namesWithGuesses(unknown, valid, given as Record<string, unknown>, { quote: (k) => `\`${k}\``, takerOfId })}.`} ${list}${noteTool}${splitName}${noKey}`,
       first,
     );
   }

@@ -126,7 +126,7 @@ t.test('invalid page parameters are 400s naming the parameter', async (t) => {
   t.equal(typo.body.error.param, 'created_since');
   t.equal(
     typo.body.error.message,
-    'Unknown query parameter: created_since; it takes limit, cursor, sort, created_after, created_before, created_within, status, email, phone, q.',
+    'Unknown query parameter: created_since (did you mean created_after?); it takes limit, cursor, sort, created_after, created_before, created_within, status, email, phone, q.',
     'the message lists the parameters the list takes',
   );
 });

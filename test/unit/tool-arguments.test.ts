@@ -36,6 +36,11 @@ t.test('a tool that reads or creates reads null for an optional argument as not 
 });
 
 t.test('an unknown argument names the one a small model meant', async (t) => {
+  // Several at once: each gets its own guess (only the first had one).
+  t.match(
+    refusal('find_contacts', { name: 'Ada', since: '2026-01-01', limt: 5, colour: 'red' }).message,
+    'Unknown parameters `name` (did you mean `query`?), `since` (did you mean `created_after`?), `limt` (did you mean `limit`?), `colour`. Valid parameters: ',
+  );
   // find_deals and count_deals take a stage or pipeline by name or id under one name each.
   t.match(refusal('find_deals', { stage_id: 'stg_1' }).message, 'did you mean `stage`?');
   t.match(refusal('count_deals', { pipeline_id: 'pipe_1' }).message, 'did you mean `pipeline`?');

@@ -24,7 +24,21 @@ export type CustomFieldValue = z.infer<typeof CustomFieldValue>;
 /** All of a record's custom field values as JSON, at most (enforced by the database: migration 0015). */
 export const CUSTOM_FIELDS_MAX_BYTES = 300_000;
 
+/**
+ * Some clients send the map as JSON text ("{\"tier\":\"gold\"}"); zod would say "expected record,
+ * received string", which names neither the shape wanted nor the slip.
+ */
+const NOT_AN_OBJECT = 'must be a JSON object of custom field keys to values, e.g. {"tier": "gold"}';
+function notAnObject(input: unknown): string {
+  if (typeof input === 'string') return `${NOT_AN_OBJECT}, not a string: send the object itself, not JSON text of it`;
+  if (Array.isArray(input)) return `${NOT_AN_OBJECT}, not a list`;
+  if (input === null) return `${NOT_AN_OBJECT}, not null: to clear one field, give its key with null, e.g. {"tier": null}`;
+  return `${NOT_AN_OBJECT}, not ${typeof input === 'number' ? 'a number' : typeof input === 'boolean' ? 'true or false' : typeof input}`;
+}
+
 export const CustomFieldValues = z
-  .record(z.string().max(64), CustomFieldValue)
+  .record(z.string().max(64), CustomFieldValue, {
+    error: (issue) => (issue.code === 'invalid_type' && issue.input !== undefined ? notAnObject(issue.input) : undefined),
+  })
   .refine((v) => Object.keys(v).length <= 100, { message: 'at most 100 custom fields' });
 export type CustomFieldValues = z.infer<typeof CustomFieldValues>;

@@ -27,7 +27,7 @@ export type Contact = z.infer<typeof Contact>;
 const Email = z
   .string()
   .trim()
-  .max(254)
+  .max(254, 'must be at most 254 characters, the longest an e-mail address can be')
   // A blank is refused (it may be a slip), with the way to clear the address on purpose.
   .pipe(z.string().min(1, 'is blank: send null to clear the e-mail address').pipe(EmailAddress));
 

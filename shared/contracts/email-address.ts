@@ -1,4 +1,4 @@
-import { domainToASCII } from 'node:url';
+import { domainToASCII, domainToUnicode } from 'node:url';
 import { z } from 'zod';
 
 const ASCII_EMAIL = z.email();
@@ -20,14 +20,40 @@ export function isEmailAddress(text: string): boolean {
   return ASCII_EMAIL.safeParse(`${local.replace(/[^\p{ASCII}]/gu, 'a')}@${tld}`).success;
 }
 
-/** An address as stored and compared: Unicode's composed form (so é typed two ways is one address), lower-cased. */
+/**
+ * An address as stored and compared: Unicode's composed form (so é typed two ways is one address),
+ * lower-cased, and the domain in its Unicode form as IDNA maps it: info@xn--mller-kva.de and
+ * info@müller.de are one mailbox, stored once as the latter (and full-width ｃ.com as c.com).
+ */
 export function canonicalEmail(text: string): string {
-  return text.normalize('NFC').toLowerCase();
+  const lower = text.normalize('NFC').toLowerCase();
+  const at = lower.lastIndexOf('@');
+  if (at <= 0) return lower;
+  // A domain IDNA refuses is left as typed, for isEmailAddress to refuse.
+  const domain = domainToASCII(lower.slice(at + 1)) ? domainToUnicode(lower.slice(at + 1)) : '';
+  return domain ? `${lower.slice(0, at)}@${domain}` : lower;
+}
+
+/**
+ * The stored forms a canonical address may have: itself, and with its domain in ASCII (punycode),
+ * as contacts written before the domain was stored in Unicode hold it.
+ */
+export function storedEmailForms(canonical: string): string[] {
+  const at = canonical.lastIndexOf('@');
+  const ascii = at > 0 ? domainToASCII(canonical.slice(at + 1)) : '';
+  return ascii && ascii !== canonical.slice(at + 1) ? [canonical, `${canonical.slice(0, at)}@${ascii}`] : [canonical];
+}
+
+/** RFC 5321: a mailbox's local part is at most 64 octets; a longer one cannot be delivered to. */
+function localPartFits(address: string): boolean {
+  const at = address.lastIndexOf('@');
+  return at <= 0 || Buffer.byteLength(address.slice(0, at), 'utf8') <= 64;
 }
 
 /** A contact's e-mail address, as typed, in its canonical form. */
 export const EmailAddress = z
   .string()
   .transform(canonicalEmail)
+  .refine(localPartFits, { message: 'must be an e-mail address: the part before @ is at most 64 characters (bytes in UTF-8)', abort: true })
   .refine(isEmailAddress, { message: 'must be an e-mail address' })
   .meta({ format: 'idn-email' });

@@ -5,7 +5,7 @@ import type { AppliedRange } from '../../shared/contracts/created-range.js';
 import type { ScopedSelect } from '../../shared/db/workspace-sql.js';
 import { foldedLikePrefix, likePrefix } from '../runtime/like-prefix.js';
 import { normalizePhone } from './normalize-phone.js';
-import { canonicalEmail } from '../../shared/contracts/email-address.js';
+import { canonicalEmail, storedEmailForms } from '../../shared/contracts/email-address.js';
 
 /** Filters as they are applied: e-mail lower-cased, phone in E.164, the creation range as instants. */
 export interface AppliedContactFilters {
@@ -108,7 +108,7 @@ export function whereContactFilters<O>(
   if (f.created_after) q = q.where('created_at', '>=', f.created_after);
   if (f.created_before) q = q.where('created_at', '<', f.created_before);
   if (f.status) q = q.where('status', '=', f.status);
-  if (f.email) q = q.where('email', '=', f.email);
+  if (f.email) q = q.where('email', 'in', storedEmailForms(f.email));
   if (f.phone) q = q.where('phone', '=', f.phone);
   return q;
 }

@@ -17,7 +17,12 @@ export const CustomFieldKey = z
  */
 export const CustomFieldValue = z.union([z.string().max(2000), z.number(), z.boolean(), z.null()], {
   // Said once for the union, instead of zod's bare "Invalid input" for an object or a list.
-  error: (issue) => (issue.code === 'invalid_union' ? 'must be text, a number, true or false, or null' : undefined),
+  error: (issue) =>
+    issue.code !== 'invalid_union'
+      ? undefined
+      : typeof issue.input === 'number' // 1e400 reads as Infinity: a number, just one no field can keep
+        ? 'is too large to be a number that can be kept exactly'
+        : 'must be text, a number, true or false, or null',
 });
 export type CustomFieldValue = z.infer<typeof CustomFieldValue>;
 

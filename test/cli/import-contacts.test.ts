@@ -83,7 +83,7 @@ function contactsCsv(rows: number, ownerId: string) {
         break;
       case 50:
         row.status = 'pending';
-        bad('status', 'status: Invalid option: expected one of "active"|"archived"');
+        bad('status', 'status: must be one of: active, archived');
         break;
       case 60:
         row['custom.score'] = 'many';

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { z } from 'zod';
-import { CreateContactInput } from '../../shared/contracts/contacts.js';
+import { CreateContactInput, UpdateContactFields } from '../../shared/contracts/contacts.js';
+import { CreateDealInput } from '../../shared/contracts/deals.js';
 import { CreateTokenInput } from '../../shared/contracts/tokens.js';
 import { inviteMember, updateMember } from '../../shared/contracts/members.js';
 import { validationErrorFrom } from '../../shared/errors.js';
@@ -36,4 +37,21 @@ t.test('a member with no permission ticked is told so in words, not "Too small: 
   const expected = { message: 'permissions: choose at least one permission', param: 'permissions' };
   t.same(messageFor(inviteMember.input, { email: 'bo@example.test', permissions: [], visibility: 'all' }), expected);
   t.same(messageFor(updateMember.input, { user_id: 'usr_1', permissions: [], visibility: 'all' }), expected);
+});
+
+// An agent sends null to "clear" a first name, 1e400 for a big number, STATUS in capitals: each
+// was answered in zod's terms ("expected string, received null", "received Infinity",
+// 'Invalid option: expected one of "active"|"archived"').
+t.test('null, a number JSON reads as infinity, and a value outside a choice are said in words', async (t) => {
+  t.same(messageFor(UpdateContactFields, { first_name: null }), { message: 'first_name: must not be null: expected text', param: 'first_name' });
+  t.same(messageFor(UpdateContactFields, { status: 'ARCHIVED' }), { message: 'status: must be one of: active, archived', param: 'status' });
+  t.same(messageFor(UpdateContactFields, { status: null }), { message: 'status: must be one of: active, archived', param: 'status' });
+  t.same(messageFor(CreateDealInput, { name: 'D', amount: JSON.parse('1e400') as number, currency: 'USD' }), {
+    message: 'amount: is too large to be a number that can be kept exactly',
+    param: 'amount',
+  });
+  t.same(messageFor(UpdateContactFields, { custom_fields: JSON.parse('{"score": 1e400}') as unknown }), {
+    message: 'custom_fields.score: is too large to be a number that can be kept exactly',
+    param: 'custom_fields.score',
+  });
 });

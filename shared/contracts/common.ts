@@ -109,13 +109,27 @@ export function cleanText(max: number) {
     .refine((s) => !/\p{Cc}/u.test(s), { message: 'must not contain control characters' });
 }
 
+/**
+ * Bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069): one left open in
+ * a name reverses what is shown after it on the same line ("\u202Eevil" reads "live", and so does the
+ * rest of a sentence that quotes it). The marks U+200E, U+200F and U+061C, all a mixed-direction name
+ * needs, are fine. Only in names: a phone copied from a chat keeps its wrapping, which is skipped.
+ */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/u;
+export const BIDI_CONTROLS_MESSAGE =
+  'must not contain bidirectional embedding, override or isolate characters (U+202A to U+202E, U+2066 to U+2069), which reorder the text shown after them; the marks U+200E and U+200F are fine';
+export function withoutBidiControls(s: string): boolean {
+  return !BIDI_CONTROLS.test(s);
+}
+
 /** Text that names something to people (a first name, a label, an option): trimmed, clean, and with something that shows. */
 export function shownText(max: number, emptyMessage = 'is required and must not be empty') {
   return cleanText(max).pipe(
     z
       .string()
       .min(1, emptyMessage)
-      .refine((s) => VISIBLE.test(s), { message: 'must contain visible text, not only spaces or invisible characters' }),
+      .refine((s) => VISIBLE.test(s), { message: 'must contain visible text, not only spaces or invisible characters' })
+      .refine(withoutBidiControls, { message: BIDI_CONTROLS_MESSAGE }),
   );
 }
 

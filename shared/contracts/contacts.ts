@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../bus/operation.js';
-import { cleanText, CreationSort, shownText, Cursor, OwnerIdInput, PageLimit, pageOf, Timestamp, userWritten, SearchWords, VISIBLE } from './common.js';
+import { cleanText, CreationSort, shownText, Cursor, OwnerIdInput, PageLimit, pageOf, Timestamp, userWritten, SearchWords, VISIBLE, withoutBidiControls, BIDI_CONTROLS_MESSAGE } from './common.js';
 import { AppliedRange, createdRangeFilters } from './created-range.js';
 import { CustomFieldValues } from './custom-field-values.js';
 import { EmailAddress } from './email-address.js';
@@ -33,7 +33,9 @@ const Email = z
 
 const FirstName = shownText(100);
 /** Blank, or only invisible characters: no last name, stored as null rather than as "" (so PATCH "" clears it). */
-const LastName = cleanText(100).transform((s) => (VISIBLE.test(s) ? s : null));
+const LastName = cleanText(100)
+  .refine(withoutBidiControls, { message: BIDI_CONTROLS_MESSAGE })
+  .transform((s) => (VISIBLE.test(s) ? s : null));
 const Phone = cleanText(40)
   .pipe(z.string().min(1, 'is required'))
   .describe('Any common format; stored as E.164. Without a country code the workspace default_country applies.');

@@ -95,6 +95,9 @@ export function nearestParameter(guess: string, valid: readonly string[], value?
  * Every unknown name, each with its own suggestion where one is near: `emial (did you mean email?)`.
  * A client that sent three misspelt names learns all three at once, not one per try.
  */
+/** Fields every record shows but no write takes: a client that sends a record back as read learns why they are refused. */
+const SET_BY_THE_SERVICE: ReadonlySet<string> = new Set(['object', 'id', 'created_at', 'updated_at']);
+
 export function namesWithGuesses(
   unknown: readonly string[],
   valid: readonly string[],
@@ -105,7 +108,8 @@ export function namesWithGuesses(
   return unknown
     .map((name) => {
       const nearest = nearestParameter(name, valid, given[name], options.takerOfId);
-      return nearest === undefined ? quote(name) : `${quote(name)} (did you mean ${quote(nearest)}?)`;
+      if (nearest !== undefined) return `${quote(name)} (did you mean ${quote(nearest)}?)`;
+      return SET_BY_THE_SERVICE.has(name) ? `${quote(name)} (read-only: the service sets it)` : quote(name);
     })
     .join(', ');
 }

@@ -35,3 +35,15 @@ t.test('unknown query parameters: each named with its nearest parameter', async 
     'Unknown query parameters: limt (did you mean limit?), sortt (did you mean sort?), statis (did you mean status?), search (did you mean q?); it takes limit, cursor, sort, created_after, created_before, created_within, status, email, phone, q.',
   );
 });
+
+t.test('the fields a record shows but no write takes are named as read-only', async (t) => {
+  const ada = (await api.post<{ id: string }>('/v1/contacts', { first_name: 'Ada', phone: '+14155550103' })).body;
+  const res = await api.send<ErrorBody>('PATCH', `/v1/contacts/${ada.id}`, {
+    body: { object: 'contact', id: ada.id, first_name: 'Ada', created_at: '2026-01-01T00:00:00.000Z' },
+  });
+  t.equal(res.status, 400);
+  t.equal(
+    res.body.error.message,
+    'Unknown fields: object (read-only: the service sets it), id (read-only: the service sets it), created_at (read-only: the service sets it); it takes first_name, last_name, email, phone, status, custom_fields, owner_id.',
+  );
+});

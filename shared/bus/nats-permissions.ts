@@ -13,15 +13,15 @@ import { queueOf, WORKER_NAMES, type WorkerName } from './operation.js';
  *   worker subject, so it can neither read requests (passwords, codes) nor answer them.
  *   It may not create streams: NATS cannot limit what a create request configures, and a
  *   bucket made by a gateway's key could capture the tokens worker's subjects. A gateway
- *   that finds no bucket asks a tokens worker to make it, and refuses a foreign one
+ *   that finds no bucket asks a webhooks worker to make it, and refuses a foreign one
  *   (./key-value-stream.ts).
  * - A worker of kind K subscribes to `<ns>.K.>` only in K's queue group, and publishes
  *   only replies to the requests it received (and, for tokens, the broadcasts).
- * - A tokens worker also creates the rate-limit bucket, as configured, when a gateway asks.
  * - The `crm` command line (the operator) publishes requests and broadcasts and reads its
  *   own inboxes and the event stream. Its operator calls are also signed (shared/bus/operator-signature.ts).
  * - The webhooks worker also relays events into the stream (creating it when missing) and
- *   reads it through its durable consumer; only the command line changes the stream.
+ *   reads it through its durable consumer; only the command line changes the stream. It also
+ *   creates the rate-limit bucket when a gateway asks: no other worker may create streams.
  */
 export const NATS_ROLES = ['gateway', 'cli', ...WORKER_NAMES.map((w) => `worker-${w}` as const)] as const;
 export type NatsRole = (typeof NATS_ROLES)[number];
@@ -141,15 +141,14 @@ export function natsPermissionsOf(namespace: string, role: NatsRole): NatsPermis
     default: {
       const worker = role.slice('worker-'.length) as WorkerName;
       const announces = BUS_EVENTS.filter((e) => e.worker === worker).map((e) => eventSubjectOf(namespace, e));
-      // The webhooks worker relays events into the stream and reads it through its durable consumer;
-      // the tokens worker creates the rate-limit bucket. JetStream's answers arrive in the worker's inbox.
+      // The webhooks worker relays events into the stream, reads it through its durable consumer, and
+      // creates the rate-limit bucket for the gateways. JetStream's answers arrive in its inbox.
       const jetStream =
         worker === 'webhooks'
-          ? [...relaySubjects(namespace), ...pullConsumerSubjects(eventStreamName(namespace), webhookConsumerName(namespace))]
-          : worker === 'tokens'
-            ? keyValueCreatorSubjects(rateLimitBucketOf(namespace))
-            : [];
-      const publishes = [...announces, ...jetStream];
+          ? [...relaySubjects(namespace), ...pullConsumerSubjects(eventStreamName(namespace), webhookConsumerName(namespace)), ...keyValueCreatorSubjects(rateLimitBucketOf(namespace))]
+          : [];
+      // Each subject once: the consumer's and the bucket's lists share JetStream's info subject.
+      const publishes = [...new Set([...announces, ...jetStream])];
       return {
         ...(publishes.length > 0 ? { publish: { allow: publishes } } : {}),
         // "subject queue": only as a member of the kind's queue group, never as a listener beside it.

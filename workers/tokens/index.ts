@@ -18,7 +18,6 @@ import {
 import { getGrant, listGrants, revokeGrantById } from '../../shared/contracts/grants.js';
 import { inviteMember, listMembers, nameMembers, removeMember, updateMember } from '../../shared/contracts/members.js';
 import { changePassword, resolveSession, sessionMemberships, signIn, signOut } from '../../shared/contracts/sessions.js';
-import { createRateLimitBucket } from '../../shared/contracts/rate-limits.js';
 import { whoAmI } from '../../shared/contracts/whoami.js';
 import { handle, type WorkerDefinition } from '../runtime/worker-call.js';
 import { purgeExpiredIdentityRecords } from './credentials/purge-expired.js';
@@ -54,7 +53,6 @@ import { listTokensHandler } from './api-tokens/list-tokens.js';
 import { nameTokenCreatorsHandler } from './api-tokens/name-token-creators.js';
 import { resolveWorkspaceHandler } from './workspaces/resolve-workspace.js';
 import { revokeTokenHandler } from './api-tokens/revoke-token.js';
-import { createRateLimitBucketHandler } from './rate-limits/create-rate-limit-bucket.js';
 
 /** Identity: API tokens, users, memberships, workspaces, browser sessions, and the OAuth authorization server's state. */
 export const tokensWorker: WorkerDefinition = {
@@ -84,7 +82,6 @@ export const tokensWorker: WorkerDefinition = {
     handle(revokeOAuthToken, revokeOAuthTokenHandler),
     handle(grantStatus, grantStatusHandler),
     handle(jwks, jwksHandler),
-    handle(createRateLimitBucket, createRateLimitBucketHandler),
     handle(rotateSigningKey, rotateSigningKeyHandler),
     handle(sessionMemberships, sessionMembershipsHandler),
     handle(listMembers, listMembersHandler),

@@ -1,4 +1,5 @@
 import { getEvent, listEvents } from '../../shared/contracts/events.js';
+import { createRateLimitBucket } from '../../shared/contracts/rate-limits.js';
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -25,8 +26,13 @@ import { updateEndpointHandler } from './endpoints/update-endpoint.js';
 import { getEventHandler } from './events/get-event.js';
 import { startWebhooksBackground } from './webhooks-background.js';
 import { listEventsHandler } from './events/list-events.js';
+import { createRateLimitBucketHandler } from './rate-limits/create-rate-limit-bucket.js';
 
-/** The change history: reading the feed, relaying it to the event stream, webhook endpoints, and delivering events to them. */
+/**
+ * The change history: reading the feed, relaying it to the event stream, webhook endpoints, and
+ * delivering events to them. It keeps the service's JetStream streams: the event stream, and the
+ * gateways' rate-limit bucket, which it creates when a gateway finds none.
+ */
 export const webhooksWorker: WorkerDefinition = {
   name: 'webhooks',
   handlers: [
@@ -42,6 +48,7 @@ export const webhooksWorker: WorkerDefinition = {
     handle(listWebhookDeliveries, listDeliveriesHandler),
     handle(getWebhookDelivery, getDeliveryHandler),
     handle(retryWebhookDelivery, retryDeliveryHandler),
+    handle(createRateLimitBucket, createRateLimitBucketHandler),
   ],
   background: startWebhooksBackground,
 };

@@ -18,7 +18,11 @@ function consentFor(scope: Scope, server: McpServerDefinition): 'read' | 'write'
  */
 export async function userMayBeGranted(scope: Scope, call: ToolCall): Promise<boolean> {
   if (call.credential.kind !== 'oauth') return true;
-  return grantsScope((await call.run(whoAmI, {})).grantable_scopes, scope);
+  // Only a better hint hangs on it: a tokens worker that cannot answer leaves the usual one, not an internal error in place of the refusal.
+  return call.run(whoAmI, {}).then(
+    (me) => grantsScope(me.grantable_scopes, scope),
+    () => true,
+  );
 }
 
 /** What to tell a user whose membership does not allow the scope: consenting again would not offer it. */

@@ -318,6 +318,8 @@ t.test('a blank id is refused as missing, naming the argument and the form of id
     ['archive_stage', { pipeline_id: sales?.id, stage_id: '' }, 'stage_id', 'stg_'],
     ['update_custom_field', { id: '', label: 'X' }, 'id', 'fld_'],
     ['archive_custom_field', { id: '' }, 'id', 'fld_'],
+    // Spaces alone are nothing sent too ("No such pipeline:  ." before).
+    ['get_pipeline', { id: '   ' }, 'id', 'pipe_'],
   ] as const) {
     t.match((await callTool(studio, tool, args)).structuredContent, { code: 'validation_failed', param, message: new RegExp(`is required: an id such as ${prefix}`) }, tool);
   }

@@ -8,5 +8,6 @@ import { ID_PREFIXES, type IdKind } from '../../../shared/ids.js';
  */
 export function idArgument(kind: IdKind) {
   const prefix = `${ID_PREFIXES[kind]}_…`;
-  return z.string().min(1, `is required: an id such as ${prefix}`).max(64).describe(prefix);
+  // Trimmed first, so that spaces alone are missing too.
+  return z.string().trim().min(1, `is required: an id such as ${prefix}`).max(64).describe(prefix);
 }

@@ -13,12 +13,14 @@ import { localBaseUrl } from '../shared/net/local-base-url.js';
 const IDLE_SWEEP_MS = 50;
 
 /**
- * How long a closing gateway waits for its requests in flight: each waits at most a bus call
- * to authenticate and one to serve it, each within BUS_TIMEOUT_MS (up to 60 s), so a grace
+ * How long a closing gateway waits for its requests in flight. The longest path is three bus
+ * calls in a row, each within BUS_TIMEOUT_MS (up to 60 s): authenticate, the write, and a read
+ * that describes its result (a tool's create_deal names the deal's stage and contact). A grace
  * shorter than that cut writes a worker then applied, their clients left without the answer.
+ * A heuristic, not a bound: a console page may make more calls, but writes none after its write.
  */
 export function shutdownGraceMs(busTimeoutMs: number): number {
-  return Math.max(10_000, 2 * busTimeoutMs + 1_000);
+  return Math.max(10_000, 3 * busTimeoutMs + 1_000);
 }
 
 export interface RunningGateway {

@@ -87,13 +87,25 @@ const postgresUrl = () =>
     .refine((url) => !url.includes('#'), 'must not hold "#" (a Postgres URL has no fragment): percent-encode it in the password as %23');
 
 /**
- * An http(s) URL that paths are appended to: any URL passed before (`javascript:`, `ftp:`,
- * one with a query or a fragment), and made every link, `Location` and the OAuth issuer wrong.
+ * An http(s) origin that paths are appended to, kept as its origin: lower-case scheme and host,
+ * no default port, no trailing slash. Any URL passed before (`javascript:`, `ftp:`, one with a
+ * query or a fragment) and made every link, `Location` and the OAuth issuer wrong; one written
+ * `https://CRM.example.com` or `…:443` was kept as written, so no OAuth client's resource
+ * (which clients normalise) equalled the tool server's and every authorization was refused.
+ * A path is refused: console links, redirects and forms, and the OAuth and protected-resource
+ * metadata, are served at the root, so a prefix behind a proxy only half worked.
  */
 const publicBaseUrl = () =>
   z
-    .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
-    .refine((url) => !/[?#]/.test(url), 'must be a base URL, without a query or a fragment');
+    .url({ protocol: /^https?$/i, error: 'must be an http or https URL' })
+    .refine((url) => !/[?#]/.test(url), 'must be a base URL, without a query or a fragment')
+    // URL.parse: zod runs these checks on a value that failed the first one too.
+    .refine((url) => !URL.parse(url)?.username && !URL.parse(url)?.password, 'must not hold a user name or password')
+    .refine(
+      (url) => /^\/*$/.test(URL.parse(url)?.pathname ?? '/'),
+      'must be an origin without a path (https://crm.example.com): the service is served at the root of its host, so serve it on its own host name rather than under a path prefix',
+    )
+    .transform((url) => new URL(url).origin);
 
 /** What is wrong with a CRM_SECRET, the first thing only. */
 function crmSecretProblem(secret: string): string | null {
@@ -167,9 +179,11 @@ const SETTINGS = {
   dataDir: mapped(withDefault('CRM_DATA_DIR', z.string(), '.data', 'Embedded Postgres data and the generated secret.'), (dir) => path.resolve(dir)),
   host: withDefault('HOST', listenHost(), '127.0.0.1', 'Where the gateway listens.'),
   port: withDefault('PORT', port(), 3000, "The gateway's port (`0` picks a free port)."),
-  publicUrl: mapped(
-    optional('PUBLIC_URL', publicBaseUrl(), '`http://HOST:PORT`', 'Public base URL for `links.next` and `Location`.'),
-    (url) => url?.replace(/\/+$/, ''),
+  publicUrl: optional(
+    'PUBLIC_URL',
+    publicBaseUrl(),
+    '`http://HOST:PORT`',
+    'The address clients use, an origin without a path (`https://crm.example.com`): links, `Location`, the OAuth issuer and the tool servers\' resource identifiers are made from it.',
   ),
   busNamespace: withDefault(
     'BUS_NAMESPACE',

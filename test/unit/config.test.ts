@@ -152,8 +152,25 @@ t.test('PUBLIC_URL is an http or https base URL', async (t) => {
   for (const value of ['javascript:alert(1)', 'ftp://crm.example.com', 'https://crm.example.com/?x=1', 'https://crm.example.com/#top', 'crm.example.com']) {
     t.throws(() => loadConfig({ PUBLIC_URL: value }), /PUBLIC_URL: must be/, value);
   }
-  t.equal(loadConfig({ PUBLIC_URL: 'https://crm.example.com/crm/' }).publicUrl, 'https://crm.example.com/crm');
   t.equal(loadConfig({ PUBLIC_URL: 'http://127.0.0.1:3000' }).publicUrl, 'http://127.0.0.1:3000');
+});
+
+t.test('PUBLIC_URL is kept as the origin clients compare with; a path prefix or credentials are refused at start', async (t) => {
+  // Written with capitals or the default port, the OAuth resource identifiers (which clients normalise) never matched.
+  const origins: [string, string][] = [
+    ['https://CRM.Example.com:443/', 'https://crm.example.com'],
+    ['HTTP://crm.example.com:80', 'http://crm.example.com'],
+    ['https://crm.example.com:8443//', 'https://crm.example.com:8443'],
+    ['http://[::1]:3000/', 'http://[::1]:3000'],
+  ];
+  for (const [value, origin] of origins) {
+    t.equal(loadConfig({ PUBLIC_URL: value }).publicUrl, origin, value);
+  }
+  // Console redirects, forms and the OAuth metadata are served at the root: a prefix only half worked.
+  for (const value of ['https://crm.example.com/crm', 'https://crm.example.com/crm/']) {
+    t.throws(() => loadConfig({ PUBLIC_URL: value }), /PUBLIC_URL: must be an origin without a path .*rather than under a path prefix/, value);
+  }
+  t.throws(() => loadConfig({ PUBLIC_URL: 'https://admin:secret@crm.example.com' }), /PUBLIC_URL: must not hold a user name or password/);
 });
 
 t.test('DATABASE_URL is a postgres:// URL without a fragment, its password unrepeated', async (t) => {

@@ -136,6 +136,36 @@ const natsServers = () =>
       'must be NATS servers, comma-separated, each nats://HOST:PORT or tls://HOST:PORT (credentials allowed: nats://user:password@HOST:PORT)',
     );
 
+function hostListEntries(value: string): string[] {
+  return value.split(',').map((entry) => entry.trim()).filter(Boolean);
+}
+
+/**
+ * The host name one MCP_ALLOWED_HOSTS entry names, as the Host header check compares it (lower
+ * case, IPv6 in brackets), written as an operator may: a port, an http(s) scheme, capitals.
+ */
+function allowedHostName(entry: string): string | null {
+  const bare = isIP(entry) === 6 ? `[${entry}]` : entry;
+  const url = URL.parse(/^[a-z][a-z0-9+.-]*:\/\//i.test(bare) ? bare : `http://${bare}`);
+  if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password || !/^\/?$/.test(url.pathname) || url.search || url.hash) return null;
+  const { hostname } = url;
+  const ip = isIP(hostname.replace(/^\[(.*)\]$/, '$1')) !== 0;
+  return ip || /^[a-z0-9_](?:[a-z0-9_.-]*[a-z0-9_])?$/.test(hostname) ? hostname : null;
+}
+
+/**
+ * Host names, comma-separated: an entry no Host header can equal (an unbracketed IPv6 address
+ * before, a wildcard `*.example.com`, a path) was dropped or kept silently, and the tool
+ * servers answered that host 403 with nothing saying why.
+ */
+const allowedHostList = () =>
+  z.string().superRefine((value, ctx) => {
+    const wrong = hostListEntries(value).filter((entry) => allowedHostName(entry) === null);
+    if (wrong.length > 0) {
+      ctx.addIssue({ code: 'custom', message: `must be host names or IP addresses, comma-separated, each perhaps with a port (no wildcards or paths): ${wrong.join(', ')} is not` });
+    }
+  });
+
 const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 /** One entry of an express `trust proxy` list: a named range, an address, or a subnet (`10.0.0.0/8`). */
@@ -226,8 +256,8 @@ const SETTINGS = {
     'Development and tests only: let the gateway fetch client metadata documents (an https URL as `client_id`) over http and from loopback, private and link-local addresses, which are otherwise refused (after DNS too, when connecting) so that a client_id cannot reach inside the deployment.',
   ),
   allowedHosts: mapped(
-    optional('MCP_ALLOWED_HOSTS', z.string(), 'none', "Extra host names the tool servers answer to, comma-separated (PUBLIC_URL's host and loopback names always)."),
-    (hosts) => (hosts ?? '').split(',').map((h) => h.trim()).filter(Boolean),
+    optional('MCP_ALLOWED_HOSTS', allowedHostList(), 'none', "Extra host names the tool servers answer to, comma-separated (PUBLIC_URL's host and loopback names always)."),
+    (hosts) => hostListEntries(hosts ?? '').map((entry) => allowedHostName(entry) ?? entry),
   ),
   trustProxy: optional('TRUST_PROXY', trustedProxies(), 'unset', 'Express `trust proxy` (e.g. `1`) when a load balancer sets `X-Forwarded-For`, so sign-in limits see client IPs.'),
   logLevel: withDefault(

@@ -173,6 +173,20 @@ t.test('PUBLIC_URL is kept as the origin clients compare with; a path prefix or 
   t.throws(() => loadConfig({ PUBLIC_URL: 'https://admin:secret@crm.example.com' }), /PUBLIC_URL: must not hold a user name or password/);
 });
 
+t.test('MCP_ALLOWED_HOSTS entries are host names as the Host check compares them; one no Host can equal is refused at start', async (t) => {
+  // An unbracketed IPv6 address was dropped and a wildcard kept as written: that host got 403, and nothing said why.
+  t.same(loadConfig({ MCP_ALLOWED_HOSTS: 'fd00::1, [fd00::2]:8443, Internal.Example:8443, https://edge.example/, 10.0.0.7' }).allowedHosts, [
+    '[fd00::1]',
+    '[fd00::2]',
+    'internal.example',
+    'edge.example',
+    '10.0.0.7',
+  ]);
+  for (const value of ['*.example.com', 'crm.example.com/mcp', 'ftp://crm.example.com', 'crm example.com']) {
+    t.throws(() => loadConfig({ MCP_ALLOWED_HOSTS: `ok.example,${value}` }), /MCP_ALLOWED_HOSTS: must be host names or IP addresses/, value);
+  }
+});
+
 t.test('DATABASE_URL is a postgres:// URL without a fragment, its password unrepeated', async (t) => {
   // Before, any URL passed: these failed only at connect, or never (the service waited for host "ss").
   for (const value of ['localhost:5432/crm', 'http://db.internal/crm', 'postgres://crm:hun#ter2@db.internal/crm']) {

@@ -1,5 +1,5 @@
 import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
-import { rateLimit } from 'express-rate-limit';
+import { rateLimit, type Options as RateLimitOptions } from 'express-rate-limit';
 import { redirectUriMatches } from '@modelcontextprotocol/sdk/server/auth/handlers/authorize.js';
 import { InvalidClientError, InvalidRequestError, OAuthError, ServerError, TemporarilyUnavailableError, TooManyRequestsError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
@@ -71,7 +71,7 @@ function sessionTokenOf(req: Request, issuer: string): string | undefined {
  * for themselves, and redirecting every visitor's errors there would make this server an
  * open redirector (RFC 9700 §4.11.2). Every redirect carries `iss` (RFC 9207).
  */
-export function authorizeRoute(provider: BusOAuthProvider, issuer: () => string, perAddress: { windowMs: number; limit: number } | false): Router {
+export function authorizeRoute(provider: BusOAuthProvider, issuer: () => string, perAddress: Partial<RateLimitOptions> | false): Router {
   const router = Router();
   router.use(express.urlencoded({ extended: false, limit: '10kb' }));
   if (perAddress) {

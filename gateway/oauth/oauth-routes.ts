@@ -8,6 +8,7 @@ import type { OAuthMetadata, OAuthProtectedResourceMetadata } from '@modelcontex
 import { MCP_SERVERS } from '../../shared/auth/mcp-servers.js';
 import { SUPPORTED_GRANT_TYPES, SUPPORTED_RESPONSE_TYPES, type McpServerKey } from '../../shared/contracts/oauth.js';
 import type { GatewayDeps } from '../deps.js';
+import { FORWARDING_CHECKS_OFF } from '../rate-limit/forwarding-checks.js';
 import { lazyHandler } from '../lazy-handler.js';
 import type { AccessTokenVerifier } from './access-token-verifier.js';
 import { authorizeRoute } from './authorize-route.js';
@@ -76,7 +77,7 @@ export function oauthRoutes(deps: GatewayDeps, provider: BusOAuthProvider, verif
 
   // The SDK's own default (50 per 15 minutes) would hold every agent behind one address to 50 refreshes.
   const perMinute = deps.config.rateLimits.oauthPerMinute;
-  const rateLimit = perMinute === 0 ? (false as const) : { windowMs: 60_000, limit: perMinute };
+  const rateLimit = perMinute === 0 ? (false as const) : { windowMs: 60_000, limit: perMinute, ...FORWARDING_CHECKS_OFF };
   router.use('/oauth/authorize', authorizeRoute(provider, issuer, rateLimit));
   router.use('/oauth/token', readableSchemaErrors(), formWithoutEmptyParameters(), publicClientAuthentication(), oneResourceInForm(), tokenHandler({ provider, rateLimit }), bodyErrors(InvalidRequestError));
   router.use(
@@ -85,7 +86,7 @@ export function oauthRoutes(deps: GatewayDeps, provider: BusOAuthProvider, verif
     clientRegistrationHandler({
       clientsStore: provider.clientsStore,
       clientSecretExpirySeconds: 0,
-      rateLimit: { windowMs: 60 * 60_000, max: deps.config.oauthRegistrationsPerHour },
+      rateLimit: { windowMs: 60 * 60_000, max: deps.config.oauthRegistrationsPerHour, ...FORWARDING_CHECKS_OFF },
     }),
     bodyErrors(InvalidClientMetadataError),
   );

@@ -32,8 +32,16 @@ export function allowedHosts(publicUrl: () => string, extra: readonly string[]):
     const host = hostnameOf(req.get('host') ?? '');
     const origin = req.get('origin');
     const originHost = origin === undefined ? undefined : hostnameOf(origin);
-    if (!host || !allowed.has(host) || (originHost !== undefined && (!originHost || !allowed.has(originHost)))) {
-      sendJsonRpcError(res, new ForbiddenError('Forbidden: this Host or Origin is not served here.'));
+    // Names what was refused and the remedy: behind a proxy that sends its upstream's name as
+    // Host (nginx's default), every tool call got "this Host or Origin" and no hint why.
+    if (!host || !allowed.has(host)) {
+      const named = host ? `The Host ${host}` : 'This Host';
+      sendJsonRpcError(res, new ForbiddenError(`Forbidden: ${named} is not served here. A proxy in front must pass on the Host clients use, or the operator lists the name in MCP_ALLOWED_HOSTS.`));
+      return;
+    }
+    if (originHost !== undefined && (!originHost || !allowed.has(originHost))) {
+      const named = originHost ? `The Origin ${originHost}` : 'This Origin';
+      sendJsonRpcError(res, new ForbiddenError(`Forbidden: ${named} may not use this tool server (DNS-rebinding protection); the operator may list it in MCP_ALLOWED_HOSTS.`));
       return;
     }
     next();

@@ -28,7 +28,8 @@ export async function run(argv: string[]): Promise<void> {
   if (url === undefined && config.publicUrl === undefined && config.port === 0) {
     throw new UsageError('PORT=0 picks a free port when the gateway starts, so the address is not known here: give --url, or set PUBLIC_URL.', usage);
   }
-  const base = url ?? config.publicUrl ?? localBaseUrl(config.host, config.port);
+  // Its origin (lower case, no default port), as clients normalise it and PUBLIC_URL is kept.
+  const base = (url === undefined ? undefined : new URL(url).origin) ?? config.publicUrl ?? localBaseUrl(config.host, config.port);
   printJson(mcpClientConfig(base, tokenEnv));
 }
 
@@ -48,5 +49,8 @@ function baseUrlProblem(text: string): string | null {
   // The servers' shared prefix (/mcp): appended to, it would give /mcp/mcp/crm, which answers nothing.
   const prefix = MCP_SERVERS.crm.path.slice(0, MCP_SERVERS.crm.path.lastIndexOf('/'));
   if (path.endsWith(prefix)) return `takes the service's base URL, without ${prefix}: the server paths (${Object.values(MCP_SERVERS).map((s) => s.path).join(', ')}) are added to it.`;
+  // As PUBLIC_URL: the service answers at the root of its host, so a prefix gives addresses whose OAuth resource matches no server.
+  if (path !== '') return `takes the service's address without a path, e.g. https://crm.example.com: the service is served at the root of its host, as PUBLIC_URL is.`;
+  if (url.username || url.password) return 'takes the service\'s address without a user name or password.';
   return null;
 }

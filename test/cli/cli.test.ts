@@ -40,6 +40,8 @@ t.test('bad arguments: a clear message, usage, and a non-zero exit', async (t) =
     [['mcp-config', '--url', 'https://crm.example.com/mcp/crm'], /--url takes the service's base URL, without \/mcp\/crm/],
     [['mcp-config', '--url', 'https://crm.example.com/mcp/'], /--url takes the service's base URL, without \/mcp: the server paths \(\/mcp\/crm, \/mcp\/studio\) are added to it/],
     [['mcp-config', '--url', 'ftp://crm.example.com'], /--url must be an http or https URL/],
+    // Before, printed as given: addresses under a prefix the service does not serve.
+    [['mcp-config', '--url', 'https://crm.example.com/crm'], /--url takes the service's address without a path, e\.g\. https:\/\/crm\.example\.com/],
     [['nats', 'keys', 'gateway'], /Unexpected argument: gateway/],
     [['nats', 'config', '--json'], /Unknown option '--json'/],
     // The command line's environment holds its own role's NATS_NKEY_SEED, as a deployment's does.
@@ -70,6 +72,11 @@ t.test('crm mcp-config without --url or PUBLIC_URL: the address the gateway answ
   t.equal(unknownPort.code, 2, 'PORT=0 is chosen at start: no address to print');
   t.match(unknownPort.stderr, /PORT=0 picks a free port when the gateway starts, so the address is not known here: give --url, or set PUBLIC_URL/);
   t.equal(unknownPort.stdout, '');
+  // --url is kept as its origin, as PUBLIC_URL is: written with capitals or :443 it matched no OAuth resource.
+  const given = await runCrm(['mcp-config', '--url', 'HTTPS://CRM.Example.com:443/'], stack.env);
+  t.equal(given.code, 0, given.stderr);
+  const servers = (JSON.parse(given.stdout) as { mcpServers: Record<string, { url: string }> }).mcpServers;
+  t.same(Object.values(servers).map((server) => server.url), ['https://crm.example.com/mcp/crm', 'https://crm.example.com/mcp/studio']);
 });
 
 t.test('crm --version prints the package version', async (t) => {

@@ -9,6 +9,11 @@ import { answerClientError } from './errors/client-error-handler.js';
 import { gatewayRateLimits } from './rate-limit/gateway-rate-limits.js';
 import { localBaseUrl } from '../shared/net/local-base-url.js';
 
+/** Longest a client may take to send one whole request, headers and body (a 408 past it). */
+export const REQUEST_TIMEOUT_MS = 30_000;
+/** How often the server looks for requests past {@link REQUEST_TIMEOUT_MS}: the most a cut comes late. */
+const TIMEOUT_CHECK_INTERVAL_MS = 2_000;
+
 /** How often a closing gateway closes the connections whose last request has been answered. */
 const IDLE_SWEEP_MS = 50;
 
@@ -34,10 +39,15 @@ export async function startGateway(bus: BusClient, config: Config, log: Logger, 
   let publicUrl = config.publicUrl ?? '';
   const rateLimits = gatewayRateLimits(bus, config, log, metrics);
   const gateway = createGatewayApp({ bus, config, log, publicUrl: () => publicUrl, metrics, rateLimits });
-  const server = http.createServer(gateway.app);
+  // Node checks these bounds every connectionsCheckingInterval (30 s by default): a slow client
+  // was cut up to that much past them.
+  const server = http.createServer({ connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS }, gateway.app);
   server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  server.requestTimeout = 30_000;
+  // Not above requestTimeout: with headers allowed 66 s, Node held a request whose body trickled
+  // in until then, not the 30 s meant (88 s seen). Idle keep-alive connections are
+  // keepAliveTimeout's alone (65 s, above the 60 s idle timeout of common load balancers).
+  server.headersTimeout = REQUEST_TIMEOUT_MS;
+  server.requestTimeout = REQUEST_TIMEOUT_MS;
   server.on('clientError', answerClientError(log));
   // The requests not yet answered in full, so that a shutdown can close their connections after
   // them too, and say how many its grace period cut.

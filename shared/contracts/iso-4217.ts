@@ -26,3 +26,14 @@ export const WITHDRAWN_CURRENCIES: Readonly<Record<string, string>> = Object.fre
     SLL: 'SLE', STD: 'STN', TRL: 'TRY', VEB: 'VES', VEF: 'VES', ZMK: 'ZMW', ZWL: 'ZWG',
   }),
 );
+
+/**
+ * Why a deal may not take this currency now, or null: a withdrawn code, with what replaced it.
+ * The contract takes withdrawn codes so that a deal stored with one before it was withdrawn (or
+ * before this list replaced ICU's) can be sent back unchanged; the deals worker refuses any
+ * other use (workers/deals/money.ts).
+ */
+export function withdrawnCurrencyProblem(code: string): string | null {
+  const replacement = WITHDRAWN_CURRENCIES[code];
+  return replacement ? `must be an active ISO 4217 currency code: ${code} was withdrawn, use ${replacement}` : null;
+}

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import t from 'tap';
 import type { Note } from '../../shared/contracts/notes.js';
 import type { ListPage } from '../helpers/api-types.js';
-import { collectCspViolations, launchBrowser } from '../helpers/browser.js';
+import { consoleBrowser, submitForm } from '../helpers/browser.js';
 import { check, signIn } from '../helpers/console-pages.js';
 import { client } from '../helpers/http.js';
 import { useStack } from '../helpers/shared-stack.js';
@@ -26,22 +26,7 @@ const dealId = (await api.post<{ id: string }>('/v1/deals', { name: 'Flair upgra
 await api.post('/v1/notes', { contact_id: contactId, body: 'Came in through the website.\n<script>alert(1)</script>' });
 await api.post('/v1/notes', { deal_id: dealId, body: 'Needs **37 pieces** of flair.' });
 
-const browser = await launchBrowser();
-t.teardown(() => browser.close());
-const cspReports: string[] = [];
-
-async function newPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  collectCspViolations(page, cspReports);
-  return page;
-}
-
-async function submit(page: Page, button: string): Promise<number> {
-  const [response] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: button, exact: true }).click()]);
-  await page.waitForLoadState();
-  return response.status();
-}
+const { newPage, cspReports } = await consoleBrowser(t);
 
 const notesSection = (page: Page) => page.getByRole('region', { name: 'Notes' });
 
@@ -55,7 +40,7 @@ t.test("a contact's notes, and one added with the form", async (t) => {
   t.equal(await page.locator('li.note script').count(), 0, 'and never runs');
 
   await page.getByLabel('Add a note').fill('Called Joanna.\nShe wants a **demo** on Friday.');
-  t.equal(await submit(page, 'Add note'), 303);
+  t.equal(await submitForm(page, 'Add note'), 303);
   t.equal(new URL(page.url()).pathname, `${ws}/contacts/${contactId}`, 'back on the contact page');
   const items = notes.getByRole('listitem');
   t.equal(await items.count(), 2);
@@ -69,7 +54,7 @@ t.test("a contact's notes, and one added with the form", async (t) => {
   t.match(stored?.author, { kind: 'console_user', name: 'peter@initrode.test' });
 
   await page.getByLabel('Add a note').fill('   ');
-  t.equal(await submit(page, 'Add note'), 400, 'an empty note is refused');
+  t.equal(await submitForm(page, 'Add note'), 400, 'an empty note is refused');
   t.match(await page.getByRole('alert').innerText(), /^Note: is required/, 'the field named as on the page, not the API\'s body');
   t.equal(await notes.getByRole('listitem').count(), 2, 'nothing added');
   const textarea = page.getByLabel('Add a note');
@@ -88,7 +73,7 @@ t.test("a deal's notes, and no form for a member who may only read", async (t) =
   await page.goto(`${base}${ws}/deals/${dealId}`);
   t.match(await notesSection(page).innerText(), /Needs \*\*37 pieces\*\* of flair\./);
   await page.getByLabel('Add a note').fill('Sent the quote.');
-  t.equal(await submit(page, 'Add note'), 303);
+  t.equal(await submitForm(page, 'Add note'), 303);
   t.match(await notesSection(page).getByRole('listitem').first().innerText(), /Sent the quote\./);
   await check(t, page, 'console-deal-notes');
 
@@ -176,7 +161,7 @@ t.test("a note's limit is counted as the server counts it: characters, an emoji 
   const full = `${'🙂'.repeat(9_999)}!`;
   await textarea.fill(`${full}\n`);
   t.equal(characters(await textarea.inputValue()), 10_001, 'typed in full, not cut at 10,000 UTF-16 units');
-  t.equal(await submit(page, 'Add note'), 303, 'and added');
+  t.equal(await submitForm(page, 'Add note'), 303, 'and added');
   const stored = (await api.get<ListPage<Note>>(`/v1/notes?contact_id=${id}&order=desc`)).body.data[0];
   t.ok(stored?.body === full, 'stored whole');
 
@@ -192,15 +177,14 @@ t.test("a note's limit is counted as the server counts it: characters, an emoji 
   await page.context().close();
 
   // Without the script the server refuses it, and the draft comes back whole (past 20,002 UTF-16 units too).
-  const context = await browser.newContext({ javaScriptEnabled: false });
-  const plain = await context.newPage();
+  const plain = await newPage({ javaScriptEnabled: false });
   await signIn(plain, base, 'peter@initrode.test', TEST_PASSWORD, `${ws}/contacts/${id}`);
   const long = '🙂'.repeat(10_500);
   await plain.getByLabel('Add a note').fill(long);
-  t.equal(await submit(plain, 'Add note'), 400, 'refused by the server');
+  t.equal(await submitForm(plain, 'Add note'), 400, 'refused by the server');
   t.match(await plain.getByRole('alert').innerText(), /^Note: must be at most 10000 characters/);
   t.ok((await plain.getByLabel('Add a note').inputValue()) === long, 'the draft as typed');
   t.equal((await api.get<ListPage<Note>>(`/v1/notes?contact_id=${id}`)).body.data.length, 1, 'nothing added');
-  await context.close();
+  await plain.context().close();
   t.same(cspReports, [], 'no CSP violation on any page');
 });

@@ -1,6 +1,5 @@
-import type { Page } from 'playwright-core';
 import t from 'tap';
-import { collectCspViolations, launchBrowser } from '../helpers/browser.js';
+import { consoleBrowser } from '../helpers/browser.js';
 import { check, signIn } from '../helpers/console-pages.js';
 import { client } from '../helpers/http.js';
 import { useStack } from '../helpers/shared-stack.js';
@@ -21,16 +20,7 @@ const api = client(base, await stack.token(wsId, ['contacts:write', 'deals:write
 const contactId = (await api.post<{ id: string }>('/v1/contacts', { first_name: 'Jackie', phone: '+1 415 555 0801', owner_id: admin.user.id })).body.id;
 await api.post('/v1/deals', { name: 'Kramerica', owner_id: admin.user.id });
 
-const browser = await launchBrowser();
-t.teardown(() => browser.close());
-const cspReports: string[] = [];
-
-async function newPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  collectCspViolations(page, cspReports);
-  return page;
-}
+const { newPage, cspReports } = await consoleBrowser(t);
 
 t.test("a member who is not an administrator sees the owner's e-mail, not an id", async (t) => {
   const page = await newPage();

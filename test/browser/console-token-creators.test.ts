@@ -1,6 +1,5 @@
-import type { Page } from 'playwright-core';
 import t from 'tap';
-import { collectCspViolations, launchBrowser } from '../helpers/browser.js';
+import { consoleBrowser, submitForm } from '../helpers/browser.js';
 import { check, signIn } from '../helpers/console-pages.js';
 import { client } from '../helpers/http.js';
 import { useStack } from '../helpers/shared-stack.js';
@@ -18,22 +17,7 @@ const wsId = admin.workspace.id;
 const ws = `/console/w/${wsId}`;
 await stack.addMember(wsId, 'george@vandelay.test', ['contacts.read', 'configuration'], 'all');
 
-const browser = await launchBrowser();
-t.teardown(() => browser.close());
-const cspReports: string[] = [];
-
-async function newPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  collectCspViolations(page, cspReports);
-  return page;
-}
-
-async function submit(page: Page, button: string): Promise<number> {
-  const [response] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: button, exact: true }).click()]);
-  await page.waitForLoadState();
-  return response.status();
-}
+const { newPage, cspReports } = await consoleBrowser(t);
 
 t.test('a removed member and a revoked token are named as creators, not shown as ids', async (t) => {
   // George creates a token in the console, then is removed; his token keeps working.
@@ -41,7 +25,7 @@ t.test('a removed member and a revoked token are named as creators, not shown as
   await signIn(george, base, 'george@vandelay.test', TEST_PASSWORD, `${ws}/tokens`);
   await george.getByLabel('Name').fill('Latex sales report');
   await george.getByLabel('contacts:read', { exact: false }).first().check();
-  t.equal(await submit(george, 'Create token'), 200);
+  t.equal(await submitForm(george, 'Create token'), 200);
   await george.context().close();
 
   // A token that creates tokens, revoked since without the ones it created.
@@ -54,7 +38,7 @@ t.test('a removed member and a revoked token are named as creators, not shown as
   const page = await newPage();
   await signIn(page, base, 'art@vandelay.test', TEST_PASSWORD, `${ws}/members`);
   await page.getByRole('link', { name: 'Remove george@vandelay.test' }).click();
-  t.equal(await submit(page, 'Remove member'), 303);
+  t.equal(await submitForm(page, 'Remove member'), 303);
 
   await page.goto(`${base}${ws}/tokens`);
   const creator = async (name: string) => (await page.locator('tr', { hasText: name }).locator('td').nth(3).innerText()).trim();

@@ -193,3 +193,19 @@ t.test('a precondition that cannot hold (If-Match with a tag, …) is a 412, and
   t.equal(star.body.name, 'Renamed');
   t.equal((await api.send<ErrorBody>('PATCH', `/v1/deals/${newId('deal')}`, { body: { name: 'x' }, headers: { 'If-Match': '*' } })).status, 404, 'If-Match: * on no record: the 404 it always was');
 });
+
+t.test('a withdrawn currency is refused for a new value, and kept on a deal that already has it', async (t) => {
+  const refused = await api.post<ErrorBody>('/v1/deals', { name: 'Zagreb', amount: 100, currency: 'hrk' });
+  t.equal(refused.status, 400);
+  t.equal(refused.body.error.param, 'currency');
+  t.equal(refused.body.error.message, 'currency: must be an active ISO 4217 currency code: HRK was withdrawn, use EUR.');
+  // A deal stored with HRK while it was taken (before the service kept its own list).
+  const deal = (await api.post<Deal>('/v1/deals', { name: 'Zagreb', amount: 100, currency: 'EUR' })).body;
+  await stack.db.query(`update deals set currency = 'HRK' where id = $1`, [deal.id]);
+  const sentBack = await api.send<Deal>('PATCH', `/v1/deals/${deal.id}`, { body: { name: 'Zagreb office', amount: 200, currency: 'HRK' } });
+  t.equal(sentBack.status, 200, 'sent back as read, with another amount');
+  t.equal(sentBack.body.currency, 'HRK');
+  const changed = await api.send<ErrorBody>('PATCH', `/v1/deals/${deal.id}`, { body: { currency: 'BGN' } });
+  t.equal(changed.status, 400, 'another withdrawn code is still refused');
+  t.equal(changed.body.error.param, 'currency');
+});

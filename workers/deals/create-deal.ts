@@ -10,11 +10,12 @@ import { resolvePlacement } from './deal-placement.js';
 import { requireVisibleContact } from './deal-references.js';
 import { toDealResource } from './deal-resource.js';
 import { loadDealFields } from './load-deal-fields.js';
-import { requireCurrencyWithAmount } from './money.js';
+import { refuseWithdrawnCurrency, requireCurrencyWithAmount } from './money.js';
 import { asStoredInstant } from './stored-instant.js';
 
 export const createDealHandler: OperationHandler<typeof createDeal> = async ({ input, context, db, events }) => {
   requireCurrencyWithAmount(input.amount, input.currency);
+  refuseWithdrawnCurrency(input.currency, null);
   const closedAt = await asStoredInstant(db, input.closed_at);
   // See lockFieldDefinitions: before the read, and only when custom fields are written.
   if (input.custom_fields !== undefined) await lockFieldDefinitions(db, 'deal', Object.keys(input.custom_fields));

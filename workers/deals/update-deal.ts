@@ -13,7 +13,7 @@ import { toDealResource } from './deal-resource.js';
 import { findVisibleDeal } from './get-deal.js';
 import { dealUnchanged } from './deal-unchanged.js';
 import { loadDealFields } from './load-deal-fields.js';
-import { requireCurrencyWithAmount } from './money.js';
+import { refuseWithdrawnCurrency, requireCurrencyWithAmount } from './money.js';
 import { asStoredInstant } from './stored-instant.js';
 
 /** Changes the fields given; moves between stages stay inside the deal's pipeline unless pipeline_id moves it. */
@@ -21,6 +21,7 @@ export const updateDealHandler: OperationHandler<typeof updateDeal> = async ({ i
   const { id, custom_fields: customFields, pipeline_id: pipelineId, stage_id: stageId, stage: stageName, ...given } = input;
   const fields = { ...given, closed_at: await asStoredInstant(db, given.closed_at) };
   const current = await findVisibleDeal(db, context, id, { lock: true });
+  refuseWithdrawnCurrency(fields.currency, current.currency);
   requireCurrencyWithAmount(
     fields.amount === undefined ? (current.amount === null ? null : Number(current.amount)) : fields.amount,
     fields.currency === undefined ? current.currency : fields.currency,

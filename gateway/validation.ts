@@ -46,7 +46,7 @@ export function parseQuery<S extends z.ZodType>(schema: S, query: Record<string,
 function unknownNames(kind: string, keys: string[], schema: z.ZodType, given: Record<string, unknown>): ValidationError {
   const known = schema instanceof ZodObject ? Object.keys(schema.shape as Record<string, unknown>) : [];
   const takes = known.length > 0 ? `it takes ${known.join(', ')}` : 'it takes none';
-  return new ValidationError(`Unknown ${kind}${keys.length > 1 ? 's' : ''}: ${namesWithGuesses(keys, known, given)}; ${takes}.`, keys[0]);
+  return new ValidationError(`Unknown ${kind}${keys.length > 1 ? 's' : ''}: ${namesWithGuesses(keys, known, given, { recordFields: kind === 'field' })}; ${takes}.`, keys[0]);
 }
 
 export function parseBody<S extends z.ZodType>(schema: S, req: Request): z.output<S> {

@@ -357,7 +357,7 @@ const SETTINGS = {
     ),
     streamReplicas: withDefault('EVENTS_STREAM_REPLICAS', wholeNumber(1, 5), 1, 'Copies of the event stream in a NATS cluster (3 for a 3-node cluster).'),
   },
-  natsKvReplicas: withDefault('NATS_KV_REPLICAS', wholeNumber(1, 5), 1, 'Copies of the rate-limit key-value bucket in a NATS cluster (3 for a 3-node cluster).'),
+  natsKvReplicas: withDefault('NATS_KV_REPLICAS', wholeNumber(1, 5), 1, 'Copies of the rate-limit key-value bucket in a NATS cluster (3 for a 3-node cluster); read by the webhooks workers, which create the bucket.'),
 };
 
 type Settings = { [key: string]: Setting | Settings };

@@ -244,7 +244,7 @@ export function validationErrorFrom(error: z.ZodError, prefix?: string): Validat
   // 1e400 is valid JSON that reads as Infinity: "expected number, received Infinity" blames the type.
   if (issue.code === 'invalid_type' && /received -?Infinity$/.test(issue.message)) message = 'is too large to be a number that can be kept exactly';
   // "Invalid option: expected one of \"active\"|\"archived\"": the choices in plain words.
-  if (issue.code === 'invalid_value' && issue.values.length > 1) message = `must be one of: ${issue.values.map(String).join(', ')}`;
+  if (issue.code === 'invalid_value' && issue.values.length > 1 && issue.message.startsWith('Invalid option')) message = `must be one of: ${issue.values.map(String).join(', ')}`;
   if (issue.code === 'unrecognized_keys') {
     pathParts = [...pathParts, issue.keys[0] ?? ''];
     message = `Unknown field${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}.`;

@@ -91,25 +91,27 @@ export function nearestParameter(guess: string, valid: readonly string[], value?
   return best?.name;
 }
 
+/** Fields every record shows but no write takes: a client that sends a record back as read learns why they are refused. */
+const SET_BY_THE_SERVICE: ReadonlySet<string> = new Set(['object', 'id', 'created_at', 'updated_at']);
+
 /**
  * Every unknown name, each with its own suggestion where one is near: `emial (did you mean email?)`.
  * A client that sent three misspelt names learns all three at once, not one per try.
  */
-/** Fields every record shows but no write takes: a client that sends a record back as read learns why they are refused. */
-const SET_BY_THE_SERVICE: ReadonlySet<string> = new Set(['object', 'id', 'created_at', 'updated_at']);
 
 export function namesWithGuesses(
   unknown: readonly string[],
   valid: readonly string[],
   given: Readonly<Record<string, unknown>>,
-  options: { quote?: (name: string) => string; takerOfId?: IdTaker } = {},
+  options: { quote?: (name: string) => string; takerOfId?: IdTaker; recordFields?: boolean } = {},
 ): string {
   const quote = options.quote ?? ((name: string) => name);
   return unknown
     .map((name) => {
       const nearest = nearestParameter(name, valid, given[name], options.takerOfId);
       if (nearest !== undefined) return `${quote(name)} (did you mean ${quote(nearest)}?)`;
-      return SET_BY_THE_SERVICE.has(name) ? `${quote(name)} (read-only: the service sets it)` : quote(name);
+      // A record's own fields sent back in a body; as a query parameter, `id` is only unknown.
+      return options.recordFields && SET_BY_THE_SERVICE.has(name) ? `${quote(name)} (read-only: the service sets it)` : quote(name);
     })
     .join(', ');
 }

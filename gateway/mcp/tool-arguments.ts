@@ -98,7 +98,7 @@ export function parseToolArguments<S extends z.ZodObject>(schema: S, args: unkno
     // Only writes that create take a key (tool.ts); the others are safe to repeat as they are.
     const noKey = unknown.includes('idempotency_key') ? ' This tool takes no idempotency_key: calling it again with the same arguments changes nothing more.' : '';
     throw new ValidationError(
-      `${unknown.length === 1 ? `Unknown parameter \`${first}\`${nearest ? `: did you mean \`${nearest}\`?` : '.'}` : `Unknown parameters ${namesWithGuesses(unknown, valid, given as Record<string, unknown>, { quote: (k) => `\`${k}\``, takerOfId })}.`} ${list}${noteTool}${splitName}${noKey}`,
+      `${unknown.length === 1 ? `Unknown parameter \`${first}\`${nearest ? `: did you mean \`${nearest}\`?` : '.'}` : `Unknown parameters ${namesWithGuesses(unknown, valid, given as Record<string, unknown>, { quote: (k) => `\`${k}\``, takerOfId, recordFields: true })}.`} ${list}${noteTool}${splitName}${noKey}`,
       first,
     );
   }

@@ -1,6 +1,6 @@
 import type { KV } from 'nats';
 import type { BusClient } from '../../shared/bus/bus-client.js';
-import { KeyValueBucketMissingError } from '../../shared/bus/jetstream-errors.js';
+import { ForeignKeyValueBucketError, KeyValueBucketMissingError } from '../../shared/bus/jetstream-errors.js';
 import { NatsTransport } from '../../shared/bus/nats-transport.js';
 import { createRateLimitBucket } from '../../shared/contracts/rate-limits.js';
 import { newId } from '../../shared/ids.js';
@@ -35,7 +35,8 @@ export function gatewayRateLimits(bus: BusClient, config: Config, log: Logger, m
       }
     };
     const shared = new NatsKvRateLimitStore(open);
-    shared.openNow((error) => log.error({ err: error }, 'rate-limit bucket not opened; trying again'));
+    // A foreign bucket is an attack to act on; no webhooks worker yet is how a deployment starts.
+    shared.openNow((error) => log[error instanceof ForeignKeyValueBucketError ? 'error' : 'warn']({ err: error }, 'rate-limit bucket not opened; trying again'));
     store = shared;
   }
   const onStoreFailure = { policy: config.rateLimits.storeFailure, decided: storeUnavailableCounter(metrics) };

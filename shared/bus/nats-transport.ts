@@ -4,7 +4,7 @@ import { ConfigError } from '../config.js';
 import { CoalescedSends } from './coalesced-sends.js';
 import { ReplyInbox } from './nats-reply-inbox.js';
 import { printableNatsUrl } from './printable-nats-url.js';
-import { isStreamNotFound, KeyValueBucketMissingError } from './jetstream-errors.js';
+import { ForeignKeyValueBucketError, isStreamNotFound, KeyValueBucketMissingError } from './jetstream-errors.js';
 import { keyValueStreamProblem } from './key-value-stream.js';
 import { BusDisconnectedError, BusTimeoutError, NoRespondersError } from './transport.js';
 import type { BusHandler, BusHeaders, BusMessage, BusSubscription, BusTransport } from './transport.js';
@@ -213,7 +213,7 @@ export class NatsTransport implements BusTransport, JetStreamAccess {
       throw isStreamNotFound(error) ? new KeyValueBucketMissingError(bucket) : error;
     });
     const problem = keyValueStreamProblem(bucket, status.streamInfo.config);
-    if (problem) throw new Error(`The JetStream stream KV_${bucket} was not made by this service: it ${problem}. Delete it (nats stream rm KV_${bucket}) and rotate the NATS key that made it.`);
+    if (problem) throw new ForeignKeyValueBucketError(`The JetStream stream KV_${bucket} was not made by this service: it ${problem}. Delete it (nats stream rm KV_${bucket}) and rotate the NATS key that made it.`);
     return kv;
   }
 

@@ -598,9 +598,10 @@ async function crossWorkspaceReferences(): Promise<Record<string, unknown[]>> {
       where not exists (select 1 from custom_fields f where f.workspace_id = c.workspace_id and f.object_type = 'contact' and f.key = k)`],
     ['deals.custom_fields', `select d.id, k from deals d, jsonb_object_keys(d.custom_fields) k
       where not exists (select 1 from custom_fields f where f.workspace_id = d.workspace_id and f.object_type = 'deal' and f.key = k)`],
-    ['api_tokens.created_by', `select t.id, t.created_by from api_tokens t where t.created_by is not null and not (
+    // This test's workspaces only: another test file on the shared stack removes a member whose token stays (console-token-creators).
+    ['api_tokens.created_by', `select t.id, t.created_by from api_tokens t where t.created_by is not null and t.workspace_id = any($1) and not (
         exists (select 1 from memberships m where m.user_id = t.created_by and m.workspace_id = t.workspace_id)
-        or exists (select 1 from api_tokens o where o.id = t.created_by and o.workspace_id = t.workspace_id))`],
+        or exists (select 1 from api_tokens o where o.id = t.created_by and o.workspace_id = t.workspace_id))`, [[A.ws.workspace.id, B.ws.workspace.id]]],
     ['idempotency_keys.response', `select k.workspace_id, k.key, k.response->>'id' as id from idempotency_keys k
       where k.response->>'id' is not null and not exists (
         select 1 from contacts c where c.id = k.response->>'id' and c.workspace_id = k.workspace_id

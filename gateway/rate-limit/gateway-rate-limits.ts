@@ -24,7 +24,7 @@ export function gatewayRateLimits(bus: BusClient, config: Config, log: Logger, m
   const transport = bus.transport;
   if (transport instanceof NatsTransport) {
     const bucket = rateLimitBucketOf(config.busNamespace);
-    // A gateway may not create streams (shared/bus/nats-permissions.ts): a missing bucket is made by a tokens worker.
+    // A gateway may not create streams (shared/bus/nats-permissions.ts): a missing bucket is made by a webhooks worker.
     const open = async (): Promise<KV> => {
       try {
         return await transport.openKeyValue(bucket);

@@ -29,7 +29,7 @@ export interface WorkerServices {
   validateReplies?: boolean;
   /** JetStream, when the bus is NATS: the relay publishes the event stream and the webhooks worker consumes it. */
   jetStream?: JetStreamAccess;
-  /** Copies of the rate-limit bucket (NATS_KV_REPLICAS), which tokens workers create for the gateways. */
+  /** Copies of the rate-limit bucket (NATS_KV_REPLICAS), which webhooks workers create for the gateways. */
   natsKvReplicas?: number;
 }
 

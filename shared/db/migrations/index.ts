@@ -15,6 +15,7 @@ import { Migration0014WebhookDeliveryLease } from './0014-webhook-delivery-lease
 import { Migration0015CustomFieldsSize } from './0015-custom-fields-size.js';
 import { Migration0016CurrentZoneNames } from './0016-current-zone-names.js';
 import { Migration0017IdempotencyResponseAsWritten } from './0017-idempotency-response-as-written.js';
+import { Migration0018CanonicalEmails } from './0018-canonical-emails.js';
 
 /** Every migration, in order. Listed explicitly so the compiled service needs no file discovery. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   Migration0015CustomFieldsSize,
   Migration0016CurrentZoneNames,
   Migration0017IdempotencyResponseAsWritten,
+  Migration0018CanonicalEmails,
 ];

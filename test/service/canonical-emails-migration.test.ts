@@ -1,0 +1,51 @@
+import t from 'tap';
+import { migrateDatabase } from '../../shared/db/migrate.js';
+import { openDatabase } from '../../shared/db/orm.js';
+import { createTestDatabase } from '../helpers/database.js';
+
+/** Migration 0018: e-mail addresses stored before domains were kept in their Unicode form are rewritten to it. */
+
+const db = await createTestDatabase();
+t.teardown(() => db.drop());
+
+t.test('punycode and IDNA-mapped domains are rewritten; other addresses and the rest of the row stay', async (t) => {
+  const orm = await openDatabase({ url: db.url, poolMax: 2, applicationName: 'crm tests' });
+  t.teardown(() => orm.close());
+  await orm.migrator.down({ to: '0017-idempotency-response-as-written' });
+  await db.query(`insert into organizations (id, name, created_at) values ('org_mail', 'Mail', now())`);
+  await db.query(`insert into workspaces (id, organization_id, name, created_at, updated_at) values ('ws_mail', 'org_mail', 'Mail', now(), now())`);
+  // As contacts written before the domain was stored in Unicode hold their addresses.
+  const stored: [string, string | null][] = [
+    ['con_puny', 'info@xn--mller-kva.de'],
+    ['con_wide', 'sales@ｅｘａｍｐｌｅ.com'],
+    ['con_uni', 'info@müller.de'],
+    ['con_local', 'josé@example.com'],
+    ['con_ascii', 'plain@example.com'],
+    ['con_none', null],
+  ];
+  for (const [i, [id, email]] of stored.entries()) {
+    await db.query(
+      `insert into contacts (id, workspace_id, first_name, email, phone, status, custom_fields, created_at, updated_at)
+       values ($1, 'ws_mail', 'Mail', $2, $3, 'active', '{}', '2026-01-01T00:00:00Z', '2026-01-02T00:00:00Z')`,
+      [id, email, `+1650555000${i}`],
+    );
+  }
+
+  t.ok((await migrateDatabase(orm, db.url)).includes('0018-canonical-emails'), '0018 ran');
+  const rows = await db.query<{ id: string; email: string | null; updated_at: Date; search_text: string }>(
+    `select id, email, updated_at, search_text from contacts where workspace_id = 'ws_mail' order by id`,
+  );
+  t.same(
+    rows.map((r) => [r.id, r.email]),
+    [
+      ['con_ascii', 'plain@example.com'],
+      ['con_local', 'josé@example.com'],
+      ['con_none', null],
+      ['con_puny', 'info@müller.de'],
+      ['con_uni', 'info@müller.de'],
+      ['con_wide', 'sales@example.com'],
+    ],
+  );
+  t.ok(rows.every((r) => r.updated_at.toISOString() === '2026-01-02T00:00:00.000Z'), 'updated_at unchanged: the address is the same mailbox');
+  t.match(rows.find((r) => r.id === 'con_wide')?.search_text, /sales@example\.com/, 'the search text follows the rewritten address');
+});

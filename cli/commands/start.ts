@@ -1,5 +1,4 @@
 import { createLogger } from '../../shared/logger.js';
-import { jetStreamOf } from '../../shared/bus/nats-transport.js';
 import { loadConfig } from '../../shared/config.js';
 import { migrateDatabase } from '../../shared/db/migrate.js';
 import { openDatabase } from '../../shared/db/orm.js';
@@ -7,10 +6,10 @@ import { deriveSecrets } from '../../shared/secrets.js';
 import { startGateway } from '../../gateway/start-gateway.js';
 import { WORKERS } from '../../workers/index.js';
 import { startWorkers } from '../../workers/runtime/start-workers.js';
+import { workerServices } from '../../workers/runtime/worker-services.js';
 import { BusCallMetrics } from '../../shared/metrics/bus-call-metrics.js';
 import { registerPoolMetrics } from '../../shared/metrics/pool-metrics.js';
 import { createMetricsRegistry } from '../../shared/metrics/registry.js';
-import { WorkerMessageMetrics } from '../../shared/metrics/worker-metrics.js';
 import { serveAdminPort } from '../admin-port.js';
 import { parseCommandArgs, withoutPositionals } from '../args.js';
 import { busClient, connectTransport, resolveDatabase, resolveSecret } from '../environment.js';
@@ -37,8 +36,7 @@ export async function run(argv: string[]): Promise<void> {
   const transport = await connectTransport(config, log, 'crm start', 'gateway');
   const metrics = createMetricsRegistry('crm');
   registerPoolMetrics(metrics, orm);
-  const services = { orm, secrets, bus: transport, busNamespace: config.busNamespace, broadcasts: transport, metrics: new WorkerMessageMetrics(metrics), webhooks: config.webhooks, events: config.events, validateReplies: config.validateReplies, jetStream: jetStreamOf(transport), natsKvReplicas: config.natsKvReplicas };
-  const workers = startWorkers(Object.values(WORKERS), services, log, config.workerConcurrency);
+  const workers = startWorkers(Object.values(WORKERS), workerServices(config, { orm, secrets, transport, metrics }), log, config.workerConcurrency);
   const gateway = await startGateway(busClient(transport, config, { observer: new BusCallMetrics(metrics) }), config, log, metrics);
   // The database only: this process's gateway answers /readyz for the bus and every worker.
   const admin = await serveAdminPort(config, metrics, log, { orm });

@@ -1,15 +1,14 @@
 import { WORKER_NAMES, type WorkerName } from '../../shared/bus/operation.js';
 import { workerRole } from '../../shared/bus/nats-permissions.js';
-import { jetStreamOf } from '../../shared/bus/nats-transport.js';
 import { loadConfig } from '../../shared/config.js';
 import { openDatabase } from '../../shared/db/orm.js';
 import { createLogger } from '../../shared/logger.js';
 import { deriveSecrets } from '../../shared/secrets.js';
 import { WORKERS } from '../../workers/index.js';
 import { startWorkers } from '../../workers/runtime/start-workers.js';
+import { workerServices } from '../../workers/runtime/worker-services.js';
 import { registerPoolMetrics } from '../../shared/metrics/pool-metrics.js';
 import { createMetricsRegistry } from '../../shared/metrics/registry.js';
-import { WorkerMessageMetrics } from '../../shared/metrics/worker-metrics.js';
 import { serveAdminPort } from '../admin-port.js';
 import { parseCommandArgs } from '../args.js';
 import { requireDatabaseAccepts } from '../require-database-accepts.js';
@@ -50,7 +49,7 @@ export async function run(argv: string[]): Promise<void> {
   registerPoolMetrics(metrics, orm);
   const workers = startWorkers(
     names.map((n) => WORKERS[n]),
-    { orm, secrets, bus: transport, busNamespace: config.busNamespace, broadcasts: transport, metrics: new WorkerMessageMetrics(metrics), webhooks: config.webhooks, events: config.events, validateReplies: config.validateReplies, jetStream: jetStreamOf(transport), natsKvReplicas: config.natsKvReplicas },
+    workerServices(config, { orm, secrets, transport, metrics }),
     log,
     config.workerConcurrency,
   );

@@ -34,6 +34,10 @@ columns), reading it as a stream and writing it in batches. Columns, in any orde
                number 42 or -4.5; boolean true or false; date YYYY-MM-DD;
                select one of its options
 
+Column names are read without case, spaces, hyphens and underscores ("First Name",
+"E-mail" and "Owner ID" name first_name, email and owner_id); "Phone Number" and
+"Email Address" name phone and email.
+
 An empty cell is no value, a row of empty cells (",,,") is skipped like an empty
 line, and empty cells after the last column (a comma at the end of a row) are
 ignored. Any other column, a custom field the workspace does not have, no column

@@ -36,6 +36,31 @@ function refusal(file: string, problem: string, columns: string): UsageError {
 const ANY_CUSTOM = `${CUSTOM_COLUMN_PREFIX}KEY for a contact custom field of the workspace`;
 
 /**
+ * The column a header name stands for, read as exports and people write them: "First Name",
+ * "E-mail", "Phone Number" and first_name are one column. Case, spaces, hyphens and
+ * underscores do not count; the two longer names are what address books export.
+ */
+const COLUMN_BY_NAME = new Map<string, ImportColumn>([
+  ...IMPORT_COLUMNS.map((column) => [column.replace(/_/g, ''), column] as const),
+  ['phonenumber', 'phone'],
+  ['emailaddress', 'email'],
+]);
+
+/** The import column or custom field key a header name stands for, or undefined for neither. */
+function columnNamed(written: string): Column | undefined {
+  const name = written.trim().toLowerCase();
+  // custom.Lead Source is the key lead_source: keys are lower snake case.
+  if (name.startsWith(CUSTOM_COLUMN_PREFIX)) return { customKey: name.slice(CUSTOM_COLUMN_PREFIX.length).trim().replace(/[\s-]+/g, '_') };
+  const field = COLUMN_BY_NAME.get(name.replace(/[\s_-]+/g, ''));
+  return field === undefined ? undefined : { field };
+}
+
+/** What two header names standing for one column have in common. */
+function columnId(column: Column): string {
+  return 'field' in column ? column.field : CUSTOM_COLUMN_PREFIX + column.customKey;
+}
+
+/**
  * The most bytes one row may take in a batch. Any contact is far smaller (its custom field
  * values are at most 300 KB as JSON, its other fields a few hundred bytes), so a larger row
  * is refused here: sent, even alone in its batch, it could be over the bus's 1 MiB message
@@ -52,20 +77,23 @@ function jsonBytes(text: string): number {
 /**
  * Reads the header row. A column the import would not store is refused before anything
  * is read or written (exit 2): an unknown or repeated one, a missing first_name or phone.
- * Names are compared without surrounding spaces and case. The custom fields named are
+ * Names are compared without case, spaces, hyphens and underscores ({@link columnNamed}). The custom fields named are
  * checked against the workspace by {@link checkCustomFieldColumns}.
  */
 export function importColumns(file: string, header: string[]): ImportColumns {
   const columns: Column[] = [];
-  const seen = new Set<string>();
+  const seen = new Map<string, string>();
   for (const [index, written] of header.entries()) {
-    const name = written.trim().toLowerCase();
-    if (name === '') throw refusal(file, `column ${index + 1} of the header has no name (a comma at the end of the line?).`, ANY_CUSTOM);
-    if (seen.has(name)) throw refusal(file, `the column "${written}" appears twice.`, ANY_CUSTOM);
-    seen.add(name);
-    if ((IMPORT_COLUMNS as readonly string[]).includes(name)) columns.push({ field: name as ImportColumn });
-    else if (name.startsWith(CUSTOM_COLUMN_PREFIX)) columns.push({ customKey: name.slice(CUSTOM_COLUMN_PREFIX.length) });
-    else throw refusal(file, `unknown column "${written}".`, ANY_CUSTOM);
+    if (written.trim() === '') throw refusal(file, `column ${index + 1} of the header has no name (a comma at the end of the line?).`, ANY_CUSTOM);
+    const column = columnNamed(written);
+    if (column === undefined) throw refusal(file, `unknown column "${written}".`, ANY_CUSTOM);
+    const id = columnId(column);
+    const earlier = seen.get(id);
+    if (earlier !== undefined) {
+      throw refusal(file, earlier === written ? `the column "${written}" appears twice.` : `the column ${id} appears twice, as "${earlier}" and "${written}".`, ANY_CUSTOM);
+    }
+    seen.set(id, written);
+    columns.push(column);
   }
   const missing = REQUIRED_IMPORT_COLUMNS.filter((c) => !seen.has(c));
   if (missing.length > 0) throw refusal(file, `the header has no ${missing.join(' or ')} column (the first row must name the columns).`, ANY_CUSTOM);

@@ -20,3 +20,22 @@ t.test('an extra cell with a value, or a missing cell, still makes the row refus
     problem: { line: 4, reason: 'The row has 2 fields where the header has 3.' },
   });
 });
+
+t.test('header names as exports write them: "First Name", "E-mail", "Phone Number" are the columns they say', async (t) => {
+  const exported = importColumns('contacts.csv', [' First Name ', 'Last-Name', 'E-mail', 'Phone Number', 'STATUS', 'Owner ID', 'custom.Lead Source']);
+  t.same(exported.customKeys, ['lead_source']);
+  t.same(exported.toRow({ fields: ['Ada', 'Lovelace', 'ada@example.test', '4155550100', 'active', 'usr_1', 'web'], line: 2 }), {
+    row: { line: 2, first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.test', phone: '4155550100', status: 'active', owner_id: 'usr_1', custom_fields: { lead_source: 'web' } },
+    bytes: 16 + 7 * 24 + 'AdaLovelaceada@example.test4155550100activeusr_1web'.length,
+  });
+  t.same(importColumns('contacts.csv', ['firstname', 'EmailAddress', 'phone_number']).toRow({ fields: ['Bob', 'bob@example.test', '1'], line: 3 }), {
+    row: { line: 3, first_name: 'Bob', email: 'bob@example.test', phone: '1' },
+    bytes: 16 + 3 * 24 + 'Bobbob@example.test1'.length,
+  });
+});
+
+t.test('two names of one column are refused, saying which', async (t) => {
+  t.throws(() => importColumns('contacts.csv', ['first_name', 'Phone', 'Phone Number']), { message: /the column phone appears twice, as "Phone" and "Phone Number"/ });
+  t.throws(() => importColumns('contacts.csv', ['first_name', 'phone', 'phone']), { message: /the column "phone" appears twice/ });
+  t.throws(() => importColumns('contacts.csv', ['first_name', 'phone', 'Nickname']), { message: /unknown column "Nickname"/ });
+});

@@ -22,8 +22,10 @@ const DEFAULT_BATCH_SIZE = 500;
 
 export const usage = `Usage: crm import contacts FILE.csv --workspace WORKSPACE [--errors FILE] [--batch-size N] [--json]
 
-Imports contacts from a CSV file (UTF-8, comma-separated, the first row names the
-columns), reading it as a stream and writing it in batches. Columns, in any order:
+Imports contacts from a CSV file (UTF-8; the first row names the columns, separated
+by commas, or by semicolons or tabs as spreadsheets in many countries save them, which
+the header row shows; Excel's "sep=;" first line is read too), reading it as a stream
+and writing it in batches. Columns, in any order:
 
   first_name   required
   phone        required; any common format, stored as E.164 (without a country

@@ -1,8 +1,8 @@
 import { isUtf8 } from 'node:buffer';
-import { createReadStream } from 'node:fs';
-import { pipeline, Transform } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { parse, type CsvError, type Info } from 'csv-parse';
 import { ValidationError } from '../../shared/errors.js';
+import { openCsvText } from './csv-text.js';
 
 /** One record of a CSV file, with where it is in the file. */
 export interface CsvRecord {
@@ -22,23 +22,6 @@ export interface CsvRecord {
  */
 export const CSV_MAX_RECORD_BYTES = 1024 * 1024;
 
-const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
-
-/** Drops a UTF-8 byte order mark; csv-parse's own `bom` would decode the fields itself after one, hiding bytes that are not UTF-8. */
-function withoutBom(skipped: (bytes: number) => void): Transform {
-  let first = true;
-  return new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      if (first && chunk.subarray(0, UTF8_BOM.length).equals(UTF8_BOM)) {
-        skipped(UTF8_BOM.length);
-        chunk = chunk.subarray(UTF8_BOM.length);
-      }
-      first = false;
-      done(null, chunk);
-    },
-  });
-}
-
 /** Line breaks inside a record's cells (only a quoted cell holds one): \r\n, \n or \r, each one line. */
 function lineBreaksIn(fields: string[]): number {
   let breaks = 0;
@@ -49,16 +32,18 @@ function lineBreaksIn(fields: string[]): number {
 }
 
 /**
- * Streams the records of a CSV file (UTF-8, comma-separated, optional BOM; empty lines,
- * and lines of empty cells only, skipped). Records are not mapped to columns here, so that a row with a wrong number of
+ * Streams the records of a CSV file (UTF-8, separated by commas, semicolons or
+ * tabs, as {@link openCsvText} reads them; empty lines, and lines of empty cells only, skipped). Records are not mapped to columns here, so that a row with a wrong number of
  * fields can be reported as one bad row rather than stop the file. A syntax error (a
  * stray or unclosed quote) ends the stream with a ValidationError after every record
  * before it: the parser cannot reliably find where the next row starts.
  */
 export async function* csvRecords(file: string): AsyncGenerator<CsvRecord> {
+  const text = await openCsvText(file);
   let syntaxError: CsvError | undefined;
   const parser = parse({
     info: true,
+    delimiter: text.delimiter,
     // Fields as bytes: decoding them here tells a cell that is not UTF-8 from one holding U+FFFD.
     encoding: null,
     max_record_size: CSV_MAX_RECORD_BYTES,
@@ -70,29 +55,27 @@ export async function* csvRecords(file: string): AsyncGenerator<CsvRecord> {
       syntaxError ??= error;
     },
   });
-  // A read error (e.g. a directory) reaches the parser, hence the loop below; nothing to do here.
-  let bomBytes = 0;
-  pipeline(
-    createReadStream(file),
-    withoutBom((bytes) => (bomBytes = bytes)),
-    parser,
-    () => undefined,
-  );
+  // A read error reaches the parser, hence the loop below; nothing to do here.
+  pipeline(Readable.from(text.chunks, { objectMode: false }), parser, () => undefined);
   // Lines are counted here: csv-parse counts a \r\n inside quotes as two. A record starts
   // on the line after the previous one's end, after any empty lines.
-  let nextLine = 1;
+  let nextLine = text.headerLine;
   let previousEmpty = 0;
-  for await (const { record, info } of parser as AsyncIterable<{ record: Buffer[]; info: Info }>) {
-    if (syntaxError && info.records > Number(syntaxError.records)) break;
-    const line = nextLine + (info.empty_lines - previousEmpty);
-    previousEmpty = info.empty_lines;
-    const fields = record.map((bytes) => bytes.toString('utf8'));
-    const notUtf8 = record.findIndex((bytes) => !isUtf8(bytes));
-    nextLine = line + 1 + lineBreaksIn(fields);
-    // A line of only commas and spaces is how spreadsheets export an empty row: no contact, no bad row.
-    if (fields.every((field) => field.trim() === '')) continue;
-    const endByte = bomBytes + info.bytes;
-    yield notUtf8 === -1 ? { fields, line, endByte } : { fields, line, endByte, notUtf8 };
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{ record: Buffer[]; info: Info }>) {
+      if (syntaxError && info.records > Number(syntaxError.records)) break;
+      const line = nextLine + (info.empty_lines - previousEmpty);
+      previousEmpty = info.empty_lines;
+      const fields = record.map((bytes) => bytes.toString('utf8'));
+      const notUtf8 = record.findIndex((bytes) => !isUtf8(bytes));
+      nextLine = line + 1 + lineBreaksIn(fields);
+      // A line of only commas and spaces is how spreadsheets export an empty row: no contact, no bad row.
+      if (fields.every((field) => field.trim() === '')) continue;
+      const endByte = text.fileBytes(info.bytes);
+      yield notUtf8 === -1 ? { fields, line, endByte } : { fields, line, endByte, notUtf8 };
+    }
+  } finally {
+    text.close();
   }
   if (!syntaxError) return;
   // The row that failed is the one after the last read; csv-parse's own "at line N" counts a \r\n in quotes twice,

@@ -69,3 +69,34 @@ t.test('a stray quote stops the file after the rows before it', async (t) => {
   );
   t.match(error?.message, /Invalid Closing Quote/);
 });
+
+t.test('semicolons or tabs between the header names make them the delimiter; a comma inside a cell is then text', async (t) => {
+  for (const delimiter of [';', '\t']) {
+    const { records } = await recordsOf(['first_name{d}phone{d}last_name', 'Ada{d}+1 415 555 0100{d}Lovelace, Countess', '{d}{d}', 'Bob{d}"4155550101"{d}', ''].join('\r\n').replaceAll('{d}', delimiter));
+    t.same(
+      records.map((r) => [r.line, r.fields]),
+      [
+        [1, ['first_name', 'phone', 'last_name']],
+        [2, ['Ada', '+1 415 555 0100', 'Lovelace, Countess']],
+        [4, ['Bob', '4155550101', '']],
+      ],
+      JSON.stringify(delimiter),
+    );
+  }
+  const { records } = await recordsOf('first_name,phone,note\nAda,1,"a; b; c"\n');
+  t.same(records[1]?.fields, ['Ada', '1', 'a; b; c'], 'a comma file with semicolons in a quoted cell stays a comma file');
+});
+
+t.test("Excel's sep= first line names the delimiter and is no row; the header is then line 2", async (t) => {
+  const { records } = await recordsOf('sep=;\r\nfirst_name;phone\r\nAda;1\r\n\r\nBob;2\r\n');
+  t.same(
+    records.map((r) => [r.line, r.fields]),
+    [
+      [2, ['first_name', 'phone']],
+      [3, ['Ada', '1']],
+      [5, ['Bob', '2']],
+    ],
+  );
+  const comma = await recordsOf(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('sep=,\nfirst_name,phone;x\nAda,1;2\n')]));
+  t.same(comma.records.map((r) => r.fields), [['first_name', 'phone;x'], ['Ada', '1;2']], 'after a BOM too, and it wins over what the header seems to use');
+});

@@ -22,10 +22,10 @@ const DEFAULT_BATCH_SIZE = 500;
 
 export const usage = `Usage: crm import contacts FILE.csv --workspace WORKSPACE [--errors FILE] [--batch-size N] [--json]
 
-Imports contacts from a CSV file (UTF-8; the first row names the columns, separated
-by commas, or by semicolons or tabs as spreadsheets in many countries save them, which
-the header row shows; Excel's "sep=;" first line is read too), reading it as a stream
-and writing it in batches. Columns, in any order:
+Imports contacts from a CSV file (UTF-8, or UTF-16 as Excel's "Unicode Text" saves
+it; the first row names the columns, separated by commas, or by semicolons or tabs as
+spreadsheets in many countries save them, which the header row shows; Excel's "sep=;"
+first line is read too), reading it as a stream and writing it in batches. Columns, in any order:
 
   first_name   required
   phone        required; any common format, stored as E.164 (without a country
@@ -104,7 +104,7 @@ export async function run(argv: string[]): Promise<void> {
   try {
     const header = await records.next();
     if (header.done) throw new UsageError(`${file} is empty: its first row must name the columns. Nothing was imported.`);
-    if (header.value.notUtf8 !== undefined) throw new UsageError(`${file} is not UTF-8 text (its header row is not): save it as UTF-8. Nothing was imported.`);
+    if (header.value.notUtf8 !== undefined) throw new UsageError(`${file} is not UTF-8 text (its header row is not): save it as UTF-8 (or UTF-16). Nothing was imported.`);
     const columns = importColumns(file, header.value.fields);
 
     summary = await withLocalServices(async (services) => {

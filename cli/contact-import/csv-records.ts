@@ -32,7 +32,7 @@ function lineBreaksIn(fields: string[]): number {
 }
 
 /**
- * Streams the records of a CSV file (UTF-8, separated by commas, semicolons or
+ * Streams the records of a CSV file (UTF-8 or UTF-16, separated by commas, semicolons or
  * tabs, as {@link openCsvText} reads them; empty lines, and lines of empty cells only, skipped). Records are not mapped to columns here, so that a row with a wrong number of
  * fields can be reported as one bad row rather than stop the file. A syntax error (a
  * stray or unclosed quote) ends the stream with a ValidationError after every record

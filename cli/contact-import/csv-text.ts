@@ -1,16 +1,20 @@
 import { createReadStream } from 'node:fs';
 
+/** The encodings a CSV file is read in: UTF-8, or UTF-16 as Excel's "Unicode Text" and some exports write it. */
+export type CsvEncoding = 'utf-8' | 'utf-16le' | 'utf-16be';
+
 /** The delimiters a header row may use: commas, or semicolons and tabs as spreadsheets in many locales write them. */
 const DELIMITERS = [',', ';', '\t'] as const;
 
 /** A file's text as the CSV parser reads it, with how the file writes it. */
 export interface CsvText {
-  /** The text, from the header row on: a BOM and Excel's `sep=` line are left out. */
+  /** The text as UTF-8, from the header row on: a BOM and Excel's `sep=` line are left out. */
   chunks: AsyncIterable<Buffer>;
+  encoding: CsvEncoding;
   delimiter: string;
   /** The line of the file the header row is on: 2 after a `sep=` line. */
   headerLine: number;
-  /** Bytes of the file holding the first `textBytes` of `chunks`. */
+  /** Bytes of the file holding the first `textBytes` of `chunks`: exact for UTF-8, estimated for UTF-16 (for the progress only). */
   fileBytes(textBytes: number): number;
   /** Closes the file when it is not read to its end. */
   close(): void;
@@ -19,7 +23,15 @@ export interface CsvText {
 /** Enough of the start of a file to find its header row's delimiter; a longer header is not a real one. */
 const HEAD_MAX_BYTES = 64 * 1024;
 
-const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+/** The encoding a file's first bytes say: a BOM, else a header of ASCII names written in UTF-16 (every other byte 0). */
+function encodingOf(head: Buffer): { encoding: CsvEncoding; bomBytes: number } {
+  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return { encoding: 'utf-8', bomBytes: 3 };
+  if (head[0] === 0xff && head[1] === 0xfe) return { encoding: 'utf-16le', bomBytes: 2 };
+  if (head[0] === 0xfe && head[1] === 0xff) return { encoding: 'utf-16be', bomBytes: 2 };
+  if (head.length >= 4 && head[0] !== 0 && head[1] === 0 && head[2] !== 0 && head[3] === 0) return { encoding: 'utf-16le', bomBytes: 0 };
+  if (head.length >= 4 && head[0] === 0 && head[1] !== 0 && head[2] === 0 && head[3] !== 0) return { encoding: 'utf-16be', bomBytes: 0 };
+  return { encoding: 'utf-8', bomBytes: 0 };
+}
 
 /** Excel's first line naming the delimiter (`sep=;`), which is not part of the data. */
 const SEP_LINE = /^"?sep=([^"\r\n])"?[ \t]*(\r\n|\r|\n|$)/i;
@@ -38,10 +50,10 @@ function delimiterOf(headerLine: string): string {
 }
 
 /**
- * Opens a CSV file and reads how it is written from its start: Excel's `sep=X` first
- * line, else the delimiter the header row uses (comma, semicolon or tab). A UTF-8 BOM is
- * dropped here rather than by csv-parse, which would decode the fields itself after one,
- * hiding bytes that are not UTF-8.
+ * Opens a CSV file as UTF-8 text and reads how it is written from its start: the
+ * encoding from a BOM, Excel's `sep=X` first line, else the delimiter the header row
+ * uses (comma, semicolon or tab). Bytes that are not valid UTF-8 stay as they are, so
+ * that the parser's caller can tell which cells hold them.
  */
 export async function openCsvText(file: string): Promise<CsvText> {
   const stream = createReadStream(file);
@@ -53,16 +65,32 @@ export async function openCsvText(file: string): Promise<CsvText> {
     if (next.done) rawDone = true;
     return next.done ? undefined : next.value;
   };
-  while (!rawDone && head.length < UTF8_BOM.length) {
+  while (!rawDone && head.length < 4) {
     const chunk = await readRaw();
     if (chunk) head = Buffer.concat([head, chunk]);
   }
-  const bomBytes = head.subarray(0, UTF8_BOM.length).equals(UTF8_BOM) ? UTF8_BOM.length : 0;
-  async function* rawText(first: Buffer): AsyncGenerator<Buffer> {
-    if (first.length > 0) yield first;
-    for (let chunk = await readRaw(); chunk; chunk = await readRaw()) yield chunk;
+  const { encoding, bomBytes } = encodingOf(head);
+
+  // UTF-16 becomes UTF-8 here; the counts estimate where in the file a point of the text is.
+  const decoder = encoding === 'utf-8' ? undefined : new TextDecoder(encoding);
+  let sourceBytes = 0;
+  let textBytes = 0;
+  const toText = (bytes: Buffer, last = false): Buffer => {
+    if (!decoder) return bytes;
+    sourceBytes += bytes.length;
+    const text = Buffer.from(decoder.decode(bytes, { stream: !last }), 'utf8');
+    textBytes += text.length;
+    return text;
+  };
+  async function* decoded(first: Buffer): AsyncGenerator<Buffer> {
+    if (first.length > 0) yield toText(first);
+    for (let chunk = await readRaw(); chunk; chunk = await readRaw()) yield toText(chunk);
+    if (decoder) {
+      const rest = toText(Buffer.alloc(0), true);
+      if (rest.length > 0) yield rest;
+    }
   }
-  const text = rawText(head.subarray(bomBytes));
+  const text = decoded(head.subarray(bomBytes));
 
   // The start of the text, up to the end of the header row (and of a sep= line before it).
   let start = Buffer.alloc(0);
@@ -85,9 +113,13 @@ export async function openCsvText(file: string): Promise<CsvText> {
   }
   return {
     chunks: fromHeader(),
+    encoding,
     delimiter,
     headerLine: sep ? 2 : 1,
-    fileBytes: (n) => bomBytes + sepBytes + n,
+    fileBytes: (n) => {
+      const before = n + sepBytes;
+      return bomBytes + (decoder && textBytes > 0 ? Math.round((before * sourceBytes) / textBytes) : before);
+    },
     close: () => stream.destroy(),
   };
 }

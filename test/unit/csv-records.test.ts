@@ -100,3 +100,28 @@ t.test("Excel's sep= first line names the delimiter and is no row; the header is
   const comma = await recordsOf(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('sep=,\nfirst_name,phone;x\nAda,1;2\n')]));
   t.same(comma.records.map((r) => r.fields), [['first_name', 'phone;x'], ['Ada', '1;2']], 'after a BOM too, and it wins over what the header seems to use');
 });
+
+t.test('UTF-16 (with a BOM, as Excel\'s "Unicode Text" writes it, or without) is read as the text it is', async (t) => {
+  const text = 'first_name\tphone\r\nJosé\t+1 415 555 0100\r\n"Zoë\r\nMüller 😀"\t2\r\nLast\t3\r\n';
+  const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+  const be = Buffer.from(text, 'utf16le').swap16();
+  for (const [name, bytes] of [
+    ['UTF-16LE with a BOM', le],
+    ['UTF-16BE with a BOM', Buffer.concat([Buffer.from([0xfe, 0xff]), be])],
+    ['UTF-16LE without', Buffer.from(text, 'utf16le')],
+  ] as const) {
+    const { records, error } = await recordsOf(bytes);
+    t.equal(error, undefined, name);
+    t.same(
+      records.map((r) => [r.line, r.fields, r.notUtf8]),
+      [
+        [1, ['first_name', 'phone'], undefined],
+        [2, ['José', '+1 415 555 0100'], undefined],
+        [3, ['Zoë\r\nMüller 😀', '2'], undefined],
+        [5, ['Last', '3'], undefined],
+      ],
+      name,
+    );
+    t.equal(records.at(-1)?.endByte, bytes.length, `${name}: the last row ends at the end of the file`);
+  }
+});

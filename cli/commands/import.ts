@@ -34,7 +34,8 @@ first line is read too), reading it as a stream and writing it in batches. Colum
   owner_id     a member of the workspace (usr_…)
   custom.KEY   the contact custom field KEY, e.g. custom.lead_source: text as is;
                number 42 or -4.5; boolean true or false; date YYYY-MM-DD;
-               select one of its options
+               select one of its options (Web for web, unless two options
+               differ only by case)
 
 Column names are read without case, spaces, hyphens and underscores ("First Name",
 "E-mail" and "Owner ID" name first_name, email and owner_id); "Phone Number" and

@@ -13,3 +13,15 @@ t.test('custom field cells are read by the field type', async (t) => {
   t.same(read({ score: '', vip: '  ' }), {}, 'empty cells are no value');
   t.equal(read({ score: '1e400' }).score, '1e400', 'a number too large for a double is left as text too, not read as Infinity');
 });
+
+t.test('a select cell names its option without case, unless two options differ only by it', async (t) => {
+  const read = customFieldCellReader([
+    { key: 'source', type: 'select', options: ['web', 'Trade Show'], required: false, archived: false },
+    { key: 'tier', type: 'select', options: ['Gold', 'gold'], required: false, archived: false },
+  ]);
+  t.same(read({ source: ' Web ' }), { source: 'web' });
+  t.same(read({ source: 'TRADE SHOW' }), { source: 'Trade Show' });
+  t.same(read({ source: 'billboard' }), { source: 'billboard' }, 'no option: left as written, for the usual check to refuse');
+  t.same(read({ tier: 'gold' }), { tier: 'gold' }, 'as written first');
+  t.same(read({ tier: 'GOLD' }), { tier: 'GOLD' }, 'two options without case: left as written');
+});

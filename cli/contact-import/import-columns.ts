@@ -83,10 +83,15 @@ function jsonBytes(text: string): number {
 export function importColumns(file: string, header: string[]): ImportColumns {
   const columns: Column[] = [];
   const seen = new Map<string, string>();
+  // All of them at once: an address book's export has dozens, and one per run would take as many runs to find.
+  const unknown: string[] = [];
   for (const [index, written] of header.entries()) {
     if (written.trim() === '') throw refusal(file, `column ${index + 1} of the header has no name (a comma at the end of the line?).`, ANY_CUSTOM);
     const column = columnNamed(written);
-    if (column === undefined) throw refusal(file, `unknown column "${written}".`, ANY_CUSTOM);
+    if (column === undefined) {
+      unknown.push(`"${written}"`);
+      continue;
+    }
     const id = columnId(column);
     const earlier = seen.get(id);
     if (earlier !== undefined) {
@@ -94,6 +99,10 @@ export function importColumns(file: string, header: string[]): ImportColumns {
     }
     seen.set(id, written);
     columns.push(column);
+  }
+  if (unknown.length > 0) {
+    const names = unknown.length === 1 ? unknown[0] : `${unknown.slice(0, -1).join(', ')} and ${unknown.at(-1)}`;
+    throw refusal(file, `unknown column${unknown.length === 1 ? '' : 's'} ${names} (remove ${unknown.length === 1 ? 'it' : 'them'} from the file, or name a contact field).`, ANY_CUSTOM);
   }
   const missing = REQUIRED_IMPORT_COLUMNS.filter((c) => !seen.has(c));
   if (missing.length > 0) throw refusal(file, `the header has no ${missing.join(' or ')} column (the first row must name the columns).`, ANY_CUSTOM);

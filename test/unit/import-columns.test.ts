@@ -39,3 +39,10 @@ t.test('two names of one column are refused, saying which', async (t) => {
   t.throws(() => importColumns('contacts.csv', ['first_name', 'phone', 'phone']), { message: /the column "phone" appears twice/ });
   t.throws(() => importColumns('contacts.csv', ['first_name', 'phone', 'Nickname']), { message: /unknown column "Nickname"/ });
 });
+
+t.test('every unknown column is named in one refusal, not one per run', async (t) => {
+  t.throws(() => importColumns('contacts.csv', ['Name', 'Given Name', 'Family Name', 'Phone 1 - Value', 'Notes']), {
+    message: /unknown columns "Name", "Given Name", "Family Name", "Phone 1 - Value" and "Notes" \(remove them from the file, or name a contact field\)/,
+  });
+  t.throws(() => importColumns('contacts.csv', ['first_name', 'phone', 'Nickname']), { message: /unknown column "Nickname" \(remove it from the file/ });
+});

@@ -85,8 +85,12 @@ export function importColumns(file: string, header: string[]): ImportColumns {
   const seen = new Map<string, string>();
   // All of them at once: an address book's export has dozens, and one per run would take as many runs to find.
   const unknown: string[] = [];
-  for (const [index, written] of header.entries()) {
-    if (written.trim() === '') throw refusal(file, `column ${index + 1} of the header has no name (a comma at the end of the line?).`, ANY_CUSTOM);
+  // Spreadsheets save blank names after the last column (one formatted but left empty): no column,
+  // as a row's empty cells past the last one are no value. A blank between names is still refused.
+  let named = header.length;
+  while (named > 0 && (header[named - 1] as string).trim() === '') named--;
+  for (const [index, written] of header.slice(0, named).entries()) {
+    if (written.trim() === '') throw refusal(file, `column ${index + 1} of the header has no name: name it, or remove the column.`, ANY_CUSTOM);
     const column = columnNamed(written);
     if (column === undefined) {
       unknown.push(`"${written}"`);

@@ -9,6 +9,16 @@ t.test('empty cells after the last column (a comma at the end of the row) are no
   t.match(columns.toRow({ fields: ['Bob', '4155550101', '', '', ' '], line: 3 }), { row: { line: 3, first_name: 'Bob', phone: '4155550101' } });
 });
 
+t.test('blank names after the last column (as spreadsheets save them) are no column; a blank between names is refused', async (t) => {
+  const trailing = importColumns('contacts.csv', ['first_name', 'phone', '', ' ']);
+  t.match(trailing.toRow({ fields: ['Ada', '4155550100', '', ''], line: 2 }), { row: { line: 2, first_name: 'Ada', phone: '4155550100' } });
+  t.same(trailing.toRow({ fields: ['Ada', '4155550100', 'x', ''], line: 3 }), {
+    problem: { line: 3, reason: 'The row has 4 fields where the header has 2.' },
+  }, 'a value under a nameless column still refuses its row');
+  t.throws(() => importColumns('contacts.csv', ['first_name', '', 'phone']), { message: /column 2 of the header has no name/ });
+  t.throws(() => importColumns('contacts.csv', ['', '']), { message: /no first_name or phone column/ });
+});
+
 t.test('an extra cell with a value, or a missing cell, still makes the row refused', async (t) => {
   t.same(columns.toRow({ fields: ['Ada', '4155550100', '', 'x'], line: 2 }), {
     problem: { line: 2, reason: 'The row has 4 fields where the header has 3.' },

@@ -56,16 +56,19 @@ export function webhookUrlAsStored(text: string): string {
 const NAMED_PORT = /^[a-z][a-z0-9+.-]*:\/\/(?:[^/?#@]*@)?(?:\[[^\]/?#]*\]|[^/?#:[]*):(\d+)(?:[/?#]|$)/i;
 
 /** A port that cannot exist (past 65535): named, not reported as "not an absolute URL". Port 0 parses, and the worker's URL check refuses it. */
-function impossiblePort(text: string): boolean {
+export function impossiblePort(text: string): boolean {
   const port = NAMED_PORT.exec(text)?.[1];
   return port !== undefined && Number(port) > 65_535;
 }
+
+/** Why such a URL is refused, by the API and by `crm webhooks test` alike. */
+export const IMPOSSIBLE_PORT_PROBLEM = 'must name a port from 1 to 65535, or none (443 for https)';
 
 const WebhookUrl = z
   .string()
   .trim()
   .max(2048, 'must be at most 2048 characters')
-  .refine((text) => !impossiblePort(text), 'must name a port from 1 to 65535, or none (443 for https)')
+  .refine((text) => !impossiblePort(text), IMPOSSIBLE_PORT_PROBLEM)
   .pipe(z.url({ protocol: /^https?$/, error: 'must be an absolute https URL' }))
   .transform(webhookUrlAsStored)
   .pipe(z.string().max(2048, 'must be at most 2048 characters, written out as a URL'))

@@ -117,3 +117,14 @@ t.test('a --secret that is whsec_ but not base64 is a usage error, not a crash',
   }
   t.equal(r.received.length, 0, 'nothing is sent');
 });
+
+t.test('a URL whose port cannot exist is refused naming the port, as the REST API refuses it', async (t) => {
+  // Before, `crm webhooks test http://127.0.0.1:70000/` said "The URL must be an absolute https URL",
+  // which it is; POST /v1/webhook-endpoints names the port for the same URL.
+  for (const url of ['http://127.0.0.1:70000/hook', 'https://[::1]:99999/hook']) {
+    const res = await crm([url]);
+    t.equal(res.code, 1, url);
+    t.match(res.stderr, /^crm: The URL must name a port from 1 to 65535, or none \(443 for https\)\. \(URL\)\n$/, url);
+    t.equal(res.stdout, '');
+  }
+});

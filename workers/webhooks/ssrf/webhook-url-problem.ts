@@ -1,3 +1,4 @@
+import { IMPOSSIBLE_PORT_PROBLEM, impossiblePort } from '../../../shared/contracts/webhooks.js';
 import { bareHost, deliveryAddress, RefusedAddressError, UnresolvedHostError, type HostResolver } from '../../../shared/ssrf/delivery-address.js';
 
 /**
@@ -23,7 +24,8 @@ export async function webhookUrlProblem(
   try {
     url = new URL(text);
   } catch {
-    return 'must be an absolute https URL';
+    // The parser refuses a port past 65535 without saying why: named, as the API's contract names it.
+    return impossiblePort(text) ? IMPOSSIBLE_PORT_PROBLEM : 'must be an absolute https URL';
   }
   if (url.protocol !== 'https:' && !(options.allowPrivateNetworks && url.protocol === 'http:')) return 'must be an https URL';
   if (url.username !== '' || url.password !== '') return 'must not contain a user name or password';

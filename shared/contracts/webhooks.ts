@@ -32,8 +32,12 @@ export type EnabledEvent = z.infer<typeof EnabledEvent>;
 /** Entries an enabled_events list may have: duplicates are dropped, so a list may repeat a type; this only bounds how much is read. */
 const MAX_ENABLED_EVENT_ENTRIES = 256;
 
+/** A lone type or `"*"` sent without its brackets: said as such, not as zod's "expected array, received string". Null and absence keep their own messages. */
+const notAList = (issue: { code: string; input?: unknown }) =>
+  issue.code === 'invalid_type' && issue.input !== undefined && issue.input !== null ? 'must be a list of event types, e.g. ["contact.created"], or ["*"] for every one' : undefined;
+
 const EnabledEvents = z
-  .array(EnabledEvent)
+  .array(EnabledEvent, { error: notAList })
   .min(1, 'at least one event type (or *) is required')
   .max(MAX_ENABLED_EVENT_ENTRIES, `must have at most ${MAX_ENABLED_EVENT_ENTRIES} entries`)
   .transform((types) => (types.includes('*') ? ['*' as const] : [...new Set(types)]))
@@ -102,13 +106,16 @@ export const WebhookEndpointWithSecret = WebhookEndpoint.extend({
 /** At most a week: long enough to roll a receiver out, short enough that a leaked secret dies. */
 export const MAX_PREVIOUS_SECRET_SECONDS = 7 * 24 * 3600;
 
+/** Every way expire_previous_in can be wrong (text such as "3600", a fraction, a negative, too long) is answered with what it takes, in zod's words none of them. */
+const EXPIRE_PREVIOUS_IN_RANGE = `must be a whole number of seconds (a JSON number, e.g. 3600) from 0 to ${MAX_PREVIOUS_SECRET_SECONDS} (7 days)`;
+
 export const RotateSecretFields = z
   .strictObject({
     expire_previous_in: z
-      .number()
-      .int()
-      .min(0)
-      .max(MAX_PREVIOUS_SECRET_SECONDS, 'must be at most 604800 (7 days)')
+      .number({ error: (issue) => (issue.input === undefined || issue.input === null ? undefined : EXPIRE_PREVIOUS_IN_RANGE) })
+      .int(EXPIRE_PREVIOUS_IN_RANGE)
+      .min(0, EXPIRE_PREVIOUS_IN_RANGE)
+      .max(MAX_PREVIOUS_SECRET_SECONDS, EXPIRE_PREVIOUS_IN_RANGE)
       .optional()
       .describe(
         'Seconds the current secret keeps signing beside the new one (each delivery then carries both signatures), so the receiver can switch without rejecting deliveries; default 0: it stops at once (as for a leaked secret). At most 604800 (7 days)',

@@ -407,3 +407,34 @@ t.test('an endpoint receives only what its creator may read: each type needs its
   await t.rejects(gateway.call(createWebhookEndpoint, { url: URL_A, enabled_events: ['webhook_endpoint.updated'] }, { context: owned, requestId: 'req_owned_endpoint' }), { code: 'forbidden' });
   t.equal((await listIds()).length, ownedCount, 'nothing was created');
 });
+
+t.test("a wrong type for enabled_events or expire_previous_in is a 400 saying what it takes, not zod's words, and changes nothing", async (t) => {
+  // Before: "enabled_events: Invalid input: expected array, received string", and for
+  // expire_previous_in "Invalid input: expected number, received string", "Too small: expected
+  // number to be >=0", "Invalid input: expected int, received number".
+  const created = await api.post<{ error: { param: string; message: string } }>('/v1/webhook-endpoints', { url: URL_A, enabled_events: '*' });
+  t.equal(created.status, 400);
+  t.match(created.body.error, { param: 'enabled_events', message: 'enabled_events: must be a list of event types, e.g. ["contact.created"], or ["*"] for every one' });
+  t.notMatch(created.body.error.message, /Invalid input/);
+
+  const endpoint = (await api.post<Endpoint>('/v1/webhook-endpoints', { url: URL_A, enabled_events: ['contact.created'] })).body;
+  const patched = await api.send<{ error: { param: string; message: string } }>('PATCH', `/v1/webhook-endpoints/${endpoint.id}`, { body: { enabled_events: 'contact.updated' } });
+  t.match(patched.body.error, { param: 'enabled_events', message: /must be a list of event types/ });
+  const absent = await api.post<{ error: { message: string } }>('/v1/webhook-endpoints', { url: URL_A });
+  t.equal(absent.body.error.message, 'enabled_events: is required', 'left out: still said as such');
+  const nulled = await api.post<{ error: { message: string } }>('/v1/webhook-endpoints', { url: URL_A, enabled_events: null });
+  t.equal(nulled.body.error.message, 'enabled_events: must not be null: expected array', 'null: still said as such');
+
+  for (const value of ['3600', -1, 1.5, 604_801, true]) {
+    const res = await api.post<{ error: { code: string; param: string; message: string } }>(`/v1/webhook-endpoints/${endpoint.id}/rotate-secret`, { expire_previous_in: value });
+    t.equal(res.status, 400, JSON.stringify(value));
+    t.match(
+      res.body.error,
+      { code: 'validation_failed', param: 'expire_previous_in', message: 'expire_previous_in: must be a whole number of seconds (a JSON number, e.g. 3600) from 0 to 604800 (7 days)' },
+      JSON.stringify(value),
+    );
+  }
+  const after = (await api.get<Endpoint>(`/v1/webhook-endpoints/${endpoint.id}`)).body;
+  t.equal(after.secret_rotated_at, null, 'no refused rotation replaced the secret');
+  t.same(after.enabled_events, ['contact.created']);
+});

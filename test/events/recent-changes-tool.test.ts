@@ -151,3 +151,22 @@ t.test('asking for a kind of record the connection cannot read is an error namin
   const notes = (await contactsOnly.callTool({ name: 'recent_changes', arguments: { object_type: 'note' } })) as Result;
   t.notOk(notes.isError, 'notes on contacts are readable with contacts:read');
 });
+
+t.test('a kind of record given as type (contact., as the REST feed takes it, or contact.*) is answered with object_type', async (t) => {
+  // Before, the error listed all thirty event types and never named object_type, the argument that takes a kind.
+  const agent = await connect(await stack.token(W, ['contacts:read', 'deals:read', 'events:read']));
+  for (const type of ['contact.', 'contact.*', ' deal. ']) {
+    const kind = type.trim().split('.')[0]!;
+    const res = (await agent.callTool({ name: 'recent_changes', arguments: { type } })) as Result;
+    t.ok(res.isError, JSON.stringify(type));
+    const text = res.content?.[0]?.text ?? '';
+    t.match(text, `type: is one kind of change (e.g. ${kind}.created); for every change to a ${kind}, leave type out and give object_type "${kind}"`, JSON.stringify(type));
+    t.notMatch(text, /custom_field\.archived/, 'not the list of every type');
+  }
+  const unknown = (await agent.callTool({ name: 'recent_changes', arguments: { type: 'contact.exploded' } })) as Result;
+  t.match(unknown.content?.[0]?.text, /type: must be one of: contact\.created, /, 'any other wrong type still lists the types');
+  const notAKind = (await agent.callTool({ name: 'recent_changes', arguments: { type: 'invoice.' } })) as Result;
+  t.match(notAKind.content?.[0]?.text, /type: must be one of: contact\.created, /, 'nor is a kind the CRM does not have named as one');
+  const asSuggested = (await agent.callTool({ name: 'recent_changes', arguments: { object_type: 'contact' } })) as Result;
+  t.notOk(asSuggested.isError, 'what the message suggests works');
+});

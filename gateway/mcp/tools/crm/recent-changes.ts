@@ -1,13 +1,28 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common.js';
 import { AppliedRange, CreatedWithin, DayOrInstant } from '../../../../shared/contracts/created-range.js';
-import { Actor, EVENT_OBJECTS, EventType, listEvents, type EventObjectType } from '../../../../shared/contracts/events.js';
+import { Actor, EVENT_OBJECTS, EVENT_TYPES, EventType, listEvents, type EventObjectType } from '../../../../shared/contracts/events.js';
 import { changedFields } from '../../../../shared/events/changed-fields.js';
 import { ValidationError } from '../../../../shared/errors.js';
 import { defineTool } from '../../tool.js';
 import { PageInfo, PagingInput } from '../list-page.js';
 
 const ObjectType = z.enum(Object.keys(EVENT_OBJECTS) as [EventObjectType, ...EventObjectType[]]);
+
+/** `contact.` (as the REST feed's type filter takes a kind) or `contact.*`: the kind of record the model meant. */
+const KIND_AS_TYPE = /^([a-z_]+)\.\*?$/;
+
+/**
+ * One event type. A kind of record written as a type is answered with the argument that takes
+ * it, rather than a list of thirty types in which a small model does not find object_type.
+ */
+const ChangeType = z.enum(EVENT_TYPES, {
+  error: (issue) => {
+    const kind = typeof issue.input === 'string' ? KIND_AS_TYPE.exec(issue.input.trim())?.[1] : undefined;
+    if (kind === undefined || !Object.hasOwn(EVENT_OBJECTS, kind)) return undefined;
+    return `is one kind of change (e.g. ${kind}.created); for every change to a ${kind}, leave type out and give object_type "${kind}"`;
+  },
+});
 
 const Change = z.object({
   id: z.string().describe('evt_…'),
@@ -31,7 +46,7 @@ export const recentChangesTool = defineTool({
   input: {
     object_id: z.string().min(1).max(64).optional().describe('One record: con_…, deal_…, note_…, fld_…, pipe_…, stg_… (a note has changes of its own, not under its contact or deal)'),
     object_type: ObjectType.optional().describe('One kind of record, e.g. deal'),
-    type: EventType.optional().describe('One kind of change, e.g. deal.stage_changed'),
+    type: ChangeType.optional().describe('One kind of change, e.g. deal.stage_changed'),
     actor_kind: Actor.shape.kind.optional(),
     actor_id: z.string().min(1).max(64).optional().describe("One actor's changes: the by.id of a change (a token tok_…, an agent gnt_…, a user usr_…)"),
     since: DayOrInstant.optional().describe(

@@ -13,6 +13,10 @@ const DAY_OR_INSTANT = 'must be a date (YYYY-MM-DD, read in the workspace time z
 
 const Instant = isoInstant(DAY_OR_INSTANT);
 
+/** An instant whose offset's + became a space (a query string's form encoding): ends in " 01:00" where "+01:00" was meant. */
+const PLUS_READ_AS_SPACE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)? \d{2}:?\d{2}$/;
+const PLUS_AS_SPACE_PROBLEM = 'reads as a timestamp whose offset has a space where its + was: in a query string a + means a space, so write it %2B (2026-01-31T09:00:00%2B01:00), or give the time in UTC with Z';
+
 /** A day, or an instant with its offset. */
 export const DayOrInstant = z
   .string()
@@ -22,7 +26,10 @@ export const DayOrInstant = z
       return;
     }
     const instant = Instant.safeParse(text);
-    if (!instant.success) ctx.addIssue({ code: 'custom', message: instant.error.issues[0]?.message ?? DAY_OR_INSTANT });
+    if (instant.success) return;
+    // `?created_after=2026-03-02T09:00:00+01:00` written into a URL as it is: the query string reads its + as a space.
+    const plusAsSpace = PLUS_READ_AS_SPACE.test(text);
+    ctx.addIssue({ code: 'custom', message: plusAsSpace ? PLUS_AS_SPACE_PROBLEM : (instant.error.issues[0]?.message ?? DAY_OR_INSTANT) });
   })
   // The refinement is invisible to JSON Schema: documented as the two formats it takes, not as any string.
   .meta({ anyOf: [{ format: 'date' }, { format: 'date-time' }] });

@@ -179,3 +179,19 @@ t.test('a type filter for events the credential reads none of is refused, naming
   t.equal(notes.status, 403);
   t.equal(notes.body.error.message, 'Events about note records need the scope contacts:read or deals:read, and the credential holds neither.');
 });
+
+t.test("an instant's + written into the query string as it is reads as a space: the 400 says so", async (t) => {
+  // Before: "must be a date (YYYY-MM-DD…) or an ISO 8601 timestamp", to a poller that had sent one.
+  for (const [param, raw] of [
+    ['created_after', '2026-11-27T07:00:00+01:00'],
+    ['created_before', '2026-11-27T07:00:00.123+0530'],
+  ] as const) {
+    const res = await api.get<{ error: { code: string; param: string; message: string } }>(`/v1/events?${param}=${raw}`);
+    t.equal(res.status, 400, raw);
+    t.match(res.body.error, { code: 'validation_failed', param, message: new RegExp(`^${param}: reads as a timestamp whose offset has a space where its \\+ was: in a query string a \\+ means a space, so write it %2B`) }, raw);
+  }
+  const encoded = await api.get<EventList>(`/v1/events?created_after=${encodeURIComponent(plusTwoHours(c0.created_at))}`);
+  t.equal(encoded.status, 200, 'the same instant with its + encoded is read');
+  const other = await api.get<{ error: { message: string } }>('/v1/events?created_after=2026-11-27T25:00:00Z');
+  t.match(other.body.error.message, /must be a date \(YYYY-MM-DD/, 'another malformed instant keeps its message');
+});

@@ -438,3 +438,38 @@ t.test("a wrong type for enabled_events or expire_previous_in is a 400 saying wh
   t.equal(after.secret_rotated_at, null, 'no refused rotation replaced the secret');
   t.same(after.enabled_events, ['contact.created']);
 });
+
+t.test("a delivery's errors name the path parameter at fault: delivery_id for the delivery, id for the endpoint", async (t) => {
+  // Before, a delivery not found (or not retryable) was param "id", which in
+  // /v1/webhook-endpoints/{id}/deliveries/{delivery_id} is the endpoint, and a disabled
+  // endpoint was param "endpoint_id", which no path or body has.
+  type Refusal = { error: { code: string; param: string; message: string } };
+  const writer = client(stack.baseUrl, await stack.token(ws.workspace.id, ['contacts:write']));
+  const endpoint = (await api.post<Endpoint>('/v1/webhook-endpoints', { url: 'https://params.unresolvable.invalid/hook', enabled_events: ['contact.created'] })).body;
+  const other = (await api.post<Endpoint>('/v1/webhook-endpoints', { url: 'https://params-other.unresolvable.invalid/hook', enabled_events: ['contact.created'] })).body;
+  await writer.post('/v1/contacts', { first_name: 'Param', phone: '+1 415 555 0777' });
+  let delivery: Delivery | undefined;
+  for (let i = 0; i < 200 && !delivery?.attempts.length; i++) {
+    delivery = (await api.get<{ data: Delivery[] }>(`/v1/webhook-endpoints/${endpoint.id}/deliveries`)).body.data[0];
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  if (!delivery) return t.fail('no delivery');
+  t.equal(delivery.status, 'pending', 'failed once, retried on schedule');
+
+  const missing = await api.get<Refusal>(`/v1/webhook-endpoints/${endpoint.id}/deliveries/msg_missing`);
+  t.match(missing, { status: 404, body: { error: { code: 'not_found', param: 'delivery_id' } } });
+  const elsewhere = await api.post<Refusal>(`/v1/webhook-endpoints/${other.id}/deliveries/${delivery.id}/retry`, {});
+  t.match(elsewhere, { status: 404, body: { error: { code: 'not_found', param: 'delivery_id' } } }, "another endpoint's delivery");
+  const noEndpoint = await api.post<Refusal>(`/v1/webhook-endpoints/we_missing/deliveries/${delivery.id}/retry`, {});
+  t.match(noEndpoint, { status: 404, body: { error: { code: 'not_found' } } }, 'the endpoint');
+  t.equal(noEndpoint.body.error.param, 'id', 'the endpoint: named as its path parameter (a string pattern would also match endpoint_id)');
+
+  await api.send('PATCH', `/v1/webhook-endpoints/${endpoint.id}`, { body: { enabled_events: ['contact.updated'] } });
+  const notEnabled = await api.post<Refusal>(`/v1/webhook-endpoints/${endpoint.id}/deliveries/${delivery.id}/retry`, {});
+  t.match(notEnabled, { status: 409, body: { error: { code: 'conflict', param: 'delivery_id', message: /no longer enables contact\.created/ } } });
+
+  await api.send('PATCH', `/v1/webhook-endpoints/${endpoint.id}`, { body: { status: 'disabled' } });
+  const disabled = await api.post<Refusal>(`/v1/webhook-endpoints/${endpoint.id}/deliveries/${delivery.id}/retry`, {});
+  t.match(disabled, { status: 409, body: { error: { code: 'conflict', message: /disabled/ } } });
+  t.equal(disabled.body.error.param, 'id', 'the endpoint, not endpoint_id');
+});

@@ -7,6 +7,7 @@ import type { OperationHandler } from '../../runtime/worker-call.js';
 import { endpointWants, typesWanted } from '../endpoints/endpoint-wants.js';
 import { findEndpoint } from '../endpoints/find-endpoint.js';
 import { attemptsOf } from './delivery-attempts.js';
+import { DELIVERY_PARAM, ENDPOINT_PARAM } from './delivery-params.js';
 import { wakeDeliveryLoop } from './delivery-loop.js';
 import { toWebhookDeliveryResource } from './delivery-resource.js';
 
@@ -20,7 +21,7 @@ import { toWebhookDeliveryResource } from './delivery-resource.js';
  */
 export const retryDeliveryHandler: OperationHandler<typeof retryWebhookDelivery> = async ({ input, db, afterCommit }) => {
   const endpoint = await findEndpoint(db, input.endpoint_id);
-  if (endpoint.status !== 'enabled') throw new ConflictError('The endpoint is disabled and receives nothing: enable it first.', 'endpoint_id');
+  if (endpoint.status !== 'enabled') throw new ConflictError('The endpoint is disabled and receives nothing: enable it first.', ENDPOINT_PARAM);
   const now = new Date();
   const wanted = typesWanted(endpoint.enabled_events);
   const row = await db
@@ -47,11 +48,11 @@ async function whyNotRetried(db: WorkspaceSql, input: { endpoint_id: string; id:
     .where('id', '=', input.id)
     .where('endpoint_id', '=', input.endpoint_id)
     .executeTakeFirst();
-  if (!current) return new NotFoundError('delivery', input.id, 'id');
-  if (current.status === 'succeeded') return new ConflictError('The delivery succeeded: there is nothing to retry. To check the endpoint, send a test event.', 'id');
+  if (!current) return new NotFoundError('delivery', input.id, DELIVERY_PARAM);
+  if (current.status === 'succeeded') return new ConflictError('The delivery succeeded: there is nothing to retry. To check the endpoint, send a test event.', DELIVERY_PARAM);
   if (!endpointWants(enabledEvents, current.event_type)) {
-    return new ConflictError(`The endpoint no longer enables ${current.event_type}: add it to enabled_events first.`, 'id');
+    return new ConflictError(`The endpoint no longer enables ${current.event_type}: add it to enabled_events first.`, DELIVERY_PARAM);
   }
   const seconds = current.leased_until ? Math.max(1, Math.ceil((pgTimestamp(current.leased_until).getTime() - Date.now()) / 1000)) : 1;
-  return new ConflictError(`An attempt of this delivery is under way; retry once it has ended (within ${seconds} s).`, 'id');
+  return new ConflictError(`An attempt of this delivery is under way; retry once it has ended (within ${seconds} s).`, DELIVERY_PARAM);
 }

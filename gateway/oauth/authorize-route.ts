@@ -1,7 +1,7 @@
 import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
 import { rateLimit, type Options as RateLimitOptions } from 'express-rate-limit';
 import { redirectUriMatches } from '@modelcontextprotocol/sdk/server/auth/handlers/authorize.js';
-import { InvalidClientError, InvalidRequestError, OAuthError, ServerError, TemporarilyUnavailableError, TooManyRequestsError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { InvalidClientError, InvalidRequestError, OAuthError, ServerError, TemporarilyUnavailableError, TooManyRequestsError, UnsupportedResponseTypeError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { z } from 'zod';
 import { isMetadataClientId } from '../../shared/auth/metadata-client-id.js';
@@ -56,6 +56,18 @@ function redirectUriOf(client: OAuthClientInformationFull, requested: string | u
   }
   if (client.redirect_uris.length === 1) return client.redirect_uris[0] as string;
   throw new InvalidRequestError('redirect_uri must be specified when client has multiple registered URIs');
+}
+
+/**
+ * A response_type the server does not do (the implicit `token`, OpenID's hybrids) is
+ * unsupported_response_type (RFC 6749 §4.1.2.1), which tells the client what is wrong,
+ * rather than invalid_request; a missing or repeated one stays invalid_request.
+ */
+function requireCodeResponseType(params: unknown): void {
+  const responseType = (params as Record<string, unknown> | null | undefined)?.response_type;
+  if (typeof responseType === 'string' && responseType !== 'code') {
+    throw new UnsupportedResponseTypeError(`response_type "${responseType.slice(0, 50)}" is not supported: this server issues authorization codes only (response_type=code, with PKCE)`);
+  }
 }
 
 /** The browser's session token, if it sent one that could be one. */
@@ -115,6 +127,7 @@ export function authorizeRoute(provider: BusOAuthProvider, issuer: () => string,
         const raw = (params as Record<string, unknown> | undefined)?.state;
         state = typeof raw === 'string' ? raw.slice(0, 1000) : undefined;
         requireOneResource(params);
+        requireCodeResponseType(params);
         throw new InvalidRequestError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
       }
       const { scope, code_challenge, resource } = parsed.data;

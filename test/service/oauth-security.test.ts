@@ -185,6 +185,26 @@ t.test('PKCE is required, and only S256', async (t) => {
   }
 });
 
+t.test('a response_type other than code is unsupported_response_type (RFC 6749 §4.1.2.1); a missing one is invalid_request', async (t) => {
+  const { clientId, browser } = await fullGrant();
+  const o = { baseUrl: base, clientId, redirectUri: REDIRECT, server: 'crm' as const, challenge: pkce().challenge };
+  for (const [label, responseType, expected] of [
+    ['the implicit grant', 'token', 'unsupported_response_type'],
+    ['OpenID hybrid', 'code id_token', 'unsupported_response_type'],
+    ['missing', undefined, 'invalid_request'],
+  ] as const) {
+    const url = new URL(authorizeUrl(o, { state: 'st-rt' }));
+    if (responseType === undefined) url.searchParams.delete('response_type');
+    else url.searchParams.set('response_type', responseType);
+    const res = await browser.request(url.href);
+    t.equal(res.status, 302, `${label}: reported to the client`);
+    const location = new URL(res.headers.get('location') ?? '');
+    t.equal(location.searchParams.get('error'), expected, `${label}: ${expected}`);
+    t.match(location.searchParams.get('error_description'), /response_type/, `${label}: the description names the parameter`);
+    t.equal(location.searchParams.get('state'), 'st-rt', `${label}: with state`);
+  }
+});
+
 t.test('an unregistered redirect_uri is an error at the server, never a redirect', async (t) => {
   const clientId = await registerClient(base, REDIRECT);
   const url = authorizeUrl({ baseUrl: base, clientId, redirectUri: 'http://127.0.0.1:9/elsewhere', server: 'crm', challenge: pkce().challenge });

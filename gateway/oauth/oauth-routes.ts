@@ -14,6 +14,7 @@ import type { AccessTokenVerifier } from './access-token-verifier.js';
 import { authorizeRoute } from './authorize-route.js';
 import type { BusOAuthProvider } from './bus-oauth-provider.js';
 import { formWithoutEmptyParameters } from './empty-parameters.js';
+import { formBodyRequired } from './form-body-required.js';
 import { oauthBodyError, type OAuthErrorClass } from './oauth-errors.js';
 import { oneResourceInForm } from './one-resource.js';
 import { publicClientAuthentication } from './public-client-authentication.js';
@@ -79,7 +80,7 @@ export function oauthRoutes(deps: GatewayDeps, provider: BusOAuthProvider, verif
   const perMinute = deps.config.rateLimits.oauthPerMinute;
   const rateLimit = perMinute === 0 ? (false as const) : { windowMs: 60_000, limit: perMinute, ...FORWARDING_CHECKS_OFF };
   router.use('/oauth/authorize', authorizeRoute(provider, issuer, rateLimit));
-  router.use('/oauth/token', readableSchemaErrors(), formWithoutEmptyParameters(), publicClientAuthentication(), oneResourceInForm(), tokenHandler({ provider, rateLimit }), bodyErrors(InvalidRequestError));
+  router.use('/oauth/token', readableSchemaErrors(), formWithoutEmptyParameters(), formBodyRequired(), publicClientAuthentication(), oneResourceInForm(), tokenHandler({ provider, rateLimit }), bodyErrors(InvalidRequestError));
   router.use(
     '/oauth/register',
     readableSchemaErrors(),
@@ -90,7 +91,7 @@ export function oauthRoutes(deps: GatewayDeps, provider: BusOAuthProvider, verif
     }),
     bodyErrors(InvalidClientMetadataError),
   );
-  router.use('/oauth/revoke', readableSchemaErrors(), formWithoutEmptyParameters(), publicClientAuthentication(), revocationHandler({ provider, rateLimit }), bodyErrors(InvalidRequestError));
+  router.use('/oauth/revoke', readableSchemaErrors(), formWithoutEmptyParameters(), formBodyRequired(), publicClientAuthentication(), revocationHandler({ provider, rateLimit }), bodyErrors(InvalidRequestError));
 
   router.use('/.well-known/oauth-authorization-server', lazyHandler(() => metadataHandler(authorizationServerMetadata(issuer()))));
   for (const server of Object.keys(MCP_SERVERS) as McpServerKey[]) {

@@ -458,6 +458,24 @@ t.test('a body the parser refuses is still an OAuth error (RFC 6749 §5.2, RFC 7
   }
 });
 
+t.test('a token or revocation request that is not a form is told the body must be one (RFC 6749 §3.2, RFC 7009 §2.1)', async (t) => {
+  const clientId = await registerClient(base, REDIRECT);
+  const fields = { grant_type: 'refresh_token', client_id: clientId, refresh_token: 'x', token: 'x' };
+  for (const path of ['/oauth/token', '/oauth/revoke']) {
+    for (const [label, headers, body] of [
+      ['JSON', { 'content-type': 'application/json' }, JSON.stringify(fields)],
+      ['text/plain', { 'content-type': 'text/plain' }, new URLSearchParams(fields).toString()],
+      ['no Content-Type', {}, new Blob([new URLSearchParams(fields).toString()])],
+    ] as const) {
+      const res = await fetch(`${base}${path}`, { method: 'POST', headers, body });
+      const json = (await res.json()) as Record<string, unknown>;
+      t.equal(res.status, 400, `${path}, ${label}: 400`);
+      t.equal(json.error, 'invalid_request', `${path}, ${label}: invalid_request`);
+      t.match(json.error_description, /application\/x-www-form-urlencoded/, `${path}, ${label}: says what the body must be (${String(json.error_description)})`);
+    }
+  }
+});
+
 t.test('revocation endpoint: a revoked grant stops working within 5 s', async (t) => {
   const g = await fullGrant();
   const tokens = (await exchange(g)).body;

@@ -15,7 +15,7 @@ import type { McpServerKey } from '../../shared/contracts/oauth.js';
 import { cookiePolicy, readCookie } from '../pages/cookies.js';
 import type { AccessTokenVerifier } from './access-token-verifier.js';
 import type { ClientMetadataDocuments } from './client-metadata/client-metadata-documents.js';
-import { oauthErrorFrom, type OAuthErrorClass } from './oauth-errors.js';
+import { InvalidRedirectUriError, isRedirectUriEntry, oauthErrorFrom, type InvalidInputErrors, type OAuthErrorClass } from './oauth-errors.js';
 import type { Logger } from '../../shared/logger.js';
 
 /**
@@ -46,7 +46,7 @@ export class BusOAuthProvider implements OAuthServerProvider {
     readonly log: Logger,
   ) {}
 
-  private async call<Op extends Operation>(op: Op, input: OperationInput<Op>, invalidInput: OAuthErrorClass = InvalidRequestError): Promise<OperationOutput<Op>> {
+  private async call<Op extends Operation>(op: Op, input: OperationInput<Op>, invalidInput: OAuthErrorClass | InvalidInputErrors = InvalidRequestError): Promise<OperationOutput<Op>> {
     try {
       return (await this.bus.call(op, input, { context: null, requestId: newId('request') })).result;
     } catch (error) {
@@ -58,7 +58,8 @@ export class BusOAuthProvider implements OAuthServerProvider {
     return {
       getClient: async (clientId) => (await this.findClient(clientId))?.client,
       registerClient: async (client) => {
-        const registered = await this.call(registerOAuthClient, { client: client as Record<string, unknown> }, InvalidClientMetadataError);
+        const invalid = { otherwise: InvalidClientMetadataError, forParam: (param: string) => (isRedirectUriEntry(param.split('.')) ? InvalidRedirectUriError : undefined) };
+        const registered = await this.call(registerOAuthClient, { client: client as Record<string, unknown> }, invalid);
         return registered.client as OAuthClientInformationFull;
       },
     };

@@ -1,16 +1,36 @@
 import {
+  OAuthError,
   InvalidGrantError,
   InvalidScopeError,
   ServerError,
   TemporarilyUnavailableError,
 } from '@modelcontextprotocol/sdk/server/auth/errors.js';
-import type { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { CrmError, type ErrorCode } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import { fromBodyParser } from '../errors/error-handler.js';
 import { HTTP_STATUS } from '../errors/http-status.js';
 
 export type OAuthErrorClass = new (message: string) => OAuthError;
+
+/** RFC 7591 §3.2.2: a registration's redirect URI is refused with this code, not invalid_client_metadata. */
+export class InvalidRedirectUriError extends OAuthError {
+  static override errorCode = 'invalid_redirect_uri';
+}
+
+/**
+ * Whether a refused parameter (its path, `redirect_uris.2`) is one of a registration's redirect
+ * URIs, refused as invalid_redirect_uri; faults of the list itself (missing, empty, too long)
+ * stay invalid_client_metadata.
+ */
+export function isRedirectUriEntry(path: readonly PropertyKey[]): boolean {
+  return path[0] === 'redirect_uris' && path.length > 1;
+}
+
+/** The error of an endpoint for input that fails its contract, and another for some parameters. */
+export interface InvalidInputErrors {
+  otherwise: OAuthErrorClass;
+  forParam(param: string): OAuthErrorClass | undefined;
+}
 
 /**
  * The OAuth error (RFC 6749, RFC 7591) that each of our codes becomes at the SDK's
@@ -54,11 +74,17 @@ export function unexplainedServerError(error: unknown, log: Logger): ServerError
 /**
  * What a failed bus call of the OAuth endpoints answers; anything but a domain error stays
  * unexplained (and is logged). `invalidInput` is the endpoint's error for input that fails its
- * contract (invalid_request at authorize and token, invalid_client_metadata at registration).
+ * contract (invalid_request at authorize and token, invalid_client_metadata at registration,
+ * where a refused redirect URI is invalid_redirect_uri).
  */
-export function oauthErrorFrom(error: unknown, invalidInput: OAuthErrorClass, log: Logger): OAuthError {
+export function oauthErrorFrom(error: unknown, invalidInput: OAuthErrorClass | InvalidInputErrors, log: Logger): OAuthError {
   if (!(error instanceof CrmError)) return unexplainedServerError(error, log);
-  if (error.code === 'validation_failed') return new invalidInput(error.message);
+  if (error.code === 'validation_failed') {
+    if (typeof invalidInput === 'function') return new invalidInput(error.message);
+    const param = error.details.param;
+    const ErrorClass = (typeof param === 'string' && invalidInput.forParam(param)) || invalidInput.otherwise;
+    return new ErrorClass(error.message);
+  }
   return new OAUTH_ERROR[error.code](error.message);
 }
 

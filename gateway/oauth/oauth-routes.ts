@@ -15,7 +15,7 @@ import { authorizeRoute } from './authorize-route.js';
 import type { BusOAuthProvider } from './bus-oauth-provider.js';
 import { formWithoutEmptyParameters } from './empty-parameters.js';
 import { formBodyRequired } from './form-body-required.js';
-import { oauthBodyError, type OAuthErrorClass } from './oauth-errors.js';
+import { InvalidRedirectUriError, isRedirectUriEntry, oauthBodyError, type OAuthErrorClass } from './oauth-errors.js';
 import { oneResourceInForm } from './one-resource.js';
 import { publicClientAuthentication } from './public-client-authentication.js';
 import { readableSchemaErrors } from './readable-schema-errors.js';
@@ -83,7 +83,7 @@ export function oauthRoutes(deps: GatewayDeps, provider: BusOAuthProvider, verif
   router.use('/oauth/token', readableSchemaErrors(), formWithoutEmptyParameters(), formBodyRequired(), publicClientAuthentication(), oneResourceInForm(), tokenHandler({ provider, rateLimit }), bodyErrors(InvalidRequestError));
   router.use(
     '/oauth/register',
-    readableSchemaErrors(),
+    readableSchemaErrors((path) => (isRedirectUriEntry(path) ? InvalidRedirectUriError.errorCode : undefined)),
     clientRegistrationHandler({
       clientsStore: provider.clientsStore,
       clientSecretExpirySeconds: 0,

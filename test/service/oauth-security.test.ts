@@ -86,9 +86,11 @@ t.test('registration: public clients only, redirect URIs checked', async (t) => 
   t.equal(body.token_endpoint_auth_method, 'none');
   const stored = await stack.db.query('select * from oauth_clients where id = $1', [body.client_id]);
   t.notOk(JSON.stringify(stored).includes('client_secret'), 'nor stored');
-  for (const uri of ['http://evil.example/cb', 'javascript:alert(1)', 'https://ok.example/cb#frag']) {
-    const bad = await fetch(`${base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [uri] }) });
+  // RFC 7591 §3.2.2: a refused redirect URI is invalid_redirect_uri, checked by the gateway's parser (javascript:, not a URL) or the worker.
+  for (const uri of ['http://evil.example/cb', 'javascript:alert(1)', 'not a url', 'https://ok.example/cb#frag', 'https://ok.example/cb#', 'com.example.app:/cb']) {
+    const bad = await fetch(`${base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT, uri] }) });
     t.equal(bad.status, 400, uri);
+    t.equal(((await bad.json()) as Record<string, unknown>).error, 'invalid_redirect_uri', `${uri}: invalid_redirect_uri`);
   }
   const register = async (metadata: Record<string, unknown>) => {
     const res = await fetch(`${base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT], ...metadata }) });
@@ -399,7 +401,9 @@ t.test('input off the contract gets each endpoint\'s own error', async (t) => {
   t.equal(revoke.status, 200, 'revocation: a token it cannot parse is one it does not know (RFC 7009 §2.2)');
   const register = await fetch(`${base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: ['http://evil.example/cb'] }) });
   t.equal(register.status, 400);
-  t.equal(((await register.json()) as Record<string, unknown>).error, 'invalid_client_metadata', 'registration keeps invalid_client_metadata');
+  t.equal(((await register.json()) as Record<string, unknown>).error, 'invalid_redirect_uri', 'registration: a refused redirect URI is invalid_redirect_uri (RFC 7591 §3.2.2)');
+  const noGrant = await fetch(`${base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT], grant_types: ['implicit'] }) });
+  t.equal(((await noGrant.json()) as Record<string, unknown>).error, 'invalid_client_metadata', 'registration: other metadata is invalid_client_metadata');
 });
 
 t.test('an error description is a line of text naming the parameter, not a JSON dump (RFC 6749 §5.2, RFC 7591 §3.2.2)', async (t) => {
@@ -409,7 +413,7 @@ t.test('an error description is a line of text naming the parameter, not a JSON 
     fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
   for (const [label, request, error, description] of [
     ['register without redirect_uris', register({ client_name: 'x' }), 'invalid_client_metadata', /^redirect_uris: .*expected array/],
-    ['register with a redirect URI that is no URL', register({ redirect_uris: ['not a url'] }), 'invalid_client_metadata', /^redirect_uris\.0: /],
+    ['register with a redirect URI that is no URL', register({ redirect_uris: ['not a url'] }), 'invalid_redirect_uri', /^redirect_uris\.0: /],
     ['token without grant_type', form('/oauth/token', { client_id: clientId }), 'invalid_request', /^grant_type: /],
     ['token without client_id', form('/oauth/token', { grant_type: 'refresh_token', refresh_token: 'x' }), 'invalid_request', /^client_id: /],
     ['token without code_verifier', form('/oauth/token', { grant_type: 'authorization_code', client_id: clientId, code: 'x' }), 'invalid_request', /^code_verifier: /],

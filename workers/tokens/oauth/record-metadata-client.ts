@@ -18,7 +18,7 @@ export const recordMetadataClientHandler: UnscopedHandler<typeof recordMetadataC
     throw new ValidationError('client_id: a metadata document client is identified by its URL.', 'client_id');
   }
   if ('client_secret' in input.client) throw new ValidationError('client_secret: a metadata document client is public.', 'client_secret');
-  const uris = Array.isArray(input.client.redirect_uris) ? input.client.redirect_uris.map(checkRedirectUri) : [];
+  const uris = Array.isArray(input.client.redirect_uris) ? input.client.redirect_uris.map((uri: unknown) => checkRedirectUri(uri)) : [];
   if (uris.length === 0) throw new ValidationError('redirect_uris: at least one is required.', 'redirect_uris');
   const client = { ...input.client, redirect_uris: uris, token_endpoint_auth_method: 'none' };
   const name = typeof clientName === 'string' ? clientName.slice(0, 200) : null;

@@ -24,7 +24,7 @@ export const registerClientHandler: UnscopedHandler<typeof registerOAuthClient> 
   if (Array.isArray(metadata.redirect_uris) && metadata.redirect_uris.length > MAX_REDIRECT_URIS) {
     throw new ValidationError(`redirect_uris: at most ${MAX_REDIRECT_URIS}.`, 'redirect_uris');
   }
-  const uris = Array.isArray(metadata.redirect_uris) ? metadata.redirect_uris.map(checkRedirectUri) : [];
+  const uris = Array.isArray(metadata.redirect_uris) ? metadata.redirect_uris.map((uri: unknown, i) => checkRedirectUri(uri, `redirect_uris.${i}`)) : [];
   if (uris.length === 0) throw new ValidationError('redirect_uris: at least one is required.', 'redirect_uris');
   if (typeof metadata.client_id !== 'string') throw new ValidationError('client_id is missing.', 'client_id');
   if (metadata.client_name !== undefined) {

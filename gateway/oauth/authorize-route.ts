@@ -5,7 +5,7 @@ import { InvalidClientError, InvalidRequestError, OAuthError, ServerError, Tempo
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { z } from 'zod';
 import { isMetadataClientId } from '../../shared/auth/metadata-client-id.js';
-import { ClientId, CodeChallenge, Secret } from '../../shared/contracts/oauth.js';
+import { ClientId, CodeChallenge, MAX_REDIRECT_URI_LENGTH, Secret } from '../../shared/contracts/oauth.js';
 import { cookiePolicy, readCookie } from '../pages/cookies.js';
 import { messagePage } from '../pages/message-page.js';
 import { sendPage } from '../pages/session-routes.js';
@@ -17,7 +17,7 @@ import { oauthBodyError, unexplainedServerError } from './oauth-errors.js';
 
 const ClientParams = z.object({
   client_id: ClientId,
-  redirect_uri: z.string().max(2000).refine((v) => URL.canParse(v), 'redirect_uri must be a valid URL').optional(),
+  redirect_uri: z.string().max(MAX_REDIRECT_URI_LENGTH).refine((v) => URL.canParse(v), 'redirect_uri must be a valid URL').optional(),
 });
 
 /** What a valid authorization request carries besides its client (OAuth 2.1: PKCE with S256 only; the tokens worker's own limits first). */

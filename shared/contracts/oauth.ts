@@ -46,6 +46,15 @@ export const SUPPORTED_GRANT_TYPES = ['authorization_code', 'refresh_token'] as 
 export const SUPPORTED_RESPONSE_TYPES = ['code'] as const;
 /** The most redirect URIs a client may list, registered or in its metadata document. */
 export const MAX_REDIRECT_URIS = 20;
+/** The longest redirect URI a client may list: /oauth/authorize takes none longer. */
+export const MAX_REDIRECT_URI_LENGTH = 2000;
+/** The longest client_name, registered or in a metadata document: the consent page shows it. */
+export const MAX_CLIENT_NAME_LENGTH = 200;
+/**
+ * The most a client's metadata may take as JSON, registered or as a document: a name and a
+ * few redirect URIs take well under 1 KB, and each registration is kept by an unauthenticated request.
+ */
+export const MAX_CLIENT_METADATA_BYTES = 5 * 1024;
 
 export const registerOAuthClient = defineOperation({
   worker: 'tokens',

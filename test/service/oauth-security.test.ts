@@ -122,6 +122,22 @@ t.test('registration: public clients only, redirect URIs checked', async (t) => 
     t.match(refused.body.error_description, /client_name must not contain control or formatting characters/);
   }
   t.equal((await register({ client_name: 'Agent Zoë — 東京' })).status, 201, 'any other name, accents, dashes and scripts included: registered');
+  // The limits of a metadata document hold for a registration: an unauthenticated request is kept, and its name shown whole.
+  const longName = await register({ client_name: `Agent ${'n'.repeat(200)}` });
+  t.equal(longName.status, 400, 'a client_name past 200 characters: refused, not cut short');
+  t.equal(longName.body.error, 'invalid_client_metadata');
+  t.match(longName.body.error_description, /client_name may have at most 200 characters/);
+  t.equal((await register({ client_name: 'n'.repeat(200) })).status, 201, 'a client_name of 200 characters: registered');
+  const longUri = await register({ redirect_uris: [REDIRECT, `https://ok.example/${'p'.repeat(2000)}`] });
+  t.equal(longUri.status, 400, 'a redirect URI past 2000 characters, which /oauth/authorize would never take: refused');
+  t.equal(longUri.body.error, 'invalid_redirect_uri');
+  t.match(longUri.body.error_description, /at most 2000 characters/);
+  const large = await register({ jwks: { keys: [{ kty: 'EC', x: 'x'.repeat(6000) }] } });
+  t.equal(large.status, 400, 'metadata past 5 KB as JSON: refused');
+  t.equal(large.body.error, 'invalid_client_metadata');
+  t.match(large.body.error_description, /at most 5120 are kept/);
+  const count = await stack.db.query<{ n: string }>("select count(*) as n from oauth_clients where client_name like 'Agent nnn%' or metadata::text like '%xxxxxxxxxx%' or metadata::text like '%pppppppppp%'");
+  t.equal(Number(count[0]?.n), 0, 'and none of them kept');
 });
 
 t.test('a client registered without the refresh_token grant type gets no refresh token and cannot refresh', async (t) => {

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Duplex } from 'node:stream';
+import { MAX_CLIENT_METADATA_BYTES } from '../../../shared/contracts/oauth.js';
 import { bareHost, deliveryAddress, RefusedAddressError, type ResolvedAddress } from '../../../shared/ssrf/delivery-address.js';
 import { systemNetwork, type OutboundNetwork } from '../../../shared/ssrf/outbound-network.js';
 import { pinnedLookup } from '../../../shared/ssrf/pinned-lookup.js';
@@ -9,7 +10,7 @@ import { pinnedSocketOptions } from '../../../shared/ssrf/pinned-socket-options.
 /** A document that takes longer than this (lookup, connection and body) is not waited for. */
 export const FETCH_TIMEOUT_MS = 5_000;
 /** A client's metadata is a few hundred bytes; more than this is refused, unread. */
-export const MAX_DOCUMENT_BYTES = 5 * 1024;
+export const MAX_DOCUMENT_BYTES = MAX_CLIENT_METADATA_BYTES;
 
 export interface FetchOptions {
   allowPrivateNetworks: boolean;

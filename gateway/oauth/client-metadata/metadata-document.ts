@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CLIENT_NAME_CHARACTERS, MAX_REDIRECT_URIS } from '../../../shared/contracts/oauth.js';
+import { CLIENT_NAME_CHARACTERS, MAX_CLIENT_NAME_LENGTH, MAX_REDIRECT_URI_LENGTH, MAX_REDIRECT_URIS } from '../../../shared/contracts/oauth.js';
 
 /**
  * What a client metadata document must say (draft-ietf-oauth-client-id-metadata-document
@@ -9,9 +9,9 @@ import { CLIENT_NAME_CHARACTERS, MAX_REDIRECT_URIS } from '../../../shared/contr
  */
 const MetadataDocument = z.looseObject({
   client_id: z.string({ error: 'client_id is required' }),
-  client_name: CLIENT_NAME_CHARACTERS.pipe(z.string().max(200, 'client_name must be at most 200 characters')).optional(),
+  client_name: CLIENT_NAME_CHARACTERS.pipe(z.string().max(MAX_CLIENT_NAME_LENGTH, `client_name must be at most ${MAX_CLIENT_NAME_LENGTH} characters`)).optional(),
   redirect_uris: z
-    .array(z.string({ error: 'redirect_uris must hold strings' }).max(2000), { error: 'redirect_uris must be an array of URLs' })
+    .array(z.string({ error: 'redirect_uris must hold strings' }).max(MAX_REDIRECT_URI_LENGTH), { error: 'redirect_uris must be an array of URLs' })
     .min(1, 'redirect_uris must list at least one URL')
     .max(MAX_REDIRECT_URIS, `redirect_uris may list at most ${MAX_REDIRECT_URIS} URLs`),
   token_endpoint_auth_method: z.literal('none', { error: 'token_endpoint_auth_method must be "none" (a public client) or absent' }).optional(),

@@ -1,3 +1,4 @@
+import { MAX_REDIRECT_URI_LENGTH } from '../../../shared/contracts/oauth.js';
 import { ValidationError } from '../../../shared/errors.js';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -9,6 +10,8 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
  */
 export function checkRedirectUri(uri: unknown, param = 'redirect_uris'): string {
   if (typeof uri !== 'string') throw new ValidationError('redirect_uris: every entry must be a URL.', param);
+  // /oauth/authorize takes no longer redirect_uri, so a longer one could never be used.
+  if (uri.length > MAX_REDIRECT_URI_LENGTH) throw new ValidationError(`redirect_uris: a redirect URI may have at most ${MAX_REDIRECT_URI_LENGTH} characters; one has ${uri.length}.`, param);
   let url: URL;
   try {
     url = new URL(uri);

@@ -1,4 +1,4 @@
-import { CLIENT_NAME_CHARACTERS, MAX_REDIRECT_URIS, SUPPORTED_GRANT_TYPES, SUPPORTED_RESPONSE_TYPES, type registerOAuthClient } from '../../../shared/contracts/oauth.js';
+import { CLIENT_NAME_CHARACTERS, MAX_CLIENT_METADATA_BYTES, MAX_CLIENT_NAME_LENGTH, MAX_REDIRECT_URIS, SUPPORTED_GRANT_TYPES, SUPPORTED_RESPONSE_TYPES, type registerOAuthClient } from '../../../shared/contracts/oauth.js';
 import { jsonb, sqlOf } from '../../../shared/db/sql.js';
 import { ValidationError } from '../../../shared/errors.js';
 import type { UnscopedHandler } from '../../runtime/worker-call.js';
@@ -30,6 +30,12 @@ export const registerClientHandler: UnscopedHandler<typeof registerOAuthClient> 
   if (metadata.client_name !== undefined) {
     const name = CLIENT_NAME_CHARACTERS.safeParse(metadata.client_name);
     if (!name.success) throw new ValidationError(name.error.issues[0]?.message ?? 'client_name is not valid.', 'client_name');
+    // Kept and shown whole, as a metadata document's: cut short, two names could read as one at consent.
+    if (name.data.length > MAX_CLIENT_NAME_LENGTH) throw new ValidationError(`client_name may have at most ${MAX_CLIENT_NAME_LENGTH} characters.`, 'client_name');
+  }
+  const bytes = Buffer.byteLength(JSON.stringify(metadata));
+  if (bytes > MAX_CLIENT_METADATA_BYTES) {
+    throw new ValidationError(`The client metadata takes ${bytes} bytes as JSON; at most ${MAX_CLIENT_METADATA_BYTES} are kept, as for a metadata document.`);
   }
   const grantTypes = supportedValues('grant_types', metadata.grant_types, SUPPORTED_GRANT_TYPES, 'authorization_code');
   const responseTypes = supportedValues('response_types', metadata.response_types, SUPPORTED_RESPONSE_TYPES, 'code');
@@ -44,7 +50,7 @@ export const registerClientHandler: UnscopedHandler<typeof registerOAuthClient> 
     .insertInto('oauth_clients')
     .values({
       id: metadata.client_id,
-      client_name: typeof metadata.client_name === 'string' ? metadata.client_name.slice(0, 200) : null,
+      client_name: typeof metadata.client_name === 'string' ? metadata.client_name : null,
       redirect_uris: uris,
       metadata: jsonb(client),
       created_at: new Date(),

@@ -527,6 +527,27 @@ t.test('revocation endpoint: an access token revokes its grant too (RFC 7009 §2
   t.equal(grant?.revoked_reason, 'revoked by the client');
 });
 
+t.test("revocation endpoint: another client's token is refused as invalid_grant and stays good (RFC 7009 §2.1)", async (t) => {
+  const g = await fullGrant();
+  const tokens = (await exchange(g)).body;
+  const other = await registerClient(base, REDIRECT, 'Another agent');
+  for (const [label, token] of [
+    ['refresh token', String(tokens.refresh_token)],
+    ['access token', String(tokens.access_token)],
+  ] as const) {
+    const res = await fetch(`${base}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: other, token }) });
+    const body = (await res.json()) as Record<string, unknown>;
+    t.equal(res.status, 400, `${label}: not the 200 that would tell the client it was revoked`);
+    t.equal(body.error, 'invalid_grant', `${label}: invalid_grant (RFC 6749 §5.2: issued to another client)`);
+    t.match(body.error_description, /another client/);
+  }
+  t.equal(await mcpStatus(String(tokens.access_token)), 200, 'the access token still works');
+  const refreshed = await refresh(g.clientId, String(tokens.refresh_token));
+  t.equal(refreshed.status, 200, 'and so does the refresh token');
+  const [grant] = await stack.db.query<{ revoked_at: string | null }>('select revoked_at from oauth_grants where client_id = $1', [g.clientId]);
+  t.equal(grant?.revoked_at, null, 'the grant stands');
+});
+
 t.test('revocation endpoint: an expired access token still ends its grant', async (t) => {
   const g = await fullGrant();
   const tokens = (await exchange(g)).body;
@@ -545,7 +566,7 @@ t.test('revocation endpoint: an expired access token still ends its grant', asyn
   const attacker = await generateKeyPair('ES256');
   const forged = await new SignJWT({ ...claims, exp: Math.floor(Date.now() / 1000) - 300 }).setProtectedHeader({ alg: 'ES256', kid: key.kid, typ: 'at+jwt' }).sign(attacker.privateKey);
   t.equal((await revokeWith(g.clientId, forged)).status, 200, 'an expired token signed with another key: 200 (RFC 7009 §2.2)');
-  t.equal((await revokeWith(await registerClient(base, REDIRECT), expired)).status, 200, "another client's: 200");
+  t.equal((await revokeWith(await registerClient(base, REDIRECT), expired)).status, 400, "another client's: refused (RFC 7009 §2.1)");
   const [untouched] = await stack.db.query<{ revoked_at: string | null }>('select revoked_at from oauth_grants where id = $1', [grant?.id]);
   t.equal(untouched?.revoked_at, null, 'neither revoked the grant');
   t.equal((await revokeWith(g.clientId, expired)).status, 200);

@@ -4,6 +4,7 @@ import type { revokeOAuthToken } from '../../../shared/contracts/oauth.js';
 import { crossWorkspaceSql } from '../../../shared/db/cross-workspace-sql.js';
 import { workspaceSql } from '../../../shared/db/workspace-sql.js';
 import type { UnscopedHandler } from '../../runtime/worker-call.js';
+import { InvalidGrantError } from '../../../shared/errors.js';
 import { hashOpaqueSecret } from '../credentials/opaque-secret.js';
 import { agentEvents } from './grant-event-recorders.js';
 import { announceGrantChanged, revokeGrant } from './revoke-grant.js';
@@ -27,8 +28,14 @@ async function signedClaims(em: EntityManager, token: string, issuer: string): P
 }
 
 /**
+ * RFC 7009 §2.1: a token issued to another client is refused (invalid_grant, RFC 6749 §5.2),
+ * not answered 200 as if revoked: the client would believe the grant ended while it stands.
+ */
+const ANOTHER_CLIENT = 'The token was issued to another client: only that client can revoke it.';
+
+/**
  * RFC 7009 revocation of a refresh token or an access token: either way the grant ends.
- * Unknown tokens, and those of another client, are ignored (the endpoint answers 200).
+ * Unknown tokens are ignored (the endpoint answers 200); another client's are refused.
  */
 export const revokeOAuthTokenHandler: UnscopedHandler<typeof revokeOAuthToken> = async ({ input, em, services, requestId }) => {
   let grant: { id: string; workspaceId: string } | undefined;
@@ -38,11 +45,13 @@ export const revokeOAuthTokenHandler: UnscopedHandler<typeof revokeOAuthToken> =
     .select(['g.id', 'g.client_id', 'g.workspace_id'])
     .where('r.token_hash', '=', hashOpaqueSecret(services.secrets.opaqueHashKey, input.token))
     .executeTakeFirst();
-  if (refresh?.client_id === input.client_id) grant = { id: refresh.id, workspaceId: refresh.workspace_id };
+  if (refresh && refresh.client_id !== input.client_id) throw new InvalidGrantError(ANOTHER_CLIENT);
+  if (refresh) grant = { id: refresh.id, workspaceId: refresh.workspace_id };
   if (!grant && input.token.split('.').length === 3) {
     const payload = await signedClaims(em, input.token, input.issuer);
     // Access tokens carry their grant (gnt) and its workspace (ws), signed.
-    if (payload?.client_id === input.client_id && typeof payload.gnt === 'string' && typeof payload.ws === 'string') grant = { id: payload.gnt, workspaceId: payload.ws };
+    if (payload && payload.client_id !== input.client_id) throw new InvalidGrantError(ANOTHER_CLIENT);
+    if (typeof payload?.gnt === 'string' && typeof payload.ws === 'string') grant = { id: payload.gnt, workspaceId: payload.ws };
   }
   if (!grant) return { revoked: false };
   const { id, workspaceId } = grant;

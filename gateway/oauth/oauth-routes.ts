@@ -1,4 +1,4 @@
-import { Router, type ErrorRequestHandler } from 'express';
+import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import { InvalidClientMetadataError, InvalidRequestError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { metadataHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/metadata.js';
 import { clientRegistrationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/register.js';
@@ -69,6 +69,16 @@ function bodyErrors(invalidBody: OAuthErrorClass): ErrorRequestHandler {
 }
 
 /**
+ * Token, revocation and registration answers are never cached (RFC 6749 §5.1), their errors
+ * included: the SDK sets no-store only in its handlers, not on its client check, its method
+ * check or its rate limit.
+ */
+const noStore: RequestHandler = (_req, res, next) => {
+  res.set('Cache-Control', 'no-store');
+  next();
+};
+
+/**
  * The OAuth 2.1 endpoints under /oauth (the SDK's handlers with our provider), the
  * metadata documents, and the JWKS that access tokens verify against.
  */
@@ -80,9 +90,10 @@ export function oauthRoutes(deps: GatewayDeps, provider: BusOAuthProvider, verif
   const perMinute = deps.config.rateLimits.oauthPerMinute;
   const rateLimit = perMinute === 0 ? (false as const) : { windowMs: 60_000, limit: perMinute, ...FORWARDING_CHECKS_OFF };
   router.use('/oauth/authorize', authorizeRoute(provider, issuer, rateLimit));
-  router.use('/oauth/token', readableSchemaErrors(), formWithoutEmptyParameters(), formBodyRequired(), publicClientAuthentication(), oneResourceInForm(), tokenHandler({ provider, rateLimit }), bodyErrors(InvalidRequestError));
+  router.use('/oauth/token', noStore, readableSchemaErrors(), formWithoutEmptyParameters(), formBodyRequired(), publicClientAuthentication(), oneResourceInForm(), tokenHandler({ provider, rateLimit }), bodyErrors(InvalidRequestError));
   router.use(
     '/oauth/register',
+    noStore,
     readableSchemaErrors((path) => (isRedirectUriEntry(path) ? InvalidRedirectUriError.errorCode : undefined)),
     clientRegistrationHandler({
       clientsStore: provider.clientsStore,
@@ -91,7 +102,7 @@ export function oauthRoutes(deps: GatewayDeps, provider: BusOAuthProvider, verif
     }),
     bodyErrors(InvalidClientMetadataError),
   );
-  router.use('/oauth/revoke', readableSchemaErrors(), formWithoutEmptyParameters(), formBodyRequired(), publicClientAuthentication(), revocationHandler({ provider, rateLimit }), bodyErrors(InvalidRequestError));
+  router.use('/oauth/revoke', noStore, readableSchemaErrors(), formWithoutEmptyParameters(), formBodyRequired(), publicClientAuthentication(), revocationHandler({ provider, rateLimit }), bodyErrors(InvalidRequestError));
 
   router.use('/.well-known/oauth-authorization-server', lazyHandler(() => metadataHandler(authorizationServerMetadata(issuer()))));
   for (const server of Object.keys(MCP_SERVERS) as McpServerKey[]) {

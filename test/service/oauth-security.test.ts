@@ -496,6 +496,21 @@ t.test('a token or revocation request that is not a form is told the body must b
   }
 });
 
+t.test('every answer of the token, revocation and registration endpoints is Cache-Control: no-store, errors too', async (t) => {
+  const form = (fields: Record<string, string>) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
+  for (const [label, path, init] of [
+    ['token, unknown client', '/oauth/token', form({ grant_type: 'refresh_token', client_id: 'nobody', refresh_token: 'x' })],
+    ['token, no client_id', '/oauth/token', form({ grant_type: 'refresh_token', refresh_token: 'x' })],
+    ['token, GET', '/oauth/token', { method: 'GET' }],
+    ['revoke, unknown client', '/oauth/revoke', form({ client_id: 'nobody', token: 'x' })],
+    ['register, GET', '/oauth/register', { method: 'GET' }],
+  ] as const) {
+    const res = await fetch(`${base}${path}`, init);
+    t.ok(res.status >= 400, `${label}: refused (${res.status})`);
+    t.equal(res.headers.get('cache-control'), 'no-store', `${label}: no-store`);
+  }
+});
+
 t.test('revocation endpoint: a revoked grant stops working within 5 s', async (t) => {
   const g = await fullGrant();
   const tokens = (await exchange(g)).body;

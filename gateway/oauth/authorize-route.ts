@@ -11,6 +11,7 @@ import { messagePage } from '../pages/message-page.js';
 import { sendPage } from '../pages/session-routes.js';
 import { errorRedirect } from './authorization-response.js';
 import { requireOneResource } from './one-resource.js';
+import { scopeValues } from './scope-parameter.js';
 import type { BusOAuthProvider } from './bus-oauth-provider.js';
 import { withoutEmptyParameters } from './empty-parameters.js';
 import { oauthBodyError, unexplainedServerError } from './oauth-errors.js';
@@ -133,7 +134,7 @@ export function authorizeRoute(provider: BusOAuthProvider, issuer: () => string,
       const { scope, code_challenge, resource } = parsed.data;
       await provider.authorize(
         client,
-        { state, scopes: scope === undefined ? [] : scope.split(' '), redirectUri, codeChallenge: code_challenge, resource: resource ? new URL(resource) : undefined },
+        { state, scopes: scopeValues(scope), redirectUri, codeChallenge: code_challenge, resource: resource ? new URL(resource) : undefined },
         res,
       );
     } catch (error) {

@@ -97,6 +97,10 @@ export const recordMetadataClient = defineOperation({
   output: z.object({ client: ClientMetadata, user_granted: UserGranted }),
 });
 
+/** The most scope values an authorization request may name, and the longest one: this server's scopes are a few, each a few words. */
+export const MAX_REQUESTED_SCOPES = 50;
+export const MAX_SCOPE_LENGTH = 100;
+
 export const startAuthorization = defineOperation({
   worker: 'tokens',
   resource: 'oauth',
@@ -107,7 +111,7 @@ export const startAuthorization = defineOperation({
     redirect_uri: z.string(),
     code_challenge: CodeChallenge,
     state: z.string().max(1024).nullable(),
-    scopes: z.array(z.string().max(100)).max(50),
+    scopes: z.array(z.string().max(MAX_SCOPE_LENGTH)).max(MAX_REQUESTED_SCOPES),
     server: McpServerKey,
     resource: z.string().url(),
   }),

@@ -223,6 +223,26 @@ t.test('a response_type other than code is unsupported_response_type (RFC 6749 �
   }
 });
 
+t.test('a malformed scope is invalid_scope naming scope (RFC 6749 §3.3, §4.1.2.1); extra spaces are forgiven', async (t) => {
+  const { clientId, browser } = await fullGrant();
+  const o = { baseUrl: base, clientId, redirectUri: REDIRECT, server: 'crm' as const, challenge: pkce().challenge };
+  for (const [label, scope] of [
+    ['51 values', Array.from({ length: 51 }, (_, i) => `s${i}`).join(' ')],
+    ['a value of 101 characters', 'x'.repeat(101)],
+    ['a quote', 'contacts:read "deals:read"'],
+    ['a tab', 'contacts:read\tdeals:read'],
+  ] as const) {
+    const res = await browser.request(authorizeUrl(o, { scope, state: 'st-sc' }));
+    t.equal(res.status, 302, `${label}: reported to the client`);
+    const location = new URL(res.headers.get('location') ?? '');
+    t.equal(location.searchParams.get('error'), 'invalid_scope', `${label}: invalid_scope`);
+    t.match(location.searchParams.get('error_description'), /^scope /, `${label}: names scope, not the bus contract's scopes`);
+    t.equal(location.searchParams.get('state'), 'st-sc');
+  }
+  const spaced = await browser.request(authorizeUrl(o, { scope: 'contacts:read  deals:read ' }));
+  t.match(spaced.headers.get('location'), /^\/oauth\/consent\?/, 'values with extra spaces between: on to consent');
+});
+
 t.test('an unregistered redirect_uri is an error at the server, never a redirect', async (t) => {
   const clientId = await registerClient(base, REDIRECT);
   const url = authorizeUrl({ baseUrl: base, clientId, redirectUri: 'http://127.0.0.1:9/elsewhere', server: 'crm', challenge: pkce().challenge });

@@ -31,9 +31,22 @@ t.test('punycode and IDNA-mapped domains are rewritten; other addresses and the 
     );
   }
 
+  // Past one batch of 1,000: every other one already canonical, so batches hold rows it leaves as they are.
+  await db.query(
+    `insert into contacts (id, workspace_id, first_name, email, phone, status, custom_fields, created_at, updated_at)
+     select 'con_bulk' || lpad(i::text, 5, '0'), 'ws_mail', 'Bulk', case when i % 2 = 0 then 'p' || i || '@xn--mller-kva.de' else 'josé' || i || '@example.com' end,
+            '+1415' || lpad(i::text, 7, '0'), 'active', '{}', now(), now()
+     from generate_series(1, 2500) as i`,
+  );
+
   t.ok((await migrateDatabase(orm, db.url)).includes('0018-canonical-emails'), '0018 ran');
+  const bulk = await db.query<{ punycode: string; rewritten: string; kept: string }>(
+    `select count(*) filter (where email like '%xn--%') as punycode, count(*) filter (where email like '%@müller.de') as rewritten,
+            count(*) filter (where email like 'josé%') as kept from contacts where id like 'con_bulk%'`,
+  );
+  t.same(bulk, [{ punycode: '0', rewritten: '1250', kept: '1250' }], 'every batch rewritten, the canonical rows kept');
   const rows = await db.query<{ id: string; email: string | null; updated_at: Date; search_text: string }>(
-    `select id, email, updated_at, search_text from contacts where workspace_id = 'ws_mail' order by id`,
+    `select id, email, updated_at, search_text from contacts where workspace_id = 'ws_mail' and id not like 'con_bulk%' order by id`,
   );
   t.same(
     rows.map((r) => [r.id, r.email]),

@@ -10,6 +10,8 @@ const BATCH = 1_000;
  * ｃｏｍ). The email filter finds the punycode ones by both forms, but not the others, and the
  * console showed them as typed. Each is rewritten here to the form a write stores today. Only
  * rows whose address has a non-ASCII character or an `xn--` label can change, so only those are read.
+ * Like every migration it commits with the others pending (shared/db/migrate.ts), so the rows it
+ * rewrites stay locked until then: few, as such addresses are, and a write to one of them waits.
  */
 export class Migration0018CanonicalEmails extends Migration {
   override name = '0018-canonical-emails';
@@ -22,13 +24,15 @@ export class Migration0018CanonicalEmails extends Migration {
         [after],
       )) as { id: string; email: string }[];
       if (rows.length === 0) return;
-      const changed = rows.map((row) => ({ id: row.id, email: canonicalEmail(row.email) })).filter((row, i) => row.email !== rows[i]?.email);
+      const changed = rows.map((row) => ({ id: row.id, old: row.email, email: canonicalEmail(row.email) })).filter((row) => row.email !== row.old);
       if (changed.length > 0) {
         // Not updated_at: the address is the one the contact had, written the way it is written today.
+        // Only while it is still the address read: the release still serving may have changed it since.
         // As JSON: the migration's parameters spread an array into a list.
-        await this.execute(`update contacts c set email = v.email from jsonb_to_recordset(?::jsonb) as v (id text, email text) where c.id = v.id`, [
-          JSON.stringify(changed),
-        ]);
+        await this.execute(
+          `update contacts c set email = v.email from jsonb_to_recordset(?::jsonb) as v (id text, old text, email text) where c.id = v.id and c.email = v.old`,
+          [JSON.stringify(changed)],
+        );
       }
       after = rows[rows.length - 1]?.id ?? after;
     }

@@ -26,6 +26,7 @@ t.test('a field of the wrong type says the type in words, not zod\'s "Invalid in
   t.same(messageFor(z.object({ b: z.boolean() }), { b: 'yes' }), { message: 'b: must be true or false, not text', param: 'b' });
   t.same(messageFor(z.object({ l: z.array(z.string()) }), { l: 'x' }), { message: 'l: must be a list, not text', param: 'l' });
   t.same(messageFor(z.object({ o: z.object({}) }), { o: [] }), { message: 'o: must be an object, not a list', param: 'o' });
+  t.same(messageFor(z.object({ i: z.number().int() }), { i: 1.5 }), { message: 'i: must be a whole number', param: 'i' }, '1.5 is a number, only not a whole one');
   t.match(messageFor(z.object({ d: z.date() }), { d: 'x' }).message, /^d: Invalid input: expected date/, 'a type JSON has no word for keeps zod\'s message');
 });
 

@@ -212,7 +212,10 @@ export class IdempotencyKeyReusedError extends CrmError {
 }
 
 export class UnavailableError extends CrmError {
-  constructor(message = 'The service could not answer in time. Retry shortly.', retryAfterSeconds = 1) {
+  /** When to try again, unless the error says otherwise: Retry-After of every 503 that has no better figure. */
+  static readonly RETRY_AFTER_SECONDS = 1;
+
+  constructor(message = 'The service could not answer in time. Retry shortly.', retryAfterSeconds = UnavailableError.RETRY_AFTER_SECONDS) {
     super('unavailable', message, { retry_after: retryAfterSeconds });
   }
 }

@@ -1,3 +1,4 @@
+import { oauthErrorDescription } from './error-description.js';
 import type { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 
 /**
@@ -14,7 +15,7 @@ export function withIssuer(redirectTo: string, issuer: string): string {
 export function errorRedirect(redirectUri: string, error: OAuthError, state: string | undefined, issuer: string): string {
   const url = new URL(redirectUri);
   url.searchParams.set('error', error.errorCode);
-  url.searchParams.set('error_description', error.message);
+  url.searchParams.set('error_description', oauthErrorDescription(error.message));
   if (state) url.searchParams.set('state', state);
   return withIssuer(url.href, issuer);
 }

@@ -26,7 +26,8 @@ const RequestParams = z.object({
   response_type: z.literal('code'),
   code_challenge: CodeChallenge,
   code_challenge_method: z.literal('S256'),
-  scope: z.string().max(1000).optional(),
+  // Bounded by scopeValues (values and their lengths, as invalid_scope) and the request's own size.
+  scope: z.string().optional(),
   state: z.string().max(1000).optional(),
   resource: z.url().optional(),
 });

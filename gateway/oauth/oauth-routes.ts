@@ -20,6 +20,7 @@ import { oneResourceInForm } from './one-resource.js';
 import { publicClientAuthentication } from './public-client-authentication.js';
 import { unavailableAs503 } from './unavailable-status.js';
 import { readableSchemaErrors } from './readable-schema-errors.js';
+import { describedInAscii } from './error-description.js';
 
 /**
  * RFC 8414 metadata of the authorization server that the gateway is; `iss` in every
@@ -91,10 +92,11 @@ export function oauthRoutes(deps: GatewayDeps, provider: BusOAuthProvider, verif
   const perMinute = deps.config.rateLimits.oauthPerMinute;
   const rateLimit = perMinute === 0 ? (false as const) : { windowMs: 60_000, limit: perMinute, ...FORWARDING_CHECKS_OFF };
   router.use('/oauth/authorize', authorizeRoute(provider, issuer, rateLimit));
-  router.use('/oauth/token', noStore, unavailableAs503(), readableSchemaErrors(), formWithoutEmptyParameters(), formBodyRequired(), publicClientAuthentication(), oneResourceInForm(), tokenHandler({ provider, rateLimit }), bodyErrors(InvalidRequestError));
+  router.use('/oauth/token', noStore, describedInAscii(), unavailableAs503(), readableSchemaErrors(), formWithoutEmptyParameters(), formBodyRequired(), publicClientAuthentication(), oneResourceInForm(), tokenHandler({ provider, rateLimit }), bodyErrors(InvalidRequestError));
   router.use(
     '/oauth/register',
     noStore,
+    describedInAscii(),
     unavailableAs503(),
     readableSchemaErrors((path) => (isRedirectUriEntry(path) ? InvalidRedirectUriError.errorCode : undefined)),
     clientRegistrationHandler({
@@ -104,7 +106,7 @@ export function oauthRoutes(deps: GatewayDeps, provider: BusOAuthProvider, verif
     }),
     bodyErrors(InvalidClientMetadataError),
   );
-  router.use('/oauth/revoke', noStore, unavailableAs503(), readableSchemaErrors(), formWithoutEmptyParameters(), formBodyRequired(), publicClientAuthentication(), revocationHandler({ provider, rateLimit }), bodyErrors(InvalidRequestError));
+  router.use('/oauth/revoke', noStore, describedInAscii(), unavailableAs503(), readableSchemaErrors(), formWithoutEmptyParameters(), formBodyRequired(), publicClientAuthentication(), revocationHandler({ provider, rateLimit }), bodyErrors(InvalidRequestError));
 
   router.use('/.well-known/oauth-authorization-server', lazyHandler(() => metadataHandler(authorizationServerMetadata(issuer()))));
   for (const server of Object.keys(MCP_SERVERS) as McpServerKey[]) {

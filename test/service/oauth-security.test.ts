@@ -229,6 +229,7 @@ t.test('a malformed scope is invalid_scope naming scope (RFC 6749 §3.3, §4.1.2
   for (const [label, scope] of [
     ['51 values', Array.from({ length: 51 }, (_, i) => `s${i}`).join(' ')],
     ['a value of 101 characters', 'x'.repeat(101)],
+    ['a quote after 1,100 characters of values', [...Array.from({ length: 11 }, (_, i) => `${i}`.padEnd(100, 'x')), 'a"b'].join(' ')],
     ['a quote', 'contacts:read "deals:read"'],
     ['a tab', 'contacts:read\tdeals:read'],
   ] as const) {
@@ -237,6 +238,8 @@ t.test('a malformed scope is invalid_scope naming scope (RFC 6749 §3.3, §4.1.2
     const location = new URL(res.headers.get('location') ?? '');
     t.equal(location.searchParams.get('error'), 'invalid_scope', `${label}: invalid_scope`);
     t.match(location.searchParams.get('error_description'), /^scope /, `${label}: names scope, not the bus contract's scopes`);
+    // RFC 6749 §4.1.2.1: printable ASCII without " and \, though the description quotes what it refused.
+    t.match(location.searchParams.get('error_description'), /^[\x20-\x21\x23-\x5b\x5d-\x7e]+$/, `${label}: the description in the characters RFC 6749 allows`);
     t.equal(location.searchParams.get('state'), 'st-sc');
   }
   const spaced = await browser.request(authorizeUrl(o, { scope: 'contacts:read  deals:read ' }));
@@ -461,6 +464,7 @@ t.test('an error description is a line of text naming the parameter, not a JSON 
     t.equal(body.error, error, `${label}: ${error}`);
     t.match(body.error_description, description, `${label}: names the parameter (${body.error_description})`);
     t.notMatch(body.error_description, /[[\n{]/, `${label}: one line of text`);
+    t.match(body.error_description, /^[\x20-\x21\x23-\x5b\x5d-\x7e]+$/, `${label}: in the characters RFC 6749 §5.2 allows`);
   }
   const page = await fetch(`${base}/oauth/authorize?redirect_uri=${encodeURIComponent(REDIRECT)}`, { redirect: 'manual' });
   t.equal(page.status, 400);

@@ -1,5 +1,5 @@
 import { isMetadataClientId } from '../../../shared/auth/metadata-client-id.js';
-import type { recordMetadataClient } from '../../../shared/contracts/oauth.js';
+import { MAX_CLIENT_NAME_LENGTH, type recordMetadataClient } from '../../../shared/contracts/oauth.js';
 import { jsonb, sqlOf } from '../../../shared/db/sql.js';
 import { ValidationError } from '../../../shared/errors.js';
 import type { UnscopedHandler } from '../../runtime/worker-call.js';
@@ -21,7 +21,7 @@ export const recordMetadataClientHandler: UnscopedHandler<typeof recordMetadataC
   const uris = Array.isArray(input.client.redirect_uris) ? input.client.redirect_uris.map((uri: unknown) => checkRedirectUri(uri)) : [];
   if (uris.length === 0) throw new ValidationError('redirect_uris: at least one is required.', 'redirect_uris');
   const client = { ...input.client, redirect_uris: uris, token_endpoint_auth_method: 'none' };
-  const name = typeof clientName === 'string' ? clientName.slice(0, 200) : null;
+  const name = typeof clientName === 'string' ? clientName.slice(0, MAX_CLIENT_NAME_LENGTH) : null;
   await sqlOf(em)
     .insertInto('oauth_clients')
     .values({ id: clientId, client_name: name, redirect_uris: uris, metadata: jsonb(client), created_at: new Date() })

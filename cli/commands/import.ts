@@ -51,7 +51,8 @@ Each row is checked like POST /v1/contacts. A row whose phone the workspace alre
 has is skipped, so running the same file again (e.g. after an interruption) adds only
 what is missing. Rows that cannot be imported, and rows repeating the phone of an
 earlier row, are listed as line,field,reason in the errors file (default: FILE.errors.csv
-next to FILE; "line" is the line of the file where the row starts, the header is line 1).
+next to FILE; "line" is the line of the file where the row starts, the header is line 1, or 2
+after a sep= line).
 
   --workspace     a workspace id (ws_…) or name
   --errors FILE   where to write the rows that were not imported

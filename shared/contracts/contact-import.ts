@@ -20,7 +20,7 @@ export const IMPORT_BATCH_MAX_ROWS = 1000;
 export const IMPORT_CELL_MAX_CHARS = 4000;
 
 const Cell = z.string().max(IMPORT_CELL_MAX_CHARS);
-const Line = z.number().int().min(1).describe('Line of the file where the row starts; the header is line 1');
+const Line = z.number().int().min(1).describe('Line of the file where the row starts; the header is line 1 (2 after a sep= line)');
 
 /**
  * One CSV row as read: every cell is text, an absent or empty cell means "no value".

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import type { Test } from 'tap';
 import { migrateDatabase } from '../../shared/db/migrate.js';
-import { openDatabase } from '../../shared/db/orm.js';
+import { openDatabase, type Orm } from '../../shared/db/orm.js';
 import { ADMIN_DATABASE_URL } from './environment.js';
 
 /** A connection to a test's database, for checking what the service stored. */
@@ -70,4 +71,15 @@ export async function dropTestDatabase(name: string, adminUrl = ADMIN_DATABASE_U
   await client.connect();
   await client.query(`drop database if exists ${pg.escapeIdentifier(name)} with (force)`);
   await client.end();
+}
+
+/**
+ * The test's database as it stood before `migration` (the migrations after `lastKept` rolled back),
+ * with an ORM on it for `migrateDatabase`: how a migration's test sees data an older release wrote.
+ */
+export async function databaseAfterMigration(t: Test, db: DatabaseAccess, lastKept: string): Promise<Orm> {
+  const orm = await openDatabase({ url: db.url, poolMax: 2, applicationName: 'crm tests' });
+  t.teardown(() => orm.close());
+  await orm.migrator.down({ to: lastKept });
+  return orm;
 }

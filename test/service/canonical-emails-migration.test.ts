@@ -1,7 +1,6 @@
 import t from 'tap';
 import { migrateDatabase } from '../../shared/db/migrate.js';
-import { openDatabase } from '../../shared/db/orm.js';
-import { createTestDatabase } from '../helpers/database.js';
+import { createTestDatabase, databaseAfterMigration } from '../helpers/database.js';
 
 /** Migration 0018: e-mail addresses stored before domains were kept in their Unicode form are rewritten to it. */
 
@@ -9,9 +8,7 @@ const db = await createTestDatabase();
 t.teardown(() => db.drop());
 
 t.test('punycode and IDNA-mapped domains are rewritten; other addresses and the rest of the row stay', async (t) => {
-  const orm = await openDatabase({ url: db.url, poolMax: 2, applicationName: 'crm tests' });
-  t.teardown(() => orm.close());
-  await orm.migrator.down({ to: '0017-idempotency-response-as-written' });
+  const orm = await databaseAfterMigration(t, db, '0017-idempotency-response-as-written');
   await db.query(`insert into organizations (id, name, created_at) values ('org_mail', 'Mail', now())`);
   await db.query(`insert into workspaces (id, organization_id, name, created_at, updated_at) values ('ws_mail', 'org_mail', 'Mail', now(), now())`);
   // As contacts written before the domain was stored in Unicode hold their addresses.

@@ -1,7 +1,6 @@
 import t from 'tap';
 import { migrateDatabase } from '../../shared/db/migrate.js';
-import { openDatabase } from '../../shared/db/orm.js';
-import { createTestDatabase } from '../helpers/database.js';
+import { createTestDatabase, databaseAfterMigration } from '../helpers/database.js';
 
 /** Migration 0016: workspaces saved with ICU's old zone names are renamed to the current IANA ones. */
 
@@ -10,9 +9,7 @@ t.teardown(() => db.drop());
 
 t.test('an old name becomes the current one; other zones stay as they are', async (t) => {
   // As a workspace saved before 0016 stored it.
-  const orm = await openDatabase({ url: db.url, poolMax: 2, applicationName: 'crm tests' });
-  t.teardown(() => orm.close());
-  await orm.migrator.down({ to: '0015-custom-fields-size' });
+  const orm = await databaseAfterMigration(t, db, '0015-custom-fields-size');
   await db.query(`insert into organizations (id, name, created_at) values ('org_zones', 'Zones', now())`);
   await db.query(
     `insert into workspaces (id, organization_id, name, created_at, updated_at, time_zone) values

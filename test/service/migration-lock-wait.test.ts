@@ -2,7 +2,7 @@ import pg from 'pg';
 import t, { type Test } from 'tap';
 import { migrateDatabase } from '../../shared/db/migrate.js';
 import { openDatabase, type Orm } from '../../shared/db/orm.js';
-import { createTestDatabase } from '../helpers/database.js';
+import { createTestDatabase, databaseAfterMigration } from '../helpers/database.js';
 
 /**
  * A migration waiting for a table that a long transaction holds: before, every later query on
@@ -14,10 +14,8 @@ const db = await createTestDatabase();
 t.teardown(() => db.drop());
 
 t.test('a migration waiting for a held table does not stall the writes queued behind it', async (t) => {
-  const orm = await openDatabase({ url: db.url, poolMax: 2, applicationName: 'crm tests' });
-  t.teardown(() => orm.close());
   // 0015 adds triggers to contacts, which waits for every open write transaction on it.
-  await orm.migrator.down({ to: '0014-webhook-delivery-lease' });
+  const orm = await databaseAfterMigration(t, db, '0014-webhook-delivery-lease');
 
   const holder = new pg.Client({ connectionString: db.url });
   const writer = new pg.Client({ connectionString: db.url });

@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { pipeline, Readable } from 'node:stream';
 import { parse, type CsvError, type Info } from 'csv-parse';
 import { ValidationError } from '../../shared/errors.js';
-import { openCsvText } from './csv-text.js';
+import { openCsvText, type CsvEncoding } from './csv-text.js';
 
 /** One record of a CSV file, with where it is in the file. */
 export interface CsvRecord {
@@ -11,8 +11,10 @@ export interface CsvRecord {
   line: number;
   /** Bytes of the file read up to the end of this record. */
   endByte: number;
-  /** The first field that is not valid UTF-8 (its text holds U+FFFD where the bad bytes were), if any. */
+  /** The first field that is not valid text (its text holds U+FFFD where the bad bytes were), if any. */
   notUtf8?: number;
+  /** With `notUtf8`: the encoding the file was read in, which that field's bytes break. */
+  encoding?: CsvEncoding;
 }
 
 /**
@@ -72,7 +74,7 @@ export async function* csvRecords(file: string): AsyncGenerator<CsvRecord> {
       // A line of only commas and spaces is how spreadsheets export an empty row: no contact, no bad row.
       if (fields.every((field) => field.trim() === '')) continue;
       const endByte = text.fileBytes(info.bytes);
-      yield notUtf8 === -1 ? { fields, line, endByte } : { fields, line, endByte, notUtf8 };
+      yield notUtf8 === -1 ? { fields, line, endByte } : { fields, line, endByte, notUtf8, encoding: text.encoding };
     }
   } finally {
     text.close();

@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { utf16ToUtf8 } from './utf16-to-utf8.js';
 
 /** The encodings a CSV file is read in: UTF-8, or UTF-16 as Excel's "Unicode Text" and some exports write it. */
 export type CsvEncoding = 'utf-8' | 'utf-16le' | 'utf-16be';
@@ -33,8 +34,8 @@ function encodingOf(head: Buffer): { encoding: CsvEncoding; bomBytes: number } {
   return { encoding: 'utf-8', bomBytes: 0 };
 }
 
-/** Excel's first line naming the delimiter (`sep=;`), which is not part of the data. */
-const SEP_LINE = /^"?sep=([^"\r\n])"?[ \t]*(\r\n|\r|\n|$)/i;
+/** Excel's first line naming the delimiter (`sep=;`), which is not part of the data; saved again, delimiters pad it (`sep=;;;`). */
+const SEP_LINE = /^"?sep=([^"\r\n])"?\1*[ \t]*(\r\n|\r|\n|$)/i;
 
 /** The delimiter the header row uses the most, outside quotes; a comma when it uses none. */
 function delimiterOf(headerLine: string): string {
@@ -52,8 +53,8 @@ function delimiterOf(headerLine: string): string {
 /**
  * Opens a CSV file as UTF-8 text and reads how it is written from its start: the
  * encoding from a BOM, Excel's `sep=X` first line, else the delimiter the header row
- * uses (comma, semicolon or tab). Bytes that are not valid UTF-8 stay as they are, so
- * that the parser's caller can tell which cells hold them.
+ * uses (comma, semicolon or tab). Bytes that are not valid UTF-8 (or UTF-16) stay
+ * invalid UTF-8, so that the parser's caller can tell which cells hold them.
  */
 export async function openCsvText(file: string): Promise<CsvText> {
   const stream = createReadStream(file);
@@ -72,13 +73,13 @@ export async function openCsvText(file: string): Promise<CsvText> {
   const { encoding, bomBytes } = encodingOf(head);
 
   // UTF-16 becomes UTF-8 here; the counts estimate where in the file a point of the text is.
-  const decoder = encoding === 'utf-8' ? undefined : new TextDecoder(encoding);
+  const decoder = encoding === 'utf-8' ? undefined : utf16ToUtf8(encoding);
   let sourceBytes = 0;
   let textBytes = 0;
   const toText = (bytes: Buffer, last = false): Buffer => {
     if (!decoder) return bytes;
     sourceBytes += bytes.length;
-    const text = Buffer.from(decoder.decode(bytes, { stream: !last }), 'utf8');
+    const text = decoder(bytes, last);
     textBytes += text.length;
     return text;
   };

@@ -26,7 +26,7 @@ export interface ImportColumns {
   /** The custom field keys the file fills (`custom.KEY` columns). */
   customKeys: string[];
   /** A row to send, or why the record cannot be sent at all. */
-  toRow(record: Pick<CsvRecord, 'fields' | 'line' | 'notUtf8'>): { row: ImportedContactRow; bytes: number } | { problem: RowProblem };
+  toRow(record: Pick<CsvRecord, 'fields' | 'line' | 'notUtf8' | 'encoding'>): { row: ImportedContactRow; bytes: number } | { problem: RowProblem };
 }
 
 function refusal(file: string, problem: string, columns: string): UsageError {
@@ -113,7 +113,7 @@ export function importColumns(file: string, header: string[]): ImportColumns {
 
   return {
     customKeys: columns.flatMap((c) => ('customKey' in c ? [c.customKey] : [])),
-    toRow: ({ fields, line, notUtf8 }) => {
+    toRow: ({ fields, line, notUtf8, encoding }) => {
       // A comma at the end of the line (some exports write one on every row) adds a cell with no value, not a column.
       let cells = fields.length;
       while (cells > columns.length && (fields[cells - 1] as string).trim() === '') cells--;
@@ -125,7 +125,7 @@ export function importColumns(file: string, header: string[]): ImportColumns {
         return { problem: { line, reason: `${name}: ${reason}`, param } };
       };
       // Stored, the replacement characters would pass for the row's text.
-      if (notUtf8 !== undefined) return refused(columns[notUtf8] as Column, 'not valid UTF-8 text (save the file as UTF-8).');
+      if (notUtf8 !== undefined) return refused(columns[notUtf8] as Column, `not valid ${(encoding ?? 'utf-8').toUpperCase()} text (save the file as UTF-8).`);
       const row: ImportedContactRow = { line };
       let bytes = 16;
       for (let i = 0; i < columns.length; i++) {

@@ -125,3 +125,36 @@ t.test('UTF-16 (with a BOM, as Excel\'s "Unicode Text" writes it, or without) is
     t.equal(records.at(-1)?.endByte, bytes.length, `${name}: the last row ends at the end of the file`);
   }
 });
+
+t.test('UTF-16 that breaks (a lone surrogate, an odd last byte) marks its cell, as bytes that are not UTF-8 do; a pair across a read chunk does not', async (t) => {
+  const lone = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('first_name\tphone\r\nA', 'utf16le'), Buffer.from([0x3d, 0xd8]), Buffer.from('\t1\r\nB\t2\r\nC', 'utf16le'), Buffer.from([0x00, 0xde]), Buffer.from('\t3\r\n', 'utf16le')]);
+  const broken = await recordsOf(lone);
+  t.same(
+    broken.records.map((r) => [r.line, r.notUtf8, r.encoding]),
+    [
+      [1, undefined, undefined],
+      [2, 0, 'utf-16le'],
+      [3, undefined, undefined],
+      [4, 0, 'utf-16le'],
+    ],
+    'a high surrogate with no low one, and a low one alone, each mark their cell',
+  );
+  const odd = await recordsOf(Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from('a\tb\r\nx\ty', 'utf16le').swap16(), Buffer.from([0x00])]));
+  t.same(odd.records.map((r) => [r.fields[0], r.notUtf8]), [['a', undefined], ['x', 1]], 'an odd byte at the end of a UTF-16BE file marks the last cell');
+
+  // A file is read in 64 KiB chunks: put an emoji's two halves on each side of the first boundary.
+  const header = 'first_name\tphone\r\n';
+  const beforeEmoji = header + 'y'.repeat(65_534 / 2 - 1 - header.length - 1) + '\t';
+  const split = await recordsOf(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`${beforeEmoji}😀\r\nz\t3\r\n`, 'utf16le')]));
+  t.equal(2 + Buffer.byteLength(beforeEmoji, 'utf16le'), 65_534, 'the high half ends the first chunk');
+  t.equal(split.error, undefined);
+  t.equal(split.records.find((r) => r.fields.includes('😀'))?.notUtf8, undefined, 'the emoji split across chunks is whole');
+  t.ok(split.records.every((r) => r.notUtf8 === undefined), 'no cell marked');
+});
+
+t.test('a sep= line padded with delimiters (as a spreadsheet saves it again) still names the delimiter', async (t) => {
+  for (const line of ['sep=;;;', '"sep=;";;']) {
+    const { records } = await recordsOf(`${line}\nfirst_name;phone;x\nAda;1;2\n`);
+    t.same(records.map((r) => [r.line, r.fields]), [[2, ['first_name', 'phone', 'x']], [3, ['Ada', '1', '2']]], line);
+  }
+});

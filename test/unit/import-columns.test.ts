@@ -56,3 +56,11 @@ t.test('every unknown column is named in one refusal, not one per run', async (t
   });
   t.throws(() => importColumns('contacts.csv', ['first_name', 'phone', 'Nickname']), { message: /unknown column "Nickname" \(remove it from the file/ });
 });
+
+t.test('a cell that breaks the file\'s encoding is refused naming that encoding', async (t) => {
+  const columns = importColumns('people.csv', ['first_name', 'phone']);
+  t.same(columns.toRow({ fields: ['A\u{fffd}', '1'], line: 2, notUtf8: 0, encoding: 'utf-16le' }), {
+    problem: { line: 2, reason: 'first_name: not valid UTF-16LE text (save the file as UTF-8).', param: 'first_name' },
+  });
+  t.match(columns.toRow({ fields: ['A', '\u{fffd}'], line: 3, notUtf8: 1, encoding: 'utf-8' }), { problem: { reason: 'phone: not valid UTF-8 text (save the file as UTF-8).' } });
+});

@@ -16,7 +16,7 @@ export function parseCommandArgs(argv: string[], options: Options, usage: string
     const seen = new Set<string>();
     for (const token of tokens) {
       if (token.kind !== 'option') continue;
-      if (seen.has(token.name)) throw new UsageError(`--${token.name} is given more than once; give it once${options[token.name]?.type === 'string' ? ' (a list goes in one value, comma-separated)' : ''}.`, usage);
+      if (seen.has(token.name)) throw new UsageError(`--${token.name} is given more than once; give it once${takesList(usage, token.name) ? ' (the list goes in one value, comma-separated)' : ''}.`, usage);
       seen.add(token.name);
     }
     if (values.help) {
@@ -27,6 +27,11 @@ export function parseCommandArgs(argv: string[], options: Options, usage: string
   } catch (error) {
     throw new UsageError(parseErrorMessage(error), usage);
   }
+}
+
+/** Whether the usage writes the option's value as a LIST (comma-separated), as `--scopes LIST`. */
+function takesList(usage: string, name: string): boolean {
+  return usage.includes(`--${name} LIST`);
 }
 
 /**

@@ -27,8 +27,10 @@ t.test('bad arguments: a clear message, usage, and a non-zero exit', async (t) =
     [['tokens', 'create', '--workspace', 'x', '--scopes', 'contacts:read', 'contacts:write'], /Unexpected argument: contacts:write/],
     [['tokens', 'list', '--workspace', 'x', 'extra'], /Unexpected argument: extra/],
     // A repeated option would keep only its last value: the token would have deals:read alone.
-    [['tokens', 'create', '--workspace', 'x', '--scopes', 'contacts:read', '--scopes', 'deals:read'], /--scopes is given more than once; give it once \(a list goes in one value, comma-separated\)/],
-    [['bootstrap', '--org', 'A', '--workspace', 'W', '--email', 'a@b.c', '--email', 'c@d.e', '--password', TEST_PASSWORD], /--email is given more than once/],
+    [['tokens', 'create', '--workspace', 'x', '--scopes', 'contacts:read', '--scopes', 'deals:read'], /--scopes is given more than once; give it once \(the list goes in one value, comma-separated\)/],
+    // Before, it said a list goes in one value: --type takes one type or prefix, not a list.
+    [['events', 'tail', '--workspace', 'x', '--type', 'contact.', '--type', 'deal.'], /--type is given more than once; give it once\.\n/],
+    [['bootstrap', '--org', 'A', '--workspace', 'W', '--email', 'a@b.c', '--email', 'c@d.e', '--password', TEST_PASSWORD], /--email is given more than once; give it once\.\n/],
     [['bootstrap', '--org', 'Acme', 'Corp', '--workspace', 'W', '--email', 'a@b.c', '--password', TEST_PASSWORD], /Unexpected argument: Corp/],
     [['users', 'add', '--workspace', 'x', '--email', 'a@b.c', '--password', TEST_PASSWORD, '--permissions', 'contacts.read', 'deals.read', '--visibility', 'all'], /Unexpected argument: deals.read/],
     [['keys', 'rotate', 'now'], /Unexpected argument: now/],

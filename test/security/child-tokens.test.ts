@@ -138,9 +138,27 @@ t.test('a child created while its parent is being revoked waits, then is refused
   ];
   const { result, waited } = await whileHeld(stack.db.url, revocation, () => parent.api.post<ErrorBody>('/v1/tokens', { name: 'slipped past', scopes: ['contacts:read'] }));
   t.ok(waited, 'the creation waits for the revocation');
-  t.equal(result.status, 403, 'then finds its parent revoked');
+  // Before: 403 forbidden, though the token is what failed, as its every later request (401) says.
+  t.equal(result.status, 401, 'then finds its parent revoked: the credential is no longer valid');
+  t.equal(result.body.error.code, 'unauthenticated');
+  t.match(result.headers.get('www-authenticate'), /^Bearer/);
   const alive = await stack.db.query('select id from api_tokens where workspace_id = $1 and parent_id = $2 and revoked_at is null', [workspace.id, parent.row.id]);
   t.equal(alive.length, 0, 'no live child of the revoked parent');
+});
+
+t.test('a token that expires while its request is on the way mints nothing, rather than a child already expired', async (t) => {
+  // The gateway let the request through a moment before the expiry; the tokens worker creates the child after it.
+  const gateway = await busAs(t, stack, 'gateway', { timeoutMs: 15_000 });
+  const parent = await parentToken(1_500);
+  await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(parent.row.expires_at!) - Date.now()) + 50));
+  const context: CallContext = { workspace_id: workspace.id, principal: { type: 'token', id: parent.row.id, scopes: ['tokens:write', 'contacts:read'] }, visibility: 'all' };
+  const before = await tokenCount();
+  // Before: created, with its parent's expiry, already past: a 201 and a secret that no request could use.
+  await t.rejects(gateway.call(createToken, { name: 'born expired', scopes: ['contacts:read'] }, { context, requestId: 'req_expired_parent' }), {
+    code: 'unauthenticated',
+    message: /expired/,
+  });
+  t.equal(await tokenCount(), before, 'no token was created');
 });
 
 t.test('a signed-in user acting with narrower scopes than their membership grants no more than those', async (t) => {

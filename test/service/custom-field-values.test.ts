@@ -189,6 +189,22 @@ t.test('archived fields: hidden, refused on write, values kept and back on resto
   t.equal((await api.get<Contact>(`/v1/contacts/${c.id}`)).body.custom_fields.legacy_id, 'L-1', 'restoring brings the value back');
 });
 
+t.test("an archived select field's options in use: the 409 says to restore it first, the one way those records can change", async (t) => {
+  const id = await define({ object_type: 'deal', key: 'channel', label: 'Channel', type: 'select', options: ['Web', 'Ads'] });
+  const deal = (await api.post<Deal>('/v1/deals', { name: 'Channelled', custom_fields: { channel: 'Web' } })).body;
+  const active = await api.send<ErrorBody>('PATCH', `/v1/custom-fields/${id}`, { body: { options: ['Ads'] } });
+  t.equal(active.status, 409);
+  t.match(active.body.error.message, /"Web" \(1 deal\).*or change those records first\.$/, 'an active field: change the records');
+  await api.send('DELETE', `/v1/custom-fields/${id}`);
+  const refused = await api.send<ErrorBody>('PATCH', `/v1/deals/${deal.id}`, { body: { custom_fields: { channel: 'Ads' } } });
+  t.match(refused.body.error.message, /archived and cannot be written/, 'which an archived field refuses');
+  const archived = await api.send<ErrorBody>('PATCH', `/v1/custom-fields/${id}`, { body: { options: ['Ads'] } });
+  t.equal(archived.status, 409);
+  t.equal(archived.body.error.param, 'options');
+  // Before: "or change those records first", which the field's archive refuses.
+  t.match(archived.body.error.message, /"Web" \(1 deal\).*restore the field \(archived: false\) and change those records first/);
+});
+
 t.test('deals are validated against the deal fields', async (t) => {
   await define({ object_type: 'deal', key: 'probability', label: 'Probability', type: 'number', required: true });
   const missing = await api.post<ErrorBody>('/v1/deals', { name: 'No probability' });

@@ -10,7 +10,11 @@ const TABLES = { contact: 'contacts', deal: 'deals' } as const satisfies Record<
  * not go, or those records would keep a value the field no longer allows (and a later write
  * of it would fail). The refusal names the options and how many records hold them.
  */
-export async function refuseRemovingOptionsInUse(db: WorkspaceSql, field: { object_type: CustomFieldObject; key: string; options: string[] | null }, next: string[]): Promise<void> {
+export async function refuseRemovingOptionsInUse(
+  db: WorkspaceSql,
+  field: { object_type: CustomFieldObject; key: string; options: string[] | null; archived_at: unknown },
+  next: string[],
+): Promise<void> {
   const removed = (field.options ?? []).filter((option) => !next.includes(option));
   if (removed.length === 0) return;
   const table = TABLES[field.object_type];
@@ -23,8 +27,10 @@ export async function refuseRemovingOptionsInUse(db: WorkspaceSql, field: { obje
     .execute();
   if (held.length === 0) return;
   const which = held.map((h) => `"${h.value}" (${h.records} ${h.records === 1 ? field.object_type : table})`).join(', ');
+  // An archived field's values cannot be written, so its records change only once it is restored.
+  const remedy = field.archived_at === null ? 'change those records first' : 'restore the field (archived: false) and change those records first: an archived field cannot be written';
   throw new ConflictError(
-    `options replaces the whole list, and it leaves out ${which} still held by records. Keep ${held.length === 1 ? 'it' : 'them'} in the list, or change those records first.`,
+    `options replaces the whole list, and it leaves out ${which} still held by records. Keep ${held.length === 1 ? 'it' : 'them'} in the list, or ${remedy}.`,
     'options',
   );
 }

@@ -209,3 +209,25 @@ t.test('a withdrawn currency is refused for a new value, and kept on a deal that
   t.equal(changed.status, 400, 'another withdrawn code is still refused');
   t.equal(changed.body.error.param, 'currency');
 });
+
+t.test('a path id the database cannot hold is refused naming the path parameter, not a field of the bus contract', async (t) => {
+  const webhooks = client(stack.baseUrl, await stack.token(a.workspace.id, ['webhooks:write']));
+  const pipeline = (await api.get<{ data: { id: string; stages: { id: string }[] }[] }>('/v1/pipelines')).body.data[0]!;
+  const stage = pipeline.stages[0]!.id;
+  // Before: the stage routes answered param "pipeline_id" (no path or body has it) and a delivery's "id" (the endpoint's, in that path).
+  const cases: [ReturnType<typeof client>, string, string, unknown, string][] = [
+    [api, 'POST', '/v1/pipelines/pipe_%00/stages', { name: 'Nul' }, 'id'],
+    [api, 'PATCH', `/v1/pipelines/pipe_%00/stages/${stage}`, { name: 'Nul' }, 'id'],
+    [api, 'DELETE', `/v1/pipelines/pipe_%00/stages/${stage}`, undefined, 'id'],
+    [api, 'PATCH', `/v1/pipelines/${pipeline.id}/stages/stg_%00`, { name: 'Nul' }, 'stage_id'],
+    [webhooks, 'GET', '/v1/webhook-endpoints/we_x/deliveries/msg_%00', undefined, 'delivery_id'],
+    [webhooks, 'POST', '/v1/webhook-endpoints/we_%00/deliveries/msg_x/retry', undefined, 'id'],
+  ];
+  for (const [as, method, path, body, param] of cases) {
+    const res = await as.send<ErrorBody>(method, path, body === undefined ? {} : { body });
+    t.equal(res.status, 400, `${method} ${path}`);
+    t.equal(res.body.error.param, param, `${method} ${path}: names ${param}`);
+    t.match(res.body.error.message, new RegExp(`^${param}: must not contain NUL characters or unpaired surrogates`));
+  }
+  t.equal((await api.get<{ stages: unknown[] }>(`/v1/pipelines/${pipeline.id}`)).body.stages.length, pipeline.stages.length, 'nothing changed');
+});

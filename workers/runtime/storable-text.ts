@@ -1,8 +1,5 @@
 import { ValidationError } from '../../shared/errors.js';
-
-/** U+0000, which Postgres text and jsonb cannot hold, or a UTF-16 surrogate without its pair, which is no character at all. */
-// eslint-disable-next-line no-control-regex -- matching NUL is the point
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../../shared/storable-text.js';
 
 /**
  * Refuses input holding text the database cannot store as given (in a value or a key),
@@ -12,12 +9,12 @@ export function requireStorableText(value: unknown): void {
   const path = unstorablePath(value);
   if (path === null) return;
   const param = path.join('.') || undefined;
-  throw new ValidationError(`${param ? `${param}: ` : ''}must not contain NUL characters or unpaired surrogates.`, param);
+  throw new ValidationError(`${param ? `${param}: ` : ''}${UNSTORABLE_TEXT_MESSAGE}`, param);
 }
 
 /** Where unstorable text is (a key counts as its object's place), or null; the path is built only on the way back from a find. */
 function unstorablePath(value: unknown): string[] | null {
-  if (typeof value === 'string') return UNSTORABLE.test(value) ? [] : null;
+  if (typeof value === 'string') return isStorableText(value) ? null : [];
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const inner = unstorablePath(value[i]);
@@ -25,7 +22,7 @@ function unstorablePath(value: unknown): string[] | null {
     }
   } else if (value !== null && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) {
-      if (UNSTORABLE.test(key)) return [];
+      if (!isStorableText(key)) return [];
       const inner = unstorablePath(item);
       if (inner) return [key, ...inner];
     }

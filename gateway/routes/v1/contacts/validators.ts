@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { CreationSort, Cursor, PageLimitQuery } from '../../../../shared/contracts/common.js';
 import { ContactFilters, CreateContactInput, UpdateContactFields } from '../../../../shared/contracts/contacts.js';
+import { pathId } from '../../../api/path-id.js';
 
-export const ContactIdParams = z.strictObject({ id: z.string().max(64).describe('con_…') });
+export const ContactIdParams = z.strictObject({ id: pathId('con_') });
 
 export const ListContactsQuery = z.strictObject({
   limit: PageLimitQuery,

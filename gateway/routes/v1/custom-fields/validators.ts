@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { BooleanQuery, Cursor, PageLimitQuery } from '../../../../shared/contracts/common.js';
 import { CreateCustomFieldInput, CustomFieldObjectType, UpdateCustomFieldFields } from '../../../../shared/contracts/custom-fields.js';
+import { pathId } from '../../../api/path-id.js';
 
-export const CustomFieldIdParams = z.strictObject({ id: z.string().max(64).describe('fld_…') });
+export const CustomFieldIdParams = z.strictObject({ id: pathId('fld_') });
 
 export const ListCustomFieldsQuery = z.strictObject({
   limit: PageLimitQuery,

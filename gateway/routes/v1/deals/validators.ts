@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { CreationSort, Cursor, PageLimitQuery } from '../../../../shared/contracts/common.js';
 import { CreateDealInput, DealFilters, UpdateDealFields } from '../../../../shared/contracts/deals.js';
+import { pathId } from '../../../api/path-id.js';
 
-export const DealIdParams = z.strictObject({ id: z.string().max(64).describe('deal_…') });
+export const DealIdParams = z.strictObject({ id: pathId('deal_') });
 
 export const ListDealsQuery = z.strictObject({
   limit: PageLimitQuery,

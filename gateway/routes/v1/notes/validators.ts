@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { Cursor, PageLimitQuery } from '../../../../shared/contracts/common.js';
 import { CreateNoteInput, NoteFilters, UpdateNoteFields } from '../../../../shared/contracts/notes.js';
+import { pathId } from '../../../api/path-id.js';
 
-export const NoteIdParams = z.strictObject({ id: z.string().max(64).describe('note_…') });
+export const NoteIdParams = z.strictObject({ id: pathId('note_') });
 
 export const ListNotesQuery = z.strictObject({
   limit: PageLimitQuery,

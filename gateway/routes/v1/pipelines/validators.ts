@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { CreatePipelineInput, CreateStageFields, UpdatePipelineFields, UpdateStageFields } from '../../../../shared/contracts/pipelines.js';
+import { pathId } from '../../../api/path-id.js';
 
-export const PipelineIdParams = z.strictObject({ id: z.string().max(64).describe('pipe_…') });
-export const StageParams = z.strictObject({ id: z.string().max(64).describe('pipe_…'), stage_id: z.string().max(64).describe('stg_…') });
+export const PipelineIdParams = z.strictObject({ id: pathId('pipe_') });
+export const StageParams = z.strictObject({ id: pathId('pipe_'), stage_id: pathId('stg_') });
 
 export const CreatePipelineBody = CreatePipelineInput;
 export const UpdatePipelineBody = UpdatePipelineFields;

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { BooleanQuery, Cursor, PageLimitQuery } from '../../../../shared/contracts/common.js';
 import { CreateTokenInput } from '../../../../shared/contracts/tokens.js';
+import { pathId } from '../../../api/path-id.js';
 
-export const TokenIdParams = z.strictObject({ id: z.string().max(64).describe('tok_…') });
+export const TokenIdParams = z.strictObject({ id: pathId('tok_') });
 
 export const ListTokensQuery = z.strictObject({
   limit: PageLimitQuery,

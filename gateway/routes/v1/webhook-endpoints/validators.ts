@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { Cursor, PageLimitQuery } from '../../../../shared/contracts/common.js';
 import { CreateWebhookEndpointInput, UpdateWebhookEndpointInput, WebhookDeliveryStatus } from '../../../../shared/contracts/webhooks.js';
+import { pathId } from '../../../api/path-id.js';
 
-export const WebhookEndpointIdParams = z.strictObject({ id: z.string().max(64).describe('we_…') });
+export const WebhookEndpointIdParams = z.strictObject({ id: pathId('we_') });
 
 export const WebhookDeliveryParams = z.strictObject({
-  id: z.string().max(64).describe('we_…'),
-  delivery_id: z.string().max(64).describe('msg_…'),
+  id: pathId('we_'),
+  delivery_id: pathId('msg_'),
 });
 
 export const ListWebhookEndpointsQuery = z.strictObject({ limit: PageLimitQuery, cursor: Cursor.optional().describe('Taken from links.next') });

@@ -62,6 +62,22 @@ t.test('a child created without an expiry takes its parent\'s, and names its par
   t.equal(byOperator.body.parent_id, null, 'a token made by the command line has no parent');
 });
 
+t.test('a token granting a scope it does not hold is told which, as every missing scope is: 403 missing_scope with required_scope', async (t) => {
+  const parent = await parentToken(HOUR);
+  const before = await tokenCount();
+  // Before: code "forbidden" without required_scope, unlike any other scope the token lacks.
+  const wider = await parent.api.post<ErrorBody>('/v1/tokens', { name: 'wider', scopes: ['contacts:read', 'deals:read', 'webhooks:write'] });
+  t.equal(wider.status, 403);
+  t.equal(wider.body.error.code, 'missing_scope');
+  t.equal(wider.body.error.type, 'permission_error');
+  t.equal(wider.body.error.required_scope, 'deals:read');
+  t.match(wider.body.error.message, /does not hold deals:read \(nor webhooks:write\)/);
+  const write = await parent.api.post<ErrorBody>('/v1/tokens', { name: 'write', scopes: ['contacts:write'] });
+  t.equal(write.body.error.required_scope, 'contacts:write', 'contacts:read does not grant contacts:write');
+  t.equal(await tokenCount(), before, 'nothing was created');
+  t.equal((await parent.api.post<Created>('/v1/tokens', { name: 'within', scopes: ['contacts:read'] })).status, 201, 'what it holds is granted');
+});
+
 t.test('a child asking to outlive its parent is refused and nothing is created', async (t) => {
   const parent = await parentToken(HOUR);
   const before = await tokenCount();

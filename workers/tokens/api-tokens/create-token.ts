@@ -1,6 +1,6 @@
 import { actorId } from '../../../shared/contracts/call-context.js';
 import type { createToken } from '../../../shared/contracts/tokens.js';
-import { ForbiddenError, ValidationError } from '../../../shared/errors.js';
+import { ForbiddenError, MissingScopeError, ValidationError } from '../../../shared/errors.js';
 import { newId } from '../../../shared/ids.js';
 import type { OperationHandler } from '../../runtime/worker-call.js';
 import { requireAdministrator, scopesCallerMayGrant } from '../members/grantable-scopes.js';
@@ -14,6 +14,13 @@ export const createTokenHandler: OperationHandler<typeof createToken> = async ({
   const mayGrant = await scopesCallerMayGrant(em, context);
   const refused = input.scopes.filter((s) => !mayGrant(s));
   if (refused.length > 0) {
+    // A token lacks those scopes, as any operation's 403 says (missing_scope, one scope named
+    // exactly); a person's membership bounds what they may grant, which is no scope to add.
+    if (context.principal.type === 'token') {
+      const first = refused[0]!;
+      const others = refused.length > 1 ? ` (nor ${refused.slice(1).join(', ')})` : '';
+      throw new MissingScopeError(first, `A token grants only scopes it holds itself, and this one does not hold ${first}${others}.`);
+    }
     throw new ForbiddenError(`You cannot grant scopes you do not hold yourself: ${refused.join(', ')}.`);
   }
   const expiresAt = input.expires_at ? new Date(input.expires_at) : null;

@@ -25,7 +25,7 @@ export const createTokenEndpoint = defineEndpoint({
   operationId: 'createToken',
   summary: 'Create an API token',
   description:
-    'The secret is in this response only, and only its hash is stored. A token can grant only scopes it holds itself, and a token created by a token expires no later than it (without expires_at it takes the parent\'s expiry; a later one is a 400). No Idempotency-Key: the response holds a secret that is never stored.',
+    'The secret is in this response only, and only its hash is stored. A token can grant only scopes it holds itself (another is a 403 missing_scope naming it in required_scope), and a token created by a token expires no later than it (without expires_at it takes the parent\'s expiry; a later one is a 400). No Idempotency-Key: the response holds a secret that is never stored.',
   tag,
   op: createToken,
   body: CreateTokenBody,

@@ -231,3 +231,23 @@ t.test('a path id the database cannot hold is refused naming the path parameter,
   }
   t.equal((await api.get<{ stages: unknown[] }>(`/v1/pipelines/${pipeline.id}`)).body.stages.length, pipeline.stages.length, 'nothing changed');
 });
+
+t.test("a stage name only other pipelines have, with pipeline_id, is a 404 listing that pipeline's stages, not an empty list", async (t) => {
+  type Pipeline = { id: string; stages: { id: string; name: string }[] };
+  const resellers = (await api.post<Pipeline>('/v1/pipelines', { name: `Channel ${Date.now()}`, stages: ['Intro', 'Signed', 'Dormant'] })).body;
+  const deal = (await api.post<Deal>('/v1/deals', { name: 'Channel deal', pipeline_id: resellers.id, stage: 'Dormant' })).body;
+  // Before: 200 with no deals, as if none were Won there, though the pipeline has no such stage.
+  const won = await api.get<ErrorBody>(`/v1/deals?pipeline_id=${resellers.id}&stage=won`);
+  t.equal(won.status, 404);
+  t.equal(won.body.error.param, 'stage');
+  t.match(won.body.error.message, /No such stage in the pipeline "Channel \d+": won\. Its active stage names: "Intro", "Signed", "Dormant"\./);
+  const missing = await api.get<ErrorBody>('/v1/deals?pipeline_id=pipe_nope&stage=won');
+  t.equal(missing.status, 404);
+  t.equal(missing.body.error.param, 'pipeline_id', 'a pipeline that does not exist is said as such');
+
+  t.equal((await api.get(`/v1/deals?pipeline_id=${resellers.id}&stage=intro`)).status, 200, 'a stage of the pipeline, without deals: an empty list');
+  await api.send('DELETE', `/v1/pipelines/${resellers.id}/stages/${resellers.stages[2]!.id}`);
+  const archived = await api.get<{ data: Deal[] }>(`/v1/deals?pipeline_id=${resellers.id}&stage=dormant`);
+  t.equal(archived.status, 200, 'an archived stage of the pipeline still filters');
+  t.same(archived.body.data.map((d) => d.id), [deal.id]);
+});

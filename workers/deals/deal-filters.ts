@@ -31,23 +31,29 @@ export type DealListFilters = DealFilters & { pipeline?: string };
  */
 export async function applicableDealFilters(db: WorkspaceSql, f: DealListFilters, range: AppliedRange): Promise<AppliedDealFilters> {
   let stageIds: string[] | undefined;
+  // The pipelines a stage name was found in: with a pipeline filter, a name only other pipelines have matches nothing.
+  let stagePipelines: Set<string> | undefined;
   if (f.stage !== undefined && isStageId(f.stage)) stageIds = [f.stage];
   else if (f.stage !== undefined) {
     const name = f.stage;
     const stages = await db
       .selectFrom('stages')
-      .select('id')
+      .select(['id', 'pipeline_id'])
       .where((eb) => eb(eb.fn('lower', ['name']), '=', eb.fn('lower', [eb.val(name)])))
       .orderBy('id')
       .execute();
     if (stages.length === 0) throw await unknownName(db, 'stage', f.stage);
     stageIds = stages.map((s) => s.id);
+    stagePipelines = new Set(stages.map((s) => s.pipeline_id));
   }
   let pipelineId = f.pipeline_id;
   if (f.pipeline !== undefined) {
     const pipeline = await pipelineNamed(db, f.pipeline);
     if (pipelineId !== undefined && pipelineId !== pipeline) throw new NotFoundError('pipeline', f.pipeline, 'pipeline');
     pipelineId = pipeline;
+  }
+  if (f.stage !== undefined && stagePipelines !== undefined && pipelineId !== undefined && !stagePipelines.has(pipelineId)) {
+    throw await noStageNamedIn(db, pipelineId, f.stage, f.pipeline === undefined ? 'pipeline_id' : 'pipeline');
   }
   return {
     stage_ids: stageIds,
@@ -99,6 +105,19 @@ async function unknownName(db: WorkspaceSql, kind: 'stage' | 'pipeline', given: 
   const names = rows.slice(0, LISTED_NAMES).map((r) => `"${r.name}"`);
   const more = rows.length > LISTED_NAMES ? ', … (describe_schema or GET /v1/schema lists them all)' : '';
   return new NotFoundError(kind, given, kind, `Active ${kind} names: ${names.join(', ') || 'none'}${more}.`);
+}
+
+/**
+ * A stage name that other pipelines have but the filtered one does not: a 404 listing that
+ * pipeline's stage names, rather than an empty list that looks like no deals (the name is a
+ * typo, or the stage of another pipeline). A pipeline that does not exist is said as such.
+ */
+async function noStageNamedIn(db: WorkspaceSql, pipelineId: string, given: string, pipelineParam: 'pipeline_id' | 'pipeline'): Promise<NotFoundError> {
+  const pipeline = await db.selectFrom('pipelines').select('name').where('id', '=', pipelineId).executeTakeFirst();
+  if (!pipeline) return new NotFoundError('pipeline', pipelineId, pipelineParam);
+  const rows = await db.selectFrom('stages').select('name').where('pipeline_id', '=', pipelineId).where('archived_at', 'is', null).orderBy('position').execute();
+  const names = rows.map((r) => `"${r.name}"`).join(', ') || 'none';
+  return new NotFoundError(`stage in the pipeline "${pipeline.name}"`, given, 'stage', `Its active stage names: ${names}.`);
 }
 
 /**

@@ -13,7 +13,7 @@ export const listDealsEndpoint = defineEndpoint({
   operationId: 'listDeals',
   summary: 'List deals',
   description:
-    'Deals in creation order (created_at, then id; sort=newest_first reverses it). Filters combine with AND and travel in links.next; a filter naming a stage, pipeline, contact or member (owner_id) that does not exist in the workspace is a 404. Days (YYYY-MM-DD) and created_within are read in the workspace time zone; applied_range says which instants the creation-date filters selected.',
+    'Deals in creation order (created_at, then id; sort=newest_first reverses it). Filters combine with AND and travel in links.next; a filter naming a stage, pipeline, contact or member (owner_id) that does not exist in the workspace is a 404, and so is a stage name that the pipeline named by pipeline_id does not have. Days (YYYY-MM-DD) and created_within are read in the workspace time zone; applied_range says which instants the creation-date filters selected.',
   tag,
   op: listDeals,
   query: ListDealsQuery,

@@ -241,6 +241,12 @@ t.test("a stage name only other pipelines have, with pipeline_id, is a 404 listi
   t.equal(won.status, 404);
   t.equal(won.body.error.param, 'stage');
   t.match(won.body.error.message, /No such stage in the pipeline "Channel \d+": won\. Its active stage names: "Intro", "Signed", "Dormant"\./);
+  const sales = (await api.get<{ data: Pipeline[] }>('/v1/pipelines')).body.data.find((p) => p.stages.some((s) => s.name === 'Won'))!;
+  const wonId = sales.stages.find((s) => s.name === 'Won')!.id;
+  const byId = await api.get<ErrorBody>(`/v1/deals?pipeline_id=${resellers.id}&stage=${wonId}`);
+  t.equal(byId.status, 404, "another pipeline's stage by id, likewise");
+  t.equal(byId.body.error.param, 'stage');
+  t.match(byId.body.error.message, new RegExp(`No such stage in the pipeline "Channel \\d+": ${wonId}\\. Its active stage names: "Intro"`));
   const missing = await api.get<ErrorBody>('/v1/deals?pipeline_id=pipe_nope&stage=won');
   t.equal(missing.status, 404);
   t.equal(missing.body.error.param, 'pipeline_id', 'a pipeline that does not exist is said as such');

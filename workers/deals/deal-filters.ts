@@ -53,7 +53,7 @@ export async function applicableDealFilters(db: WorkspaceSql, f: DealListFilters
     pipelineId = pipeline;
   }
   if (f.stage !== undefined && stagePipelines !== undefined && pipelineId !== undefined && !stagePipelines.has(pipelineId)) {
-    throw await noStageNamedIn(db, pipelineId, f.stage, f.pipeline === undefined ? 'pipeline_id' : 'pipeline');
+    throw await noSuchStageIn(db, pipelineId, f.stage, f.pipeline === undefined ? 'pipeline_id' : 'pipeline');
   }
   return {
     stage_ids: stageIds,
@@ -108,11 +108,11 @@ async function unknownName(db: WorkspaceSql, kind: 'stage' | 'pipeline', given: 
 }
 
 /**
- * A stage name that other pipelines have but the filtered one does not: a 404 listing that
- * pipeline's stage names, rather than an empty list that looks like no deals (the name is a
- * typo, or the stage of another pipeline). A pipeline that does not exist is said as such.
+ * A stage (a name other pipelines have, or the id of another pipeline's stage) that the filtered
+ * pipeline does not have: a 404 listing that pipeline's stage names, rather than an empty list
+ * that looks like no deals. A pipeline that does not exist is said as such.
  */
-async function noStageNamedIn(db: WorkspaceSql, pipelineId: string, given: string, pipelineParam: 'pipeline_id' | 'pipeline'): Promise<NotFoundError> {
+async function noSuchStageIn(db: WorkspaceSql, pipelineId: string, given: string, pipelineParam: 'pipeline_id' | 'pipeline'): Promise<NotFoundError> {
   const pipeline = await db.selectFrom('pipelines').select('name').where('id', '=', pipelineId).executeTakeFirst();
   if (!pipeline) return new NotFoundError('pipeline', pipelineId, pipelineParam);
   const rows = await db.selectFrom('stages').select('name').where('pipeline_id', '=', pipelineId).where('archived_at', 'is', null).orderBy('position').execute();
@@ -126,9 +126,11 @@ async function noStageNamedIn(db: WorkspaceSql, pipelineId: string, given: strin
  * run then, and a list with rows costs no extra round trip.
  */
 export async function explainEmptyResult(db: WorkspaceSql, context: CallContext, f: DealFilters): Promise<void> {
+  let stagePipeline: string | undefined;
   if (f.stage !== undefined && isStageId(f.stage)) {
-    const stage = await db.selectFrom('stages').select('id').where('id', '=', f.stage).executeTakeFirst();
+    const stage = await db.selectFrom('stages').select('pipeline_id').where('id', '=', f.stage).executeTakeFirst();
     if (!stage) throw new NotFoundError('stage', f.stage, 'stage');
+    stagePipeline = stage.pipeline_id;
   }
   if (f.pipeline_id !== undefined) {
     const pipeline = await db.selectFrom('pipelines').select('id').where('id', '=', f.pipeline_id).executeTakeFirst();
@@ -137,6 +139,8 @@ export async function explainEmptyResult(db: WorkspaceSql, context: CallContext,
       const hint = f.pipeline_id.startsWith('pipe_') ? undefined : 'pipeline_id takes a pipeline id (pipe_…), not a name; GET /v1/pipelines or GET /v1/schema lists them.';
       throw new NotFoundError('pipeline', f.pipeline_id, 'pipeline_id', hint);
     }
+    // A stage of another pipeline, as a stage name only other pipelines have (applicableDealFilters).
+    if (stagePipeline !== undefined && stagePipeline !== f.pipeline_id) throw await noSuchStageIn(db, f.pipeline_id, f.stage!, 'pipeline_id');
   }
   if (f.contact_id !== undefined) await requireVisibleContact(db, context, f.contact_id);
   if (f.owner_id !== undefined) {

@@ -154,6 +154,13 @@ t.test('charsets: a label meaning UTF-8 or ASCII is read as UTF-8; another is a 
   t.equal(res.status, 415);
   t.equal(answer.error.code, 'unsupported_media_type');
   t.equal(answer.error.message, 'The charset latin1 is not accepted: send the request body as UTF-8 JSON (charset=utf-8, or no charset).');
+  // Before: the parser decoded these, so a UTF-8 body labelled utf-16 was a 400 "not a JSON object" (it began with U+227B).
+  for (const charset of ['utf-16', 'UTF-16LE', 'utf-32']) {
+    const other = await fetch(`${base}/upload`, { method: 'POST', headers: { 'content-type': `application/json; charset=${charset}` }, body: '{"name":"x"}' });
+    const refused = (await other.json()) as { error: { code: string; message: string } };
+    t.equal(other.status, 415, `charset=${charset}`);
+    t.equal(refused.error.message, `The charset ${charset} is not accepted: send the request body as UTF-8 JSON (charset=utf-8, or no charset).`);
+  }
 });
 
 t.test('a malformed body too long to search says so without a position, and answers at once', async (t) => {

@@ -61,7 +61,7 @@ ul.figures a { display: block; min-width: 10rem; padding: .75rem 1rem; border: 1
 .figure { display: block; font-size: 1.8rem; font-weight: 700; color: var(--accent); }
 .board { display: grid; grid-auto-flow: column; grid-auto-columns: minmax(13rem, 1fr); gap: .75rem; overflow-x: auto; padding-bottom: .5rem; }
 .board.single { grid-auto-columns: minmax(13rem, 40rem); }
-.stage { background: var(--bg); border: 1px solid var(--line); border-radius: 8px; padding: .5rem .75rem; }
+.stage { background: var(--bg); border: 1px solid var(--line); border-radius: 8px; padding: .5rem .75rem; overflow-wrap: anywhere; }
 .stage h2 { margin: .25rem 0 .5rem; font-size: 1rem; }
 li.deal { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: .5rem .6rem; margin-bottom: .5rem; display: flex; flex-direction: column; gap: .15rem; font-size: .92rem; }
 .amount { font-weight: 600; }

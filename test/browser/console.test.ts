@@ -173,6 +173,8 @@ t.test('deals, grouped by the stages of a pipeline', async (t) => {
   await writer.post('/v1/deals', { name: 'Signed and sealed', stage_id: won?.id, amount: 125000, currency: 'USD' });
   const second = await writer.post<{ id: string; stages: { id: string }[] }>('/v1/pipelines', { name: 'Partners', stages: ['Talking', 'Signed'] });
   await writer.post('/v1/deals', { name: 'Partner deal', pipeline_id: second.body.id });
+  // A name without a space (a pasted reference, a URL) must wrap inside its card, not run across the next columns.
+  await writer.post('/v1/deals', { name: `PO-${'7'.repeat(180)}`, pipeline_id: second.body.id });
 
   await page.goto(`${base}${ws}/deals`);
   const headings = await page.locator('.stage h2').allInnerTexts();
@@ -190,6 +192,8 @@ t.test('deals, grouped by the stages of a pipeline', async (t) => {
   await page.getByLabel('Pipeline').selectOption({ label: 'Partners' });
   await page.waitForURL((url) => url.searchParams.get('pipeline') === second.body.id);
   t.match(await page.locator('main').innerText(), /Partner deal/, 'the pipeline chooser switches the board');
+  const overflowing = await page.evaluate<number>(`[...document.querySelectorAll('.stage, li.deal')].filter((e) => e.scrollWidth > e.clientWidth).length`);
+  t.equal(overflowing, 0, 'a long name wraps within its card and its column');
 
   // From the keyboard, an arrow key only moves the choice: Enter (or Show) goes there.
   const chooser = page.getByLabel('Pipeline');

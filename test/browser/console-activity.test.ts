@@ -155,9 +155,13 @@ t.test('filters: kind of record, record id, kind of actor; a bad one is answered
   const bad = await page.goto(`${base}${ws}/activity?object=planet`);
   t.equal(bad?.status(), 400);
   t.match(await page.getByRole('alert').innerText(), /Kind of record/);
+  t.equal(await page.getByLabel('Kind of record').getAttribute('aria-invalid'), 'true', 'the refused filter is marked');
   const badActor = await page.goto(`${base}${ws}/activity?actor_kind=robot`);
   t.equal(badActor?.status(), 400);
   t.match(await page.getByRole('alert').innerText(), /^Changed by: /, 'named by its label on the page, not the API\'s actor_kind');
+  t.equal(await page.getByLabel('Changed by').getAttribute('aria-invalid'), 'true', 'that filter marked');
+  t.equal(await page.getByRole('combobox', { name: 'Changed by' }).getAttribute('aria-describedby'), 'filter-error', 'the reason is its description');
+  t.equal(await page.getByLabel('Kind of record').getAttribute('aria-invalid'), null, 'and no other');
 
   // A plain GET form: it works without script.
   const plain = await browser.newContext({ javaScriptEnabled: false });

@@ -162,6 +162,11 @@ t.test('contacts: paged and filtered like GET /v1/contacts', async (t) => {
   const bad = await page.goto(`${base}${ws}/contacts?status=deleted`);
   t.equal(bad?.status(), 400);
   t.match(await page.getByRole('alert').innerText(), /^Status: /, 'the filter named by its label');
+  await page.goto(`${base}${ws}/contacts?phone=abc`);
+  t.match(await page.getByRole('alert').innerText(), /^Phone: /);
+  t.equal(await page.getByLabel('Phone').getAttribute('aria-invalid'), 'true', 'the refused filter is marked');
+  t.equal(await page.getByLabel('Phone').getAttribute('aria-describedby'), 'filter-error', 'the reason is its description');
+  t.equal(await page.getByLabel('Search').getAttribute('aria-invalid'), null, 'and no other');
 });
 
 t.test('deals, grouped by the stages of a pipeline', async (t) => {

@@ -9,6 +9,7 @@ import { eventTable } from '../event-table.js';
 import { historyPager } from '../history-pager.js';
 import type { RecordValueNames } from '../record-value-names.js';
 import { workspacePath } from '../workspace-url.js';
+import { controlState } from '../form-refusal.js';
 
 export interface ActivityView {
   session: ConsoleSession;
@@ -21,6 +22,8 @@ export interface ActivityView {
   onLaterPage: boolean;
   names: RecordValueNames;
   error?: string;
+  /** The filter the error is about (its control's name: object, object_id, actor_kind, actor_id), marked on the form. */
+  errorField?: string | undefined;
 }
 
 function field(id: string, label: string, input: Html): Html {
@@ -42,6 +45,7 @@ export function activityPage(view: ActivityView): Html {
   const t = view.typed;
   const base = workspacePath(view.session, '/activity');
   const owned = view.session.membership?.visibility === 'owned';
+  const refused = { field: view.errorField, errorId: 'filter-error' };
   return consoleLayout({
     session: view.session,
     section: 'activity',
@@ -51,27 +55,27 @@ export function activityPage(view: ActivityView): Html {
         ${field(
           'object',
           'Kind of record',
-          html`<select id="object" name="object">
+          html`<select id="object" name="object" ${controlState(refused, 'object')}>
             ${option('', 'Any', t.object)}
             ${view.objectKinds.map((kind) => option(kind, EVENT_OBJECT_LABELS[kind], t.object))}
           </select>`,
         )}
-        ${field('object_id', 'Record id', html`<input id="object_id" name="object_id" type="text" maxlength="64" value="${t.object_id ?? ''}" aria-describedby="object-id-help">`)}
+        ${field('object_id', 'Record id', html`<input id="object_id" name="object_id" type="text" maxlength="64" value="${t.object_id ?? ''}" ${controlState(refused, 'object_id', 'object-id-help')}>`)}
         ${field(
           'actor_kind',
           'Changed by',
-          html`<select id="actor_kind" name="actor_kind">
+          html`<select id="actor_kind" name="actor_kind" ${controlState(refused, 'actor_kind')}>
             ${option('', 'Anyone', t.actor_kind)}
             ${ACTOR_KINDS.map((kind) => option(kind, ACTOR_KIND_LABELS[kind], t.actor_kind))}
           </select>`,
         )}
-        ${field('actor_id', 'Actor id', html`<input id="actor_id" name="actor_id" type="text" maxlength="64" value="${t.actor_id ?? ''}" aria-describedby="actor-id-help">`)}
+        ${field('actor_id', 'Actor id', html`<input id="actor_id" name="actor_id" type="text" maxlength="64" value="${t.actor_id ?? ''}" ${controlState(refused, 'actor_id', 'actor-id-help')}>`)}
         <div class="field actions-inline"><button class="primary" type="submit">Filter</button> <a href="${base}">Clear</a></div>
       </form>
       <p id="object-id-help" class="muted">A record id is its ${idPrefixes(view.objectKinds)} identifier. Times are in ${view.session.timeZone}.</p>
       <p id="actor-id-help" class="muted">An actor id is a token's tok_…, a connected agent's gnt_… or a console user's usr_… identifier; choose who made a change in the list to see all they changed.</p>
       ${owned ? html`<p class="muted">You see changes to the contacts and deals you own.</p>` : ''}
-      ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
+      ${view.error ? html`<p class="error" role="alert" id="filter-error">${view.error}</p>` : ''}
       ${
         view.events.length === 0
           ? view.error

@@ -7,6 +7,7 @@ import { customFieldList } from '../custom-field-list.js';
 import { contactName } from './contact-page.js';
 import { when } from '../format.js';
 import { workspacePath } from '../workspace-url.js';
+import { controlState } from '../form-refusal.js';
 
 export interface ContactsView {
   session: ConsoleSession;
@@ -19,6 +20,8 @@ export interface ContactsView {
   ownerName: (ownerId: string | null) => string;
   fieldLabel: FieldLabel;
   error?: string;
+  /** The filter the error is about (its name in the query), marked on the form. */
+  errorField?: string | undefined;
 }
 
 function field(id: string, label: string, input: Html): Html {
@@ -42,30 +45,31 @@ export function contactsPage(view: ContactsView): Html {
   const base = workspacePath(view.session, '/contacts');
   const params = (extra: Record<string, string>) => new URLSearchParams({ ...t, ...extra }).toString();
   const visibility = view.session.membership?.visibility === 'owned' ? ' that you own' : '';
+  const refused = { field: view.errorField, errorId: 'filter-error' };
   return consoleLayout({
     session: view.session,
     section: 'contacts',
     title: 'Contacts',
     body: html`
       <form method="get" action="${base}" class="filters" role="search" aria-label="Filter contacts">
-        ${field('q', 'Search', html`<input id="q" name="q" type="text" maxlength="100" value="${t.q ?? ''}" aria-describedby="q-help">`)}
-        ${field('email', 'E-mail (exact)', html`<input id="email" name="email" type="text" maxlength="254" value="${t.email ?? ''}">`)}
-        ${field('phone', 'Phone', html`<input id="phone" name="phone" type="text" maxlength="40" value="${t.phone ?? ''}">`)}
+        ${field('q', 'Search', html`<input id="q" name="q" type="text" maxlength="100" value="${t.q ?? ''}" ${controlState(refused, 'q', 'q-help')}>`)}
+        ${field('email', 'E-mail (exact)', html`<input id="email" name="email" type="text" maxlength="254" value="${t.email ?? ''}" ${controlState(refused, 'email')}>`)}
+        ${field('phone', 'Phone', html`<input id="phone" name="phone" type="text" maxlength="40" value="${t.phone ?? ''}" ${controlState(refused, 'phone')}>`)}
         ${field(
           'status',
           'Status',
-          html`<select id="status" name="status">
+          html`<select id="status" name="status" ${controlState(refused, 'status')}>
             <option value="">Any</option>
             <option value="active" ${t.status === 'active' ? 'selected' : ''}>Active</option>
             <option value="archived" ${t.status === 'archived' ? 'selected' : ''}>Archived</option>
           </select>`,
         )}
-        ${field('created_after', 'Created on or after', html`<input id="created_after" name="created_after" type="date" value="${t.created_after ?? ''}">`)}
-        ${field('created_before', 'Created before', html`<input id="created_before" name="created_before" type="date" value="${t.created_before ?? ''}">`)}
+        ${field('created_after', 'Created on or after', html`<input id="created_after" name="created_after" type="date" value="${t.created_after ?? ''}" ${controlState(refused, 'created_after')}>`)}
+        ${field('created_before', 'Created before', html`<input id="created_before" name="created_before" type="date" value="${t.created_before ?? ''}" ${controlState(refused, 'created_before')}>`)}
         <div class="field actions-inline"><button class="primary" type="submit">Search</button> <a href="${base}">Clear</a></div>
       </form>
       <p id="q-help" class="muted">Search finds contacts whose first name, last name or e-mail has a word starting with each word you type (case and accents do not matter), or whose phone starts with the digits. Dates are days in the workspace's time zone.</p>
-      ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
+      ${view.error ? html`<p class="error" role="alert" id="filter-error">${view.error}</p>` : ''}
       ${view.total !== null ? html`<p role="status">${view.total === 1 ? '1 contact' : `${view.total} contacts`}${visibility} match.</p>` : ''}
       ${
         view.contacts.length === 0

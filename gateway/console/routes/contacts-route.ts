@@ -12,7 +12,7 @@ import { filledQuery } from '../form-fields.js';
 import { customFieldLabels } from '../custom-field-labels.js';
 import { ownerNames } from '../owner-names.js';
 import { contactsPage } from '../pages/contacts-page.js';
-import { refusalMessage } from '../form-refusal.js';
+import { refusalMessage, refusedField } from '../form-refusal.js';
 
 const FILTER_KEYS = ['q', 'email', 'phone', 'status', 'created_after', 'created_before'] as const;
 /** The filters as the page labels them, for a refused one. */
@@ -29,7 +29,10 @@ export function contactsRoute(deps: GatewayDeps): Router {
     const base = { session, typed, contacts: [], total: null, nextCursor: null, onLaterPage: cursor !== undefined, ownerName: (id: string | null) => id ?? '', fieldLabel: (key: string) => key };
     // Dates from the date inputs go as they are: the worker reads them in the workspace's time zone.
     const parsed = ListContactsQuery.safeParse({ ...typed, ...(cursor ? { cursor } : {}) });
-    if (!parsed.success) return sendPage(res, contactsPage({ ...base, error: refusalMessage(validationErrorFrom(parsed.error), LABELS) }), 400);
+    if (!parsed.success) {
+      const refusal = validationErrorFrom(parsed.error);
+      return sendPage(res, contactsPage({ ...base, error: refusalMessage(refusal, LABELS), errorField: refusedField(refusal, LABELS) }), 400);
+    }
     const { limit: _limit, cursor: _cursor, ...filters } = parsed.data;
     try {
       const [page, count, ownerName, fieldLabel] = await Promise.all([
@@ -41,7 +44,7 @@ export function contactsRoute(deps: GatewayDeps): Router {
       sendPage(res, contactsPage({ ...base, contacts: page.result.data, total: count.result.count, nextCursor: page.result.next_cursor, ownerName, fieldLabel }));
     } catch (error) {
       if (crmErrorIn(error, ['validation_failed', 'invalid_cursor'])) {
-        return sendPage(res, contactsPage({ ...base, error: refusalMessage(error, LABELS) }), HTTP_STATUS[error.code]);
+        return sendPage(res, contactsPage({ ...base, error: refusalMessage(error, LABELS), errorField: refusedField(error, LABELS) }), HTTP_STATUS[error.code]);
       }
       throw error;
     }

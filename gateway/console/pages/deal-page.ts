@@ -1,10 +1,13 @@
 import type { Deal } from '../../../shared/contracts/deals.js';
+import type { Pipeline } from '../../../shared/contracts/pipelines.js';
 import type { Event } from '../../../shared/contracts/events.js';
 import { html, type Html } from '../../pages/html.js';
 import { consoleLayout } from '../console-layout.js';
 import type { ConsoleSession } from '../console-session.js';
 import type { FieldLabel } from '../custom-field-labels.js';
+import { dealStageForm } from '../deal-stage-form.js';
 import { money, when } from '../format.js';
+import { noticeLine } from '../notice.js';
 import { recordFacts } from '../record-facts.js';
 import { recordHistory } from '../record-history.js';
 import { recordNotesSection, type RecordNotesView } from '../record-notes.js';
@@ -25,6 +28,11 @@ export interface DealView {
   notes: Omit<RecordNotesView, 'session' | 'base' | 'position'>;
   /** Where its history and its notes stand (each paged on its own). */
   position: RecordPagePosition;
+  /** The deal's pipeline when the member may move the deal (deals.write); null hides the stage form. */
+  movableIn: Pipeline | null;
+  /** A refused move: its reason, shown with the stage form. */
+  stageError?: string;
+  notice?: string;
 }
 
 function contactFact(view: DealView): Html | string {
@@ -44,6 +52,7 @@ export function dealPage(view: DealView): Html {
     section: 'deals',
     title: d.name,
     body: html`
+      ${noticeLine(view.notice)}
       <p><a href="${list}?${new URLSearchParams({ pipeline: d.pipeline_id }).toString()}">All deals in ${view.names.pipelineName(d.pipeline_id)}</a></p>
       ${recordFacts(
         [
@@ -60,6 +69,7 @@ export function dealPage(view: DealView): Html {
         d.custom_fields,
         view.fieldLabel,
       )}
+      ${view.movableIn ? dealStageForm({ csrf: view.session.csrf, base, deal: d, pipeline: view.movableIn, ...(view.stageError ? { error: view.stageError } : {}) }) : ''}
       ${recordNotesSection({ ...view.notes, session: view.session, base, position: view.position })}
       ${recordHistory({ ...view, base })}`,
   });

@@ -1,14 +1,19 @@
 import { Router, type Request, type Response } from 'express';
 import { getContact } from '../../../shared/contracts/contacts.js';
-import { getDeal } from '../../../shared/contracts/deals.js';
+import { getDeal, updateDeal } from '../../../shared/contracts/deals.js';
 import { NotFoundError } from '../../../shared/errors.js';
 import { callWorker } from '../../call-worker.js';
 import type { GatewayDeps } from '../../deps.js';
+import { HTTP_STATUS } from '../../errors/http-status.js';
 import { crmErrorIn } from '../../pages/form-error.js';
 import { sendPage } from '../../pages/session-routes.js';
 import { may } from '../console-layout.js';
 import { sessionOf, type ConsoleSession } from '../console-session.js';
-import { pathParam } from '../form-fields.js';
+import { pathParam, textField } from '../form-fields.js';
+import { refusalMessage } from '../form-refusal.js';
+import { noticeFrom } from '../notice.js';
+import { parseWith } from '../../validation.js';
+import { workspaceSchema } from '../workspace-schema.js';
 import { addNoteFromForm } from '../note-form.js';
 import { contactName } from '../pages/contact-page.js';
 import { customFieldLabels } from '../custom-field-labels.js';
@@ -18,6 +23,10 @@ import { recordNotes } from '../record-notes.js';
 import { recordPagePosition } from '../record-page-position.js';
 import { workspacePath } from '../workspace-url.js';
 import { recordValueNames } from '../record-value-names.js';
+
+const NOTICES: Record<string, string> = { moved: 'The deal was moved.' };
+/** The stage form's field as the page labels it, for its refusals. */
+const LABELS = { stage_id: 'Stage' };
 
 /** The deal's contact by name, or null when the member may not read it (the page shows the id). */
 async function contactNameOf(deps: GatewayDeps, req: Request, session: ConsoleSession, contactId: string | null): Promise<string | null> {
@@ -38,20 +47,34 @@ async function contactNameOf(deps: GatewayDeps, req: Request, session: ConsoleSe
 export function dealRoute(deps: GatewayDeps): Router {
   const router = Router();
 
-  const show = async (req: Request, res: Response, noteForm: { error: string; draft: string; status: number } | null = null) => {
+  const show = async (req: Request, res: Response, refused: { noteForm?: { error: string; draft: string; status: number }; stageForm?: { error: string; status: number } } = {}) => {
     const session = sessionOf(req);
     const id = pathParam(req, 'dealId');
     if (!may(session, 'deals:read')) throw new NotFoundError('deal', id);
-    const [{ result: deal }, notes, history, names, fieldLabel] = await Promise.all([
+    const mayMove = may(session, 'deals:write') && may(session, 'schema:read');
+    const [{ result: deal }, notes, history, names, fieldLabel, pipelines] = await Promise.all([
       callWorker(deps.bus, req, getDeal, { id }),
       recordNotes(deps, req, { deal_id: id }),
       recordEvents(deps, req, id),
       recordValueNames(deps, req, session),
       customFieldLabels(deps, req, 'deal'),
+      mayMove ? workspaceSchema(deps, req).then((schema) => schema.pipelines) : [],
     ]);
     const contact = await contactNameOf(deps, req, session, deal.contact_id);
-    const page = dealPage({ session, deal, contactName: contact, ...history, names, fieldLabel, position: recordPagePosition(req), notes: { ...notes, mayWrite: may(session, 'deals:write'), ...(noteForm ?? {}) } });
-    sendPage(res, page, noteForm?.status ?? 200);
+    const page = dealPage({
+      session,
+      deal,
+      contactName: contact,
+      ...history,
+      names,
+      fieldLabel,
+      position: recordPagePosition(req),
+      notes: { ...notes, mayWrite: may(session, 'deals:write'), ...(refused.noteForm ?? {}) },
+      movableIn: pipelines.find((p) => p.id === deal.pipeline_id) ?? null,
+      ...(refused.stageForm ? { stageError: refused.stageForm.error } : {}),
+      notice: noticeFrom(req, NOTICES),
+    });
+    sendPage(res, page, refused.noteForm?.status ?? refused.stageForm?.status ?? 200);
   };
 
   router.get('/:dealId', (req, res) => show(req, res));
@@ -59,8 +82,23 @@ export function dealRoute(deps: GatewayDeps): Router {
   router.post('/:dealId/notes', async (req, res) => {
     const id = pathParam(req, 'dealId');
     const outcome = await addNoteFromForm(deps, req, { deal_id: id });
-    if (!outcome.added) return show(req, res, outcome);
+    if (!outcome.added) return show(req, res, { noteForm: outcome });
     res.redirect(303, `${workspacePath(sessionOf(req), `/deals/${encodeURIComponent(id)}`)}#notes`);
+  });
+
+  // A stage archived or deleted since the page was read is refused with its reason beside the list;
+  // a deal gone meanwhile is the deal's 404, as its page would be.
+  router.post('/:dealId/stage', async (req, res) => {
+    const id = pathParam(req, 'dealId');
+    try {
+      await callWorker(deps.bus, req, updateDeal, parseWith(updateDeal.input, { id, stage_id: textField(req, 'stage_id', 100) }));
+    } catch (error) {
+      const stageRefused = crmErrorIn(error, ['validation_failed', 'missing_scope']) || (crmErrorIn(error, ['not_found']) && error.details.param === 'stage_id');
+      if (stageRefused) return show(req, res, { stageForm: { error: refusalMessage(error, LABELS), status: HTTP_STATUS[error.code] } });
+      throw error;
+    }
+    // Redirected, so a reload or Back does not post the move again.
+    res.redirect(303, `${workspacePath(sessionOf(req), `/deals/${encodeURIComponent(id)}`)}?notice=moved`);
   });
   return router;
 }

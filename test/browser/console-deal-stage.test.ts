@@ -1,0 +1,70 @@
+import t from 'tap';
+import type { Deal } from '../../shared/contracts/deals.js';
+import type { Event } from '../../shared/contracts/events.js';
+import type { Pipeline } from '../../shared/contracts/pipelines.js';
+import type { ListPage } from '../helpers/api-types.js';
+import { consoleBrowser, submitForm } from '../helpers/browser.js';
+import { check, signIn } from '../helpers/console-pages.js';
+import { client } from '../helpers/http.js';
+import { useStack } from '../helpers/shared-stack.js';
+import { TEST_PASSWORD } from '../helpers/stack.js';
+
+/**
+ * Moving a deal between the stages of its pipeline from its page, in headless Chromium: the
+ * move is the API's, a reload does not move it again, a stage archived meanwhile is refused
+ * beside the list, and a member who may only read deals gets no form.
+ */
+const stack = await useStack(t);
+const base = stack.baseUrl;
+const admin = await stack.bootstrap({ org: 'Stagecraft', workspace: 'Sales', email: 'sam@stagecraft.test', defaultCountry: 'US' });
+const wsId = admin.workspace.id;
+const ws = `/console/w/${wsId}`;
+await stack.addMember(wsId, 'rita@stagecraft.test', ['deals.read'], 'all');
+const api = client(base, await stack.token(wsId, ['deals:write', 'schema:write', 'events:read']));
+const pipeline = (await api.get<ListPage<Pipeline>>('/v1/pipelines')).body.data.find((p) => p.is_default);
+if (!pipeline) throw new Error('no default pipeline');
+const [first, second, third] = pipeline.stages;
+if (!first || !second || !third) throw new Error('the default pipeline has fewer than three stages');
+const dealId = (await api.post<{ id: string }>('/v1/deals', { name: 'Stage door', stage_id: first.id })).body.id;
+
+const { newPage, cspReports } = await consoleBrowser(t);
+
+t.test('a member who may write deals moves one to another stage', async (t) => {
+  const page = await newPage();
+  await signIn(page, base, admin.user.email, TEST_PASSWORD);
+  await page.goto(`${base}${ws}/deals/${dealId}`);
+  const stage = page.getByLabel('Stage', { exact: true });
+  t.equal(await stage.inputValue(), first.id, 'the current stage is chosen');
+  await check(t, page, 'console-deal-stage');
+
+  await stage.selectOption({ label: second.name });
+  t.equal(await submitForm(page, 'Move deal'), 303);
+  t.equal(new URL(page.url()).searchParams.get('notice'), 'moved');
+  t.match(await page.getByRole('status').innerText(), /moved/);
+  t.match(await page.locator('dl.facts').innerText(), new RegExp(`Stage\\s+${second.name}`), 'the page shows the new stage');
+  t.equal((await api.get<Deal>(`/v1/deals/${dealId}`)).body.stage_id, second.id, 'the API has it too');
+  const changes = (await api.get<ListPage<Event>>(`/v1/events?object_id=${dealId}&type=deal.stage_changed`)).body.data;
+  t.equal(changes.length, 1, 'one stage change');
+  t.match(changes[0]?.actor, { kind: 'console_user', name: admin.user.email });
+
+  await page.reload();
+  t.equal((await api.get<ListPage<Event>>(`/v1/events?object_id=${dealId}&type=deal.stage_changed`)).body.data.length, 1, 'a reload moves nothing again');
+
+  // The page was read before the stage was archived: the move is refused, saying why, and nothing changes.
+  t.equal((await api.send('DELETE', `/v1/pipelines/${pipeline.id}/stages/${third.id}`)).status, 200);
+  await stage.selectOption({ label: third.name });
+  t.equal(await submitForm(page, 'Move deal'), 400);
+  t.match(await page.getByRole('alert').innerText(), new RegExp(`^Stage: the stage "${third.name}" is archived`), 'named by its label on the page');
+  t.equal(await page.getByLabel('Stage', { exact: true }).getAttribute('aria-invalid'), 'true', 'the list is marked');
+  t.equal((await api.get<Deal>(`/v1/deals/${dealId}`)).body.stage_id, second.id, 'the deal stayed');
+  t.same(await page.getByLabel('Stage', { exact: true }).locator('option').allInnerTexts(), pipeline.stages.filter((s) => s !== third).map((s) => s.name), 'an archived stage is no longer offered');
+});
+
+t.test('a member who may only read deals gets no form to move them', async (t) => {
+  const page = await newPage();
+  await signIn(page, base, 'rita@stagecraft.test', TEST_PASSWORD);
+  await page.goto(`${base}${ws}/deals/${dealId}`);
+  await page.getByRole('heading', { name: 'Stage door' }).waitFor();
+  t.equal(await page.getByRole('button', { name: 'Move deal' }).count(), 0);
+  t.same(cspReports, [], 'the pages ran under their CSP without a violation');
+});

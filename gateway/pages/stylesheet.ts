@@ -40,9 +40,10 @@ pre.example { padding: .6rem; background: #fbfbfd; border: 1px solid var(--line)
 .console-header { display: flex; flex-wrap: wrap; gap: 1rem 2rem; align-items: center; justify-content: space-between; padding-bottom: .75rem; margin-bottom: .75rem; border-bottom: 1px solid var(--line); }
 .console-header p { margin: 0; }
 .product { font-weight: 700; color: var(--accent); }
-.switcher { display: flex; gap: .5rem; align-items: center; }
+.switcher { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; max-width: 100%; }
 .switcher label, .inline-fields label { margin: 0; }
-.switcher select { width: auto; }
+/* A select is as wide as its longest option (an organization and a workspace name): on a phone it shrinks to the screen instead. */
+.switcher select { width: auto; min-width: 0; max-width: 100%; }
 .who { display: flex; gap: 1rem; align-items: center; flex-wrap: wrap; }
 .inline-form { display: inline; margin: 0; }
 button.link { border: none; background: none; color: var(--accent); text-decoration: underline; padding: 0; }
@@ -52,7 +53,8 @@ a.button-link { display: inline-block; padding: .6rem 1.2rem; color: var(--accen
 .filters { display: grid; grid-template-columns: repeat(auto-fill, minmax(10.5rem, 1fr)); gap: .25rem 1rem; align-items: end; }
 .filters label { margin: .5rem 0 .25rem; }
 .actions-inline { display: flex; gap: .75rem; align-items: center; padding-bottom: .1rem; }
-.table-scroll { overflow-x: auto; }
+/* relative: a visually hidden cell text (position: absolute) is placed and clipped inside the scrolling box, not past it on the page. */
+.table-scroll { overflow-x: auto; position: relative; }
 code.scope { background: #eef1f6; border-radius: 4px; padding: 0 .3rem; white-space: nowrap; }
 ul.plain, ul.fields, ul.deals, ul.figures { list-style: none; padding: 0; margin: 0; }
 ul.fields { font-size: .85rem; }

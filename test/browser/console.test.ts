@@ -354,6 +354,16 @@ t.test('every page: the banner and the section links are landmarks beside main, 
   }
 });
 
+t.test('on a narrow screen a wide table scrolls in its own box, and the page does not scroll sideways', async (t) => {
+  await page.setViewportSize({ width: 390, height: 800 });
+  for (const path of ['/members', '/tokens']) {
+    await page.goto(`${base}${ws}${path}`);
+    // Before, the table's hidden "Actions" header (position: absolute) was placed past the scrolling box, widening the page.
+    t.equal(await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth'), 0, `${path}: no sideways scroll`);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+});
+
 t.test('every page: security headers, CSRF fields on every form, no inline script', async (t) => {
   const cookies = (await context.cookies(base)).map((c) => `${c.name}=${c.value}`).join('; ');
   for (const path of ['', '/contacts', '/deals', '/activity', '/connect', '/agents', '/tokens', '/members']) {

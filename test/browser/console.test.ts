@@ -279,6 +279,14 @@ t.test('members: invite with a temporary password shown once, change, remove', a
   await page.getByRole('link', { name: 'Change bo@acme.test' }).click();
   await page.getByRole('heading', { name: 'Change bo@acme.test' }).waitFor();
   await check(t, page, 'console-member-edit');
+  for (const box of await page.getByRole('checkbox').all()) await box.uncheck();
+  t.equal(await submit(page, 'Save changes'), 400, 'a member needs a permission');
+  t.match(await page.getByRole('alert').innerText(), /^Permissions: /);
+  t.equal(await page.getByLabel('Read contacts').getAttribute('aria-invalid'), 'true', 'the refused choices are marked');
+  t.equal(await page.getByRole('group', { name: 'Permissions' }).getAttribute('aria-describedby'), 'member-error', 'the reason is their description');
+  t.equal(await page.getByLabel('Every record of the workspace').getAttribute('aria-invalid'), null, 'and nothing else');
+  await page.getByLabel('Read contacts').check();
+  await page.getByLabel('Read deals').check();
   await page.getByLabel('Create and change contacts').check();
   await page.getByLabel('Every record of the workspace').check();
   t.equal(await submit(page, 'Save changes'), 303);

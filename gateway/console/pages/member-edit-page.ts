@@ -6,7 +6,7 @@ import { workspacePath } from '../workspace-url.js';
 import type { MemberForm } from './member-fields.js';
 import { memberFields } from './member-fields.js';
 
-export function memberEditPage(session: ConsoleSession, member: MemberRecord, options: { error?: string; form?: MemberForm } = {}): Html {
+export function memberEditPage(session: ConsoleSession, member: MemberRecord, options: { error?: string; errorField?: string | undefined; form?: MemberForm } = {}): Html {
   const form = options.form ?? { email: member.email, permissions: member.permissions, visibility: member.visibility };
   const list = workspacePath(session, '/members');
   return consoleLayout({
@@ -17,7 +17,7 @@ export function memberEditPage(session: ConsoleSession, member: MemberRecord, op
       ${options.error ? html`<p class="error" role="alert" id="member-error">${options.error}</p>` : ''}
       <form method="post" action="${list}/${member.user_id}" ${options.error ? html`aria-describedby="member-error"` : ''}>
         <input type="hidden" name="csrf_token" value="${session.csrf}">
-        ${memberFields(form, 'member')}
+        ${memberFields(form, 'member', { field: options.errorField, errorId: 'member-error' })}
         <p class="muted">Their connected agents follow the new permissions within seconds; nothing they were granted grows beyond what they approved.</p>
         <div class="actions">
           <button class="primary" type="submit">Save changes</button>

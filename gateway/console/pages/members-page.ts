@@ -57,7 +57,7 @@ export function membersPage(view: MembersView): Html {
           <input type="hidden" name="csrf_token" value="${view.session.csrf}">
           <label for="invite-email">E-mail</label>
           <input id="invite-email" name="email" type="email" maxlength="254" required value="${form.email}" autocomplete="off" ${controlState({ field: view.errorField, errorId: 'invite-error' }, 'email')}>
-          ${memberFields(form, 'invite')}
+          ${memberFields(form, 'invite', { field: view.errorField, errorId: 'invite-error' })}
           <div class="actions"><button class="primary" type="submit">Invite member</button></div>
         </form>
       </section>`,

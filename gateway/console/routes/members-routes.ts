@@ -84,7 +84,7 @@ export function membersRoutes(deps: GatewayDeps): Router {
       const gaveUpConfiguration = member.user_id === session.user.id && !input.permissions.includes('configuration');
       res.redirect(303, gaveUpConfiguration ? `${workspacePath(session)}?notice=permissions-changed` : `${workspacePath(session, '/members')}?notice=updated`);
     } catch (error) {
-      if (crmErrorIn(error, FORM_ERRORS)) return sendPage(res, memberEditPage(sessionOf(req), member, { error: refusalMessage(error, LABELS), form }), HTTP_STATUS[error.code]);
+      if (crmErrorIn(error, FORM_ERRORS)) return sendPage(res, memberEditPage(sessionOf(req), member, { error: refusalMessage(error, LABELS), errorField: refusedField(error, LABELS), form }), HTTP_STATUS[error.code]);
       throw error;
     }
   });

@@ -73,6 +73,7 @@ export function dealsPage(view: DealsView): Html {
     title: view.pipeline ? `Deals in ${view.pipeline.name}` : 'Deals',
     body: html`
       ${pipelineForm}
+      ${view.session.isAdministrator ? html`<p><a href="${workspacePath(view.session, '/pipelines')}">Change the pipelines' stages</a></p>` : ''}
       ${view.single ? html`<p><a href="${base}?${new URLSearchParams({ pipeline: view.pipeline?.id ?? '' }).toString()}">Back to every stage</a></p>` : ''}
       ${
         view.pipeline === null

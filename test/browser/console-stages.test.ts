@@ -10,9 +10,10 @@ import { useStack } from '../helpers/shared-stack.js';
 import { TEST_PASSWORD } from '../helpers/stack.js';
 
 /**
- * Moving a deal between the stages of its pipeline from its page, in headless Chromium: the
- * move is the API's, a reload does not move it again, a stage archived meanwhile is refused
- * beside the list, and a member who may only read deals gets no form.
+ * Stages in the console, in headless Chromium: moving a deal between the stages of its pipeline
+ * from its page (the move is the API's, a reload does not move it again, a stage archived
+ * meanwhile is refused beside the list), and an administrator adding and archiving stages; a
+ * member who may only read deals gets neither.
  */
 const stack = await useStack(t);
 const base = stack.baseUrl;
@@ -60,11 +61,55 @@ t.test('a member who may write deals moves one to another stage', async (t) => {
   t.same(await page.getByLabel('Stage', { exact: true }).locator('option').allInnerTexts(), pipeline.stages.filter((s) => s !== third).map((s) => s.name), 'an archived stage is no longer offered');
 });
 
-t.test('a member who may only read deals gets no form to move them', async (t) => {
+t.test('an administrator adds a stage to a pipeline and archives one after a confirmation', async (t) => {
+  const page = await newPage();
+  await signIn(page, base, admin.user.email, TEST_PASSWORD);
+  const single = (await api.post<Pipeline>('/v1/pipelines', { name: 'Renewals', stages: ['Due'] })).body;
+  await page.goto(`${base}${ws}/deals`);
+  await page.getByRole('link', { name: "Change the pipelines' stages" }).click();
+  await page.getByRole('heading', { name: 'Pipelines and stages', level: 1 }).waitFor();
+  await check(t, page, 'console-pipelines');
+
+  const newStage = page.getByLabel(`New stage in ${pipeline.name}`);
+  await newStage.fill('S'.repeat(101));
+  t.equal(await submitForm(page, `Add stage to ${pipeline.name}`), 400, 'a name past 100 characters is refused');
+  t.match(await page.getByRole('alert').innerText(), new RegExp(`^New stage in ${pipeline.name}: must be at most 100 characters`), 'named by its label');
+  t.equal(await newStage.inputValue(), 'S'.repeat(101), 'what was typed is kept');
+  t.equal(await newStage.getAttribute('aria-invalid'), 'true');
+  t.equal(await page.getByLabel('New stage in Renewals').getAttribute('aria-invalid'), null, "the other pipeline's form is not");
+
+  await newStage.fill('Proposal');
+  t.equal(await submitForm(page, `Add stage to ${pipeline.name}`), 303);
+  t.match(await page.getByRole('status').innerText(), /added/);
+  const section = page.getByRole('region', { name: pipeline.name });
+  t.match(await section.getByRole('listitem').last().innerText(), /^Proposal/, 'listed last');
+  const proposal = (await api.get<Pipeline>(`/v1/pipelines/${pipeline.id}`)).body.stages.find((s) => s.name === 'Proposal');
+  t.equal(proposal?.archived, false, 'and in the API');
+
+  await page.getByRole('link', { name: `Archive Proposal of ${pipeline.name}` }).click();
+  await page.getByRole('heading', { name: `Archive the stage "Proposal" of ${pipeline.name}?` }).waitFor();
+  t.equal((await api.get<Pipeline>(`/v1/pipelines/${pipeline.id}`)).body.stages.find((s) => s.name === 'Proposal')?.archived, false, 'nothing archived before the confirmation');
+  t.equal(await submitForm(page, 'Archive stage'), 303);
+  t.match(await page.getByRole('status').innerText(), /archived/);
+  t.match(await section.innerText(), /Archived: .*Proposal/, 'named apart from the active stages');
+  t.equal(await section.getByRole('listitem').filter({ hasText: 'Proposal' }).count(), 0);
+  t.equal((await api.get<Pipeline>(`/v1/pipelines/${pipeline.id}`)).body.stages.find((s) => s.name === 'Proposal')?.archived, true);
+
+  // A pipeline keeps one active stage: refused at that pipeline, nothing archived.
+  await page.getByRole('link', { name: 'Archive Due of Renewals' }).click();
+  t.equal(await submitForm(page, 'Archive stage'), 409);
+  t.match(await page.getByRole('region', { name: 'Renewals' }).getByRole('alert').innerText(), /at least one active stage/);
+  t.equal((await api.get<Pipeline>(`/v1/pipelines/${single.id}`)).body.stages[0]?.archived, false);
+});
+
+t.test('a member who may only read deals can neither move them nor change stages', async (t) => {
   const page = await newPage();
   await signIn(page, base, 'rita@stagecraft.test', TEST_PASSWORD);
   await page.goto(`${base}${ws}/deals/${dealId}`);
   await page.getByRole('heading', { name: 'Stage door' }).waitFor();
   t.equal(await page.getByRole('button', { name: 'Move deal' }).count(), 0);
+  await page.goto(`${base}${ws}/deals`);
+  t.equal(await page.getByRole('link', { name: "Change the pipelines' stages" }).count(), 0, 'no link to the stages');
+  t.equal((await page.goto(`${base}${ws}/pipelines`))?.status(), 403, 'and the page is refused');
   t.same(cspReports, [], 'the pages ran under their CSP without a violation');
 });

@@ -1,0 +1,67 @@
+import type { Pipeline } from '../../../shared/contracts/pipelines.js';
+import { html, type Html } from '../../pages/html.js';
+import { consoleLayout } from '../console-layout.js';
+import type { ConsoleSession } from '../console-session.js';
+import { controlState } from '../form-refusal.js';
+import { noticeLine } from '../notice.js';
+import { workspacePath } from '../workspace-url.js';
+
+/** A refused change to one pipeline: said at that pipeline, with what was typed kept. */
+export interface PipelineRefusal {
+  pipelineId: string;
+  error: string;
+  /** The field it is about (name), marked on the pipeline's form. */
+  field?: string | undefined;
+  name: string;
+}
+
+export interface PipelinesView {
+  session: ConsoleSession;
+  pipelines: Pipeline[];
+  notice?: string;
+  refusal?: PipelineRefusal;
+}
+
+/** The add-stage field's label at a pipeline, also how its refusals name it. */
+export function newStageLabel(pipeline: Pick<Pipeline, 'name'>): string {
+  return `New stage in ${pipeline.name}`;
+}
+
+function stageItem(view: PipelinesView, pipeline: Pipeline, stage: Pipeline['stages'][number]): Html {
+  const archive = workspacePath(view.session, `/pipelines/${encodeURIComponent(pipeline.id)}/stages/${encodeURIComponent(stage.id)}/archive`);
+  return html`<li>${stage.name} · <a href="${archive}" aria-label="Archive ${stage.name} of ${pipeline.name}">Archive</a></li>`;
+}
+
+function pipelineSection(view: PipelinesView, pipeline: Pipeline): Html {
+  const refusal = view.refusal?.pipelineId === pipeline.id ? view.refusal : undefined;
+  const ids = { heading: `pipeline-${pipeline.id}`, error: `pipeline-${pipeline.id}-error`, name: `pipeline-${pipeline.id}-stage-name` };
+  const refused = { field: refusal?.field, errorId: ids.error };
+  // Archived stages have no place in the order any more: named apart from it.
+  const archived = pipeline.stages.filter((s) => s.archived);
+  return html`<section aria-labelledby="${ids.heading}">
+    <h2 id="${ids.heading}">${pipeline.name}${pipeline.is_default ? html` <span class="muted">(default)</span>` : ''}</h2>
+    <ol>${pipeline.stages.filter((s) => !s.archived).map((s) => stageItem(view, pipeline, s))}</ol>
+    ${archived.length > 0 ? html`<p class="muted">Archived: ${archived.map((s) => s.name).join(', ')}</p>` : ''}
+    ${refusal ? html`<p class="error" role="alert" id="${ids.error}">${refusal.error}</p>` : ''}
+    <form method="post" action="${workspacePath(view.session, `/pipelines/${encodeURIComponent(pipeline.id)}/stages`)}" class="inline-fields">
+      <input type="hidden" name="csrf_token" value="${view.session.csrf}">
+      <label for="${ids.name}">${newStageLabel(pipeline)}</label>
+      <input id="${ids.name}" name="name" type="text" required value="${refusal?.name ?? ''}" ${controlState(refused, 'name')}>
+      <button class="secondary" type="submit" aria-label="Add stage to ${pipeline.name}">Add stage</button>
+    </form>
+  </section>`;
+}
+
+/** The workspace's pipelines and their stages (administrators): add a stage at the end, archive one after a confirmation. */
+export function pipelinesPage(view: PipelinesView): Html {
+  return consoleLayout({
+    session: view.session,
+    section: 'deals',
+    title: 'Pipelines and stages',
+    body: html`
+      ${noticeLine(view.notice)}
+      <p class="muted">A new stage comes last. An archived stage keeps its deals, but no deal can move into it.</p>
+      ${view.pipelines.map((p) => pipelineSection(view, p))}
+      <p><a href="${workspacePath(view.session, '/deals')}">Back to the deals</a></p>`,
+  });
+}

@@ -1,0 +1,95 @@
+import { Router, type Request, type Response } from 'express';
+import { archiveStage, createStage, listPipelines } from '../../../shared/contracts/pipelines.js';
+import { NotFoundError } from '../../../shared/errors.js';
+import { callWorker } from '../../call-worker.js';
+import type { GatewayDeps } from '../../deps.js';
+import { HTTP_STATUS } from '../../errors/http-status.js';
+import { crmErrorIn } from '../../pages/form-error.js';
+import { html } from '../../pages/html.js';
+import { sendPage } from '../../pages/session-routes.js';
+import { parseWith } from '../../validation.js';
+import { sessionOf } from '../console-session.js';
+import { pathParam, textField } from '../form-fields.js';
+import { refusalMessage, refusedField } from '../form-refusal.js';
+import { noticeFrom } from '../notice.js';
+import { confirmPage } from '../pages/confirm-page.js';
+import { newStageLabel, pipelinesPage, type PipelineRefusal } from '../pages/pipelines-page.js';
+import { requireConfiguration } from '../require-configuration.js';
+import { workspacePath } from '../workspace-url.js';
+
+const NOTICES: Record<string, string> = {
+  added: 'The stage was added.',
+  archived: 'The stage was archived. Its deals stay in it until they are moved.',
+};
+
+/** Pipelines and their stages (administrators only), through the operations of /v1/pipelines. */
+export function pipelinesRoutes(deps: GatewayDeps): Router {
+  const router = Router();
+  router.use(requireConfiguration);
+
+  const pipelines = async (req: Request) => (await callWorker(deps.bus, req, listPipelines, {})).result.data;
+  const showList = async (req: Request, res: Response, refusal?: PipelineRefusal & { status: number }) => {
+    sendPage(res, pipelinesPage({ session: sessionOf(req), pipelines: await pipelines(req), notice: noticeFrom(req, NOTICES), ...(refusal ? { refusal } : {}) }), refusal?.status ?? 200);
+  };
+  const listPath = (req: Request) => workspacePath(sessionOf(req), '/pipelines');
+
+  router.get('/', (req, res) => showList(req, res));
+
+  router.post('/:pipelineId/stages', async (req, res) => {
+    const pipelineId = pathParam(req, 'pipelineId');
+    const name = textField(req, 'name', 1000);
+    try {
+      await callWorker(deps.bus, req, createStage, parseWith(createStage.input, { pipeline_id: pipelineId, name }));
+    } catch (error) {
+      if (crmErrorIn(error, ['validation_failed', 'conflict'])) {
+        // The field as the page labels it at this pipeline (newStageLabel).
+        const pipeline = (await pipelines(req)).find((p) => p.id === pipelineId);
+        const labels = { name: pipeline ? newStageLabel(pipeline) : 'New stage' };
+        return showList(req, res, { pipelineId, error: refusalMessage(error, labels), field: refusedField(error, labels), name, status: HTTP_STATUS[error.code] });
+      }
+      throw error;
+    }
+    res.redirect(303, `${listPath(req)}?notice=added`);
+  });
+
+  const stageOf = async (req: Request) => {
+    const pipeline = (await pipelines(req)).find((p) => p.id === pathParam(req, 'pipelineId'));
+    const stage = pipeline?.stages.find((s) => s.id === pathParam(req, 'stageId'));
+    if (!pipeline || !stage) throw new NotFoundError('stage', pathParam(req, 'stageId'));
+    return { pipeline, stage };
+  };
+
+  router.get('/:pipelineId/stages/:stageId/archive', async (req, res) => {
+    const session = sessionOf(req);
+    const { pipeline, stage } = await stageOf(req);
+    const list = listPath(req);
+    sendPage(
+      res,
+      confirmPage({
+        session,
+        section: 'deals',
+        title: `Archive the stage "${stage.name}" of ${pipeline.name}?`,
+        details: stage.archived
+          ? html`<p>This stage is already archived.</p>`
+          : html`<p>Deals in ${stage.name} stay there and keep their history, but no deal can be moved into it, and the board shows it only while it holds deals. An archived stage cannot be brought back.</p>`,
+        action: `${list}/${encodeURIComponent(pipeline.id)}/stages/${encodeURIComponent(stage.id)}/archive`,
+        button: 'Archive stage',
+        cancel: list,
+      }),
+    );
+  });
+
+  router.post('/:pipelineId/stages/:stageId/archive', async (req, res) => {
+    const pipelineId = pathParam(req, 'pipelineId');
+    try {
+      await callWorker(deps.bus, req, archiveStage, { pipeline_id: pipelineId, stage_id: pathParam(req, 'stageId') });
+    } catch (error) {
+      // The last active stage: said at its pipeline.
+      if (crmErrorIn(error, ['conflict'])) return showList(req, res, { pipelineId, error: error.message, name: '', status: HTTP_STATUS[error.code] });
+      throw error;
+    }
+    res.redirect(303, `${listPath(req)}?notice=archived`);
+  });
+
+  return router;
+}

@@ -21,6 +21,7 @@ import { dealsRoute } from './routes/deals-route.js';
 import { membersRoutes } from './routes/members-routes.js';
 import { overviewRoute } from './routes/overview-route.js';
 import { pipelinesRoutes } from './routes/pipelines-routes.js';
+import { customFieldsRoutes } from './routes/custom-fields-routes.js';
 import { tokensRoutes } from './routes/tokens-routes.js';
 import { webhookEndpointRoutes } from './routes/webhook-endpoint-routes.js';
 import { webhooksRoutes } from './routes/webhooks-routes.js';
@@ -84,6 +85,7 @@ export function consoleRoutes(deps: GatewayDeps, failedAuth: FailedAuthLimit | n
   pages.use(`${workspace}/members`, membersRoutes(deps));
   pages.use(`${workspace}/settings`, workspaceSettingsRoute(deps));
   pages.use(`${workspace}/pipelines`, pipelinesRoutes(deps));
+  pages.use(`${workspace}/fields`, customFieldsRoutes(deps));
   pages.use(workspace, overviewRoute(deps));
   pages.use(() => {
     throw new NotFoundError('page');

@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { WorkspaceSettings } from '../../shared/contracts/workspace-settings.js';
-import { collectCspViolations, launchBrowser } from '../helpers/browser.js';
+import { collectCspViolations, launchBrowser, submitForm } from '../helpers/browser.js';
 import { check, signIn } from '../helpers/console-pages.js';
 import { client } from '../helpers/http.js';
 import { useStack } from '../helpers/shared-stack.js';
@@ -65,6 +65,42 @@ t.test('times are shown in the workspace time zone, so the day shown is the day 
   await page.goto(`${base}${ws}/activity`);
   t.match(await page.locator('#object-id-help').innerText(), /Times are in America\/Los_Angeles\./, 'the activity page says which zone its times are in');
   t.notMatch(await page.locator('table').innerText(), /\d{2}:\d{2} UTC/, 'and shows no time in UTC');
+});
+
+t.test('an administrator adds a custom field, a refused one kept as typed, and archives and restores it', async (t) => {
+  const schema = client(base, await stack.token(wsId, ['schema:read']));
+  const fieldsNamed = async (key: string) => (await schema.get<{ data: { key: string; options: string[] | null; archived: boolean }[] }>('/v1/custom-fields?include_archived=true')).body.data.filter((f) => f.key === key);
+  await page.goto(`${base}${ws}`);
+  await page.getByRole('link', { name: 'custom fields' }).click();
+  await page.getByRole('heading', { name: 'Custom fields', level: 1 }).waitFor();
+  await check(t, page, 'console-custom-fields');
+
+  await page.getByLabel('Label').fill('Lead source');
+  await page.getByLabel('Key', { exact: true }).fill('Lead Source');
+  await page.getByLabel('Type').selectOption({ label: 'Choice from a list' });
+  await page.getByLabel('Options (choice from a list only)').fill('Web\nEvent\n');
+  t.equal(await submitForm(page, 'Add field'), 400);
+  t.match(await page.getByRole('alert').innerText(), /^Key: must be lower snake case/, 'named by its label on the page');
+  t.equal(await page.getByLabel('Key', { exact: true }).getAttribute('aria-invalid'), 'true', 'and marked');
+  t.equal(await page.getByLabel('Label').inputValue(), 'Lead source', 'what was typed is kept');
+  t.equal(await page.getByLabel('Type').inputValue(), 'select');
+  t.equal(await page.getByLabel('Options (choice from a list only)').inputValue(), 'Web\nEvent\n');
+  t.same(await fieldsNamed('lead_source'), [], 'nothing created');
+
+  await page.getByLabel('Key', { exact: true }).fill('lead_source');
+  t.equal(await submitForm(page, 'Add field'), 303);
+  t.match(await page.getByRole('status').innerText(), /added/);
+  t.match(await page.locator('tr', { hasText: 'lead_source' }).innerText(), /Lead source[\s\S]*Contacts[\s\S]*Choice from a list[\s\S]*Web[\s\S]*Event/);
+  t.same((await fieldsNamed('lead_source'))[0]?.options, ['Web', 'Event'], 'one option a line, the blank line none');
+
+  await page.getByRole('link', { name: 'Archive Lead source' }).click();
+  await page.getByRole('heading', { name: 'Archive the field "Lead source"?' }).waitFor();
+  t.equal((await fieldsNamed('lead_source'))[0]?.archived, false, 'nothing archived before the confirmation');
+  t.equal(await submitForm(page, 'Archive field'), 303);
+  t.match(await page.locator('tr', { hasText: 'lead_source' }).innerText(), /Archived/);
+  t.equal((await fieldsNamed('lead_source'))[0]?.archived, true);
+  t.equal(await submitForm(page, 'Restore Lead source'), 303);
+  t.equal((await fieldsNamed('lead_source'))[0]?.archived, false, 'restored');
 });
 
 t.test("a token's expiry day starts at midnight in the workspace time zone, as it is then shown", async (t) => {

@@ -111,5 +111,6 @@ t.test('a member who may only read deals can neither move them nor change stages
   await page.goto(`${base}${ws}/deals`);
   t.equal(await page.getByRole('link', { name: "Change the pipelines' stages" }).count(), 0, 'no link to the stages');
   t.equal((await page.goto(`${base}${ws}/pipelines`))?.status(), 403, 'and the page is refused');
+  t.equal((await page.goto(`${base}${ws}/fields`))?.status(), 403, 'as is the custom fields page');
   t.same(cspReports, [], 'the pages ran under their CSP without a violation');
 });

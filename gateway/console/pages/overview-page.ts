@@ -45,6 +45,7 @@ export function overviewPage(session: ConsoleSession, figures: OverviewFigures, 
         <li><a href="${path('/connect')}">Connect an agent</a> to the CRM and Studio tool servers.</li>
         ${session.isAdministrator ? html`<li><a href="${path('/tokens')}">Create an API token</a> for a program or a non-interactive agent.</li>` : ''}
         ${session.isAdministrator ? html`<li><a href="${path('/members')}">Invite a member</a>.</li>` : ''}
+        ${session.isAdministrator ? html`<li>Add or archive the <a href="${path('/fields')}">custom fields</a> of contacts and deals.</li>` : ''}
         <li>Read the <a href="/docs">REST API reference</a>.</li>
       </ul>`,
   });

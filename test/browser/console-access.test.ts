@@ -44,7 +44,7 @@ t.test('a member without Configuration sees no token or member pages, and cannot
   t.notMatch(await page.locator('main').innerText(), /Create an API token|Invite a member/);
   await check(t, page, 'console-member-overview');
 
-  for (const path of ['/tokens', '/members', `/members/${admin.user.id}`, `/members/${admin.user.id}/remove`]) {
+  for (const path of ['/tokens', '/members', `/members/${admin.user.id}`, `/members/${admin.user.id}/remove`, '/pipelines', '/fields']) {
     const res = await page.goto(`${base}${ws}${path}`);
     t.equal(res?.status(), 403, `GET ${path}: 403`);
   }
@@ -60,6 +60,8 @@ t.test('a member without Configuration sees no token or member pages, and cannot
     ['/members', { email: 'friend@initech.test', permissions: 'configuration', visibility: 'all' }],
     [`/members/${admin.user.id}`, { permissions: 'contacts.read', visibility: 'owned' }],
     [`/members/${admin.user.id}/remove`, {}],
+    ['/pipelines/pipe_any/stages', { name: 'Sneaky stage' }],
+    ['/fields', { object_type: 'contact', key: 'sneaky', label: 'Sneaky', type: 'text' }],
   ];
   for (const [path, form] of attempts) {
     const res = await page.request.post(`${base}${ws}${path}`, { form: { csrf_token: csrf, ...form }, maxRedirects: 0 });

@@ -13,7 +13,7 @@ p { margin: .5rem 0; }
 .muted { color: var(--muted); font-size: .95rem; }
 label { display: block; font-weight: 600; margin: 1rem 0 .25rem; }
 label.inline { display: flex; gap: .5rem; align-items: center; font-weight: 400; }
-input[type=email], input[type=password], input[type=text], input[type=date], select { width: 100%; padding: .55rem .65rem; font: inherit; border: 1px solid #8a93a6; border-radius: 6px; background: #fff; color: var(--ink); }
+input[type=email], input[type=password], input[type=text], input[type=tel], input[type=date], select { width: 100%; padding: .55rem .65rem; font: inherit; border: 1px solid #8a93a6; border-radius: 6px; background: #fff; color: var(--ink); }
 input:focus, select:focus, button:focus, a:focus { outline: 3px solid #f0b429; outline-offset: 2px; }
 .actions { display: flex; gap: .75rem; margin-top: 1.5rem; flex-wrap: wrap; }
 button { font: inherit; padding: .6rem 1.2rem; border-radius: 6px; border: 1px solid var(--accent); cursor: pointer; }

@@ -11,7 +11,8 @@ import { TEST_PASSWORD } from '../helpers/stack.js';
 /**
  * Notes in the console, in headless Chromium under the pages' own CSP: a contact's and a
  * deal's notes newest first with their authors, a note added with the page's form, a
- * refused one shown with its reason, and no form for a member who may only read.
+ * refused one shown with its reason, and no form for a member who may only read; and a
+ * contact changed with its page's form.
  */
 const stack = await useStack(t);
 const base = stack.baseUrl;
@@ -186,5 +187,39 @@ t.test("a note's limit is counted as the server counts it: characters, an emoji 
   t.ok((await plain.getByLabel('Add a note').inputValue()) === long, 'the draft as typed');
   t.equal((await api.get<ListPage<Note>>(`/v1/notes?contact_id=${id}`)).body.data.length, 1, 'nothing added');
   await plain.context().close();
+  t.same(cspReports, [], 'no CSP violation on any page');
+});
+
+t.test("a contact changed with its page's form: a refused phone kept as typed, only the changed fields sent", async (t) => {
+  const id = (await api.post<{ id: string }>('/v1/contacts', { first_name: 'Lumbergh', phone: '+1 415 555 0710', email: 'bill@initrode.test' })).body.id;
+  const other = (await api.post<{ id: string }>('/v1/contacts', { first_name: 'Samir', phone: '+1 415 555 0711' })).body.id;
+  const page = await newPage();
+  await signIn(page, base, 'peter@initrode.test', TEST_PASSWORD, `${ws}/contacts/${id}`);
+  await page.getByRole('link', { name: 'Change this contact' }).click();
+  await page.getByRole('heading', { name: 'Change Lumbergh' }).waitFor();
+  await check(t, page, 'console-contact-edit');
+
+  await page.getByLabel('Last name').fill('Bill');
+  await page.getByLabel('Phone').fill('415 555 0711');
+  t.equal(await submitForm(page, 'Save changes'), 409, "another contact's phone is refused");
+  t.match(await page.getByRole('alert').innerText(), new RegExp(`already exists in this workspace: ${other}`));
+  t.equal(await page.getByRole('alert').getByRole('link', { name: 'Open that contact' }).getAttribute('href'), `${ws}/contacts/${other}`);
+  t.equal(await page.getByLabel('Phone').getAttribute('aria-invalid'), 'true', 'the phone is marked');
+  t.equal(await page.getByLabel('Last name').inputValue(), 'Bill', 'what was typed is kept');
+  t.equal(await page.getByLabel('Phone').inputValue(), '415 555 0711');
+
+  // Someone changes the e-mail meanwhile: saving this form, which did not touch it, keeps theirs.
+  await api.send('PATCH', `/v1/contacts/${id}`, { body: { email: 'lumbergh@initrode.test' } });
+  await page.getByLabel('Phone').fill('415 555 0799');
+  t.equal(await submitForm(page, 'Save changes'), 303);
+  t.match(await page.getByRole('status').innerText(), /saved/);
+  t.equal(await page.getByRole('heading', { level: 1 }).innerText(), 'Lumbergh Bill');
+  const saved = (await api.get<{ last_name: string; phone: string; email: string }>(`/v1/contacts/${id}`)).body;
+  t.match(saved, { last_name: 'Bill', phone: '+14155550799', email: 'lumbergh@initrode.test' }, 'the typed changes, the other change kept');
+
+  const reader = await newPage();
+  await signIn(reader, base, 'milton@initrode.test', TEST_PASSWORD, `${ws}/contacts/${id}`);
+  t.equal(await reader.getByRole('link', { name: 'Change this contact' }).count(), 0, 'a member who may only read gets no link');
+  t.equal((await reader.goto(`${base}${ws}/contacts/${id}/edit`))?.status(), 403, 'and the form is refused');
   t.same(cspReports, [], 'no CSP violation on any page');
 });

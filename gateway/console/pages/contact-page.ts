@@ -5,6 +5,7 @@ import { consoleLayout } from '../console-layout.js';
 import type { ConsoleSession } from '../console-session.js';
 import type { FieldLabel } from '../custom-field-labels.js';
 import { when } from '../format.js';
+import { noticeLine } from '../notice.js';
 import { recordFacts } from '../record-facts.js';
 import { recordHistory } from '../record-history.js';
 import { recordNotesSection, type RecordNotesView } from '../record-notes.js';
@@ -23,6 +24,7 @@ export interface ContactView {
   notes: Omit<RecordNotesView, 'session' | 'base' | 'position'>;
   /** Where its history and its notes stand (each paged on its own). */
   position: RecordPagePosition;
+  notice?: string | undefined;
 }
 
 export function contactName(contact: Contact): string {
@@ -39,7 +41,8 @@ export function contactPage(view: ContactView): Html {
     section: 'contacts',
     title: contactName(c),
     body: html`
-      <p><a href="${list}">All contacts</a></p>
+      ${noticeLine(view.notice)}
+      <p><a href="${list}">All contacts</a>${view.notes.mayWrite ? html` · <a href="${base}/edit">Change this contact</a>` : ''}</p>
       ${recordFacts(
         [
           ['Id', html`<code>${c.id}</code>`],

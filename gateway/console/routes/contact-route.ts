@@ -1,12 +1,18 @@
 import { Router, type Request, type Response } from 'express';
-import { getContact } from '../../../shared/contracts/contacts.js';
-import { NotFoundError } from '../../../shared/errors.js';
+import { getContact, updateContact, type Contact } from '../../../shared/contracts/contacts.js';
+import { ForbiddenError, NotFoundError } from '../../../shared/errors.js';
+import { HTTP_STATUS } from '../../errors/http-status.js';
+import { crmErrorIn } from '../../pages/form-error.js';
+import { parseWith } from '../../validation.js';
+import { refusalMessage, refusedField } from '../form-refusal.js';
+import { noticeFrom } from '../notice.js';
+import { CONTACT_FORM_FIELDS, contactEditPage, contactFormOf, type ContactForm } from '../pages/contact-edit-page.js';
 import { callWorker } from '../../call-worker.js';
 import type { GatewayDeps } from '../../deps.js';
 import { sendPage } from '../../pages/session-routes.js';
 import { may } from '../console-layout.js';
 import { sessionOf } from '../console-session.js';
-import { pathParam } from '../form-fields.js';
+import { pathParam, textField } from '../form-fields.js';
 import { addNoteFromForm } from '../note-form.js';
 import { customFieldLabels } from '../custom-field-labels.js';
 import { contactPage } from '../pages/contact-page.js';
@@ -15,6 +21,31 @@ import { recordNotes } from '../record-notes.js';
 import { recordPagePosition } from '../record-page-position.js';
 import { workspacePath } from '../workspace-url.js';
 import { recordValueNames } from '../record-value-names.js';
+
+const NOTICES: Record<string, string> = { saved: 'The contact was saved.' };
+
+/** The edit form's fields as the page labels them, for its refusals. */
+const LABELS = { first_name: 'First name', last_name: 'Last name', email: 'E-mail', phone: 'Phone', status: 'Status' };
+
+function typedForm(req: Request, prefix = ''): ContactForm {
+  return {
+    first_name: textField(req, `${prefix}first_name`, 1000),
+    last_name: textField(req, `${prefix}last_name`, 1000),
+    email: textField(req, `${prefix}email`, 1000),
+    phone: textField(req, `${prefix}phone`, 200),
+    status: textField(req, `${prefix}status`, 20),
+  };
+}
+
+/** The fields changed from the values the form was read with, as PATCH takes them: an emptied e-mail clears it. */
+function changedFields(form: ContactForm, original: ContactForm): Partial<Record<keyof ContactForm, string | null>> {
+  const changed: Partial<Record<keyof ContactForm, string | null>> = {};
+  for (const field of CONTACT_FORM_FIELDS) {
+    if (form[field] === original[field]) continue;
+    changed[field] = field === 'email' && form.email.trim() === '' ? null : form[field];
+  }
+  return changed;
+}
 
 /**
  * One contact, its notes and its history, read with GET /v1/contacts/{id}'s operation in the
@@ -36,11 +67,42 @@ export function contactRoute(deps: GatewayDeps): Router {
       recordValueNames(deps, req, session),
       customFieldLabels(deps, req, 'contact'),
     ]);
-    const page = contactPage({ session, contact, ...history, names, fieldLabel, position: recordPagePosition(req), notes: { ...notes, mayWrite: may(session, 'contacts:write'), ...(noteForm ?? {}) } });
+    const page = contactPage({ session, contact, ...history, names, fieldLabel, position: recordPagePosition(req), notes: { ...notes, mayWrite: may(session, 'contacts:write'), ...(noteForm ?? {}) }, notice: noticeFrom(req, NOTICES) });
     sendPage(res, page, noteForm?.status ?? 200);
   };
 
   router.get('/:contactId', (req, res) => show(req, res));
+
+  const editable = async (req: Request): Promise<Contact> => {
+    const session = sessionOf(req);
+    const id = pathParam(req, 'contactId');
+    if (!may(session, 'contacts:read')) throw new NotFoundError('contact', id);
+    if (!may(session, 'contacts:write')) throw new ForbiddenError('Your permissions in this workspace let you read contacts, not change them.');
+    return (await callWorker(deps.bus, req, getContact, { id })).result;
+  };
+
+  router.get('/:contactId/edit', async (req, res) => {
+    const contact = await editable(req);
+    const form = contactFormOf(contact);
+    sendPage(res, contactEditPage({ session: sessionOf(req), contact, form, original: form }));
+  });
+
+  router.post('/:contactId/edit', async (req, res) => {
+    const contact = await editable(req);
+    const form = typedForm(req);
+    const original = typedForm(req, 'original_');
+    try {
+      const changes = changedFields(form, original);
+      if (Object.keys(changes).length > 0) await callWorker(deps.bus, req, updateContact, parseWith(updateContact.input, { id: contact.id, ...changes }));
+    } catch (error) {
+      if (crmErrorIn(error, ['validation_failed', 'phone_taken', 'missing_scope'])) {
+        const page = contactEditPage({ session: sessionOf(req), contact, form, original, error: refusalMessage(error, LABELS), errorField: refusedField(error, LABELS), existingId: error.details.existing_id });
+        return sendPage(res, page, HTTP_STATUS[error.code]);
+      }
+      throw error;
+    }
+    res.redirect(303, `${workspacePath(sessionOf(req), `/contacts/${encodeURIComponent(contact.id)}`)}?notice=saved`);
+  });
 
   router.post('/:contactId/notes', async (req, res) => {
     const id = pathParam(req, 'contactId');

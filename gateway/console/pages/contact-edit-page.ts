@@ -1,0 +1,75 @@
+import type { Contact } from '../../../shared/contracts/contacts.js';
+import { html, type Html } from '../../pages/html.js';
+import { consoleLayout } from '../console-layout.js';
+import type { ConsoleSession } from '../console-session.js';
+import { controlState } from '../form-refusal.js';
+import { workspacePath } from '../workspace-url.js';
+import { contactName } from './contact-page.js';
+
+/** The edit form's fields as typed (all text, as the form sends them). */
+export interface ContactForm {
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string;
+  status: string;
+}
+
+export const CONTACT_FORM_FIELDS = ['first_name', 'last_name', 'email', 'phone', 'status'] as const;
+
+/** A contact's values as the form shows them: no value is an empty box. */
+export function contactFormOf(contact: Contact): ContactForm {
+  return { first_name: contact.first_name, last_name: contact.last_name ?? '', email: contact.email ?? '', phone: contact.phone, status: contact.status };
+}
+
+export interface ContactEditView {
+  session: ConsoleSession;
+  contact: Contact;
+  /** What the form shows: the contact's values, or what was typed into a refused form. */
+  form: ContactForm;
+  /** The values the form was first read with: only fields changed from them are sent, so a change someone made meanwhile to another field stands. */
+  original: ContactForm;
+  error?: string;
+  /** The field the error is about (its API name), marked on the form. */
+  errorField?: string | undefined;
+  /** On phone_taken: the contact that has the phone, when the member may see it. */
+  existingId?: string | undefined;
+}
+
+function textInput(view: ContactEditView, name: keyof ContactForm, label: string, attributes: Html, helpId?: string): Html {
+  const refused = { field: view.errorField, errorId: 'contact-error' };
+  return html`<label for="contact-${name}">${label}</label>
+    <input id="contact-${name}" name="${name}" value="${view.form[name]}" ${attributes} ${controlState(refused, name, helpId)}>`;
+}
+
+/** Changing a contact's name, e-mail, phone and status, with PATCH /v1/contacts/{id}'s operation. */
+export function contactEditPage(view: ContactEditView): Html {
+  const page = workspacePath(view.session, `/contacts/${encodeURIComponent(view.contact.id)}`);
+  const refused = { field: view.errorField, errorId: 'contact-error' };
+  const existing = view.existingId ? html` <a href="${workspacePath(view.session, `/contacts/${encodeURIComponent(view.existingId)}`)}">Open that contact</a>.` : '';
+  return consoleLayout({
+    session: view.session,
+    section: 'contacts',
+    title: `Change ${contactName(view.contact)}`,
+    body: html`
+      ${view.error ? html`<p class="error" role="alert" id="contact-error">${view.error}${existing}</p>` : ''}
+      <form method="post" action="${page}/edit">
+        <input type="hidden" name="csrf_token" value="${view.session.csrf}">
+        ${CONTACT_FORM_FIELDS.map((field) => html`<input type="hidden" name="original_${field}" value="${view.original[field]}">`)}
+        ${textInput(view, 'first_name', 'First name', html`type="text" required autocomplete="off"`)}
+        ${textInput(view, 'last_name', 'Last name', html`type="text" autocomplete="off"`)}
+        ${textInput(view, 'email', 'E-mail', html`type="email" autocomplete="off"`)}
+        ${textInput(view, 'phone', 'Phone', html`type="tel" required autocomplete="off"`, 'contact-phone-help')}
+        <p id="contact-phone-help" class="muted">Any common format; without a country code, the workspace's default country applies. Stored as +country code and digits.</p>
+        <label for="contact-status">Status</label>
+        <select id="contact-status" name="status" ${controlState(refused, 'status')}>
+          <option value="active" ${view.form.status === 'active' ? 'selected' : ''}>Active</option>
+          <option value="archived" ${view.form.status === 'archived' ? 'selected' : ''}>Archived</option>
+        </select>
+        <div class="actions">
+          <button class="primary" type="submit">Save changes</button>
+          <a class="button-link" href="${page}">Cancel</a>
+        </div>
+      </form>`,
+  });
+}

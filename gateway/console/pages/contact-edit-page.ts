@@ -58,7 +58,7 @@ export function contactEditPage(view: ContactEditView): Html {
         ${CONTACT_FORM_FIELDS.map((field) => html`<input type="hidden" name="original_${field}" value="${view.original[field]}">`)}
         ${textInput(view, 'first_name', 'First name', html`type="text" required autocomplete="off"`)}
         ${textInput(view, 'last_name', 'Last name', html`type="text" autocomplete="off"`)}
-        ${textInput(view, 'email', 'E-mail', html`type="email" autocomplete="off"`)}
+        ${textInput(view, 'email', 'E-mail', html`type="text" inputmode="email" autocomplete="off"`)}
         ${textInput(view, 'phone', 'Phone', html`type="tel" required autocomplete="off"`, 'contact-phone-help')}
         <p id="contact-phone-help" class="muted">Any common format; without a country code, the workspace's default country applies. Stored as +country code and digits.</p>
         <label for="contact-status">Status</label>

@@ -44,7 +44,9 @@ export function pipelinesRoutes(deps: GatewayDeps): Router {
       if (crmErrorIn(error, ['validation_failed', 'conflict'])) {
         // The field as the page labels it at this pipeline (newStageLabel).
         const pipeline = (await pipelines(req)).find((p) => p.id === pipelineId);
-        const labels = { name: pipeline ? newStageLabel(pipeline) : 'New stage' };
+        // The page says a refusal at its pipeline: for one it does not list, nothing would be said.
+        if (!pipeline) throw new NotFoundError('pipeline', pipelineId);
+        const labels = { name: newStageLabel(pipeline) };
         return showList(req, res, { pipelineId, error: refusalMessage(error, labels), field: refusedField(error, labels), name, status: HTTP_STATUS[error.code] });
       }
       throw error;

@@ -1,6 +1,8 @@
-/** U+0000, which Postgres text and jsonb cannot hold, or a UTF-16 surrogate without its pair, which is no character at all. */
-// eslint-disable-next-line no-control-regex -- matching NUL is the point
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/** A UTF-16 surrogate without its pair, which is no character at all. */
+export const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** U+0000, which Postgres text and jsonb cannot hold, or an unpaired surrogate. */
+const UNSTORABLE = new RegExp(`\\u0000|${UNPAIRED_SURROGATE.source}`);
 
 /** Why text is refused when it holds such characters. */
 export const UNSTORABLE_TEXT_MESSAGE = 'must not contain NUL characters or unpaired surrogates.';

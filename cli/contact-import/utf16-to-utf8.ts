@@ -1,3 +1,5 @@
+import { UNPAIRED_SURROGATE } from '../../shared/storable-text.js';
+
 /**
  * A streaming converter of UTF-16 (little- or big-endian) bytes to UTF-8. Unlike
  * TextDecoder, which writes U+FFFD for a lone surrogate, it writes the byte 0xFF
@@ -22,7 +24,7 @@ export function utf16ToUtf8(encoding: 'utf-16le' | 'utf-16be'): (bytes: Buffer, 
     if (!/[\ud800-\udfff]/.test(text)) return Buffer.from(text, 'utf8');
     const parts: Buffer[] = [];
     let from = 0;
-    for (const match of text.matchAll(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g)) {
+    for (const match of text.matchAll(UNPAIRED_SURROGATES)) {
       parts.push(Buffer.from(text.slice(from, match.index), 'utf8'), INVALID_UTF8);
       from = match.index + 1;
     }
@@ -32,3 +34,4 @@ export function utf16ToUtf8(encoding: 'utf-16le' | 'utf-16be'): (bytes: Buffer, 
 }
 
 const INVALID_UTF8 = Buffer.from([0xff]);
+const UNPAIRED_SURROGATES = new RegExp(UNPAIRED_SURROGATE.source, 'g');

@@ -46,6 +46,22 @@ t.test('stage by name on create and update, resolved in the deal\'s pipeline; un
   t.equal(count[0]?.n, 0, 'refused writes stored nothing');
 });
 
+t.test("a stage named or given by id from another pipeline says which pipeline holds it and that pipeline_id moves the deal there", async (t) => {
+  const deal = ok(t, await call(writer, 'create_deal', { name: 'Reseller lead' }));
+  const byName = await call(writer, 'update_deal', { id: deal.id, stage: 'signed' });
+  t.match(byName.structuredContent, { code: 'validation_failed', param: 'stage' });
+  t.match(byName.structuredContent?.message, new RegExp(`Valid names: "Lead".*in the pipeline "Partners" \\(${other.id}\\).*give that pipeline_id with the stage`));
+  const created = await call(writer, 'create_deal', { name: 'Reseller lead 2', stage: 'Intro' });
+  t.match(created.structuredContent?.message, new RegExp(`"Partners" \\(${other.id}\\)`), 'create_deal too');
+  const signed = other.stages.find((s) => s.name === 'Signed')!;
+  const byId = await call(writer, 'update_deal', { id: deal.id, stage_id: signed.id });
+  t.match(byId.structuredContent, { code: 'validation_failed', param: 'stage_id', message: new RegExp(`belongs to the pipeline ${other.id}.*give pipeline_id ${other.id}`) });
+  const followed = ok(t, await call(writer, 'update_deal', { id: deal.id, stage: 'signed', pipeline_id: other.id }));
+  t.equal(followed.stage_id, signed.id, 'the advice followed moves the deal');
+  const unknown = await call(writer, 'update_deal', { id: deal.id, stage: 'Closing' });
+  t.notMatch(unknown.structuredContent?.message, /in the pipeline/, 'a name no pipeline has names none');
+});
+
 t.test('update tools describe updates, not create defaults', async (t) => {
   const { tools } = await writer.listTools();
   for (const name of ['update_deal', 'update_contact']) {

@@ -2,6 +2,9 @@ import { sql } from 'kysely';
 import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
 import { NotFoundError, ValidationError } from '../../shared/errors.js';
 
+/** The other pipelines named when a stage name is found elsewhere: enough to choose from, not a listing. */
+const MAX_PIPELINES_NAMED = 3;
+
 export interface Placement {
   pipelineId: string;
   stageId: string;
@@ -97,7 +100,30 @@ async function stageNamed(db: WorkspaceSql, pipelineId: string, name: string, ow
     const stage = await db.selectFrom('stages').select(named.as('matches')).where('id', '=', own.stageId).executeTakeFirst();
     if (stage?.matches) return own;
   }
-  throw new ValidationError(`stage: the pipeline has no active stage named "${name}". Valid names: ${valid || 'none'}.`, 'stage');
+  throw new ValidationError(`stage: the pipeline has no active stage named "${name}". Valid names: ${valid || 'none'}.${await elsewhere(db, pipelineId, name)}`, 'stage');
+}
+
+/**
+ * Where else a stage of this name is, as the words that say how to reach it: a name is looked
+ * up in one pipeline only, and "Valid names: …" alone left a caller (an agent most of all)
+ * unaware that the stage it meant is in another pipeline, reached by giving its pipeline_id.
+ */
+async function elsewhere(db: WorkspaceSql, pipelineId: string, name: string): Promise<string> {
+  const others = await db
+    .selectFrom('stages as s')
+    .innerJoin(db.table('pipelines', 'p'), 'p.id', 's.pipeline_id')
+    .select(['p.id', 'p.name'])
+    .where('s.pipeline_id', '<>', pipelineId)
+    .where('s.archived_at', 'is', null)
+    .where(sql<boolean>`lower(s.name) = lower(${name.trim()})`)
+    .orderBy('p.is_default', 'desc')
+    .orderBy('p.name')
+    .limit(MAX_PIPELINES_NAMED + 1)
+    .execute();
+  if (others.length === 0) return '';
+  const listed = others.slice(0, MAX_PIPELINES_NAMED).map((p) => `"${p.name}" (${p.id})`);
+  const more = others.length > MAX_PIPELINES_NAMED ? ' and others' : '';
+  return ` A stage of that name is in the pipeline ${listed.join(', ')}${more}: to place the deal there, give that pipeline_id with the stage.`;
 }
 
 /**
@@ -122,8 +148,12 @@ export async function resolvePlacement(
     if (current && requested.stage_id === current.stageId && (requested.pipeline_id === undefined || requested.pipeline_id === current.pipelineId)) return current;
     const stage = await findStage(db, requested.stage_id);
     if (targetPipeline !== undefined && stage.pipeline_id !== targetPipeline) {
-      const how = requested.pipeline_id === undefined ? "the deal's pipeline" : 'pipeline_id';
-      throw new ValidationError(`stage_id: the stage "${stage.name}" belongs to another pipeline than ${how}.`, 'stage_id');
+      const how = requested.pipeline_id === undefined ? "the deal's pipeline" : 'the one pipeline_id names';
+      // Which pipeline it is in: the pipeline_id to give (or to correct) for the move the caller meant.
+      throw new ValidationError(
+        `stage_id: the stage "${stage.name}" belongs to the pipeline ${stage.pipeline_id}, not to ${how}; to place the deal there, give pipeline_id ${stage.pipeline_id} with it.`,
+        'stage_id',
+      );
     }
     return { pipelineId: stage.pipeline_id, stageId: stage.id };
   }

@@ -36,7 +36,7 @@ export function wrongKindIdHint(
   const value = args?.[param];
   const given = kindOfId(value);
   const expected = kindOfArgument(tool, param);
-  if (!given || !expected || given === expected) return byDescribedPrefix(tool, param, args, server);
+  if (!given || !expected || given === expected) return byDescribedPrefix(tool, param, args, server) ?? nameForIdHint(tool, param, args, server);
   const properties = tool.inputSchema.shape as Record<string, unknown>;
   if (param !== 'id' && Object.hasOwn(properties, `${given}_id`)) return `${String(value)} is a ${given} id: pass it as ${given}_id instead of ${param}.`;
   const sameToolForKind = tool.name.replace(new RegExp(`_${expected}$`), `_${given}`);
@@ -72,4 +72,40 @@ function byDescribedPrefix(tool: ToolDefinition, param: string, args: Record<str
   const instead = Object.keys(tool.inputSchema.shape).find((other) => other !== param && args?.[other] === undefined && prefixTakenBy(tool, other) === givenPrefix);
   if (instead) return `${value.trim()} is a ${given} id: pass it as ${instead} instead of ${param}.`;
   return `${value.trim()} is a ${given} id, not a ${KIND_BY_PREFIX.get(expectedPrefix)!} id (${expectedPrefix}_…): ${idsListedBy(server)}.`;
+}
+
+/** The kinds of record whose names (or keys) a model puts where their ids go: an owner has its own hint (tool-error-result.ts). */
+const NAMED_KINDS = ['contact', 'deal', 'pipeline', 'stage', 'customField'] as const satisfies readonly IdKind[];
+type NamedKind = (typeof NAMED_KINDS)[number];
+
+const snakeCase = (kind: IdKind) => kind.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** The kind of record an argument takes: by its described prefix, its name (stage_id), or for `id` the tool's (update_custom_field). */
+function namedKindTakenBy(tool: ToolDefinition, param: string): NamedKind | undefined {
+  const prefix = prefixTakenBy(tool, param);
+  if (prefix) return NAMED_KINDS.find((k) => ID_PREFIXES[k] === prefix);
+  if (param === 'id') return NAMED_KINDS.find((k) => tool.name.endsWith(`_${snakeCase(k)}`));
+  return NAMED_KINDS.find((k) => param === `${snakeCase(k)}_id`);
+}
+
+/**
+ * A name or key where an id goes (stage_id: "Won", get_pipeline's id: "Sales", a custom
+ * field's key as its id): "No such stage: Won" and "check the id" left a small model
+ * retrying the name. Says it is not an id, and the argument that takes the name when the
+ * tool has one (create_deal's stage), else where the ids are listed.
+ */
+function nameForIdHint(tool: ToolDefinition, param: string, args: Record<string, unknown> | undefined, server: McpServerKey): string | undefined {
+  const value = args?.[param];
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  const text = value.trim();
+  const prefix = /^([a-z]+)_/.exec(text)?.[1];
+  if (prefix && KIND_BY_PREFIX.has(prefix)) return undefined;
+  const kind = namedKindTakenBy(tool, param);
+  if (!kind) return undefined;
+  const byName = param.replace(/_id$/, '');
+  const properties = tool.inputSchema.shape as Record<string, unknown>;
+  if (byName !== param && Object.hasOwn(properties, byName) && args?.[byName] === undefined) {
+    return `"${text}" is not an id: pass a name as ${byName} instead of ${param}.`;
+  }
+  return `"${text}" is not a ${KIND_BY_PREFIX.get(ID_PREFIXES[kind])!} id: ${param} takes an id (${ID_PREFIXES[kind]}_…), not a name or key; ${idsListedBy(server)}.`;
 }

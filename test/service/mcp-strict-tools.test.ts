@@ -243,6 +243,28 @@ t.test('a not_found hint fits its server and its argument', async (t) => {
   t.match(dealOfDeal.structuredContent, { code: 'not_found', param: 'contact_id', hint: new RegExp(`${deal.id} is a deal id, not a contact's`) });
 });
 
+t.test('a name or key where an id goes says it is not an id, and which argument takes the name or where the ids are', async (t) => {
+  const stageName = await call(writer, 'create_deal', { name: 'Named stage', stage_id: 'Won' });
+  t.match(stageName.structuredContent, { code: 'not_found', param: 'stage_id', hint: '"Won" is not an id: pass a name as stage instead of stage_id.' });
+  const followed = ok(t, await call(writer, 'create_deal', { name: 'Named stage', stage: 'Won' }));
+  t.equal(followed.stage_name, 'Won', 'the advice followed places the deal');
+  const pipelineName = await call(writer, 'update_deal', { id: followed.id, pipeline_id: 'Sales' });
+  t.match(pipelineName.structuredContent, { code: 'not_found', param: 'pipeline_id', hint: /^"Sales" is not a pipeline id: pipeline_id takes an id \(pipe_…\), not a name or key; .*describe_schema/ });
+  const contactName = await call(reader, 'get_contact', { id: 'Ada Lovelace' });
+  t.match(contactName.structuredContent, { code: 'not_found', hint: /^"Ada Lovelace" is not a contact id: id takes an id \(con_…\).*find_contacts/ });
+
+  const studio = await connect('studio', await stack.token(W, ['studio:write']));
+  const sales = ((await call(studio, 'list_pipelines')).structuredContent as { pipelines: { id: string; name: string }[] }).pipelines[0]!;
+  const stageOnStudio = await call(studio, 'update_stage', { pipeline_id: sales.id, stage_id: 'Qualified', name: 'Vetted' });
+  t.match(stageOnStudio.structuredContent, { code: 'not_found', param: 'stage_id', hint: /^"Qualified" is not a stage id: stage_id takes an id \(stg_…\), not a name or key; list_pipelines/ });
+  const pipelineOnStudio = await call(studio, 'get_pipeline', { id: sales.name });
+  t.match(pipelineOnStudio.structuredContent, { code: 'not_found', hint: /is not a pipeline id.*list_pipelines/ });
+  const fieldKey = await call(studio, 'update_custom_field', { id: 'tier', label: 'Level' });
+  t.match(fieldKey.structuredContent, { code: 'not_found', param: 'id', hint: /^"tier" is not a custom field id: id takes an id \(fld_…\), not a name or key; .*list_custom_fields/ });
+  const unknownId = await call(studio, 'get_pipeline', { id: 'pipe_doesnotexist' });
+  t.notMatch(unknownId.structuredContent?.hint, /not an id|not a pipeline id/, 'an id of the right kind that does not exist keeps its own hint');
+});
+
 t.test('find_deals names the valid stages and pipelines; an active pipeline wins over an archived namesake', async (t) => {
   const stage = await call(reader, 'find_deals', { stage: 'Negociation' });
   t.match(stage.structuredContent, { code: 'not_found', param: 'stage', message: /No such stage: Negociation\. Active stage names: .*"Negotiation"/, hint: /names in the message/ });

@@ -78,6 +78,19 @@ t.test('a blank optional argument of a reading tool reads as not given; a writin
   t.match(blankEmail.structuredContent, { code: 'validation_failed', param: 'email' });
 });
 
+t.test('a blank id is refused as missing, as on Studio, not looked up as "No such contact: ."', async (t) => {
+  for (const [tool, args, prefix] of [
+    ['get_contact', { id: '' }, 'con_'],
+    ['get_deal', { id: ' ' }, 'deal_'],
+    ['update_contact', { id: '', first_name: 'Nobody' }, 'con_'],
+    ['update_deal', { id: '\n', name: 'Nothing' }, 'deal_'],
+  ] as const) {
+    const blank = await call(writer, tool, args);
+    t.match(blank.structuredContent, { code: 'validation_failed', param: 'id', message: new RegExp(`id: is required: an id such as ${prefix}…`) }, tool);
+  }
+  t.equal((await admin.get<{ first_name: string }>(`/v1/contacts/${ada.id}`)).body.first_name, 'Ada', 'nothing changed');
+});
+
 t.test('a phone already taken names the existing contact and what to do', async (t) => {
   const taken = await call(writer, 'create_contact', { first_name: 'Ada again', phone: '(415) 555-0101' });
   t.match(taken.structuredContent, { code: 'phone_taken', param: 'phone', existing_id: ada.id, hint: new RegExp(`get_contact id ${ada.id}`) });

@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import { getDeal } from '../../../../shared/contracts/deals.js';
 import { defineTool } from '../../tool.js';
+import { idArgument } from '../id-argument.js';
 import { dealForAgents, DealForAgents } from './deal-for-agents.js';
 
 export const getDealTool = defineTool({
@@ -8,7 +8,7 @@ export const getDealTool = defineTool({
   title: 'Get a deal',
   description: 'One deal by id (deal_…): its pipeline and stage with their names, amount, its contact (name, e-mail, phone), owner and custom fields.',
   op: getDeal,
-  input: { id: z.string().max(64).describe('deal_…') },
+  input: { id: idArgument('deal') },
   output: DealForAgents,
   result: (deal, _server, call) => dealForAgents(deal, call),
 });

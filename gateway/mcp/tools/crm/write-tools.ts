@@ -1,7 +1,7 @@
-import { z } from 'zod';
 import { Contact, CreateContactInput, createContact, UpdateContactFields, updateContact } from '../../../../shared/contracts/contacts.js';
 import { CreateDealInput, createDeal, UpdateDealFields, updateDeal } from '../../../../shared/contracts/deals.js';
 import { defineTool } from '../../tool.js';
+import { idArgument } from '../id-argument.js';
 import { dealForAgents, DealForAgents } from './deal-for-agents.js';
 
 /** The CRM tools that change data: listed only to connections that may write. */
@@ -20,7 +20,7 @@ export const updateContactTool = defineTool({
   title: 'Update a contact',
   description: 'Changes only the fields given of a contact (con_…); the others stay as they are. custom_fields merge key by key and null clears one. To write a note about the contact use add_note.',
   op: updateContact,
-  input: { id: z.string().max(64).describe('con_…'), ...UpdateContactFields.shape },
+  input: { id: idArgument('contact'), ...UpdateContactFields.shape },
   output: Contact,
 });
 
@@ -41,7 +41,7 @@ export const updateDealTool = defineTool({
   description:
     "Changes only the fields given of a deal (deal_…); the others stay as they are. stage (a stage name, e.g. \"Won\") or stage_id moves it to another stage of its pipeline; to move it to another pipeline give pipeline_id too.",
   op: updateDeal,
-  input: { id: z.string().max(64).describe('deal_…'), ...UpdateDealFields.shape },
+  input: { id: idArgument('deal'), ...UpdateDealFields.shape },
   output: DealForAgents,
   result: (deal, _server, call) => dealForAgents(deal, call),
 });

@@ -91,6 +91,17 @@ t.test('a blank id is refused as missing, as on Studio, not looked up as "No suc
   t.equal((await admin.get<{ first_name: string }>(`/v1/contacts/${ada.id}`)).body.first_name, 'Ada', 'nothing changed');
 });
 
+t.test('a period where a date goes names the argument that takes it; a time without an offset says to add one', async (t) => {
+  const contacts = await call(reader, 'find_contacts', { created_after: 'last_week' });
+  t.match(contacts.structuredContent, { code: 'validation_failed', param: 'created_after', message: /"last_week" is a period, not a date: give it as created_within instead/ });
+  const changes = await call(writer, 'recent_changes', { since: 'Yesterday' });
+  t.match(changes.structuredContent, { code: 'validation_failed', param: 'since', message: /"Yesterday" is a period, not a date: give it as within instead/ });
+  const followed = ok(t, await call(writer, 'recent_changes', { within: 'yesterday' }));
+  t.ok(Array.isArray(followed.changes), 'the advice followed is answered');
+  const local = await call(reader, 'count_contacts', { created_before: '2026-11-27T09:00:00' });
+  t.match(local.structuredContent, { code: 'validation_failed', param: 'created_before', message: /has no offset.*add Z for UTC or its offset.*or give the day alone/ });
+});
+
 t.test('a phone already taken names the existing contact and what to do', async (t) => {
   const taken = await call(writer, 'create_contact', { first_name: 'Ada again', phone: '(415) 555-0101' });
   t.match(taken.structuredContent, { code: 'phone_taken', param: 'phone', existing_id: ada.id, hint: new RegExp(`get_contact id ${ada.id}`) });

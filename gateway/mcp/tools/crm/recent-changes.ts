@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/contracts/common.js';
-import { AppliedRange, CreatedWithin, DayOrInstant } from '../../../../shared/contracts/created-range.js';
+import { AppliedRange, CreatedWithin, dayOrInstant } from '../../../../shared/contracts/created-range.js';
 import { Actor, EVENT_OBJECTS, EVENT_TYPES, EventType, listEvents, type EventObjectType } from '../../../../shared/contracts/events.js';
 import { changedFields } from '../../../../shared/events/changed-fields.js';
 import { ValidationError } from '../../../../shared/errors.js';
@@ -49,7 +49,7 @@ export const recentChangesTool = defineTool({
     type: ChangeType.optional().describe('One kind of change, e.g. deal.stage_changed'),
     actor_kind: Actor.shape.kind.optional(),
     actor_id: z.string().min(1).max(64).optional().describe("One actor's changes: the by.id of a change (a token tok_…, an agent gnt_…, a user usr_…)"),
-    since: DayOrInstant.optional().describe(
+    since: dayOrInstant('within').optional().describe(
       'Only changes after this instant (ISO 8601 with its offset), or from the start of this day (YYYY-MM-DD) in the workspace time zone',
     ),
     within: CreatedWithin.optional().describe('Only changes in this period of the workspace time zone, e.g. today or last_7_days. Not with since'),

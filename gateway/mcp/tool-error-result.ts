@@ -76,7 +76,9 @@ const HINTS: Partial<Record<ErrorCode, HintOf>> = {
   not_found: notFoundHint,
   phone_taken: (e) => (e.details.existing_id ? `That contact exists: read it with get_contact id ${e.details.existing_id}, or change it with update_contact.` : 'A contact with this phone exists but this connection may not see it; ask the user.'),
   conflict: conflictHint,
-  idempotency_key_reused: () => 'That idempotency_key was used for a different request: use a new key for a new request.',
+  // "Use a new key" alone turned a retry with its arguments written differently (a phone spaced otherwise, a stage's case) into a second record.
+  idempotency_key_reused: (_e, server) =>
+    `That idempotency_key went with other arguments, and that request was done. If this call retries it, do not send it with a new key, which would create a second record: ${server === 'crm' ? 'find_contacts, find_deals or list_notes find' : 'list_pipelines or list_custom_fields find'} what it made. Use a new key only for a new request.`,
   forbidden: () => 'This connection may not do that; ask a workspace administrator.',
   rate_limited: (e) => `Wait ${e.details.retry_after ?? 'a few'} seconds, then call again.`,
   unavailable: () => 'The service is briefly unavailable: call again in a few seconds.',

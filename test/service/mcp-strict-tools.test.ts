@@ -168,6 +168,12 @@ t.test('create tools take an idempotency_key: the same call again answers as bef
   t.equal(rows[0]?.n, 1, 'one contact');
   const reused = await call(writer, 'create_contact', { ...args, first_name: 'Other' });
   t.match(reused.structuredContent, { code: 'idempotency_key_reused', hint: /new key/ });
+  // The same request with its phone written otherwise: a retry, which a new key would turn into a second contact.
+  const respelled = await call(writer, 'create_contact', { ...args, phone: '+14155550177' });
+  t.match(respelled.structuredContent, {
+    code: 'idempotency_key_reused',
+    hint: /If this call retries it, do not send it with a new key, which would create a second record: find_contacts, find_deals or list_notes find what it made\. Use a new key only for a new request\./,
+  });
   // An agent sends idempotency_key, not the REST header: the message names neither wrongly, and says what a different request is.
   t.notMatch(reused.structuredContent?.message, /Idempotency-Key/);
   t.match(reused.structuredContent?.message, /another operation, other arguments or another caller/);

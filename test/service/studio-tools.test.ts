@@ -293,6 +293,25 @@ t.test('an id of another kind where a pipeline, stage or custom field goes says 
   t.match((await callTool(studio, 'get_pipeline', { id: 'pipe_nope' })).structuredContent, { code: 'not_found', hint: /^Check the id: list_pipelines/ });
 });
 
+t.test("a stage paired with another pipeline's id says which pipeline it is in, on update_stage and archive_stage", async (t) => {
+  const first = okResult(t, await callTool(studio, 'create_pipeline', { name: 'Pairing one', stages: ['Intro', 'Demo'] })) as unknown as Pipeline;
+  const second = okResult(t, await callTool(studio, 'create_pipeline', { name: 'Pairing two', stages: ['Solo', 'Duo'] })) as unknown as Pipeline;
+  const solo = second.stages[0]!;
+  for (const [tool, args] of [
+    ['update_stage', { pipeline_id: first.id, stage_id: solo.id, name: 'Renamed' }],
+    ['archive_stage', { pipeline_id: first.id, stage_id: solo.id }],
+  ] as const) {
+    const refused = await callTool(studio, tool, args);
+    t.match(refused.structuredContent, { code: 'not_found', param: 'stage_id', message: new RegExp(`It is a stage of the pipeline "Pairing two" \\(${second.id}\\): give that pipeline_id with it`) }, tool);
+  }
+  const unknown = await callTool(studio, 'archive_stage', { pipeline_id: first.id, stage_id: 'stg_doesnotexist' });
+  t.notMatch(unknown.structuredContent?.message, /It is a stage of/, 'a stage of no pipeline names none');
+  const renamed = okResult(t, await callTool(studio, 'update_stage', { pipeline_id: second.id, stage_id: solo.id, name: 'Renamed' })) as unknown as Pipeline;
+  t.equal(renamed.stages[0]?.name, 'Renamed', 'the advice followed renames it');
+  const untouched = okResult(t, await callTool(studio, 'get_pipeline', { id: first.id })) as unknown as Pipeline;
+  t.same(untouched.stages.map((s) => s.name), ['Intro', 'Demo'], 'the refused calls changed nothing');
+});
+
 t.test('a credential that cannot use Studio is told which scopes it takes and which it holds', async (t) => {
   // A REST token for the design (schema:write) is the usual mix-up: "cannot use the server" alone did not say why.
   const restToken = await stack.token(W, ['schema:write'], { name: 'REST design script' });

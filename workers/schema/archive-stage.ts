@@ -21,11 +21,11 @@ export const archiveStageHandler: OperationHandler<typeof archiveStage> = async 
       .where('pipeline_id', '=', input.pipeline_id)
       .where('id', '=', input.stage_id)
       .executeTakeFirst();
-    if (!exists) throw stageNotFound(input.stage_id);
+    if (!exists) throw await stageNotFound(txDb, input.stage_id);
     if (exists.archived_at) return;
     const stages = await activeStages(txDb, input.pipeline_id);
     const stage = stages.find((s) => s.id === input.stage_id);
-    if (!stage || stage.position === null) throw stageNotFound(input.stage_id);
+    if (!stage || stage.position === null) throw await stageNotFound(txDb, input.stage_id);
     if (stages.length === 1) throw new ConflictError('A pipeline needs at least one active stage; add another before archiving this one.', 'stage_id');
     await txDb.updateTable('stages').set({ archived_at: new Date(), position: null, updated_at: new Date() }).where('id', '=', stage.id).execute();
     await shiftStages(txDb, input.pipeline_id, removeStageAt(stage.position, stages.length));

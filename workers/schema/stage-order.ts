@@ -52,6 +52,18 @@ export async function shiftStages(tx: WorkspaceSql, pipelineId: string, shift: S
     .execute();
 }
 
-export function stageNotFound(stageId: string): NotFoundError {
-  return new NotFoundError('stage in this pipeline', stageId, 'stage_id');
+/**
+ * A stage not in the pipeline named, and the pipeline it is in if it is in another: with
+ * "No such stage" alone, a caller that paired a stage with the wrong pipeline_id (an agent
+ * holding two pipelines' ids) would go looking for a stage that exists.
+ */
+export async function stageNotFound(tx: WorkspaceSql, stageId: string): Promise<NotFoundError> {
+  const owner = await tx
+    .selectFrom('stages as s')
+    .innerJoin(tx.table('pipelines', 'p'), 'p.id', 's.pipeline_id')
+    .select(['p.id', 'p.name'])
+    .where('s.id', '=', stageId)
+    .executeTakeFirst();
+  const next = owner ? `It is a stage of the pipeline "${owner.name}" (${owner.id}): give that pipeline_id with it.` : undefined;
+  return new NotFoundError('stage in this pipeline', stageId, 'stage_id', next);
 }

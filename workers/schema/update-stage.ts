@@ -21,7 +21,7 @@ export const updateStageHandler: OperationHandler<typeof updateStage> = async ({
         // An archived stage is still there (its deals stay in it): say so rather than that it does not exist.
         const archived = before.stages.find((s) => s.id === input.stage_id && s.archived);
         if (archived) throw new ConflictError(`The stage "${archived.name}" is archived; an archived stage is neither renamed nor moved.`, 'stage_id');
-        throw stageNotFound(input.stage_id);
+        throw await stageNotFound(txDb, input.stage_id);
       }
       if (input.name !== undefined) {
         const taken = await nameTaken(txDb, input.name, { pipelineId: input.pipeline_id, except: stage.id });

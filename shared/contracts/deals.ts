@@ -54,7 +54,7 @@ const DealFields = z.strictObject({
   stage_id: Ref.describe("A stage id (stg_…). On create, default: the first stage of the pipeline. A stage of the deal's pipeline, unless pipeline_id moves it."),
   stage: cleanText(100)
     .pipe(z.string().min(1, 'must not be empty'))
-    .describe("Instead of stage_id: a stage's name (case does not matter), in the deal's pipeline (or the one pipeline_id names)"),
+    .describe("Instead of stage_id: a stage's name (case does not matter), in the deal's pipeline (or the one pipeline_id names); a stage id (stg_…) is taken too, as the deal lists' stage filter takes one"),
   amount: Amount.nullable(),
   currency: Currency.nullable().describe('Required with an amount'),
   contact_id: Ref.nullable().describe('The contact (con_…) the deal is with; null: none'),

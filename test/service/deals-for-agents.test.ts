@@ -166,3 +166,19 @@ t.test('count_deals lists pipelines in the order list_pipelines does (the defaul
   t.same(order, listed, 'the same order as the pipeline list');
   t.ok(order.indexOf(zeta.id) < order.indexOf(alpha.id), 'Zeta, created first, before Alpha');
 });
+
+t.test("a stage id given as stage places the deal, as find_deals' stage takes one; its refusals name stage", async (t) => {
+  const negotiation = sales.stages.find((s) => s.name === 'Negotiation')!;
+  const created = ok(t, await call(writer, 'create_deal', { name: 'Stage by id', stage: negotiation.id }));
+  t.equal(created.stage_id, negotiation.id);
+  t.equal(((await call(writer, 'find_deals', { stage: negotiation.id })).structuredContent as { deals: { id: string }[] }).deals.some((d) => d.id === created.id), true, 'find_deals finds it by the same value');
+  const won = sales.stages.find((s) => s.name === 'Won')!;
+  t.equal(ok(t, await call(writer, 'update_deal', { id: created.id, stage: ` ${won.id}` })).stage_id, won.id, 'update_deal moves it');
+  const rest = await admin.post<{ stage_id: string }>('/v1/deals', { name: 'Stage by id over REST', stage: negotiation.id });
+  t.equal(rest.body.stage_id, negotiation.id, 'REST alike');
+  const signed = other.stages.find((s) => s.name === 'Signed')!;
+  const elsewhere = await call(writer, 'update_deal', { id: created.id, stage: signed.id });
+  t.match(elsewhere.structuredContent, { code: 'validation_failed', param: 'stage', message: new RegExp(`^stage: the stage "Signed" belongs to the pipeline ${other.id}`) });
+  const missing = await call(writer, 'create_deal', { name: 'Nowhere', stage: 'stg_01M8E7AKA16TX2MDSDCG16ZCD9' });
+  t.match(missing.structuredContent, { code: 'not_found', param: 'stage' });
+});

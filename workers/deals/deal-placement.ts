@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
-import { NotFoundError, ValidationError } from '../../shared/errors.js';
+import { CrmError, NotFoundError, ValidationError } from '../../shared/errors.js';
+import { isMadeId } from '../../shared/ids.js';
 
 /** The other pipelines named when a stage name is found elsewhere: enough to choose from, not a listing. */
 const MAX_PIPELINES_NAMED = 3;
@@ -139,6 +140,9 @@ export async function resolvePlacement(
   const targetPipeline = requested.pipeline_id ?? current?.pipelineId;
   if (requested.stage !== undefined) {
     if (requested.stage_id !== undefined) throw new ValidationError('stage: give stage or stage_id, not both.', 'stage');
+    // A stage id in stage, as find_deals' stage takes one: the stage it names, as stage_id would, its refusals naming stage.
+    const text = requested.stage.trim();
+    if (isMadeId('stage', text)) return asStageArgument(() => resolvePlacement(db, { pipeline_id: requested.pipeline_id, stage_id: text }, current));
     const pipelineId = await pipelineOf(db, targetPipeline);
     // As with stage_id: the name of the deal's own stage given back is no move, even when that stage has been archived since.
     return stageNamed(db, pipelineId, requested.stage, current?.pipelineId === pipelineId ? current : undefined);
@@ -159,4 +163,14 @@ export async function resolvePlacement(
   }
   if (current && (requested.pipeline_id === undefined || requested.pipeline_id === current.pipelineId)) return current;
   return firstStageOf(db, requested.pipeline_id ?? null);
+}
+
+/** A refusal of a stage id given as stage, naming stage (the argument the caller sent) rather than stage_id. */
+async function asStageArgument(place: () => Promise<Placement>): Promise<Placement> {
+  try {
+    return await place();
+  } catch (error) {
+    if (!(error instanceof CrmError) || error.details.param !== 'stage_id') throw error;
+    throw new CrmError(error.code, error.message.replace(/^stage_id:/, 'stage:'), { ...error.details, param: 'stage' });
+  }
 }

@@ -50,12 +50,17 @@ export function omittedBlanksOf(tool: ToolDefinition): OmittedBlanks {
  * number, received string" for `position: "last"` does not say that 0 is first and a large
  * number means last. Undefined (the usual hint) for an unknown argument or one not described.
  */
-function argumentHint(error: CrmError, tool: ToolDefinition): string | undefined {
+function argumentHint(error: CrmError, tool: ToolDefinition, args: Record<string, unknown> | undefined): string | undefined {
   const param = error.details.param?.split('.')[0];
   if (error.code !== 'validation_failed' || !param || error.message.startsWith('Unknown parameter')) return undefined;
   const field = (tool.inputSchema.shape as Record<string, z.ZodType | undefined>)[param];
   const described = field ? descriptionOf(field) : undefined;
-  return described ? `Correct \`${error.details.param}\` and call again. ${param}: ${described.replace(/\.?$/, '.')}` : undefined;
+  const about = described ? ` ${param}: ${described.replace(/\.?$/, '.')}` : '';
+  // A null for an optional argument that cannot be cleared: small models fill every field they see, and "must not be null" did not say to leave it out.
+  if (param === error.details.param && args?.[param] === null && field?.safeParse(undefined).success) {
+    return `\`${param}\` cannot be cleared: leave it out to keep its current value, or give a new one.${about}`;
+  }
+  return about ? `Correct \`${error.details.param}\` and call again.${about}` : undefined;
 }
 
 /**
@@ -96,7 +101,7 @@ export function toolCaller(server: McpServerDefinition, tools: readonly ToolDefi
       args = parseToolArguments(tool.inputSchema, params.arguments, { omitted: omittedBlanksOf(tool) });
     } catch (error) {
       // Already in the tool's terms: errorParams would rename an unknown `id` on create_stage to pipeline_id, the argument that was right.
-      if (error instanceof CrmError) return toolErrorResult(error, server.key, argumentHint(error, tool));
+      if (error instanceof CrmError) return toolErrorResult(error, server.key, argumentHint(error, tool, params.arguments));
       throw error;
     }
     try {

@@ -102,6 +102,19 @@ t.test('a period where a date goes names the argument that takes it; a time with
   t.match(local.structuredContent, { code: 'validation_failed', param: 'created_before', message: /has no offset.*add Z for UTC or its offset.*or give the day alone/ });
 });
 
+t.test('a null where a change tool cannot clear the field says to leave it out, not only that null is wrong', async (t) => {
+  // A small model fills every field it sees: first_name null beside the last name it meant to set.
+  const contact = ok(t, await call(writer, 'create_contact', { first_name: 'Filled', last_name: 'Nulls', phone: '+1 415 555 0166' }));
+  const filled = await call(writer, 'update_contact', { id: contact.id, last_name: 'Set', first_name: null });
+  t.match(filled.structuredContent, { code: 'validation_failed', param: 'first_name', hint: /^`first_name` cannot be cleared: leave it out to keep its current value, or give a new one\./ });
+  const status = await call(writer, 'update_contact', { id: contact.id, status: null });
+  t.match(status.structuredContent, { code: 'validation_failed', param: 'status', hint: /^`status` cannot be cleared: leave it out.*status: active or archived/ });
+  const wrong = await call(writer, 'update_contact', { id: contact.id, status: 'gone' });
+  t.match(wrong.structuredContent, { hint: /^Correct `status`/ }, 'a value that is not null keeps the usual hint');
+  const cleared = ok(t, await call(writer, 'update_contact', { id: contact.id, last_name: null }));
+  t.equal(cleared.last_name, null, 'a field that can be cleared still is');
+});
+
 t.test('a phone already taken names the existing contact and what to do', async (t) => {
   const taken = await call(writer, 'create_contact', { first_name: 'Ada again', phone: '(415) 555-0101' });
   t.match(taken.structuredContent, { code: 'phone_taken', param: 'phone', existing_id: ada.id, hint: new RegExp(`get_contact id ${ada.id}`) });

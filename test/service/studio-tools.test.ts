@@ -390,6 +390,10 @@ t.test('a tool that creates reads an optional argument sent null as not given; o
   const field = okResult(t, await callTool(studio, 'create_custom_field', { object_type: 'deal', key: 'null_probe', label: 'Null probe', type: 'text', options: null, required: null }));
   t.match(field, { options: null, required: false });
   // Changing what exists: a null may be a mistaken attempt to clear the name, and is refused.
-  t.match((await callTool(studio, 'update_stage', { pipeline_id: pipeline.id, stage_id: added.stages[0]?.id, name: null })).structuredContent, { code: 'validation_failed', param: 'name' });
+  t.match((await callTool(studio, 'update_stage', { pipeline_id: pipeline.id, stage_id: added.stages[0]?.id, name: null })).structuredContent, {
+    code: 'validation_failed',
+    param: 'name',
+    hint: /^`name` cannot be cleared: leave it out to keep its current value, or give a new one\. name: The new name/,
+  });
   t.match((await callTool(studio, 'create_stage', { pipeline_id: pipeline.id, name: null })).structuredContent, { code: 'validation_failed', param: 'name' }, 'a required argument is still required');
 });

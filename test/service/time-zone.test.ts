@@ -184,7 +184,9 @@ t.test('bad ranges are 400s naming the parameter', async (t) => {
   const ws = await workspace(KIRITIMATI);
   for (const [query, param, message] of [
     ['created_after=2026-02-30', 'created_after', /calendar date/],
-    ['created_after=yesterday', 'created_after', /YYYY-MM-DD/],
+    // A period where a date goes: the parameter that takes periods.
+    ['created_after=yesterday', 'created_after', /is a period, not a date: give it as created_within/],
+    ['created_after=tomorrow', 'created_after', /YYYY-MM-DD/],
     ['created_before=2026-1-31', 'created_before', /YYYY-MM-DD/],
     ['created_within=last_year', 'created_within', /last_week/],
     ['created_within=today&created_after=2026-01-01', 'created_within', /cannot be combined/],

@@ -170,3 +170,15 @@ t.test('a kind of record given as type (contact., as the REST feed takes it, or 
   const asSuggested = (await agent.callTool({ name: 'recent_changes', arguments: { object_type: 'contact' } })) as Result;
   t.notOk(asSuggested.isError, 'what the message suggests works');
 });
+
+t.test('a name or an e-mail as object_id or actor_id is refused saying what id it takes, not answered with an empty list', async (t) => {
+  const agent = await connect(await stack.token(W, ['contacts:read', 'deals:read', 'events:read']));
+  const call = async (args: Record<string, unknown>) => (await agent.callTool({ name: 'recent_changes', arguments: args })) as Result & { structuredContent?: { code?: string; param?: string; message?: string } };
+  const byName = await call({ object_id: 'Grace' });
+  t.equal(byName.isError, true, 'not "nothing changed"');
+  t.match(byName.structuredContent, { code: 'validation_failed', param: 'object_id', message: /must be a record's id \(con_…, deal_…, note_….*not a name or an e-mail: find_contacts/ });
+  const byEmail = await call({ actor_id: 'boss@example.test' });
+  t.match(byEmail.structuredContent, { code: 'validation_failed', param: 'actor_id', message: /must be an actor's id \(tok_…, gnt_…, usr_…\).*whoami's authorized_by\.id.*actor_kind/ });
+  const found = (await call({ object_id: ` ${contact.id}` })).structuredContent as unknown as { changes: { object_id: string }[] };
+  t.same([...new Set(found.changes.map((c) => c.object_id))], [contact.id], 'an id still finds its changes');
+});

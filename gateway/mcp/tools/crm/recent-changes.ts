@@ -4,6 +4,7 @@ import { AppliedRange, CreatedWithin, dayOrInstant } from '../../../../shared/co
 import { Actor, EVENT_OBJECTS, EVENT_TYPES, EventType, listEvents, type EventObjectType } from '../../../../shared/contracts/events.js';
 import { changedFields } from '../../../../shared/events/changed-fields.js';
 import { ValidationError } from '../../../../shared/errors.js';
+import { ID_PREFIXES } from '../../../../shared/ids.js';
 import { defineTool } from '../../tool.js';
 import { PageInfo, PagingInput } from '../list-page.js';
 
@@ -23,6 +24,24 @@ const ChangeType = z.enum(EVENT_TYPES, {
     return `is one kind of change (e.g. ${kind}.created); for every change to a ${kind}, leave type out and give object_type "${kind}"`;
   },
 });
+
+/** The id prefixes of the records changes are about (con, deal, note, fld…), and of the actors that make them. */
+const OBJECT_PREFIXES: readonly string[] = Object.values(EVENT_OBJECTS).map((o) => ID_PREFIXES[o.id]);
+const ACTOR_PREFIXES: readonly string[] = [ID_PREFIXES.token, ID_PREFIXES.grant, ID_PREFIXES.user];
+const described = (prefixes: readonly string[]) => prefixes.map((p) => `${p}_…`).join(', ');
+
+/**
+ * An id of one of these kinds. A name or an e-mail here matched no change and was answered with
+ * an empty list, which an agent took for "nothing changed".
+ */
+function idOfKinds(prefixes: readonly string[], what: string) {
+  return z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .refine((id) => prefixes.includes(/^([a-z]+)_/.exec(id)?.[1] ?? ''), { message: `must be ${what}` });
+}
 
 const Change = z.object({
   id: z.string().describe('evt_…'),
@@ -44,11 +63,15 @@ export const recentChangesTool = defineTool({
     'What changed in the workspace and who changed it (a token, a connected agent and its user, a console user, the command line), newest first. Narrow by record id, kind of record, event type, kind of actor or one actor, or time (a day or a period such as today, in the workspace time zone); follow next_cursor for older changes. Only changes to records this connection may read are listed.',
   op: listEvents,
   input: {
-    object_id: z.string().min(1).max(64).optional().describe('One record: con_…, deal_…, note_…, fld_…, pipe_…, stg_… (a note has changes of its own, not under its contact or deal)'),
+    object_id: idOfKinds(OBJECT_PREFIXES, `a record's id (${described(OBJECT_PREFIXES)}), not a name or an e-mail: find_contacts and find_deals give a contact's or a deal's id`)
+      .optional()
+      .describe('One record: con_…, deal_…, note_…, fld_…, pipe_…, stg_… (a note has changes of its own, not under its contact or deal)'),
     object_type: ObjectType.optional().describe('One kind of record, e.g. deal'),
     type: ChangeType.optional().describe('One kind of change, e.g. deal.stage_changed'),
     actor_kind: Actor.shape.kind.optional(),
-    actor_id: z.string().min(1).max(64).optional().describe("One actor's changes: the by.id of a change (a token tok_…, an agent gnt_…, a user usr_…)"),
+    actor_id: idOfKinds(ACTOR_PREFIXES, `an actor's id (${described(ACTOR_PREFIXES)}) as a change's by.id gives it, not a name or an e-mail; your own is whoami's authorized_by.id; the command line and the service have none: give actor_kind`)
+      .optional()
+      .describe("One actor's changes: the by.id of a change (a token tok_…, an agent gnt_…, a user usr_…)"),
     since: dayOrInstant('within').optional().describe(
       'Only changes after this instant (ISO 8601 with its offset), or from the start of this day (YYYY-MM-DD) in the workspace time zone',
     ),

@@ -115,6 +115,19 @@ t.test('a null where a change tool cannot clear the field says to leave it out, 
   t.equal(cleared.last_name, null, 'a field that can be cleared still is');
 });
 
+t.test('an e-mail filter without an @ is refused pointing to query, not answered with no contacts', async (t) => {
+  for (const tool of ['find_contacts', 'count_contacts']) {
+    for (const email of ['Ada Lovelace', 'ada']) {
+      const refused = await call(reader, tool, { email });
+      t.match(refused.structuredContent, { code: 'validation_failed', param: 'email', message: /exact e-mail address, and this has no @.*give them as query instead/ }, `${tool} ${email}`);
+    }
+  }
+  const byWords = ok(t, await call(reader, 'find_contacts', { query: 'ada' })) as unknown as { contacts: { id: string }[] };
+  t.same(byWords.contacts.map((c) => c.id), [ada.id], 'the advice followed finds her');
+  const exact = ok(t, await call(reader, 'find_contacts', { email: ' ADA@strict.test' })) as unknown as { contacts: { id: string }[] };
+  t.same(exact.contacts.map((c) => c.id), [ada.id], 'an address still finds her');
+});
+
 t.test('a phone already taken names the existing contact and what to do', async (t) => {
   const taken = await call(writer, 'create_contact', { first_name: 'Ada again', phone: '(415) 555-0101' });
   t.match(taken.structuredContent, { code: 'phone_taken', param: 'phone', existing_id: ada.id, hint: new RegExp(`get_contact id ${ada.id}`) });

@@ -182,3 +182,14 @@ t.test("a stage id given as stage places the deal, as find_deals' stage takes on
   const missing = await call(writer, 'create_deal', { name: 'Nowhere', stage: 'stg_01M8E7AKA16TX2MDSDCG16ZCD9' });
   t.match(missing.structuredContent, { code: 'not_found', param: 'stage' });
 });
+
+t.test('a stage name with a pipeline that has no stage of that name is a not_found naming where the name is, not an empty list', async (t) => {
+  for (const tool of ['find_deals', 'count_deals']) {
+    const refused = await call(writer, tool, { pipeline: 'sales', stage: 'Intro' });
+    t.match(refused.structuredContent, { code: 'not_found', param: 'stage', message: new RegExp(`Its active stage names: "Lead".*A stage of that name is in the pipeline "Partners" \\(${other.id}\\)`) }, tool);
+  }
+  const rest = await admin.get<{ error: { code: string; param: string } }>(`/v1/deals?stage=intro&pipeline_id=${sales.id}`);
+  t.match({ status: rest.status, ...rest.body.error }, { status: 404, code: 'not_found', param: 'stage' }, 'REST alike');
+  ok(t, await call(writer, 'find_deals', { pipeline: 'Partners', stage: 'negotiation' }));
+  ok(t, await call(writer, 'count_deals', { pipeline: other.id, stage: 'Intro' }));
+});

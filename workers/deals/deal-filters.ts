@@ -26,15 +26,27 @@ export type DealListFilters = DealFilters & { pipeline?: string };
 /**
  * A stage filter is an id (stg_…) or a name matched without case in every pipeline (both
  * sides by Postgres' lower(): JavaScript's folds İ to two characters, Postgres' to i); a
- * name is resolved to ids here (an unknown name is a 404 at once). Ids are used as given:
- * see {@link explainEmptyResult}.
+ * name is resolved to ids here (an unknown name is a 404 at once), and so is a stage of
+ * another pipeline than the one filtered on. An unknown id is said only when nothing
+ * matched: see {@link explainEmptyResult}.
  */
 export async function applicableDealFilters(db: WorkspaceSql, f: DealListFilters, range: AppliedRange): Promise<AppliedDealFilters> {
+  let pipelineId = f.pipeline_id;
+  if (f.pipeline !== undefined) {
+    const pipeline = await pipelineNamed(db, f.pipeline);
+    if (pipelineId !== undefined && pipelineId !== pipeline) throw new NotFoundError('pipeline', f.pipeline, 'pipeline');
+    pipelineId = pipeline;
+  }
   let stageIds: string[] | undefined;
-  // The pipelines a stage name was found in: with a pipeline filter, a name only other pipelines have matches nothing.
-  let stagePipelines: Set<string> | undefined;
-  if (f.stage !== undefined && isStageId(f.stage)) stageIds = [f.stage];
-  else if (f.stage !== undefined) {
+  if (f.stage !== undefined && isStageId(f.stage)) {
+    stageIds = [f.stage];
+    // Another pipeline's stage with a pipeline filter matches nothing: said here, for a pipeline given by name too.
+    if (pipelineId !== undefined) {
+      const stage = await db.selectFrom('stages').select('pipeline_id').where('id', '=', f.stage).executeTakeFirst();
+      const refusal = stage && stage.pipeline_id !== pipelineId ? await stageNotInPipeline(db, f.stage, pipelineId, [stage]) : undefined;
+      if (refusal) throw refusal;
+    }
+  } else if (f.stage !== undefined) {
     const name = f.stage;
     const stages = await db
       .selectFrom('stages')
@@ -43,17 +55,12 @@ export async function applicableDealFilters(db: WorkspaceSql, f: DealListFilters
       .orderBy('id')
       .execute();
     if (stages.length === 0) throw await unknownName(db, 'stage', f.stage);
+    if (pipelineId !== undefined && !stages.some((s) => s.pipeline_id === pipelineId)) {
+      const refusal = await stageNotInPipeline(db, f.stage, pipelineId, stages);
+      // A pipeline_id the workspace does not have: the empty list's check says so (explainEmptyResult).
+      if (refusal) throw refusal;
+    }
     stageIds = stages.map((s) => s.id);
-    stagePipelines = new Set(stages.map((s) => s.pipeline_id));
-  }
-  let pipelineId = f.pipeline_id;
-  if (f.pipeline !== undefined) {
-    const pipeline = await pipelineNamed(db, f.pipeline);
-    if (pipelineId !== undefined && pipelineId !== pipeline) throw new NotFoundError('pipeline', f.pipeline, 'pipeline');
-    pipelineId = pipeline;
-  }
-  if (f.stage !== undefined && stagePipelines !== undefined && pipelineId !== undefined && !stagePipelines.has(pipelineId)) {
-    throw await noSuchStageIn(db, pipelineId, f.stage, f.pipeline === undefined ? 'pipeline_id' : 'pipeline');
   }
   return {
     stage_ids: stageIds,
@@ -64,6 +71,29 @@ export async function applicableDealFilters(db: WorkspaceSql, f: DealListFilters
     created_before: range.created_before ?? undefined,
     words: f.q?.split(/\s+/u).filter(Boolean),
   };
+}
+
+/**
+ * A stage (a name only other pipelines have, or the id of another pipeline's stage) with a
+ * pipeline filter: a 404 naming that pipeline's stages and the pipelines that hold the stage,
+ * rather than an empty list that reads as "no deals there" when the stage was looked for in the
+ * wrong pipeline. Undefined when the filtered pipeline does not exist.
+ */
+async function stageNotInPipeline(db: WorkspaceSql, given: string, pipelineId: string, found: readonly { pipeline_id: string }[]): Promise<NotFoundError | undefined> {
+  const pipeline = await db.selectFrom('pipelines').select('name').where('id', '=', pipelineId).executeTakeFirst();
+  if (!pipeline) return undefined;
+  const stages = await db.selectFrom('stages').select('name').where('pipeline_id', '=', pipelineId).where('archived_at', 'is', null).orderBy('position').execute();
+  const holders = await db
+    .selectFrom('pipelines')
+    .select(['id', 'name'])
+    .where('id', 'in', [...new Set(found.map((s) => s.pipeline_id))])
+    .orderBy('name')
+    .limit(LISTED_NAMES)
+    .execute();
+  const valid = stages.map((s) => `"${s.name}"`).join(', ') || 'none';
+  const where = holders.map((p) => `"${p.name}" (${p.id})`).join(', ');
+  const held = isStageId(given) ? `That stage is in the pipeline ${where}` : `A stage of that name is in the pipeline ${where}`;
+  return new NotFoundError(`stage in the pipeline "${pipeline.name}"`, given, 'stage', `Its active stage names: ${valid}. ${held}.`);
 }
 
 /**
@@ -108,29 +138,14 @@ async function unknownName(db: WorkspaceSql, kind: 'stage' | 'pipeline', given: 
 }
 
 /**
- * A stage (a name other pipelines have, or the id of another pipeline's stage) that the filtered
- * pipeline does not have: a 404 listing that pipeline's stage names, rather than an empty list
- * that looks like no deals. A pipeline that does not exist is said as such.
- */
-async function noSuchStageIn(db: WorkspaceSql, pipelineId: string, given: string, pipelineParam: 'pipeline_id' | 'pipeline'): Promise<NotFoundError> {
-  const pipeline = await db.selectFrom('pipelines').select('name').where('id', '=', pipelineId).executeTakeFirst();
-  if (!pipeline) return new NotFoundError('pipeline', pipelineId, pipelineParam);
-  const rows = await db.selectFrom('stages').select('name').where('pipeline_id', '=', pipelineId).where('archived_at', 'is', null).orderBy('position').execute();
-  const names = rows.map((r) => `"${r.name}"`).join(', ') || 'none';
-  return new NotFoundError(`stage in the pipeline "${pipeline.name}"`, given, 'stage', `Its active stage names: ${names}.`);
-}
-
-/**
  * A filter naming a stage, pipeline, contact or member the workspace does not have is a 404, so a
  * typo does not look like an empty list. Only an empty result can hide one, so the checks
  * run then, and a list with rows costs no extra round trip.
  */
 export async function explainEmptyResult(db: WorkspaceSql, context: CallContext, f: DealFilters): Promise<void> {
-  let stagePipeline: string | undefined;
   if (f.stage !== undefined && isStageId(f.stage)) {
-    const stage = await db.selectFrom('stages').select('pipeline_id').where('id', '=', f.stage).executeTakeFirst();
+    const stage = await db.selectFrom('stages').select('id').where('id', '=', f.stage).executeTakeFirst();
     if (!stage) throw new NotFoundError('stage', f.stage, 'stage');
-    stagePipeline = stage.pipeline_id;
   }
   if (f.pipeline_id !== undefined) {
     const pipeline = await db.selectFrom('pipelines').select('id').where('id', '=', f.pipeline_id).executeTakeFirst();
@@ -139,8 +154,6 @@ export async function explainEmptyResult(db: WorkspaceSql, context: CallContext,
       const hint = f.pipeline_id.startsWith('pipe_') ? undefined : 'pipeline_id takes a pipeline id (pipe_…), not a name; GET /v1/pipelines or GET /v1/schema lists them.';
       throw new NotFoundError('pipeline', f.pipeline_id, 'pipeline_id', hint);
     }
-    // A stage of another pipeline, as a stage name only other pipelines have (applicableDealFilters).
-    if (stagePipeline !== undefined && stagePipeline !== f.pipeline_id) throw await noSuchStageIn(db, f.pipeline_id, f.stage!, 'pipeline_id');
   }
   if (f.contact_id !== undefined) await requireVisibleContact(db, context, f.contact_id);
   if (f.owner_id !== undefined) {

@@ -18,6 +18,22 @@ export function presentCustomFields(stored: CustomFieldValues, keys: string[]): 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const SAFE_LIMIT = Number.MAX_SAFE_INTEGER.toLocaleString('en-US');
 
+const NUMBER_TEXT = /^-?\d+(\.\d+)?$/;
+
+/**
+ * The value written as text (a small model's "5" for 5, "true" for true): said so, since "must be
+ * a number" for "5" reads as if 5 were refused. Values are not converted: a JSON type is meant.
+ */
+function asTextOf(value: unknown, form: RegExp): string {
+  return typeof value === 'string' && form.test(value.trim()) ? `, not text: write ${value.trim().toLowerCase()} without quotes` : '';
+}
+
+/** An option given in another case ("Gold" for "gold"): the option meant, since options match exactly. */
+function caseOf(value: unknown, options: readonly string[]): string {
+  const meant = typeof value === 'string' ? options.find((o) => o.toLowerCase() === value.trim().toLowerCase()) : undefined;
+  return meant === undefined ? '' : ` (case matters: "${meant}")`;
+}
+
 function problemWith(field: FieldDefinition, value: Exclude<CustomFieldValue, null>): string | null {
   switch (field.type) {
     case 'text':
@@ -27,18 +43,18 @@ function problemWith(field: FieldDefinition, value: Exclude<CustomFieldValue, nu
       // Each would be six bytes in every JSON copy of the record (its events, pages, webhooks).
       return CONTROL_BUT_LINE_BREAKS.test(value) ? CONTROL_BUT_LINE_BREAKS_MESSAGE : null;
     case 'number':
-      if (typeof value !== 'number' || !Number.isFinite(value)) return 'must be a number';
+      if (typeof value !== 'number' || !Number.isFinite(value)) return `must be a number${asTextOf(value, NUMBER_TEXT)}`;
       // Past 2^53 a JSON number is already rounded when it is read (12345678901234567890 arrives as
       // …7000): storing it would keep a value the client never sent.
       return Math.abs(value) <= Number.MAX_SAFE_INTEGER ? null : `must be between -${SAFE_LIMIT} and ${SAFE_LIMIT}: larger numbers cannot be kept exactly`;
     case 'boolean':
-      return typeof value === 'boolean' ? null : 'must be true or false';
+      return typeof value === 'boolean' ? null : `must be true or false${asTextOf(value, /^(true|false)$/i)}`;
     case 'date':
       if (typeof value !== 'string' || !DATE.test(value)) return 'must be a date written YYYY-MM-DD';
       // The calendar the date filters use: years 0001 to 9999 (Date would also take 0000).
       return parseLocalDate(value) ? null : 'must be a real calendar date, in the years 0001 to 9999';
     case 'select':
-      return typeof value === 'string' && (field.options ?? []).includes(value) ? null : `must be one of: ${(field.options ?? []).join(', ')}`;
+      return typeof value === 'string' && (field.options ?? []).includes(value) ? null : `must be one of: ${(field.options ?? []).join(', ')}${caseOf(value, field.options ?? [])}`;
   }
 }
 

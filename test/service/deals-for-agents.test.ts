@@ -190,6 +190,12 @@ t.test('a stage name with a pipeline that has no stage of that name is a not_fou
   }
   const rest = await admin.get<{ error: { code: string; param: string } }>(`/v1/deals?stage=intro&pipeline_id=${sales.id}`);
   t.match({ status: rest.status, ...rest.body.error }, { status: 404, code: 'not_found', param: 'stage' }, 'REST alike');
+  // Before, only REST's pipeline_id was checked: the tools' pipeline by name answered another pipeline's stage id with no deals.
+  const wonId = sales.stages.find((s) => s.name === 'Won')!.id;
+  for (const tool of ['find_deals', 'count_deals']) {
+    const refused = await call(writer, tool, { pipeline: 'Partners', stage: wonId });
+    t.match(refused.structuredContent, { code: 'not_found', param: 'stage', message: new RegExp(`That stage is in the pipeline "[^"]+" \\(${sales.id}\\)`) }, `${tool}: another pipeline's stage id`);
+  }
   ok(t, await call(writer, 'find_deals', { pipeline: 'Partners', stage: 'negotiation' }));
   ok(t, await call(writer, 'count_deals', { pipeline: other.id, stage: 'Intro' }));
 });

@@ -8,6 +8,7 @@ import { contactName } from './contact-page.js';
 import { when } from '../format.js';
 import { workspacePath } from '../workspace-url.js';
 import { controlState } from '../form-refusal.js';
+import { listPager } from '../list-pager.js';
 
 export interface ContactsView {
   session: ConsoleSession;
@@ -43,7 +44,6 @@ function contactRow(view: ContactsView, c: Contact): Html {
 export function contactsPage(view: ContactsView): Html {
   const t = view.typed;
   const base = workspacePath(view.session, '/contacts');
-  const params = (extra: Record<string, string>) => new URLSearchParams({ ...t, ...extra }).toString();
   const visibility = view.session.membership?.visibility === 'owned' ? ' that you own' : '';
   const refused = { field: view.errorField, errorId: 'filter-error' };
   return consoleLayout({
@@ -82,14 +82,6 @@ export function contactsPage(view: ContactsView): Html {
               <tbody>${view.contacts.map((c) => contactRow(view, c))}</tbody>
             </table></div>`
       }
-      ${
-        // A navigation landmark only when there is somewhere to go: an empty one is announced all the same.
-        view.onLaterPage || view.nextCursor
-          ? html`<nav class="pager" aria-label="Pages">
-              ${view.onLaterPage ? html`<a href="${base}?${params({})}">First page</a>` : ''}
-              ${view.nextCursor ? html`<a href="${base}?${params({ cursor: view.nextCursor })}" rel="next">Next page</a>` : ''}
-            </nav>`
-          : ''
-      }`,
+      ${listPager({ base, filters: t, nextCursor: view.nextCursor, onLaterPage: view.onLaterPage })}`,
   });
 }

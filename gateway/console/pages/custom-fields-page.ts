@@ -5,6 +5,7 @@ import type { ConsoleSession } from '../console-session.js';
 import { controlState } from '../form-refusal.js';
 import { noticeLine } from '../notice.js';
 import { workspacePath } from '../workspace-url.js';
+import { listPager } from '../list-pager.js';
 
 /** The create form as typed: options one per line, as the textarea holds them. */
 export interface CustomFieldForm {
@@ -67,14 +68,7 @@ export function customFieldsPage(view: CustomFieldsView): Html {
               <tbody>${view.fields.map((f) => fieldRow(view, f))}</tbody>
             </table></div>`
       }
-      ${
-        view.onLaterPage || view.nextCursor
-          ? html`<nav class="pager" aria-label="Pages">
-              ${view.onLaterPage ? html`<a href="${base}">First page</a>` : ''}
-              ${view.nextCursor ? html`<a href="${base}?${new URLSearchParams({ cursor: view.nextCursor }).toString()}" rel="next">More fields</a>` : ''}
-            </nav>`
-          : ''
-      }
+      ${listPager({ base, nextCursor: view.nextCursor, onLaterPage: view.onLaterPage, next: 'More fields' })}
       <section aria-labelledby="add-field-heading">
         <h2 id="add-field-heading">Add a custom field</h2>
         ${view.error ? html`<p class="error" role="alert" id="field-error">${view.error}</p>` : ''}

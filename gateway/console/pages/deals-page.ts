@@ -7,6 +7,7 @@ import type { FieldLabel } from '../custom-field-labels.js';
 import { customFieldList } from '../custom-field-list.js';
 import { money, when } from '../format.js';
 import { workspacePath } from '../workspace-url.js';
+import { listPager } from '../list-pager.js';
 
 export interface StageColumn {
   stage: Stage;
@@ -46,12 +47,7 @@ function column(view: DealsView, base: string, col: StageColumn): Html {
 
 /** One stage's pages: back to its first page from a later one, and on to the next. */
 function stagePager(onLaterPage: boolean, base: string, pipelineId: string, col: StageColumn): Html {
-  if (!onLaterPage && !col.nextCursor) return html``;
-  const page = (cursor?: string) => new URLSearchParams({ pipeline: pipelineId, stage: col.stage.id, ...(cursor ? { cursor } : {}) }).toString();
-  return html`<nav class="pager" aria-label="Pages">
-    ${onLaterPage ? html`<a href="${base}?${page()}">First page</a>` : ''}
-    ${col.nextCursor ? html`<a href="${base}?${page(col.nextCursor)}" rel="next">Next page</a>` : ''}
-  </nav>`;
+  return listPager({ base, filters: { pipeline: pipelineId, stage: col.stage.id }, nextCursor: col.nextCursor, onLaterPage });
 }
 
 /** Deals of one pipeline, grouped by stage in pipeline order. */

@@ -8,6 +8,7 @@ import { when } from '../format.js';
 import { noticeLine } from '../notice.js';
 import { workspacePath } from '../workspace-url.js';
 import { controlState } from '../form-refusal.js';
+import { listPager } from '../list-pager.js';
 
 export interface TokenForm {
   name: string;
@@ -48,12 +49,7 @@ function tokenRow(view: TokensView, token: ApiToken): Html {
 
 /** Back to the first page from a later one, and on to more tokens. */
 function tokensPager(view: TokensView, base: string): Html {
-  if (!view.onLaterPage && !view.nextCursor) return html``;
-  const page = (cursor?: string) => new URLSearchParams({ ...(view.includeRevoked ? { revoked: '1' } : {}), ...(cursor ? { cursor } : {}) }).toString();
-  return html`<nav class="pager" aria-label="Pages">
-    ${view.onLaterPage ? html`<a href="${base}?${page()}">First page</a>` : ''}
-    ${view.nextCursor ? html`<a href="${base}?${page(view.nextCursor)}" rel="next">More tokens</a>` : ''}
-  </nav>`;
+  return listPager({ base, filters: view.includeRevoked ? { revoked: '1' } : {}, nextCursor: view.nextCursor, onLaterPage: view.onLaterPage, next: 'More tokens' });
 }
 
 export function tokensPage(view: TokensView): Html {

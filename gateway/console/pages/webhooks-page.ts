@@ -7,6 +7,7 @@ import { deliveryOutcome } from '../webhook-delivery-outcome.js';
 import { enabledEventsText, webhookEventChoices, type WebhookEventChoice } from '../webhook-event-choices.js';
 import { workspacePath } from '../workspace-url.js';
 import { controlState } from '../form-refusal.js';
+import { listPager } from '../list-pager.js';
 
 /** The create form as typed, to fill it again after an error. */
 export interface WebhookForm extends WebhookEventChoice {
@@ -44,11 +45,7 @@ function endpointRow(view: WebhooksView, endpoint: WebhookEndpoint): Html {
 
 /** Back to the first page from a later one, and on to more endpoints (a later page had no way back but the section's link). */
 function endpointsPager(view: WebhooksView, base: string): Html {
-  if (!view.onLaterPage && !view.nextCursor) return html``;
-  return html`<nav class="pager" aria-label="Pages">
-    ${view.onLaterPage ? html`<a href="${base}">First page</a>` : ''}
-    ${view.nextCursor ? html`<a href="${base}?${new URLSearchParams({ cursor: view.nextCursor }).toString()}" rel="next">More endpoints</a>` : ''}
-  </nav>`;
+  return listPager({ base, nextCursor: view.nextCursor, onLaterPage: view.onLaterPage, next: 'More endpoints' });
 }
 
 /** The workspace's webhook endpoints, and a form to add one. */

@@ -112,6 +112,63 @@ t.test('an administrator adds a stage to a pipeline and archives one after a con
   t.match(await unknown.text(), /No such pipeline/);
 });
 
+t.test('an administrator renames a stage and moves it up and down, with the keyboard too', async (t) => {
+  const page = await newPage();
+  await signIn(page, base, admin.user.email, TEST_PASSWORD);
+  const onboarding = (await api.post<Pipeline>('/v1/pipelines', { name: 'Onboarding', stages: ['Kickoff', 'Setup', 'Live'] })).body;
+  const stageNames = async () => (await api.get<Pipeline>(`/v1/pipelines/${onboarding.id}`)).body.stages.filter((s) => !s.archived).map((s) => s.name);
+  await page.goto(`${base}${ws}/pipelines`);
+  await page.getByRole('link', { name: 'Rename Setup of Onboarding' }).click();
+  await page.getByRole('heading', { name: 'Rename the stage "Setup" of Onboarding', level: 1 }).waitFor();
+  const name = page.getByLabel('Name', { exact: true });
+  t.equal(await name.inputValue(), 'Setup', 'the current name is filled in');
+  await check(t, page, 'console-stage-rename');
+
+  await name.fill('kickoff');
+  t.equal(await submitForm(page, 'Save name'), 409, "another stage's name (case ignored) is refused");
+  t.match(await page.getByRole('alert').innerText(), /already has a stage called "kickoff"/);
+  t.equal(await name.inputValue(), 'kickoff', 'what was typed is kept');
+  t.equal(await name.getAttribute('aria-invalid'), 'true');
+  t.match(await name.getAttribute('aria-describedby'), /stage-error/, 'the reason is read out at the field');
+  await name.fill('<b>S</b>'.repeat(20));
+  t.equal(await submitForm(page, 'Save name'), 400);
+  t.match(await page.getByRole('alert').innerText(), /^Name: must be at most 100 characters/, 'named by its label on the page');
+  t.same(await stageNames(), ['Kickoff', 'Setup', 'Live'], 'nothing renamed');
+
+  await name.fill('Set <up>');
+  t.equal(await submitForm(page, 'Save name'), 303);
+  t.match(await page.getByRole('status').innerText(), /renamed/);
+  t.same(await stageNames(), ['Kickoff', 'Set <up>', 'Live'], 'renamed in the API');
+  const section = page.getByRole('region', { name: 'Onboarding' });
+  t.match(await section.getByRole('listitem').nth(1).innerText(), /^Set <up>/, 'shown as typed, escaped');
+
+  t.equal(await section.getByRole('button', { name: 'Move up Kickoff of Onboarding' }).count(), 0, 'the first stage cannot move up');
+  t.equal(await section.getByRole('button', { name: 'Move down Live of Onboarding' }).count(), 0, 'nor the last one down');
+  t.equal(await submitForm(page, 'Move up Set <up> of Onboarding'), 303);
+  t.match(await page.getByRole('status').innerText(), /moved/);
+  t.same(await stageNames(), ['Set <up>', 'Kickoff', 'Live'], 'moved in the API');
+  t.same((await section.getByRole('listitem').allInnerTexts()).map((text) => text.split(' · ')[0]?.trim()), ['Set <up>', 'Kickoff', 'Live'], 'and on the page');
+
+  // Without a mouse: the button takes the focus and Enter presses it (a form, no script).
+  await section.getByRole('button', { name: 'Move down Kickoff of Onboarding' }).focus();
+  await Promise.all([page.waitForEvent('framenavigated'), page.keyboard.press('Enter')]);
+  await page.waitForLoadState();
+  t.same(await stageNames(), ['Set <up>', 'Live', 'Kickoff']);
+  const posts: string[] = [];
+  page.on('request', (request) => void (request.method() === 'POST' && posts.push(request.url())));
+  await page.reload();
+  t.same(posts, [], 'a reload moves nothing again');
+  t.same(await stageNames(), ['Set <up>', 'Live', 'Kickoff']);
+
+  // The page was read before Live was archived: the move is refused at its pipeline, nothing moves.
+  const live = onboarding.stages.find((s) => s.name === 'Live');
+  t.equal((await api.send('DELETE', `/v1/pipelines/${onboarding.id}/stages/${live?.id}`)).status, 200);
+  t.equal(await submitForm(page, 'Move down Live of Onboarding'), 409);
+  t.match(await section.getByRole('alert').innerText(), /"Live" is archived/);
+  t.same(await stageNames(), ['Set <up>', 'Kickoff']);
+  t.same(cspReports, [], 'no CSP violation');
+});
+
 t.test('a member who may only read deals can neither move them nor change stages', async (t) => {
   const page = await newPage();
   await signIn(page, base, 'rita@stagecraft.test', TEST_PASSWORD);
@@ -122,5 +179,12 @@ t.test('a member who may only read deals can neither move them nor change stages
   t.equal(await page.getByRole('link', { name: "Change the pipelines' stages" }).count(), 0, 'no link to the stages');
   t.equal((await page.goto(`${base}${ws}/pipelines`))?.status(), 403, 'and the page is refused');
   t.equal((await page.goto(`${base}${ws}/fields`))?.status(), 403, 'as is the custom fields page');
+  // The forms themselves, posted with the member's own valid CSRF token: refused, nothing changed.
+  const forms = await signInToConsole(base, wsId, 'rita@stagecraft.test', TEST_PASSWORD);
+  const stagePath = `/pipelines/${pipeline.id}/stages/${first.id}`;
+  t.equal((await forms.post(stagePath, { name: 'Renamed by Rita' })).status, 403, 'a rename');
+  t.equal((await forms.post(`${stagePath}/position`, { position: '3' })).status, 403, 'a move');
+  const after = (await api.get<Pipeline>(`/v1/pipelines/${pipeline.id}`)).body.stages.find((s) => s.id === first.id);
+  t.match(after, { name: first.name, position: 0 }, 'the stage is as it was');
   t.same(cspReports, [], 'the pages ran under their CSP without a violation');
 });

@@ -27,9 +27,23 @@ export function newStageLabel(pipeline: Pick<Pipeline, 'name'>): string {
   return `New stage in ${pipeline.name}`;
 }
 
-function stageItem(view: PipelinesView, pipeline: Pipeline, stage: Pipeline['stages'][number]): Html {
-  const archive = workspacePath(view.session, `/pipelines/${encodeURIComponent(pipeline.id)}/stages/${encodeURIComponent(stage.id)}/archive`);
-  return html`<li>${stage.name} · <a href="${archive}" aria-label="Archive ${stage.name} of ${pipeline.name}">Archive</a></li>`;
+/** A button that moves a stage to `position` among the active ones: a form, so it works without JavaScript. */
+function moveButton(view: PipelinesView, stageUrl: string, position: number, label: string, name: string): Html {
+  return html`<form class="inline-form" method="post" action="${stageUrl}/position">
+    <input type="hidden" name="csrf_token" value="${view.session.csrf}">
+    <input type="hidden" name="position" value="${String(position)}">
+    <button class="link" type="submit" aria-label="${name}">${label}</button>
+  </form>`;
+}
+
+/** An active stage at `index` of `count`: rename, move up or down (where there is room), archive. */
+function stageItem(view: PipelinesView, pipeline: Pipeline, stage: Pipeline['stages'][number], index: number, count: number): Html {
+  const stageUrl = workspacePath(view.session, `/pipelines/${encodeURIComponent(pipeline.id)}/stages/${encodeURIComponent(stage.id)}`);
+  return html`<li>${stage.name}
+    · <a href="${stageUrl}" aria-label="Rename ${stage.name} of ${pipeline.name}">Rename</a>
+    ${index > 0 ? html`· ${moveButton(view, stageUrl, index - 1, 'Move up', `Move up ${stage.name} of ${pipeline.name}`)}` : ''}
+    ${index < count - 1 ? html`· ${moveButton(view, stageUrl, index + 1, 'Move down', `Move down ${stage.name} of ${pipeline.name}`)}` : ''}
+    · <a href="${stageUrl}/archive" aria-label="Archive ${stage.name} of ${pipeline.name}">Archive</a></li>`;
 }
 
 function pipelineSection(view: PipelinesView, pipeline: Pipeline): Html {
@@ -38,9 +52,10 @@ function pipelineSection(view: PipelinesView, pipeline: Pipeline): Html {
   const refused = { field: refusal?.field, errorId: ids.error };
   // Archived stages have no place in the order any more: named apart from it.
   const archived = pipeline.stages.filter((s) => s.archived);
+  const active = pipeline.stages.filter((s) => !s.archived);
   return html`<section aria-labelledby="${ids.heading}">
     <h2 id="${ids.heading}">${pipeline.name}${pipeline.is_default ? html` <span class="muted">(default)</span>` : ''}</h2>
-    <ol>${pipeline.stages.filter((s) => !s.archived).map((s) => stageItem(view, pipeline, s))}</ol>
+    <ol>${active.map((s, i) => stageItem(view, pipeline, s, i, active.length))}</ol>
     ${archived.length > 0 ? html`<p class="muted">Archived: ${archived.map((s) => s.name).join(', ')}</p>` : ''}
     ${refusal ? html`<p class="error" role="alert" id="${ids.error}">${refusal.error}</p>` : ''}
     <form method="post" action="${workspacePath(view.session, `/pipelines/${encodeURIComponent(pipeline.id)}/stages`)}" class="inline-fields">
@@ -52,7 +67,7 @@ function pipelineSection(view: PipelinesView, pipeline: Pipeline): Html {
   </section>`;
 }
 
-/** The workspace's pipelines and their stages (administrators): add a stage at the end, archive one after a confirmation. */
+/** The workspace's pipelines and their stages (administrators): add a stage at the end, rename or move one, archive one after a confirmation. */
 export function pipelinesPage(view: PipelinesView): Html {
   return consoleLayout({
     session: view.session,
@@ -60,7 +75,7 @@ export function pipelinesPage(view: PipelinesView): Html {
     title: 'Pipelines and stages',
     body: html`
       ${noticeLine(view.notice)}
-      <p class="muted">A new stage comes last. An archived stage keeps its deals, but no deal can move into it.</p>
+      <p class="muted">A new stage comes last; move it up from there. Renaming or moving a stage keeps its deals in it. An archived stage keeps its deals, but no deal can move into it.</p>
       ${view.pipelines.map((p) => pipelineSection(view, p))}
       <p><a href="${workspacePath(view.session, '/deals')}">Back to the deals</a></p>`,
   });

@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { archiveStage, createStage, listPipelines } from '../../../shared/contracts/pipelines.js';
+import { archiveStage, createStage, listPipelines, updateStage } from '../../../shared/contracts/pipelines.js';
 import { NotFoundError } from '../../../shared/errors.js';
 import { callWorker } from '../../call-worker.js';
 import type { GatewayDeps } from '../../deps.js';
@@ -14,13 +14,21 @@ import { refusalMessage, refusedField } from '../form-refusal.js';
 import { noticeFrom } from '../notice.js';
 import { confirmPage } from '../pages/confirm-page.js';
 import { newStageLabel, pipelinesPage, type PipelineRefusal } from '../pages/pipelines-page.js';
+import { STAGE_NAME_LABEL, stageEditPage } from '../pages/stage-edit-page.js';
 import { requireConfiguration } from '../require-configuration.js';
 import { workspacePath } from '../workspace-url.js';
 
 const NOTICES: Record<string, string> = {
   added: 'The stage was added.',
   archived: 'The stage was archived. Its deals stay in it until they are moved.',
+  renamed: 'The stage was renamed.',
+  moved: 'The stage was moved.',
 };
+
+/** A position as the move buttons send it (digits); anything else is passed on as typed, for the schema to refuse. */
+function positionOf(text: string): number | string {
+  return /^\d{1,6}$/.test(text) ? Number(text) : text;
+}
 
 /** Pipelines and their stages (administrators only), through the operations of /v1/pipelines. */
 export function pipelinesRoutes(deps: GatewayDeps): Router {
@@ -60,6 +68,42 @@ export function pipelinesRoutes(deps: GatewayDeps): Router {
     if (!pipeline || !stage) throw new NotFoundError('stage', pathParam(req, 'stageId'));
     return { pipeline, stage };
   };
+
+  router.get('/:pipelineId/stages/:stageId', async (req, res) => {
+    const { pipeline, stage } = await stageOf(req);
+    sendPage(res, stageEditPage({ session: sessionOf(req), pipeline, stage }));
+  });
+
+  router.post('/:pipelineId/stages/:stageId', async (req, res) => {
+    const name = textField(req, 'name', 1000);
+    const ref = { pipeline_id: pathParam(req, 'pipelineId'), stage_id: pathParam(req, 'stageId') };
+    try {
+      await callWorker(deps.bus, req, updateStage, parseWith(updateStage.input, { ...ref, name }));
+    } catch (error) {
+      if (crmErrorIn(error, ['validation_failed', 'conflict'])) {
+        const { pipeline, stage } = await stageOf(req);
+        const labels = { name: STAGE_NAME_LABEL };
+        const refusal = { name, error: refusalMessage(error, labels), field: refusedField(error, labels) };
+        return sendPage(res, stageEditPage({ session: sessionOf(req), pipeline, stage, refusal }), HTTP_STATUS[error.code]);
+      }
+      throw error;
+    }
+    res.redirect(303, `${listPath(req)}?notice=renamed`);
+  });
+
+  // The buttons send the place to move to, not a direction: sent twice, the stage is moved once.
+  router.post('/:pipelineId/stages/:stageId/position', async (req, res) => {
+    const pipelineId = pathParam(req, 'pipelineId');
+    try {
+      const input = parseWith(updateStage.input, { pipeline_id: pipelineId, stage_id: pathParam(req, 'stageId'), position: positionOf(textField(req, 'position', 20)) });
+      await callWorker(deps.bus, req, updateStage, input);
+    } catch (error) {
+      // A stage archived meanwhile, or a position that is none: said at its pipeline.
+      if (crmErrorIn(error, ['validation_failed', 'conflict'])) return showList(req, res, { pipelineId, error: error.message, name: '', status: HTTP_STATUS[error.code] });
+      throw error;
+    }
+    res.redirect(303, `${listPath(req)}?notice=moved`);
+  });
 
   router.get('/:pipelineId/stages/:stageId/archive', async (req, res) => {
     const session = sessionOf(req);

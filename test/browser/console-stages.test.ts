@@ -169,6 +169,49 @@ t.test('an administrator renames a stage and moves it up and down, with the keyb
   t.same(cspReports, [], 'no CSP violation');
 });
 
+t.test('an administrator adds a pipeline with its first stages', async (t) => {
+  const page = await newPage();
+  await signIn(page, base, admin.user.email, TEST_PASSWORD);
+  await page.goto(`${base}${ws}/pipelines`);
+  const name = page.getByLabel('Pipeline name');
+  const stages = page.getByLabel('Stages', { exact: true });
+  const typed = `Intro\n\n${'X'.repeat(101)}\nSigned`;
+  await name.fill('Partners');
+  await stages.fill(typed);
+  t.equal(await submitForm(page, 'Add pipeline'), 400);
+  t.match(await page.getByRole('alert').innerText(), /^Stages, line 3: must be at most 100 characters/, 'named by its label and the line it is on');
+  t.equal(await stages.getAttribute('aria-invalid'), 'true');
+  t.match(await stages.getAttribute('aria-describedby'), /new-pipeline-error/);
+  t.equal(await stages.inputValue(), typed, 'what was typed is kept');
+  t.equal(await name.inputValue(), 'Partners');
+  await check(t, page, 'console-new-pipeline-refused');
+
+  await name.fill(pipeline.name);
+  await stages.fill('Intro\nSigned\n');
+  t.equal(await submitForm(page, 'Add pipeline'), 409, "another pipeline's name is refused");
+  t.match(await page.getByRole('alert').innerText(), new RegExp(`A pipeline called "${pipeline.name}" already exists`));
+  t.equal(await name.getAttribute('aria-invalid'), 'true');
+  t.equal(await stages.getAttribute('aria-invalid'), null);
+  const names = async () => (await api.get<ListPage<Pipeline>>('/v1/pipelines')).body.data.map((p) => p.name);
+  t.notOk((await names()).includes('Partners'), 'nothing added');
+
+  await name.fill('<i>Partners</i>');
+  await page.getByLabel(/Make it the default pipeline/).check();
+  t.equal(await submitForm(page, 'Add pipeline'), 303);
+  t.match(await page.getByRole('status').innerText(), /pipeline was added/);
+  const partners = (await api.get<ListPage<Pipeline>>('/v1/pipelines')).body.data.find((p) => p.name === '<i>Partners</i>');
+  t.same(partners?.stages.map((s) => s.name), ['Intro', 'Signed'], 'its stages in order, the blank line none');
+  t.equal(partners?.is_default, true, 'and the default now');
+  t.match(await page.getByRole('region', { name: '<i>Partners</i> (default)' }).getByRole('listitem').allInnerTexts(), [/^Intro/, /^Signed/], 'shown as typed, escaped');
+  t.equal(await page.getByLabel('Pipeline name').inputValue(), '', 'the form is empty again');
+  const posts: string[] = [];
+  page.on('request', (request) => void (request.method() === 'POST' && posts.push(request.url())));
+  await page.reload();
+  t.same(posts, [], 'a reload adds nothing again');
+  t.equal((await names()).filter((n) => n === '<i>Partners</i>').length, 1);
+  t.same(cspReports, [], 'no CSP violation');
+});
+
 t.test('a member who may only read deals can neither move them nor change stages', async (t) => {
   const page = await newPage();
   await signIn(page, base, 'rita@stagecraft.test', TEST_PASSWORD);
@@ -184,6 +227,8 @@ t.test('a member who may only read deals can neither move them nor change stages
   const stagePath = `/pipelines/${pipeline.id}/stages/${first.id}`;
   t.equal((await forms.post(stagePath, { name: 'Renamed by Rita' })).status, 403, 'a rename');
   t.equal((await forms.post(`${stagePath}/position`, { position: '3' })).status, 403, 'a move');
+  t.equal((await forms.post('/pipelines', { name: 'Rita pipeline' })).status, 403, 'a new pipeline');
+  t.notOk((await api.get<ListPage<Pipeline>>('/v1/pipelines')).body.data.some((p) => p.name === 'Rita pipeline'), 'none added');
   const after = (await api.get<Pipeline>(`/v1/pipelines/${pipeline.id}`)).body.stages.find((s) => s.id === first.id);
   t.match(after, { name: first.name, position: 0 }, 'the stage is as it was');
   t.same(cspReports, [], 'the pages ran under their CSP without a violation');

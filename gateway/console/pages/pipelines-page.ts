@@ -15,11 +15,23 @@ export interface PipelineRefusal {
   name: string;
 }
 
+/** The new-pipeline form as typed: stage names one per line, as the textarea holds them. */
+export interface NewPipelineForm {
+  name: string;
+  stages: string;
+  is_default: boolean;
+}
+
+/** The new-pipeline form's fields as the page labels them, also how its refusals name them. */
+export const NEW_PIPELINE_LABELS = { name: 'Pipeline name', stages: 'Stages', is_default: 'Make it the default pipeline' };
+
 export interface PipelinesView {
   session: ConsoleSession;
   pipelines: Pipeline[];
   notice?: string;
   refusal?: PipelineRefusal;
+  /** A refused new pipeline: what was typed, kept, and why (the field it is about marked). */
+  newPipeline?: { form: NewPipelineForm; error: string; field?: string | undefined };
 }
 
 /** The add-stage field's label at a pipeline, also how its refusals name it. */
@@ -67,7 +79,27 @@ function pipelineSection(view: PipelinesView, pipeline: Pipeline): Html {
   </section>`;
 }
 
-/** The workspace's pipelines and their stages (administrators): add a stage at the end, rename or move one, archive one after a confirmation. */
+/** A new pipeline with its first stages (POST /v1/pipelines' operation). */
+function newPipelineSection(view: PipelinesView): Html {
+  const form = view.newPipeline?.form ?? { name: '', stages: '', is_default: false };
+  const refused = { field: view.newPipeline?.field, errorId: 'new-pipeline-error' };
+  return html`<section aria-labelledby="new-pipeline-heading">
+    <h2 id="new-pipeline-heading">Add a pipeline</h2>
+    ${view.newPipeline ? html`<p class="error" role="alert" id="new-pipeline-error">${view.newPipeline.error}</p>` : ''}
+    <form method="post" action="${workspacePath(view.session, '/pipelines')}">
+      <input type="hidden" name="csrf_token" value="${view.session.csrf}">
+      <label for="new-pipeline-name">${NEW_PIPELINE_LABELS.name}</label>
+      <input id="new-pipeline-name" name="name" type="text" required value="${form.name}" ${controlState(refused, 'name')}>
+      <label for="new-pipeline-stages">${NEW_PIPELINE_LABELS.stages}</label>
+      <textarea id="new-pipeline-stages" name="stages" rows="5" ${controlState(refused, 'stages', 'new-pipeline-stages-help')}>${form.stages}</textarea>
+      <p id="new-pipeline-stages-help" class="muted">One per line, in order. Left empty: Lead, Qualified, Negotiation, Won, Lost.</p>
+      <p><label class="inline"><input type="checkbox" name="is_default" value="yes" ${form.is_default ? 'checked' : ''} ${controlState(refused, 'is_default')}> ${NEW_PIPELINE_LABELS.is_default}: new deals go there when none is named</label></p>
+      <div class="actions"><button class="primary" type="submit">Add pipeline</button></div>
+    </form>
+  </section>`;
+}
+
+/** The workspace's pipelines and their stages (administrators): add a stage at the end, rename or move one, archive one after a confirmation; add a pipeline. */
 export function pipelinesPage(view: PipelinesView): Html {
   return consoleLayout({
     session: view.session,
@@ -77,6 +109,7 @@ export function pipelinesPage(view: PipelinesView): Html {
       ${noticeLine(view.notice)}
       <p class="muted">A new stage comes last; move it up from there. Renaming or moving a stage keeps its deals in it. An archived stage keeps its deals, but no deal can move into it.</p>
       ${view.pipelines.map((p) => pipelineSection(view, p))}
+      ${newPipelineSection(view)}
       <p><a href="${workspacePath(view.session, '/deals')}">Back to the deals</a></p>`,
   });
 }

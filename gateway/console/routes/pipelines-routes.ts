@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
-import { archiveStage, createStage, listPipelines, updateStage } from '../../../shared/contracts/pipelines.js';
-import { NotFoundError } from '../../../shared/errors.js';
+import { archiveStage, createPipeline, createStage, listPipelines, updateStage } from '../../../shared/contracts/pipelines.js';
+import { NotFoundError, type CrmError } from '../../../shared/errors.js';
 import { callWorker } from '../../call-worker.js';
 import type { GatewayDeps } from '../../deps.js';
 import { HTTP_STATUS } from '../../errors/http-status.js';
@@ -13,7 +13,7 @@ import { pathParam, textField } from '../form-fields.js';
 import { refusalMessage, refusedField } from '../form-refusal.js';
 import { noticeFrom } from '../notice.js';
 import { confirmPage } from '../pages/confirm-page.js';
-import { newStageLabel, pipelinesPage, type PipelineRefusal } from '../pages/pipelines-page.js';
+import { NEW_PIPELINE_LABELS, newStageLabel, pipelinesPage, type NewPipelineForm, type PipelineRefusal } from '../pages/pipelines-page.js';
 import { STAGE_NAME_LABEL, stageEditPage } from '../pages/stage-edit-page.js';
 import { requireConfiguration } from '../require-configuration.js';
 import { workspacePath } from '../workspace-url.js';
@@ -23,7 +23,29 @@ const NOTICES: Record<string, string> = {
   archived: 'The stage was archived. Its deals stay in it until they are moved.',
   renamed: 'The stage was renamed.',
   moved: 'The stage was moved.',
+  created: 'The pipeline was added.',
 };
+
+/** The textarea's stage names, each with its line (blank lines, e.g. a trailing line break, are no stage). */
+function stageLines(text: string): { name: string; line: number }[] {
+  return text
+    .split(/\r?\n/)
+    .map((name, index) => ({ name, line: index + 1 }))
+    .filter((s) => s.name.trim() !== '');
+}
+
+/**
+ * A refusal of the new pipeline, the field named by its label; a refused stage name (`stages.3`)
+ * also by its line, which the API's index into the non-blank lines is not.
+ */
+function newPipelineRefusal(error: CrmError, lines: { line: number }[]): { error: string; field: string | undefined } {
+  const field = refusedField(error, NEW_PIPELINE_LABELS);
+  const param = error.details.param ?? '';
+  const at = /^stages\.(\d+)$/.exec(param);
+  const line = at ? lines[Number(at[1])]?.line : undefined;
+  if (line !== undefined && error.message.startsWith(`${param}: `)) return { error: `${NEW_PIPELINE_LABELS.stages}, line ${line}: ${error.message.slice(param.length + 2)}`, field };
+  return { error: refusalMessage(error, NEW_PIPELINE_LABELS), field };
+}
 
 /** A position as the move buttons send it (digits); anything else is passed on as typed, for the schema to refuse. */
 function positionOf(text: string): number | string {
@@ -42,6 +64,23 @@ export function pipelinesRoutes(deps: GatewayDeps): Router {
   const listPath = (req: Request) => workspacePath(sessionOf(req), '/pipelines');
 
   router.get('/', (req, res) => showList(req, res));
+
+  router.post('/', async (req, res) => {
+    const form: NewPipelineForm = { name: textField(req, 'name', 1000), stages: textField(req, 'stages', 50_000), is_default: textField(req, 'is_default', 10) === 'yes' };
+    const lines = stageLines(form.stages);
+    try {
+      const stages = lines.map((s) => s.name);
+      const input = parseWith(createPipeline.input, { name: form.name, ...(stages.length > 0 ? { stages } : {}), ...(form.is_default ? { is_default: true } : {}) });
+      await callWorker(deps.bus, req, createPipeline, input);
+    } catch (error) {
+      if (crmErrorIn(error, ['validation_failed', 'conflict'])) {
+        const newPipeline = { form, ...newPipelineRefusal(error, lines) };
+        return sendPage(res, pipelinesPage({ session: sessionOf(req), pipelines: await pipelines(req), newPipeline }), HTTP_STATUS[error.code]);
+      }
+      throw error;
+    }
+    res.redirect(303, `${listPath(req)}?notice=created`);
+  });
 
   router.post('/:pipelineId/stages', async (req, res) => {
     const pipelineId = pathParam(req, 'pipelineId');

@@ -1,6 +1,7 @@
 import t from 'tap';
 import type { WorkspaceSettings } from '../../shared/contracts/workspace-settings.js';
 import { collectCspViolations, launchBrowser, submitForm } from '../helpers/browser.js';
+import { signInToConsole } from '../helpers/console-forms.js';
 import { check, signIn } from '../helpers/console-pages.js';
 import { client } from '../helpers/http.js';
 import { useStack } from '../helpers/shared-stack.js';
@@ -101,6 +102,61 @@ t.test('an administrator adds a custom field, a refused one kept as typed, and a
   t.equal((await fieldsNamed('lead_source'))[0]?.archived, true);
   t.equal(await submitForm(page, 'Restore Lead source'), 303);
   t.equal((await fieldsNamed('lead_source'))[0]?.archived, false, 'restored');
+});
+
+t.test("an administrator changes a custom field's label, options and required flag; an option records hold stays", async (t) => {
+  const schema = client(base, await stack.token(wsId, ['schema:write']));
+  type Field = { id: string; key: string; label: string; options: string[] | null; required: boolean };
+  const fieldNamed = async (key: string) => (await schema.get<{ data: Field[] }>('/v1/custom-fields?include_archived=true')).body.data.find((f) => f.key === key);
+  const before = await fieldNamed('lead_source');
+  if (!before) throw new Error('lead_source was not added');
+  t.equal((await api.post('/v1/contacts', { first_name: 'Webby', phone: '+14155550178', custom_fields: { lead_source: 'Web' } })).status, 201);
+  await page.goto(`${base}${ws}/fields`);
+  await page.getByRole('link', { name: 'Change Lead source' }).click();
+  await page.getByRole('heading', { name: 'Change the field "Lead source"', level: 1 }).waitFor();
+  const options = page.getByLabel('Options', { exact: true });
+  t.equal(await options.inputValue(), 'Web\nEvent', 'the options one a line');
+  await check(t, page, 'console-custom-field-change');
+
+  await options.fill('Event\nReferral');
+  t.equal(await submitForm(page, 'Save changes'), 409, 'leaving out an option a contact holds is refused');
+  t.match(await page.getByRole('alert').innerText(), /leaves out "Web" \(1 contact\)/);
+  t.equal(await options.getAttribute('aria-invalid'), 'true');
+  t.match(await options.getAttribute('aria-describedby'), /field-change-error/);
+  t.equal(await options.inputValue(), 'Event\nReferral', 'what was typed is kept');
+  await page.getByLabel('Label', { exact: true }).fill(' ');
+  await options.fill('Web\nEvent');
+  t.equal(await submitForm(page, 'Save changes'), 400);
+  t.match(await page.getByRole('alert').innerText(), /^Label: /, 'named by its label on the page');
+  t.equal(await page.getByLabel('Label', { exact: true }).getAttribute('aria-invalid'), 'true');
+  t.match(await fieldNamed('lead_source'), { label: 'Lead source', options: ['Web', 'Event'], required: false }, 'nothing changed');
+
+  await page.getByLabel('Label', { exact: true }).fill('Source <of lead>');
+  await options.fill('Web\nEvent\n\nReferral\n');
+  await page.getByLabel(/Required: a record must have a value/).check();
+  t.equal(await submitForm(page, 'Save changes'), 303);
+  t.match(await page.getByRole('status').innerText(), /changed/);
+  t.match(await fieldNamed('lead_source'), { label: 'Source <of lead>', options: ['Web', 'Event', 'Referral'], required: true }, 'changed in the API, the blank line no option');
+  t.match(await page.locator('tr', { hasText: 'lead_source' }).innerText(), /Source <of lead>[\s\S]*Referral[\s\S]*Required/, 'shown as typed, escaped');
+  const posts: string[] = [];
+  page.on('request', (request) => void (request.method() === 'POST' && posts.push(request.url())));
+  await page.reload();
+  page.removeAllListeners('request');
+  t.same(posts, [], 'a reload sends nothing again');
+
+  // A field that is no choice from a list has no options to change.
+  const text = (await schema.post<Field>('/v1/custom-fields', { object_type: 'deal', key: 'region', label: 'Region', type: 'text' })).body;
+  await page.goto(`${base}${ws}/fields/${text.id}`);
+  t.equal(await page.getByLabel('Options', { exact: true }).count(), 0, 'no options field');
+  await page.getByLabel('Label', { exact: true }).fill('Sales region');
+  t.equal(await submitForm(page, 'Save changes'), 303);
+  t.match(await fieldNamed('region'), { label: 'Sales region', options: null, required: false });
+
+  // Someone without the Configuration permission, with a valid CSRF token of their own: refused, nothing changed.
+  await stack.addMember(wsId, 'reader@clockwork.test', ['contacts.read'], 'all');
+  const forms = await signInToConsole(base, wsId, 'reader@clockwork.test', TEST_PASSWORD);
+  t.equal((await forms.post(`/fields/${before.id}`, { label: 'Hijacked' })).status, 403);
+  t.equal((await fieldNamed('lead_source'))?.label, 'Source <of lead>');
 });
 
 t.test("a token's expiry day starts at midnight in the workspace time zone, as it is then shown", async (t) => {

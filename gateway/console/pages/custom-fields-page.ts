@@ -29,14 +29,15 @@ export interface CustomFieldsView {
   form?: CustomFieldForm;
 }
 
-const RECORDS: Record<CustomField['object_type'], string> = { contact: 'Contacts', deal: 'Deals' };
-const TYPES: Record<CustomField['type'], string> = { text: 'Text', number: 'Number', boolean: 'Yes or no', date: 'Date', select: 'Choice from a list' };
+/** The kinds of record and the types as the console names them. */
+export const RECORDS: Record<CustomField['object_type'], string> = { contact: 'Contacts', deal: 'Deals' };
+export const TYPES: Record<CustomField['type'], string> = { text: 'Text', number: 'Number', boolean: 'Yes or no', date: 'Date', select: 'Choice from a list' };
 
 function fieldRow(view: CustomFieldsView, field: CustomField): Html {
   const base = workspacePath(view.session, `/fields/${encodeURIComponent(field.id)}`);
   const action = field.archived
     ? html`Archived · <form class="inline-form" method="post" action="${base}/restore"><input type="hidden" name="csrf_token" value="${view.session.csrf}"><button class="link" type="submit" aria-label="Restore ${field.label}">Restore</button></form>`
-    : html`<a href="${base}/archive" aria-label="Archive ${field.label}">Archive</a>`;
+    : html`<a href="${base}" aria-label="Change ${field.label}">Change</a> · <a href="${base}/archive" aria-label="Archive ${field.label}">Archive</a>`;
   return html`<tr>
     <td>${field.label}</td>
     <td><code>${field.key}</code></td>
@@ -47,7 +48,7 @@ function fieldRow(view: CustomFieldsView, field: CustomField): Html {
   </tr>`;
 }
 
-/** The workspace's custom fields of contacts and deals (administrators): list, add, archive, restore. */
+/** The workspace's custom fields of contacts and deals (administrators): list, add, change, archive, restore. */
 export function customFieldsPage(view: CustomFieldsView): Html {
   const form = view.form ?? { object_type: 'contact', key: '', label: '', type: 'text', options: '', required: false };
   const base = workspacePath(view.session, '/fields');

@@ -12,6 +12,7 @@ import { pathParam, textField } from '../form-fields.js';
 import { refusalMessage, refusedField } from '../form-refusal.js';
 import { noticeFrom } from '../notice.js';
 import { confirmPage } from '../pages/confirm-page.js';
+import { customFieldEditPage, FIELD_CHANGE_LABELS, type CustomFieldChangeForm } from '../pages/custom-field-edit-page.js';
 import { customFieldsPage, type CustomFieldForm } from '../pages/custom-fields-page.js';
 import { requireConfiguration } from '../require-configuration.js';
 import { workspacePath } from '../workspace-url.js';
@@ -23,6 +24,7 @@ const NOTICES: Record<string, string> = {
   added: 'The field was added.',
   archived: 'The field was archived. Records keep their values; they are no longer shown or asked for.',
   restored: 'The field was restored.',
+  changed: 'The field was changed.',
 };
 
 function fieldForm(req: Request): CustomFieldForm {
@@ -42,7 +44,7 @@ function optionsOf(text: string): string[] | undefined {
   return lines.length > 0 ? lines : undefined;
 }
 
-/** Custom fields of contacts and deals (administrators only), through the operations of /v1/custom-fields. */
+/** Custom fields of contacts and deals (administrators only), through the operations of /v1/custom-fields: list, add, change, archive, restore. */
 export function customFieldsRoutes(deps: GatewayDeps): Router {
   const router = Router();
   router.use(requireConfiguration);
@@ -78,6 +80,30 @@ export function customFieldsRoutes(deps: GatewayDeps): Router {
       throw error;
     }
     res.redirect(303, `${listPath(req)}?notice=added`);
+  });
+
+  router.get('/:fieldId', async (req, res) => {
+    const { result: field } = await callWorker(deps.bus, req, getCustomField, { id: pathParam(req, 'fieldId') });
+    sendPage(res, customFieldEditPage({ session: sessionOf(req), field }));
+  });
+
+  router.post('/:fieldId', async (req, res) => {
+    const id = pathParam(req, 'fieldId');
+    const form: CustomFieldChangeForm = { label: textField(req, 'label', 1000), options: textField(req, 'options', 50_000), required: textField(req, 'required', 10) === 'yes' };
+    try {
+      const { result: field } = await callWorker(deps.bus, req, getCustomField, { id });
+      // Only a choice from a list has options; an emptied list is sent as one, for the API to refuse.
+      const options = field.type === 'select' ? { options: optionsOf(form.options) ?? [] } : {};
+      await callWorker(deps.bus, req, updateCustomField, parseWith(updateCustomField.input, { id, label: form.label, required: form.required, ...options }));
+    } catch (error) {
+      if (crmErrorIn(error, ['validation_failed', 'conflict'])) {
+        const { result: field } = await callWorker(deps.bus, req, getCustomField, { id });
+        const refusal = { form, error: refusalMessage(error, FIELD_CHANGE_LABELS), field: refusedField(error, FIELD_CHANGE_LABELS) };
+        return sendPage(res, customFieldEditPage({ session: sessionOf(req), field, refusal }), HTTP_STATUS[error.code]);
+      }
+      throw error;
+    }
+    res.redirect(303, `${listPath(req)}?notice=changed`);
   });
 
   router.get('/:fieldId/archive', async (req, res) => {

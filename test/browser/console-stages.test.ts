@@ -110,6 +110,10 @@ t.test('an administrator adds a stage to a pipeline and archives one after a con
   const unknown = await forms.post(`/pipelines/${'p'.repeat(70)}/stages`, { name: 'Lost' });
   t.equal(unknown.status, 404, 'a stage for a pipeline the workspace does not have: not found');
   t.match(await unknown.text(), /No such pipeline/);
+  // Likewise a move with a position that is none, to a pipeline the page does not list: before, a 400 that said nothing.
+  const unknownMove = await forms.post(`/pipelines/${'p'.repeat(70)}/stages/stg_x/position`, { position: 'up' });
+  t.equal(unknownMove.status, 404);
+  t.match(await unknownMove.text(), /No such pipeline/);
 });
 
 t.test('an administrator renames a stage and moves it up and down, with the keyboard too', async (t) => {

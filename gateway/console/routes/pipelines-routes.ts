@@ -59,7 +59,10 @@ export function pipelinesRoutes(deps: GatewayDeps): Router {
 
   const pipelines = async (req: Request) => (await callWorker(deps.bus, req, listPipelines, {})).result.data;
   const showList = async (req: Request, res: Response, refusal?: PipelineRefusal & { status: number }) => {
-    sendPage(res, pipelinesPage({ session: sessionOf(req), pipelines: await pipelines(req), notice: noticeFrom(req, NOTICES), ...(refusal ? { refusal } : {}) }), refusal?.status ?? 200);
+    const list = await pipelines(req);
+    // The page says a refusal at its pipeline: for one it does not list, nothing would be said.
+    if (refusal && !list.some((p) => p.id === refusal.pipelineId)) throw new NotFoundError('pipeline', refusal.pipelineId);
+    sendPage(res, pipelinesPage({ session: sessionOf(req), pipelines: list, notice: noticeFrom(req, NOTICES), ...(refusal ? { refusal } : {}) }), refusal?.status ?? 200);
   };
   const listPath = (req: Request) => workspacePath(sessionOf(req), '/pipelines');
 
@@ -91,7 +94,6 @@ export function pipelinesRoutes(deps: GatewayDeps): Router {
       if (crmErrorIn(error, ['validation_failed', 'conflict'])) {
         // The field as the page labels it at this pipeline (newStageLabel).
         const pipeline = (await pipelines(req)).find((p) => p.id === pipelineId);
-        // The page says a refusal at its pipeline: for one it does not list, nothing would be said.
         if (!pipeline) throw new NotFoundError('pipeline', pipelineId);
         const labels = { name: newStageLabel(pipeline) };
         return showList(req, res, { pipelineId, error: refusalMessage(error, labels), field: refusedField(error, labels), name, status: HTTP_STATUS[error.code] });

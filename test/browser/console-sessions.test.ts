@@ -229,4 +229,14 @@ t.test('a form sent after the session ended leads to sign-in, then back to the p
   await Promise.all([tab.waitForURL((url) => url.pathname === '/sign-in'), tab.getByRole('button', { name: 'Create token' }).click()]);
   await signBackIn();
   t.equal(new URL(tab.url()).pathname, `${ws}/tokens`, 'a form posted to its own page: back on it');
+
+  // The pipelines page's forms post below it (to a stage's addition or move), where no page is.
+  for (const button of [/^Add stage to /, /^Move down /]) {
+    await tab.goto(`${stack.baseUrl}${ws}/pipelines`);
+    await tab.getByLabel(/^New stage in /).first().fill('Late');
+    await endSession();
+    await Promise.all([tab.waitForURL((url) => url.pathname === '/sign-in'), tab.getByRole('button', { name: button }).first().click()]);
+    await signBackIn();
+    t.equal(new URL(tab.url()).pathname, `${ws}/pipelines`, `${String(button)}: back on the pipelines page`);
+  }
 });

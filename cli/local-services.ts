@@ -1,8 +1,6 @@
 import type { BusClient } from '../shared/bus/bus-client.js';
 import { InProcessTransport } from '../shared/bus/in-process-transport.js';
-import { natsConnectionOptions } from '../shared/bus/nats-identity.js';
-import { printableNatsUrl } from '../shared/bus/printable-nats-url.js';
-import { NatsTransport, type JetStreamAccess } from '../shared/bus/nats-transport.js';
+import type { JetStreamAccess } from '../shared/bus/nats-transport.js';
 import type { BusTransport } from '../shared/bus/transport.js';
 import { operatorContext, type CallContext } from '../shared/contracts/call-context.js';
 import { resolveWorkspace } from '../shared/contracts/identity.js';
@@ -14,6 +12,7 @@ import type { Logger } from '../shared/logger.js';
 import { deriveSecrets } from '../shared/secrets.js';
 import { WORKERS } from '../workers/index.js';
 import { startWorkers } from '../workers/runtime/start-workers.js';
+import { connectCommandNats } from './command-nats.js';
 import { busClient, resolveDatabase, resolveSecret } from './environment.js';
 
 /**
@@ -31,27 +30,6 @@ export interface LocalServices {
   /** The operator's context in a workspace given by id or name. */
   inWorkspace(ref: string): Promise<{ context: CallContext; workspace: { id: string; name: string } }>;
   close(): Promise<void>;
-}
-
-/**
- * How long a command waits for NATS to answer at all. Services wait for it forever (they may
- * start first); a person at a terminal, or a script, is told instead of left waiting.
- */
-export const COMMAND_NATS_WAIT_MS = 10_000;
-
-async function connectCommandNats(config: Config & { natsUrl: string }, log: Logger): Promise<NatsTransport> {
-  let timer: NodeJS.Timeout | undefined;
-  const unreachable = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new ConfigError(`NATS at ${printableNatsUrl(config.natsUrl)} (NATS_URL) did not answer in ${COMMAND_NATS_WAIT_MS / 1000} s: start it, or correct NATS_URL. Nothing was changed.`)),
-      COMMAND_NATS_WAIT_MS,
-    );
-  });
-  try {
-    return await Promise.race([NatsTransport.connect(config.natsUrl, 'crm command', log, natsConnectionOptions(config, 'cli')), unreachable]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 export async function openLocalServices(config: Config, log: Logger): Promise<LocalServices> {
@@ -78,7 +56,7 @@ export async function openLocalServices(config: Config, log: Logger): Promise<Lo
     let natsBus: BusClient | null = null;
     let jetStream: JetStreamAccess | null = null;
     if (config.natsUrl) {
-      const nats = await connectCommandNats({ ...config, natsUrl: config.natsUrl }, log);
+      const nats = await connectCommandNats({ ...config, natsUrl: config.natsUrl }, 'crm command', log);
       cleanups.push(() => nats.close());
       broadcasts = nats;
       jetStream = nats;

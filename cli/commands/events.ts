@@ -4,12 +4,11 @@ import { CrmError } from '../../shared/errors.js';
 import { isMadeId } from '../../shared/ids.js';
 import type { CallContext } from '../../shared/contracts/call-context.js';
 import { EventFilters, listEvents, type Event } from '../../shared/contracts/events.js';
-import { natsConnectionOptions } from '../../shared/bus/nats-identity.js';
-import { NatsTransport } from '../../shared/bus/nats-transport.js';
 import { eventStreamName } from '../../shared/events/event-stream.js';
 import { createLogger } from '../../shared/logger.js';
 import { ensureEventStream } from '../../workers/webhooks/relay/event-stream-setup.js';
 import { optional, parseCommandArgs, parseDuration, required, withoutPositionals } from '../args.js';
+import { connectCommandNats } from '../command-nats.js';
 import { requireNats } from '../environment.js';
 import { printLines } from '../output.js';
 import type { LocalServices } from '../local-services.js';
@@ -70,7 +69,7 @@ async function setUpStream(argv: string[]): Promise<void> {
   const config = loadConfig();
   const url = requireNats(config, 'events setup-stream');
   const log = createLogger({ level: config.logLevel === 'info' ? 'warn' : config.logLevel, component: 'crm events', fd: 2 });
-  const nats = await NatsTransport.connect(url, 'crm events setup-stream', log, natsConnectionOptions(config, 'cli'));
+  const nats = await connectCommandNats({ ...config, natsUrl: url }, 'crm events setup-stream', log);
   try {
     await ensureEventStream(await nats.jetStreamManager(), config.busNamespace, config.events);
   } finally {

@@ -229,6 +229,18 @@ t.test('NATS_URL set but nothing answers: the command says so and stops, instead
   t.ok(Date.now() - started < 30_000, 'within seconds');
 });
 
+t.test('crm events setup-stream with NATS unreachable: says so within seconds (before, it waited forever)', async (t) => {
+  const { runCrm } = await import('../helpers/process.js');
+  const res = await Promise.race([
+    runCrm(['events', 'setup-stream'], { ...stack.env, NATS_URL: 'nats://127.0.0.1:1', LOG_LEVEL: 'silent' }),
+    new Promise<null>((resolve) => setTimeout(() => resolve(null), 30_000)),
+  ]);
+  t.ok(res, 'the command ended');
+  t.equal(res?.code, 1);
+  t.match(res?.stderr, /^crm: NATS at nats:\/\/127\.0\.0\.1:1 \(NATS_URL\) did not answer in 10 s: start it, or correct NATS_URL\. Nothing was changed\.\n$/);
+  t.equal(res?.stdout, '');
+});
+
 t.test('a port in use: one line saying so, no stack trace', async (t) => {
   const { runCrm } = await import('../helpers/process.js');
   const { createServer } = await import('node:net');

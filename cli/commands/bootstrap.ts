@@ -47,6 +47,7 @@ export async function run(argv: string[]): Promise<void> {
     `Workspace     ${result.workspace.name} (${result.workspace.id}) ${verb(result.workspace.created)}`,
     `Administrator ${result.user.email} (${result.user.id}) ${verb(result.user.created)}`,
     '',
-    `Next: crm tokens create --workspace ${JSON.stringify(result.workspace.name)} --scopes contacts:read,contacts:write`,
+    // The id: the name may be another organization's workspace's too, or read as an id (ws_…), and then address nothing or several.
+    `Next: crm tokens create --workspace ${result.workspace.id} --scopes contacts:read,contacts:write`,
   );
 }

@@ -193,6 +193,19 @@ t.test('users add, tokens create/list/revoke with --json', async (t) => {
   t.equal(all.data.length, 2, '--all shows them');
 });
 
+t.test('crm bootstrap: the next command it prints works, also for a workspace name another organization has too', async (t) => {
+  const boot = (org: string) => stack.crm(['bootstrap', '--org', org, '--workspace', 'Field Sales', '--email', `owner@${org.toLowerCase()}.test`, '--password', TEST_PASSWORD]);
+  t.equal((await boot('Vandelay')).code, 0);
+  const second = await boot('Kramerica');
+  t.equal(second.code, 0, second.stderr);
+  const next = /^Next: crm (.+)$/m.exec(second.stdout)?.[1];
+  t.match(next, /^tokens create --workspace ws_\w+ --scopes contacts:read,contacts:write$/);
+  // Before, it said --workspace "Field Sales", which two workspaces are called: refused as ambiguous.
+  const res = await stack.crm(next?.split(' ') ?? []);
+  t.equal(res.code, 0, res.stderr);
+  t.match(res.stdout, /^Created tok_/);
+});
+
 t.test('--password-stdin: the password is read from standard input, never from the command line', async (t) => {
   const { runCrm } = await import('../helpers/process.js');
   const args = ['bootstrap', '--org', 'Pied Piper', '--workspace', 'Compression', '--email', 'richard@piedpiper.test', '--json'];

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { isCommonPassword } from '../auth/common-passwords.js';
 import { GrantedPermissions, Permission, Visibility } from '../auth/permissions.js';
 import { defineOperation } from '../bus/operation.js';
+import { ID_PREFIXES } from '../ids.js';
 import { cleanText } from './common.js';
 
 /** Organization, workspace and user administration, served by the tokens worker. */
@@ -43,7 +44,10 @@ const Named = z.object({ id: z.string(), name: z.string() });
 
 export const BootstrapInput = z.strictObject({
   organization: cleanText(100).pipe(z.string().min(1)),
-  workspace: cleanText(100).pipe(z.string().min(1)),
+  workspace: cleanText(100)
+    .pipe(z.string().min(1))
+    // The command line reads a --workspace starting with ws_ as an id: a workspace so named could never be named there.
+    .refine((name) => !name.startsWith(`${ID_PREFIXES.workspace}_`), `must not start with ${ID_PREFIXES.workspace}_, which reads as a workspace id where a workspace is given by id or name`),
   email: UserEmail,
   password: Password,
   default_country: CountryCode.nullable().optional(),

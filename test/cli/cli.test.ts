@@ -33,6 +33,8 @@ t.test('bad arguments: a clear message, usage, and a non-zero exit', async (t) =
     [['bootstrap', '--org', 'A', '--workspace', 'W', '--email', 'a@b.c', '--email', 'c@d.e', '--password', TEST_PASSWORD], /--email is given more than once; give it once\.\n/],
     [['bootstrap', '--org', 'Acme', 'Corp', '--workspace', 'W', '--email', 'a@b.c', '--password', TEST_PASSWORD], /Unexpected argument: Corp/],
     [['users', 'add', '--workspace', 'x', '--email', 'a@b.c', '--password', TEST_PASSWORD, '--permissions', 'contacts.read', 'deals.read', '--visibility', 'all'], /Unexpected argument: deals.read/],
+    // Before, created: --workspace ws_sales then looked for that id, and the workspace could be given by id alone.
+    [['bootstrap', '--org', 'Globex', '--workspace', 'ws_sales', '--email', 'hank@globex.test', '--password', TEST_PASSWORD], /^crm: --workspace must not start with ws_, which reads as a workspace id/],
     [['keys', 'rotate', 'now'], /Unexpected argument: now/],
     [['migrate', 'up'], /Unexpected argument: up/],
     // Before, the rest of an unquoted name was dropped: the tail followed "Acme", or said no such workspace.

@@ -22,6 +22,12 @@ export async function passwordFrom(args: ParsedArgs, usage: string): Promise<str
   return required(args, 'password', usage);
 }
 
+/** Where passwordFrom took the password: what a refusal of it names, as a refused option is named. */
+export function passwordSourceOf(args: ParsedArgs): string {
+  if (args.values['password-stdin'] === true) return 'the password read from standard input';
+  return args.values.password === undefined && process.env.CRM_PASSWORD ? 'CRM_PASSWORD' : '--password';
+}
+
 function firstLine(text: string): string {
   return text.split(/\r?\n/, 1)[0] ?? '';
 }

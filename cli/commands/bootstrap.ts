@@ -1,7 +1,7 @@
 import { bootstrapWorkspace } from '../../shared/contracts/identity.js';
 import { optional, parseCommandArgs, required, withoutPositionals } from '../args.js';
 import { printJson, printLines } from '../output.js';
-import { PASSWORD_OPTIONS, PASSWORD_SOURCES, passwordFrom } from '../password.js';
+import { PASSWORD_OPTIONS, PASSWORD_SOURCES, passwordFrom, passwordSourceOf } from '../password.js';
 import { withLocalServices } from '../with-local-services.js';
 import { withOptionNames } from '../option-refusal.js';
 
@@ -36,7 +36,7 @@ export async function run(argv: string[]): Promise<void> {
     default_country: optional(args, 'default-country') ?? null,
   };
   const result = await withOptionNames(
-    { organization: '--org', workspace: '--workspace', email: '--email', default_country: '--default-country' },
+    { organization: '--org', workspace: '--workspace', email: '--email', password: passwordSourceOf(args), default_country: '--default-country' },
     usage,
     () => withLocalServices(async ({ bus, requestId }) => (await bus.call(bootstrapWorkspace, input, { context: null, requestId })).result),
   );

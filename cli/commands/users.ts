@@ -2,7 +2,7 @@ import { parsePermissionList, Visibility } from '../../shared/auth/permissions.j
 import { addUser } from '../../shared/contracts/identity.js';
 import { parseCommandArgs, required, withoutPositionals } from '../args.js';
 import { printJson, printLines } from '../output.js';
-import { PASSWORD_OPTIONS, PASSWORD_SOURCES, passwordFrom } from '../password.js';
+import { PASSWORD_OPTIONS, PASSWORD_SOURCES, passwordFrom, passwordSourceOf } from '../password.js';
 import { UsageError } from '../usage-error.js';
 import { withLocalServices } from '../with-local-services.js';
 import { withOptionNames } from '../option-refusal.js';
@@ -41,7 +41,7 @@ export async function run(argv: string[]): Promise<void> {
   const workspaceRef = required(args, 'workspace', usage);
   const input = { email: required(args, 'email', usage), password: await passwordFrom(args, usage), permissions, visibility: visibility.data };
 
-  const member = await withOptionNames({ email: '--email' }, usage, () =>
+  const member = await withOptionNames({ email: '--email', password: passwordSourceOf(args) }, usage, () =>
     withLocalServices(async ({ bus, requestId, inWorkspace }) => {
       const { context } = await inWorkspace(workspaceRef);
       return (await bus.call(addUser, input, { context, requestId })).result;

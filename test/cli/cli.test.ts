@@ -111,9 +111,27 @@ t.test('errors from the service are reported with exit code 1', async (t) => {
   const res = await stack.crm(['tokens', 'create', '--workspace', 'No Such Workspace', '--scopes', 'contacts:read']);
   t.equal(res.code, 1);
   t.match(res.stderr, /No such workspace/);
-  const weak = await stack.crm(['bootstrap', '--org', 'O', '--workspace', 'W', '--email', 'x@y.test', '--password', 'short', '--json']);
-  t.equal(weak.code, 1);
-  t.match(weak.stderr, /password/);
+});
+
+t.test('a password the service refuses is named by where it came from, as a bad option is, exit 2', async (t) => {
+  const { runCrm } = await import('../helpers/process.js');
+  const boot = ['bootstrap', '--org', 'O', '--workspace', 'W', '--email', 'x@y.test', '--json'];
+  const umbrella = await stack.crm(['bootstrap', '--org', 'Umbrella', '--workspace', 'Labs', '--email', 'wesker@umbrella.test', '--password', TEST_PASSWORD, '--json']);
+  const workspaceId = (JSON.parse(umbrella.stdout) as { workspace: { id: string } }).workspace.id;
+  const add = ['users', 'add', '--workspace', workspaceId, '--email', 'x@y.test', '--permissions', 'contacts.read', '--visibility', 'all'];
+  // Before: "crm: password: must be at least 10 characters (password)", exit 1, whichever way it was given.
+  const cases: [Promise<{ code: number | null; stdout: string; stderr: string }>, RegExp][] = [
+    [stack.crm([...boot, '--password', 'short']), /^crm: --password must be at least 10 characters\n/],
+    [stack.crm([...add, '--password', 'short']), /^crm: --password must be at least 10 characters\n/],
+    [runCrm(boot, { ...stack.env, CRM_PASSWORD: 'short' }), /^crm: CRM_PASSWORD must be at least 10 characters\n/],
+    [runCrm([...boot, '--password-stdin'], stack.env, 'short\n'), /^crm: the password read from standard input must be at least 10 characters\n/],
+  ];
+  for (const [run, message] of cases) {
+    const res = await run;
+    t.equal(res.code, 2);
+    t.match(res.stderr, message);
+    t.equal(res.stdout, '', 'nothing on stdout, --json or not');
+  }
 });
 
 t.test('bootstrap: --json prints one JSON object; running again adds a workspace to the same organization and user', async (t) => {

@@ -13,6 +13,7 @@ import { deriveSecrets } from '../shared/secrets.js';
 import { WORKERS } from '../workers/index.js';
 import { startWorkers } from '../workers/runtime/start-workers.js';
 import { connectCommandNats } from './command-nats.js';
+import { reachDatabase } from './database-reach.js';
 import { busClient, resolveDatabase, resolveSecret } from './environment.js';
 
 /**
@@ -44,7 +45,7 @@ export async function openLocalServices(config: Config, log: Logger): Promise<Lo
     cleanups.push(() => orm.close());
     // The migrator reads a database it cannot reach (absent, refusing this role) as one with
     // every migration pending: reach it first, so the command says what is wrong.
-    await orm.em.getConnection().execute('select 1');
+    await reachDatabase(orm, db.url, db.embedded);
     if (db.embedded) await migrateDatabase(orm, db.url, { log });
     else if ((await orm.migrator.getPending()).length > 0) {
       throw new ConfigError('The database has migrations pending: run "crm migrate" first.');

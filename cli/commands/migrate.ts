@@ -3,6 +3,7 @@ import { migrateDatabase } from '../../shared/db/migrate.js';
 import { openDatabase } from '../../shared/db/orm.js';
 import { createLogger } from '../../shared/logger.js';
 import { parseCommandArgs, withoutPositionals } from '../args.js';
+import { reachDatabase } from '../database-reach.js';
 import { resolveDatabase } from '../environment.js';
 import { printJson, printLines } from '../output.js';
 
@@ -18,6 +19,7 @@ export async function run(argv: string[]): Promise<void> {
   try {
     const orm = await openDatabase({ url: db.url, poolMax: 2, applicationName: 'crm migrate' });
     try {
+      await reachDatabase(orm, db.url, db.embedded);
       const applied = await migrateDatabase(orm, db.url, { log });
       if (args.values.json) printJson({ applied });
       else printLines(applied.length ? `Applied: ${applied.join(', ')}` : 'The database is up to date.');

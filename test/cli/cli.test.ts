@@ -314,6 +314,18 @@ t.test('a database that refuses the connection: one line naming the refusal, no 
   t.match(worker.stderr, /^crm: Postgres refused the connection: database "crm_absent_\w+" does not exist \(SQLSTATE 3D000\)\. Check DATABASE_URL\.\n$/);
 });
 
+t.test('a database that does not answer: one line naming Postgres and DATABASE_URL (not its password), exit 1', async (t) => {
+  const { runCrm } = await import('../helpers/process.js');
+  // Before: "crm: connect ECONNREFUSED 127.0.0.1:1.", which says neither which service nor which setting.
+  for (const args of [['migrate'], ['tokens', 'list', '--workspace', 'x'], ['keys', 'rotate', '--json']]) {
+    const res = await runCrm(args, { ...stack.env, DATABASE_URL: 'postgres://crm:db-pass-hunter2@127.0.0.1:1/crm', NATS_URL: '', LOG_LEVEL: 'silent' });
+    t.equal(res.code, 1, `crm ${args.join(' ')} exits 1`);
+    t.match(res.stderr, /^crm: Postgres at 127\.0\.0\.1:1 \(DATABASE_URL\) is not reachable: connect ECONNREFUSED 127\.0\.0\.1:1\. Start it, or correct DATABASE_URL\. Nothing was changed\.\n$/);
+    t.notMatch(res.stderr, /hunter2/);
+    t.equal(res.stdout, '');
+  }
+});
+
 t.test('crm gateway and crm worker explain that they need NATS_URL', async (t) => {
   const { runCrm } = await import('../helpers/process.js');
   const res = await runCrm(['gateway'], { PATH: process.env.PATH, PORT: '0' });

@@ -36,7 +36,9 @@ function help(): string {
 }
 
 async function main(argv: string[]): Promise<void> {
-  const [name, ...rest] = argv;
+  const [first, ...afterFirst] = argv;
+  // `crm help tokens` as `crm tokens --help`, as git and npm read it.
+  const [name, ...rest] = first === 'help' && afterFirst[0] !== undefined ? [afterFirst[0], '--help'] : [first, ...afterFirst];
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(`${help()}\n`);
     return;

@@ -102,6 +102,11 @@ t.test('crm COMMAND --help prints that command\'s usage, subcommands or not', as
     t.match(res.stdout, new RegExp(`^Usage: crm ${name}\\b`), `crm ${name} --help prints its usage`);
     t.equal(res.stderr, '', 'nothing on stderr');
   }
+  // Before, `crm help tokens` printed the list of commands.
+  const helpTokens = await stack.crm(['help', 'tokens']);
+  t.equal(helpTokens.code, 0);
+  t.match(helpTokens.stdout, /^Usage: crm tokens create/);
+  t.equal((await stack.crm(['help', 'frobnicate'])).code, 2, 'help for an unknown command: a usage error');
   const sub = await stack.crm(['tokens', 'create', '-h']);
   t.equal(sub.code, 0);
   t.match(sub.stdout, /^Usage: crm tokens create/);

@@ -90,14 +90,14 @@ export function customFieldsRoutes(deps: GatewayDeps): Router {
   router.post('/:fieldId', async (req, res) => {
     const id = pathParam(req, 'fieldId');
     const form: CustomFieldChangeForm = { label: textField(req, 'label', 1000), options: textField(req, 'options', 50_000), required: textField(req, 'required', 10) === 'yes' };
+    // Read once: a refused change changes nothing, so the page shown with it has this field as it is.
+    const { result: field } = await callWorker(deps.bus, req, getCustomField, { id });
     try {
-      const { result: field } = await callWorker(deps.bus, req, getCustomField, { id });
       // Only a choice from a list has options; an emptied list is sent as one, for the API to refuse.
       const options = field.type === 'select' ? { options: optionsOf(form.options) ?? [] } : {};
       await callWorker(deps.bus, req, updateCustomField, parseWith(updateCustomField.input, { id, label: form.label, required: form.required, ...options }));
     } catch (error) {
       if (crmErrorIn(error, ['validation_failed', 'conflict'])) {
-        const { result: field } = await callWorker(deps.bus, req, getCustomField, { id });
         const refusal = { form, error: refusalMessage(error, FIELD_CHANGE_LABELS), field: refusedField(error, FIELD_CHANGE_LABELS) };
         return sendPage(res, customFieldEditPage({ session: sessionOf(req), field, refusal }), HTTP_STATUS[error.code]);
       }

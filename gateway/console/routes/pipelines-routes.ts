@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { archiveStage, createPipeline, createStage, listPipelines, updateStage } from '../../../shared/contracts/pipelines.js';
+import { archiveStage, createPipeline, createStage, listPipelines, updateStage, type Pipeline } from '../../../shared/contracts/pipelines.js';
 import { NotFoundError, type CrmError } from '../../../shared/errors.js';
 import { callWorker } from '../../call-worker.js';
 import type { GatewayDeps } from '../../deps.js';
@@ -58,10 +58,15 @@ export function pipelinesRoutes(deps: GatewayDeps): Router {
   router.use(requireConfiguration);
 
   const pipelines = async (req: Request) => (await callWorker(deps.bus, req, listPipelines, {})).result.data;
-  const showList = async (req: Request, res: Response, refusal?: PipelineRefusal & { status: number }) => {
-    const list = await pipelines(req);
-    // The page says a refusal at its pipeline: for one it does not list, nothing would be said.
-    if (refusal && !list.some((p) => p.id === refusal.pipelineId)) throw new NotFoundError('pipeline', refusal.pipelineId);
+  /** The listed pipeline a refusal is said at: for one the page does not list, nothing would be said, so a 404. */
+  const listed = (list: Pipeline[], id: string): Pipeline => {
+    const pipeline = list.find((p) => p.id === id);
+    if (!pipeline) throw new NotFoundError('pipeline', id);
+    return pipeline;
+  };
+  const showList = async (req: Request, res: Response, refusal?: PipelineRefusal & { status: number }, read?: Pipeline[]) => {
+    const list = read ?? (await pipelines(req));
+    if (refusal) listed(list, refusal.pipelineId);
     sendPage(res, pipelinesPage({ session: sessionOf(req), pipelines: list, notice: noticeFrom(req, NOTICES), ...(refusal ? { refusal } : {}) }), refusal?.status ?? 200);
   };
   const listPath = (req: Request) => workspacePath(sessionOf(req), '/pipelines');
@@ -93,10 +98,9 @@ export function pipelinesRoutes(deps: GatewayDeps): Router {
     } catch (error) {
       if (crmErrorIn(error, ['validation_failed', 'conflict'])) {
         // The field as the page labels it at this pipeline (newStageLabel).
-        const pipeline = (await pipelines(req)).find((p) => p.id === pipelineId);
-        if (!pipeline) throw new NotFoundError('pipeline', pipelineId);
-        const labels = { name: newStageLabel(pipeline) };
-        return showList(req, res, { pipelineId, error: refusalMessage(error, labels), field: refusedField(error, labels), name, status: HTTP_STATUS[error.code] });
+        const list = await pipelines(req);
+        const labels = { name: newStageLabel(listed(list, pipelineId)) };
+        return showList(req, res, { pipelineId, error: refusalMessage(error, labels), field: refusedField(error, labels), name, status: HTTP_STATUS[error.code] }, list);
       }
       throw error;
     }

@@ -6,9 +6,12 @@ import type { Logger } from '../shared/logger.js';
 
 /**
  * How long a command waits for NATS to answer at all. Services wait for it forever (they may
- * start first); a person at a terminal, or a script, is told instead of left waiting.
+ * start first); a person at a terminal, or a script, is told instead of left waiting. 20 s, the
+ * NATS client's own connect timeout: on a host loaded to several times its cores, a connection
+ * whose nkey handshake missed the server's 2 s authorization timeout is retried, and 10 s was
+ * seen to run out before a retry got through.
  */
-export const COMMAND_NATS_WAIT_MS = 10_000;
+export const COMMAND_NATS_WAIT_MS = 20_000;
 
 /** The command line's NATS connection (role cli), or a ConfigError once NATS has not answered for COMMAND_NATS_WAIT_MS. */
 export async function connectCommandNats(config: Config & { natsUrl: string }, name: string, log: Logger): Promise<NatsTransport> {

@@ -78,7 +78,8 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     process.exit(1);
   }
   if (error instanceof CrmError) {
-    process.stderr.write(`crm: ${error.message}${error.details.param ? ` (${error.details.param})` : ''}\n`);
+    // The message names what it is about; `param` is the API's field name (`id` for TOKEN_ID), which a CLI user never typed.
+    process.stderr.write(`crm: ${error.message}\n`);
     process.exit(1);
   }
   const refusal = databaseRefusal(error);

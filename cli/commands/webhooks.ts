@@ -1,5 +1,4 @@
 import { loadConfig } from '../../shared/config.js';
-import { ValidationError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { CLI_ACTOR } from '../../workers/runtime/events/event-actor.js';
 import { sendWebhook } from '../../workers/webhooks/deliveries/send-webhook.js';
@@ -17,7 +16,8 @@ Sends one signed test event (type ${TEST_EVENT_TYPE}) to URL, as the service del
 webhooks: Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature),
 https to a public address only (unless WEBHOOK_ALLOW_PRIVATE_NETWORKS=true), no redirects
 followed, WEBHOOK_TIMEOUT. Signs with --secret, or with a new secret it prints, so the
-receiver can verify the delivery. Exits 1 when the receiver did not answer 2xx.`;
+receiver can verify the delivery. Exits 1 when the receiver did not answer 2xx, 2 when the URL is one the service
+would refuse.`;
 
 export async function run(argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
@@ -30,7 +30,8 @@ export async function run(argv: string[]): Promise<void> {
 
   const settings = loadConfig().webhooks;
   const problem = await webhookUrlProblem(url, { resolve: systemResolver, allowPrivateNetworks: settings.allowPrivateNetworks });
-  if (problem !== null) throw new ValidationError(`The URL ${problem}.`, 'URL');
+  // A URL the service would refuse is a mistake in the call (exit 2), not a failed delivery (exit 1).
+  if (problem !== null) throw new UsageError(`The URL ${problem}.`, usage);
 
   const secret = given ?? newWebhookSecret();
   const now = new Date();

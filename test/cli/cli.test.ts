@@ -115,7 +115,9 @@ t.test('crm COMMAND --help prints that command\'s usage, subcommands or not', as
 t.test('errors from the service are reported with exit code 1', async (t) => {
   const res = await stack.crm(['tokens', 'create', '--workspace', 'No Such Workspace', '--scopes', 'contacts:read']);
   t.equal(res.code, 1);
-  t.match(res.stderr, /No such workspace/);
+  // Before, the line ended with the API's field name: "No such workspace: No Such Workspace. (workspace)",
+  // and "No such token: tok_x. (id)" for a TOKEN_ID the user had given as a positional argument.
+  t.equal(res.stderr, 'crm: No such workspace: No Such Workspace.\n');
 });
 
 t.test('a password the service refuses is named by where it came from, as a bad option is, exit 2', async (t) => {
@@ -254,7 +256,8 @@ t.test('--password-stdin: the password is read from standard input, never from t
 
 t.test('NATS_URL set but nothing answers: the command says so and stops, instead of waiting forever', async (t) => {
   const { runCrm } = await import('../helpers/process.js');
-  const started = Date.now();
+  // Bounded by the race: the command waits COMMAND_NATS_WAIT_MS, then ends; its start-up takes
+  // many seconds more on a loaded machine, so no tighter bound is measured here.
   const res = await Promise.race([
     // Credentials in the URL (nats.js takes them there) must not be printed with it.
     runCrm(['tokens', 'list', '--workspace', 'x'], { ...stack.env, NATS_URL: 'nats://crm:nats-pass-hunter2@127.0.0.1:1', LOG_LEVEL: 'silent' }),
@@ -262,20 +265,19 @@ t.test('NATS_URL set but nothing answers: the command says so and stops, instead
   ]);
   t.ok(res, 'the command ended');
   t.equal(res?.code, 1);
-  t.match(res?.stderr, /^crm: NATS at nats:\/\/\[redacted\]@127\.0\.0\.1:1 \(NATS_URL\) did not answer in 10 s: start it, or correct NATS_URL\. Nothing was changed\./);
+  t.match(res?.stderr, /^crm: NATS at nats:\/\/\[redacted\]@127\.0\.0\.1:1 \(NATS_URL\) did not answer in 20 s: start it, or correct NATS_URL\. Nothing was changed\./);
   t.notMatch(res?.stderr, /hunter2/, 'not the password');
-  t.ok(Date.now() - started < 30_000, 'within seconds');
 });
 
 t.test('crm events setup-stream with NATS unreachable: says so within seconds (before, it waited forever)', async (t) => {
   const { runCrm } = await import('../helpers/process.js');
   const res = await Promise.race([
     runCrm(['events', 'setup-stream'], { ...stack.env, NATS_URL: 'nats://127.0.0.1:1', LOG_LEVEL: 'silent' }),
-    new Promise<null>((resolve) => setTimeout(() => resolve(null), 30_000)),
+    new Promise<null>((resolve) => setTimeout(() => resolve(null), 60_000)),
   ]);
   t.ok(res, 'the command ended');
   t.equal(res?.code, 1);
-  t.match(res?.stderr, /^crm: NATS at nats:\/\/127\.0\.0\.1:1 \(NATS_URL\) did not answer in 10 s: start it, or correct NATS_URL\. Nothing was changed\.\n$/);
+  t.match(res?.stderr, /^crm: NATS at nats:\/\/127\.0\.0\.1:1 \(NATS_URL\) did not answer in 20 s: start it, or correct NATS_URL\. Nothing was changed\.\n$/);
   t.equal(res?.stdout, '');
 });
 

@@ -85,18 +85,19 @@ t.test('a receiver answering 500: exit 1, saying what it answered; sent once, no
   t.equal(r.received.length, 2);
 });
 
-t.test('loopback is refused without WEBHOOK_ALLOW_PRIVATE_NETWORKS=true, before any connection', async (t) => {
+t.test('loopback is refused without WEBHOOK_ALLOW_PRIVATE_NETWORKS=true, before any connection: a usage error (exit 2)', async (t) => {
+  // Before, exit 1 (as for a receiver that failed) and the message ended with the API's field name, "(URL)".
   const r = await receiver();
   const port = new URL(r.url).port;
   const cases: [string, RegExp][] = [
-    [r.url, /^crm: The URL must be an https URL\. \(URL\)\n$/],
-    [`https://127.0.0.1:${port}/hook`, /^crm: The URL is refused: 127\.0\.0\.1 is not a public address: loopback\. \(URL\)\n$/],
-    [`https://localhost:${port}/hook`, /^crm: The URL is refused: localhost is not a public address: loopback \(a localhost name, RFC 6761\)\. \(URL\)\n$/],
+    [r.url, /^crm: The URL must be an https URL\.\n\nUsage: crm webhooks test URL/],
+    [`https://127.0.0.1:${port}/hook`, /^crm: The URL is refused: 127\.0\.0\.1 is not a public address: loopback\.\n\nUsage: crm webhooks test URL/],
+    [`https://localhost:${port}/hook`, /^crm: The URL is refused: localhost is not a public address: loopback \(a localhost name, RFC 6761\)\.\n\nUsage: crm webhooks test URL/],
   ];
   for (const env of [{ PATH: process.env.PATH }, { PATH: process.env.PATH, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false' }]) {
     for (const [url, message] of cases) {
       const res = await crm([url], env);
-      t.equal(res.code, 1, `${url} (WEBHOOK_ALLOW_PRIVATE_NETWORKS=${env.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? 'unset'})`);
+      t.equal(res.code, 2, `${url} (WEBHOOK_ALLOW_PRIVATE_NETWORKS=${env.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? 'unset'})`);
       t.match(res.stderr, message);
       t.equal(res.stdout, '');
     }
@@ -123,8 +124,8 @@ t.test('a URL whose port cannot exist is refused naming the port, as the REST AP
   // which it is; POST /v1/webhook-endpoints names the port for the same URL.
   for (const url of ['http://127.0.0.1:70000/hook', 'https://[::1]:99999/hook']) {
     const res = await crm([url]);
-    t.equal(res.code, 1, url);
-    t.match(res.stderr, /^crm: The URL must name a port from 1 to 65535, or none \(443 for https\)\. \(URL\)\n$/, url);
+    t.equal(res.code, 2, url);
+    t.match(res.stderr, /^crm: The URL must name a port from 1 to 65535, or none \(443 for https\)\.\n\nUsage: crm webhooks test URL/, url);
     t.equal(res.stdout, '');
   }
 });

@@ -20,6 +20,12 @@ import { withLocalServices } from '../with-local-services.js';
 
 const DEFAULT_BATCH_SIZE = 500;
 
+/**
+ * The import ran to its end but some rows are in the errors file: a script's `&&` must not read
+ * that as success, nor as a failure of the command (1), after which nothing would be imported.
+ */
+export const ROWS_NOT_IMPORTED_EXIT_CODE = 3;
+
 export const usage = `Usage: crm import contacts FILE.csv --workspace WORKSPACE [--errors FILE] [--batch-size N] [--json]
 
 Imports contacts from a CSV file (UTF-8, or UTF-16 as Excel's "Unicode Text" saves
@@ -64,6 +70,11 @@ after a sep= line).
 FILE may also be a pipe, e.g. <(gunzip -c contacts.csv.gz), with --errors FILE (a
 pipe has no folder for the default); the progress then shows rows and rows/s
 without a share of the file or an ETA.
+
+Exit codes: 0 when every row was imported or already present; ${ROWS_NOT_IMPORTED_EXIT_CODE} when the import
+ran to its end but rows are listed in the errors file (the rest are imported); 1 when
+it stopped part-way (the message says what is done); 2 for a mistake in the command or
+the file's columns (nothing imported); 130 when interrupted.
 
 Progress goes to stderr (a bar on a terminal). With NATS_URL set, the batches are
 written by the running contacts workers ("crm worker contacts"); without it, by this
@@ -157,8 +168,9 @@ export async function run(argv: string[]): Promise<void> {
     await records.return(undefined);
   }
 
-  if (args.values.json) return printJson(summary);
   const listed = summary.duplicates + summary.invalid;
+  if (listed > 0) process.exitCode = ROWS_NOT_IMPORTED_EXIT_CODE;
+  if (args.values.json) return printJson(summary);
   printLines(
     `Imported ${summary.rows.toLocaleString('en')} rows into ${summary.workspace_id} in ${summary.seconds.toFixed(1)} s (${summary.rows_per_second.toLocaleString('en')} rows/s):`,
     `  ${summary.created.toLocaleString('en')} created`,

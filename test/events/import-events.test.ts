@@ -56,7 +56,8 @@ await writeFile(file, csvOf(all));
 const importFile = async (csvFile: string) => {
   // Batches of 50: one import in four calls to the contacts worker.
   const res = await stack.crm(['import', 'contacts', csvFile, '--workspace', workspaceId, '--batch-size', '50', '--json']);
-  if (res.code !== 0) throw new Error(`import failed (${res.code}): ${res.stderr}`);
+  // 3: rows in the errors file (this file has invalid and repeated rows on purpose).
+  if (res.code !== 0 && res.code !== 3) throw new Error(`import failed (${res.code}): ${res.stderr}`);
   return JSON.parse(res.stdout) as ImportSummary;
 };
 

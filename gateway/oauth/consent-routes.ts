@@ -2,7 +2,7 @@ import express, { Router } from 'express';
 import { decideAuthorization, viewConsent } from '../../shared/contracts/oauth.js';
 import { CrmError, ValidationError } from '../../shared/errors.js';
 import type { GatewayDeps } from '../deps.js';
-import { consentPage } from '../pages/consent-page.js';
+import { consentPage, SHOWN_WORKSPACE_FIELD } from '../pages/consent-page.js';
 import { cookiePolicy, readCookie } from '../pages/cookies.js';
 import { csrfToken, verifyCsrf } from '../pages/csrf.js';
 import { crmErrorIn } from '../pages/form-error.js';
@@ -47,11 +47,21 @@ export function consentRoutes(deps: GatewayDeps): Router {
     const session = readCookie(req, cookies().session);
     if (!session) return res.redirect(303, toSignIn(requestId));
     const decision = req.body?.decision;
-    if (decision !== 'approve' && decision !== 'deny') throw new ValidationError('Choose Approve or Deny.', 'decision');
+    if (decision !== 'approve' && decision !== 'deny' && decision !== 'review') throw new ValidationError('Choose Approve or Deny.', 'decision');
     const workspaceId = typeof req.body?.workspace_id === 'string' ? req.body.workspace_id : '';
+    const shown = req.body?.[SHOWN_WORKSPACE_FIELD];
     // The checkbox of each workspace carries that workspace's id: only the chosen one counts.
     const checked = ([] as unknown[]).concat(req.body?.allow_changes ?? []);
     try {
+      // Without script the page cannot swap the list when the dropdown changes: the chosen
+      // workspace's permissions are shown first, and only an Approve of what was shown grants.
+      if (decision === 'review' || (decision === 'approve' && typeof shown === 'string' && shown !== workspaceId)) {
+        const { result } = await deps.bus.call(viewConsent, { request_id: requestId, session_token: session }, { context: null, requestId: req.requestId });
+        if (result.password_change_required) return sendPage(res, passwordFirst(), 403);
+        const chosen = result.workspaces.find((w) => w.id === workspaceId);
+        const notice = chosen && decision === 'approve' ? `Nothing is connected yet. These are the permissions in ${chosen.name}: approve again to connect.` : undefined;
+        return sendPage(res, consentPage(result, csrfToken(req, res, cookies()), { shown: workspaceId, notice }));
+      }
       const input =
         decision === 'approve'
           ? { decision, request_id: requestId, session_token: session, workspace_id: workspaceId, allow_changes: checked.includes(workspaceId) }
@@ -64,7 +74,7 @@ export function consentRoutes(deps: GatewayDeps): Router {
       if (crmErrorIn(error, ['forbidden', 'validation_failed'])) {
         const { result } = await deps.bus.call(viewConsent, { request_id: requestId, session_token: session }, { context: null, requestId: req.requestId });
         if (result.password_change_required) return sendPage(res, passwordFirst(), 403);
-        return sendPage(res, consentPage(result, csrfToken(req, res, cookies()), error.message), 400);
+        return sendPage(res, consentPage(result, csrfToken(req, res, cookies()), { error: error.message, shown: workspaceId }), 400);
       }
       throw error;
     }

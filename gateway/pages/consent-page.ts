@@ -4,31 +4,38 @@ import type { ConsentView } from '../../shared/contracts/oauth.js';
 import { html, type Html } from './html.js';
 import { layout } from './layout.js';
 
+/** The consent form's field naming the workspace whose permissions the page showed when Approve was pressed. */
+export const SHOWN_WORKSPACE_FIELD = 'shown_workspace';
+
 /**
  * Names the client (as it registered itself, or as its metadata document names it with
  * the host that publishes that document, and the host it redirects to), the
  * workspace (text for one, a dropdown for several), and what the grant allows in each
- * workspace. The list follows the dropdown with /assets/consent.js; without script, the
- * first workspace's list shows and the form still works.
+ * workspace. The list follows the dropdown with /assets/consent.js, which also keeps
+ * the shown_workspace field in step. Without script, the list of `shown` (else the
+ * first workspace) shows, "Show permissions" reloads the page for the chosen one, and
+ * an Approve for a workspace other than the shown one only shows its list.
  */
-export function consentPage(view: ConsentView, csrf: string, error?: string): Html {
+export function consentPage(view: ConsentView, csrf: string, options: { error?: string; notice?: string; shown?: string } = {}): Html {
+  const { error, notice } = options;
   const server = MCP_SERVERS[view.request.server];
   const clientName = view.client.name ?? 'An unnamed client';
-  const [first] = view.workspaces;
+  const shownWorkspace = view.workspaces.find((w) => w.id === options.shown) ?? view.workspaces[0];
   const workspaceLabel = (w: ConsentView['workspaces'][number]) => `${w.organization} / ${w.name}`;
 
   const chooser =
-    view.workspaces.length === 1 && first
-      ? html`<p>Workspace: <strong id="workspace-name">${workspaceLabel(first)}</strong></p>
-          <input type="hidden" name="workspace_id" value="${first.id}">`
+    view.workspaces.length === 1 && shownWorkspace
+      ? html`<p>Workspace: <strong id="workspace-name">${workspaceLabel(shownWorkspace)}</strong></p>
+          <input type="hidden" name="workspace_id" value="${shownWorkspace.id}">`
       : html`<label for="workspace">Workspace</label>
           <select id="workspace" name="workspace_id">
-            ${view.workspaces.map((w) => html`<option value="${w.id}">${workspaceLabel(w)}</option>`)}
-          </select>`;
+            ${view.workspaces.map((w) => html`<option value="${w.id}" ${w.id === shownWorkspace?.id ? 'selected' : ''}>${workspaceLabel(w)}</option>`)}
+          </select>
+          <noscript><div class="actions"><button class="secondary" type="submit" name="decision" value="review">Show permissions</button></div></noscript>`;
 
   const sections = view.workspaces.map(
-    (w, i) => html`
-      <section data-workspace="${w.id}" ${i === 0 ? '' : 'hidden'} aria-labelledby="permissions-${w.id}">
+    (w) => html`
+      <section data-workspace="${w.id}" ${w.id === shownWorkspace?.id ? '' : 'hidden'} aria-labelledby="permissions-${w.id}">
         <h2 id="permissions-${w.id}">In ${w.name}, ${clientName} will be able to</h2>
         ${
           w.read_scopes.length === 0
@@ -58,12 +65,14 @@ export function consentPage(view: ConsentView, csrf: string, error?: string): Ht
           : html`<p id="client-publisher">This client describes itself in a document published by <strong>${view.client.metadata_host}</strong>.</p>`
       }
       ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
+      ${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
       ${
         view.workspaces.length === 0
           ? html`<p class="error">You are not a member of any workspace.</p>`
           : html`<form method="post" action="/oauth/consent">
               <input type="hidden" name="csrf_token" value="${csrf}">
               <input type="hidden" name="request" value="${view.request.id}">
+              <input type="hidden" id="shown-workspace" name="${SHOWN_WORKSPACE_FIELD}" value="${shownWorkspace?.id ?? ''}">
               ${chooser}
               ${sections}
               <div class="actions">
@@ -76,7 +85,7 @@ export function consentPage(view: ConsentView, csrf: string, error?: string): Ht
   });
 }
 
-/** Shows the permissions of the workspace chosen in the dropdown. */
+/** Shows the permissions of the workspace chosen in the dropdown, and says which it showed. */
 export const CONSENT_SCRIPT = `
 (function () {
   var select = document.getElementById('workspace');
@@ -84,6 +93,7 @@ export const CONSENT_SCRIPT = `
   function show() {
     var sections = document.querySelectorAll('[data-workspace]');
     for (var i = 0; i < sections.length; i++) sections[i].hidden = sections[i].getAttribute('data-workspace') !== select.value;
+    document.getElementById('shown-workspace').value = select.value;
   }
   select.addEventListener('change', show);
   show();

@@ -55,7 +55,7 @@ export function consentPage(view: ConsentView, csrf: string, options: { error?: 
   return layout({
     title: `Connect ${clientName}`,
     scripts: ['/assets/consent.js'],
-    body: html`
+    body: html`<div class="consent">
       <h1>Connect ${clientName} to ${server.title}</h1>
       <p><strong>${clientName}</strong> at <strong>${view.client.redirect_host}</strong> wants to use the
         ${server.title} tool server (${server.description.toLowerCase()}) as <strong>${view.user.email}</strong>.</p>
@@ -81,7 +81,7 @@ export function consentPage(view: ConsentView, csrf: string, options: { error?: 
               </div>
             </form>`
       }
-      <p class="muted">Signed in as ${view.user.email}. Only approve clients you recognise.</p>`,
+      <p class="muted">Signed in as ${view.user.email}. Only approve clients you recognise.</p></div>`,
   });
 }
 

@@ -23,6 +23,8 @@ button.danger { background: #fff; color: var(--bad); border-color: var(--bad); }
 .error { color: var(--bad); background: #fdecea; border: 1px solid #f3b8b0; padding: .6rem .8rem; border-radius: 6px; }
 .notice { background: #eef4ff; border: 1px solid #b9cdf5; padding: .6rem .8rem; border-radius: 6px; }
 ul.scopes { padding-left: 1.2rem; }
+/* A client's name, its host and the user's e-mail are text of others' choosing, maybe one long word: it wraps instead of widening the page. */
+.consent { overflow-wrap: anywhere; }
 code, .secret { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .9rem; }
 .secret { display: block; padding: .6rem; border: 1px dashed var(--muted); border-radius: 6px; word-break: break-all; background: #fbfbfd; }
 table { border-collapse: collapse; width: 100%; font-size: .95rem; }

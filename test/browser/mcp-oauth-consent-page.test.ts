@@ -9,7 +9,7 @@ import { TEST_PASSWORD } from '../helpers/stack.js';
 
 /**
  * The sign-in and consent pages as a person uses them in Chromium: with and without
- * script, and by keyboard.
+ * script, by keyboard, on a phone, and with a client whose name tries to look like more.
  */
 const stack = await useStack(t);
 const base = stack.baseUrl;
@@ -153,4 +153,12 @@ t.test('by keyboard alone: sign in, choose a workspace, approve', async (t) => {
   await toClient(() => page.keyboard.press('Enter'));
   t.equal(redirects.length, 1);
   t.same((await grants(clientId)).map((g) => g.workspace_id), [south.workspace.id], 'South granted');
+});
+
+t.test('on a phone, a client name of one long word wraps instead of widening the page', async (t) => {
+  const name = `Workspace CRM (verified) ${'W'.repeat(150)}`;
+  const { page } = await start(name, { viewport: { width: 390, height: 800 } });
+  await signIn(page, rep);
+  t.equal(await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth'), 0, 'no sideways scroll at 390 px (before: 3348 px)');
+  t.same(await accessibilityViolations(page), [], 'no accessibility violations');
 });

@@ -59,6 +59,9 @@ export function consentPage(view: ConsentView, csrf: string, options: { error?: 
       <h1>Connect ${clientName} to ${server.title}</h1>
       <p><strong>${clientName}</strong> at <strong>${view.client.redirect_host}</strong> wants to use the
         ${server.title} tool server (${server.description.toLowerCase()}) as <strong>${view.user.email}</strong>.</p>
+      <p id="client-name-note" class="muted">${
+        view.client.name === null ? 'The client gave no name.' : `“${clientName}” is the name the client gave itself; Workspace CRM has not verified it, whatever it says.`
+      } Approving sends you back to ${view.client.redirect_host}.</p>
       ${
         view.client.metadata_host === null
           ? ''

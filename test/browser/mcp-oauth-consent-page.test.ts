@@ -162,3 +162,14 @@ t.test('on a phone, a client name of one long word wraps instead of widening the
   t.equal(await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth'), 0, 'no sideways scroll at 390 px (before: 3348 px)');
   t.same(await accessibilityViolations(page), [], 'no accessibility violations');
 });
+
+t.test('a client name that claims to be verified is marked as the client\'s own words', async (t) => {
+  const name = 'Workspace CRM (verified)';
+  const { page } = await start(name);
+  await signIn(page, rep);
+  t.equal(await page.getByRole('heading', { level: 1 }).innerText(), `Connect ${name} to Workspace CRM`, 'the name as given, escaped (no markup from it)');
+  const note = await page.locator('#client-name-note').innerText();
+  t.match(note, `“${name}” is the name the client gave itself`, 'said to be the client\'s own (before: nothing said so)');
+  t.match(note, 'has not verified it', 'and not verified');
+  t.match(note, '127.0.0.1', 'naming where approving leads');
+});

@@ -1,0 +1,47 @@
+import type { Pipeline } from '../../../shared/contracts/pipelines.js';
+import { InternalError, ValidationError } from '../../../shared/errors.js';
+import { ID_PREFIXES, type IdKind } from '../../../shared/ids.js';
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A day written YYYY-MM-DD that the calendar has (2026-02-30 is not one), or undefined when not given. */
+export function day(value: string | undefined, name: string): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  const parts = DAY.exec(value);
+  const date = parts ? new Date(Date.UTC(Number(parts[1]), Number(parts[2]) - 1, Number(parts[3]))) : undefined;
+  if (!date || date.toISOString().slice(0, 10) !== value) throw new ValidationError(`${name} must be a date written YYYY-MM-DD that the calendar has, e.g. 2026-01-31; got ${JSON.stringify(value)}`, name);
+  return value;
+}
+
+const quotedNames = (names: readonly string[]) => names.map((n) => JSON.stringify(n)).join(', ');
+
+/** The pipeline named (case ignored, as names are unique), or the default one when none is. */
+export function pipelineNamed(pipelines: readonly Pipeline[], name: string | undefined): Pipeline {
+  if (name === undefined) {
+    const chosen = pipelines.find((p) => p.is_default) ?? pipelines[0];
+    if (!chosen) throw new InternalError('The workspace has no pipeline.');
+    return chosen;
+  }
+  const found = pipelines.find((p) => p.name.toLowerCase() === name.toLowerCase());
+  if (!found) throw new ValidationError(`pipeline: there is no pipeline named ${JSON.stringify(name)}. Pipelines: ${quotedNames(pipelines.map((p) => p.name))}.`, 'pipeline');
+  return found;
+}
+
+/** An active stage of the pipeline, by name (case ignored). */
+export function stageNamed(pipeline: Pipeline, name: string): string {
+  const active = pipeline.stages.filter((s) => !s.archived).map((s) => s.name);
+  const found = active.find((s) => s.toLowerCase() === name.toLowerCase());
+  if (!found) throw new ValidationError(`stage: the pipeline ${JSON.stringify(pipeline.name)} has no stage named ${JSON.stringify(name)}. Its stages: ${quotedNames(active)}.`, 'stage');
+  return found;
+}
+
+const KIND_OF_PREFIX = new Map(Object.entries(ID_PREFIXES).map(([kind, prefix]) => [`${prefix}_`, kind as IdKind]));
+
+/** An id of another kind where a record of `kinds` goes (a deal's id as the contact) is refused, not searched for as a name. */
+export function refuseOtherKindOfId(value: string, name: string, kinds: readonly IdKind[]): void {
+  const prefix = /^[a-z]+_/.exec(value)?.[0];
+  const kind = prefix ? KIND_OF_PREFIX.get(prefix) : undefined;
+  if (kind === undefined || kinds.includes(kind)) return;
+  const wanted = kinds.map((k) => `a ${k} (${ID_PREFIXES[k]}_…)`).join(' or ');
+  throw new ValidationError(`${name}: ${JSON.stringify(value)} is the id of a ${kind}; ${name} takes ${wanted}, by id or by name.`, name);
+}

@@ -1,6 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CompleteRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { Completer, McpFeatures } from './mcp-features.js';
+import type { Completer, McpFeatures, SearchedValues } from './mcp-features.js';
 import { asMcpError, mayRead } from './resource-handlers.js';
 import type { ToolCall } from './tool.js';
 
@@ -20,10 +20,19 @@ export function rankCompletions(values: readonly string[], typed: string): strin
   return [...starts, ...contains];
 }
 
+/** A completer's values for the text typed: its own list filtered by the text; a search's finds kept, those that begin or hold the text first. */
+function inOrder(given: string[] | SearchedValues, typed: string): { values: string[]; more: boolean } {
+  if (Array.isArray(given)) return { values: rankCompletions(given, typed), more: false };
+  const found = [...new Set(given.found)];
+  const ranked = rankCompletions(found, typed);
+  return { values: [...ranked, ...found.filter((v) => !ranked.includes(v))], more: given.more };
+}
+
 /**
  * completion/complete for prompt arguments and resource template variables whose values
  * come from the workspace (pipeline and stage names, custom field keys and options). Any
- * other argument completes to nothing, as the protocol allows.
+ * other argument completes to nothing, as the protocol allows: an unknown prompt or template
+ * too, since the conformance suite's completion-complete asks for a prompt of its own.
  */
 export function installCompletionHandler(mcp: Server, features: McpFeatures, call: ToolCall): void {
   mcp.setRequestHandler(CompleteRequestSchema, async (request) => {
@@ -37,13 +46,16 @@ export function installCompletionHandler(mcp: Server, features: McpFeatures, cal
       const resource = features.resources.find((r) => r.uriTemplate === ref.uri && mayRead(r.scopes, call));
       completer = resource?.complete?.[argument.name];
     }
-    let values: string[] = [];
+    let completed: { values: string[]; more: boolean };
     try {
-      if (completer) values = rankCompletions(await completer(argument.value, call, context), argument.value);
+      completed = inOrder(completer ? await completer(argument.value, call, context) : [], argument.value);
     } catch (error) {
       // A value the search refuses (a NUL character, say) is the client's mistake, not an internal error.
       throw asMcpError(error);
     }
-    return { completion: { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: values.length > MAX_VALUES } };
+    const { values, more } = completed;
+    // A search that stopped at a page does not know the total: none is claimed, and hasMore says there are others.
+    const hasMore = more || values.length > MAX_VALUES;
+    return { completion: { values: values.slice(0, MAX_VALUES), ...(more ? {} : { total: values.length }), hasMore } };
   });
 }

@@ -1,8 +1,17 @@
 import type { Scope } from '../../shared/auth/scopes.js';
 import type { ToolCall } from './tool.js';
 
+/**
+ * Values a search of the workspace found for the typed text: already matched (by name, e-mail
+ * or phone), so not filtered by the text again, and one page of them, `more` when there are others.
+ */
+export interface SearchedValues {
+  found: string[];
+  more: boolean;
+}
+
 /** Values for an argument, from the workspace: the value typed so far and the arguments given before it. */
-export type Completer = (value: string, call: ToolCall, context: Record<string, string>) => Promise<string[]>;
+export type Completer = (value: string, call: ToolCall, context: Record<string, string>) => Promise<string[] | SearchedValues>;
 
 /**
  * A resource, or a family of them under a URI template (`crm://contacts/{id}`): read as JSON.

@@ -49,3 +49,22 @@ t.test('prompt arguments are checked before the prompt is written: blank, a date
   t.match(await promptText('prepare_for_call', { contact: ' deal maker ' }), /find_contacts with query "deal maker"/, 'a name is searched for');
   t.match(await promptText('set_custom_field', { record: 'deal_01ABC', field: 'tier', value: 'gold' }), /of "deal_01ABC"/, 'a deal id is a record');
 });
+
+t.test('contact completions: found by e-mail or phone as the search finds them, and a page that is not all says so', async (t) => {
+  await admin.post('/v1/contacts', { first_name: 'Ada', last_name: 'Lovelace', phone: '+1 415 555 0101', email: 'ada@prompts.test' });
+  const complete = async (value: string) => (await crm.complete({ ref: { type: 'ref/prompt', name: 'prepare_for_call' }, argument: { name: 'contact', value } })).completion;
+  t.same(await complete('LOVE'), { values: ['Ada Lovelace'], total: 1, hasMore: false }, 'by name, case ignored');
+  t.same(await complete('ada@prompts'), { values: ['ada@prompts.test'], total: 1, hasMore: false }, 'an e-mail typed completes to the e-mail');
+  t.same(await complete('+1415555010'), { values: ['+14155550101'], total: 1, hasMore: false }, 'a phone typed completes to the phone');
+  t.same(await complete(''), { values: [], total: 0, hasMore: false }, 'nothing typed: no contact listed');
+  await stack.db.query(
+    `insert into contacts (id, workspace_id, first_name, last_name, phone, status, custom_fields, created_at, updated_at)
+     select 'con_PC' || lpad(i::text, 3, '0'), $1, 'Zed', 'Many' || i, '+1415556' || lpad(i::text, 4, '0'), 'active', '{}', now(), now()
+     from generate_series(1, 130) as i`,
+    [W],
+  );
+  const many = await complete('zed');
+  t.equal(many.values.length, 100, 'at most 100');
+  t.equal(many.hasMore, true, 'and more there are');
+  t.equal(many.total, undefined, 'a total not known is not claimed');
+});

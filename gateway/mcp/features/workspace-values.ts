@@ -30,9 +30,22 @@ export const selectOptions: Completer = async (_value, call, context) => {
   return field?.options ?? [];
 };
 
-/** Contacts by name or e-mail as typed (at most 20): "First Last". */
+/**
+ * Contacts found by the contact search as typed, one page: "First Last", or the e-mail or phone
+ * when that is what was typed (or the contact has no name). The search matches e-mails and
+ * phones too, so its finds are not filtered again by the name, which dropped every one of them.
+ */
 export const contactNames: Completer = async (value, call) => {
-  if (value.trim() === '') return [];
-  const page = await call.run(listContacts, { q: value.trim().slice(0, 100), limit: 20 });
-  return page.data.map((c) => [c.first_name, c.last_name].filter(Boolean).join(' '));
+  const typed = value.trim();
+  if (typed === '') return { found: [], more: false };
+  const page = await call.run(listContacts, { q: typed.slice(0, 100), limit: 100 });
+  const byEmail = typed.includes('@');
+  const byPhone = /^[\d\s()+.-]+$/.test(typed);
+  const found = page.data.map((c) => {
+    const name = [c.first_name, c.last_name].filter(Boolean).join(' ');
+    if (byEmail && c.email) return c.email;
+    if (byPhone && c.phone) return c.phone;
+    return name || c.email || c.phone;
+  });
+  return { found, more: page.next_cursor !== null };
 };

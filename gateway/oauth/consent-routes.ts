@@ -26,14 +26,19 @@ export function consentRoutes(deps: GatewayDeps): Router {
       text: 'Change your password',
     });
 
+  /** The consent page of a pending request, read again for this session (or the password page when that comes first). */
+  const showConsent = async (req: express.Request, res: express.Response, requestId: string, session: string, options: Parameters<typeof consentPage>[2], status: number) => {
+    const { result } = await deps.bus.call(viewConsent, { request_id: requestId, session_token: session }, { context: null, requestId: req.requestId });
+    if (result.password_change_required) return sendPage(res, passwordFirst(), 403);
+    sendPage(res, consentPage(result, csrfToken(req, res, cookies()), options), status);
+  };
+
   router.get('/oauth/consent', async (req, res) => {
     const requestId = typeof req.query.request === 'string' ? req.query.request.slice(0, 100) : '';
     const session = readCookie(req, cookies().session);
     if (!session) return res.redirect(303, toSignIn(requestId));
     try {
-      const { result } = await deps.bus.call(viewConsent, { request_id: requestId, session_token: session }, { context: null, requestId: req.requestId });
-      if (result.password_change_required) return sendPage(res, passwordFirst(), 403);
-      sendPage(res, consentPage(result, csrfToken(req, res, cookies())));
+      await showConsent(req, res, requestId, session, {}, 200);
     } catch (error) {
       if (error instanceof CrmError && error.code === 'unauthenticated') return res.redirect(303, toSignIn(requestId));
       if (error instanceof CrmError && error.code === 'not_found') return sendPage(res, expired(), 404);
@@ -55,12 +60,10 @@ export function consentRoutes(deps: GatewayDeps): Router {
     try {
       // Without script the page cannot swap the list when the dropdown changes: the chosen
       // workspace's permissions are shown first, and only an Approve of what was shown grants.
-      if (decision === 'review' || (decision === 'approve' && typeof shown === 'string' && shown !== workspaceId)) {
-        const { result } = await deps.bus.call(viewConsent, { request_id: requestId, session_token: session }, { context: null, requestId: req.requestId });
-        if (result.password_change_required) return sendPage(res, passwordFirst(), 403);
-        const chosen = result.workspaces.find((w) => w.id === workspaceId);
-        const notice = chosen && decision === 'approve' ? `Nothing is connected yet. These are the permissions in ${chosen.name}: approve again to connect.` : undefined;
-        return sendPage(res, consentPage(result, csrfToken(req, res, cookies()), { shown: workspaceId, notice }));
+      // A form without the field (sent twice, or from a page served before it existed) is no proof either.
+      if (decision === 'review' || (decision === 'approve' && shown !== workspaceId)) {
+        const notice = decision === 'approve' ? 'Nothing is connected yet. These are the permissions in the workspace you chose: approve again to connect.' : undefined;
+        return await showConsent(req, res, requestId, session, { shown: workspaceId, notice }, 200);
       }
       const input =
         decision === 'approve'
@@ -71,11 +74,7 @@ export function consentRoutes(deps: GatewayDeps): Router {
     } catch (error) {
       if (error instanceof CrmError && error.code === 'unauthenticated') return res.redirect(303, toSignIn(requestId));
       if (error instanceof CrmError && error.code === 'not_found') return sendPage(res, expired(), 404);
-      if (crmErrorIn(error, ['forbidden', 'validation_failed'])) {
-        const { result } = await deps.bus.call(viewConsent, { request_id: requestId, session_token: session }, { context: null, requestId: req.requestId });
-        if (result.password_change_required) return sendPage(res, passwordFirst(), 403);
-        return sendPage(res, consentPage(result, csrfToken(req, res, cookies()), { error: error.message, shown: workspaceId }), 400);
-      }
+      if (crmErrorIn(error, ['forbidden', 'validation_failed'])) return await showConsent(req, res, requestId, session, { error: error.message, shown: workspaceId }, 400);
       throw error;
     }
   });

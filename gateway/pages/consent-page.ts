@@ -88,9 +88,25 @@ export function consentPage(view: ConsentView, csrf: string, options: { error?: 
   });
 }
 
-/** Shows the permissions of the workspace chosen in the dropdown, and says which it showed. */
+/**
+ * Sends the decision once: a second click (a double click on Approve) would cancel the first
+ * request's navigation, so its redirect with the code never reached the client and the page
+ * showed the answered request as expired. Also shows the permissions of the workspace chosen in
+ * the dropdown, and says which it showed.
+ */
 export const CONSENT_SCRIPT = `
 (function () {
+  var form = document.querySelector('form[action="/oauth/consent"]');
+  if (form) {
+    // Not by disabling the buttons: a disabled submitter would leave the decision out of the form.
+    form.addEventListener('submit', function (event) {
+      if (form.hasAttribute('data-sent')) { event.preventDefault(); return; }
+      form.setAttribute('data-sent', '');
+      form.setAttribute('aria-busy', 'true');
+    });
+    // Back to this page from the history: the form may be sent again (the server says whether it is still open).
+    window.addEventListener('pageshow', function () { form.removeAttribute('data-sent'); form.removeAttribute('aria-busy'); });
+  }
   var select = document.getElementById('workspace');
   if (!select) return;
   function show() {

@@ -86,6 +86,25 @@ t.test('without script, approving a workspace whose permissions were not shown s
   t.same(await grants(clientId), [{ workspace_id: south.workspace.id, scopes: ['contacts:read', 'deals:read', 'schema:read', 'events:read'] }], 'South, as shown');
 });
 
+t.test('an Approve that does not say which permissions were on screen (no field, or the field twice) grants nothing', async (t) => {
+  // Before, only a field naming another workspace was checked: a form without it (a page served
+  // before the field existed, or one written by hand) was granted at once.
+  const { page, clientId, redirects } = await start('Fieldless agent');
+  await signIn(page, rep);
+  const csrf = await page.locator('input[name=csrf_token]').inputValue();
+  const request = await page.locator('input[name=request]').inputValue();
+  const chosen = north.workspace.id;
+  for (const shown of [[], [chosen, chosen]]) {
+    const fields: [string, string][] = [['csrf_token', csrf], ['request', request], ['workspace_id', chosen], ['decision', 'approve'], ...shown.map((id): [string, string] => ['shown_workspace', id])];
+    const body = new URLSearchParams(fields);
+    const res = await page.request.post(`${base}/oauth/consent`, { data: body.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' }, maxRedirects: 0 });
+    t.equal(res.status(), 200, `${shown.length} shown_workspace fields: the page again`);
+    t.match(await res.text(), /Nothing is connected yet/);
+  }
+  t.same(redirects, [], 'no redirect to the client');
+  t.same(await grants(clientId), [], 'nothing granted');
+});
+
 t.test('without script, "Show permissions" shows the chosen workspace\'s list; nothing is decided', async (t) => {
   const { page, clientId, redirects, toClient } = await start('Reviewing agent', { javaScriptEnabled: false });
   await signIn(page, rep);
@@ -107,6 +126,36 @@ t.test('with script, the list follows the dropdown and approving grants the show
   await toClient(() => page.getByRole('button', { name: 'Approve' }).click());
   t.equal(redirects.length, 1, 'one redirect');
   t.same((await grants(clientId)).map((g) => g.workspace_id), [north.workspace.id], 'North granted');
+});
+
+t.test('a double click on Approve sends the decision once: the client gets its code and one grant is made', async (t) => {
+  // Before, the second click's request cancelled the first's navigation: the browser showed the
+  // request as expired (it had been answered) and the redirect with the code never reached the client.
+  const { page, clientId, redirects, toClient } = await start('Double-clicked agent');
+  await signIn(page, rep);
+  const posts: string[] = [];
+  let firstSent: () => void = () => undefined;
+  const sent = new Promise<void>((resolve) => (firstSent = resolve));
+  // The decision held back half a second, as a slow network would: the second click comes while the first is on its way.
+  await page.route(`${base}/oauth/consent`, async (route) => {
+    if (route.request().method() !== 'POST') return route.continue();
+    posts.push(route.request().url());
+    firstSent();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await route.continue();
+  });
+  // Clicked from inside the page: Playwright's own click waits for the first navigation to end.
+  await toClient(async () => {
+    await page.getByRole('button', { name: 'Approve' }).evaluate((approve: { click(): void }) => {
+      approve.click();
+      setTimeout(() => approve.click(), 150);
+    });
+    await sent;
+  });
+  t.equal(posts.length, 1, 'one POST of the decision');
+  t.equal(redirects.length, 1, 'one redirect to the client');
+  t.match(redirects[0]?.searchParams.get('code'), /.+/, 'with a code');
+  t.same((await grants(clientId)).map((g) => g.workspace_id), [north.workspace.id], 'one grant');
 });
 
 t.test('deny: access_denied with the state, nothing granted, and the request cannot be approved afterwards', async (t) => {

@@ -108,6 +108,8 @@ export async function authorizeWithForms(o: AuthorizeOptions): Promise<{ code: s
     csrf_token: field(consentHtml, 'csrf_token'),
     request: field(consentHtml, 'request'),
     workspace_id: workspaceId,
+    // What the page's script sends: the workspace whose permissions were on screen.
+    shown_workspace: workspaceId,
     decision: 'approve',
     ...(o.allowChanges ? { allow_changes: workspaceId } : {}),
   });

@@ -36,6 +36,7 @@ t.test("another client's first consent does not offer changes, and a forged chec
     csrf_token: field(consent, 'csrf_token'),
     request: field(consent, 'request'),
     workspace_id: workspace.id,
+    shown_workspace: workspace.id,
     decision: 'approve',
     allow_changes: workspace.id,
   });

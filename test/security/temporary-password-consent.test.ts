@@ -49,7 +49,7 @@ t.test('with the temporary password, consent is refused and a forged approval ch
   // page, which stays open, shows it; CSRF tokens are bound to the session): refused by the tokens worker.
   const requestId = new URL(consentPath, base).searchParams.get('request') ?? '';
   const csrf = field(await (await browser.request(`${base}/console/account`)).text(), 'csrf_token');
-  const forged = await browser.postForm(`${base}/oauth/consent`, { csrf_token: csrf, request: requestId, workspace_id: workspace.id, decision: 'approve' });
+  const forged = await browser.postForm(`${base}/oauth/consent`, { csrf_token: csrf, request: requestId, workspace_id: workspace.id, shown_workspace: workspace.id, decision: 'approve' });
   t.equal(forged.status, 403);
   t.match(await forged.text(), /Choose your own password first/, 'refused for the password, not for the CSRF token');
   t.equal(forged.headers.get('location'), null, 'no code sent to the client');
@@ -72,7 +72,7 @@ t.test('once the password is changed, the same user can connect the agent', asyn
   const consent = await browser.request(`${base}${consentPath}`);
   t.equal(consent.status, 200, 'the consent form is shown');
   const html = await consent.text();
-  const approved = await browser.postForm(`${base}/oauth/consent`, { csrf_token: field(html, 'csrf_token'), request: field(html, 'request'), workspace_id: workspace.id, decision: 'approve' });
+  const approved = await browser.postForm(`${base}/oauth/consent`, { csrf_token: field(html, 'csrf_token'), request: field(html, 'request'), workspace_id: workspace.id, shown_workspace: workspace.id, decision: 'approve' });
   t.equal(approved.status, 303);
   t.ok(new URL(approved.headers.get('location') ?? '').searchParams.get('code'), 'a code for the client');
   t.equal(await grants(), 1);

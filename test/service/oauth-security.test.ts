@@ -667,7 +667,7 @@ t.test('the consent form needs its CSRF token', async (t) => {
   const signIn = await (await browser.request(`${base}${start.headers.get('location')}`)).text();
   const signedIn = await browser.postForm(`${base}/sign-in`, { csrf_token: field(signIn, 'csrf_token'), next: field(signIn, 'next').replace(/&amp;/g, '&'), email: 'sec@example.test', password: TEST_PASSWORD });
   const consent = await (await browser.request(`${base}${signedIn.headers.get('location')}`)).text();
-  const fields = { request: field(consent, 'request'), workspace_id: field(consent, 'workspace_id'), decision: 'approve' };
+  const fields = { request: field(consent, 'request'), workspace_id: field(consent, 'workspace_id'), shown_workspace: field(consent, 'workspace_id'), decision: 'approve' };
   const missing = await browser.postForm(`${base}/oauth/consent`, fields);
   t.equal(missing.status, 403, 'no token: refused');
   t.equal(missing.headers.get('location'), null, 'no code handed out');

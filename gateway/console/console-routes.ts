@@ -14,6 +14,7 @@ import { accountRoutes } from './routes/account-routes.js';
 import { activityRoute } from './routes/activity-route.js';
 import { agentsRoutes } from './routes/agents-routes.js';
 import { connectAgentRoute } from './routes/connect-agent-route.js';
+import { contactNewRoute } from './routes/contact-new-route.js';
 import { contactRoute } from './routes/contact-route.js';
 import { contactsRoute } from './routes/contacts-route.js';
 import { dealRoute } from './routes/deal-route.js';
@@ -73,6 +74,8 @@ export function consoleRoutes(deps: GatewayDeps, failedAuth: FailedAuthLimit | n
 
   const workspace = '/w/:workspaceId';
   pages.use(`${workspace}/contacts`, contactsRoute(deps));
+  // Before a contact's own pages: /contacts/new is no contact's id.
+  pages.use(`${workspace}/contacts`, contactNewRoute(deps));
   pages.use(`${workspace}/contacts`, contactRoute(deps));
   pages.use(`${workspace}/deals`, dealsRoute(deps));
   pages.use(`${workspace}/deals`, dealRoute(deps));

@@ -4,14 +4,11 @@ import { consoleLayout } from '../console-layout.js';
 import type { ConsoleSession } from '../console-session.js';
 import { controlState } from '../form-refusal.js';
 import { workspacePath } from '../workspace-url.js';
+import { contactFields, type ContactDetails } from './contact-fields.js';
 import { contactName } from './contact-page.js';
 
 /** The edit form's fields as typed (all text, as the form sends them). */
-export interface ContactForm {
-  first_name: string;
-  last_name: string;
-  email: string;
-  phone: string;
+export interface ContactForm extends ContactDetails {
   status: string;
 }
 
@@ -36,12 +33,6 @@ export interface ContactEditView {
   existingId?: string | undefined;
 }
 
-function textInput(view: ContactEditView, name: keyof ContactForm, label: string, attributes: Html, helpId?: string): Html {
-  const refused = { field: view.errorField, errorId: 'contact-error' };
-  return html`<label for="contact-${name}">${label}</label>
-    <input id="contact-${name}" name="${name}" value="${view.form[name]}" ${attributes} ${controlState(refused, name, helpId)}>`;
-}
-
 /** Changing a contact's name, e-mail, phone and status, with PATCH /v1/contacts/{id}'s operation. */
 export function contactEditPage(view: ContactEditView): Html {
   const page = workspacePath(view.session, `/contacts/${encodeURIComponent(view.contact.id)}`);
@@ -56,11 +47,7 @@ export function contactEditPage(view: ContactEditView): Html {
       <form method="post" action="${page}/edit">
         <input type="hidden" name="csrf_token" value="${view.session.csrf}">
         ${CONTACT_FORM_FIELDS.map((field) => html`<input type="hidden" name="original_${field}" value="${view.original[field]}">`)}
-        ${textInput(view, 'first_name', 'First name', html`type="text" required autocomplete="off"`)}
-        ${textInput(view, 'last_name', 'Last name', html`type="text" autocomplete="off"`)}
-        ${textInput(view, 'email', 'E-mail', html`type="text" inputmode="email" autocomplete="off"`)}
-        ${textInput(view, 'phone', 'Phone', html`type="tel" required autocomplete="off"`, 'contact-phone-help')}
-        <p id="contact-phone-help" class="muted">Any common format; without a country code, the workspace's default country applies. Stored as +country code and digits.</p>
+        ${contactFields(view.form, refused)}
         <label for="contact-status">Status</label>
         <select id="contact-status" name="status" ${controlState(refused, 'status')}>
           <option value="active" ${view.form.status === 'active' ? 'selected' : ''}>Active</option>

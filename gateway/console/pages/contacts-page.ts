@@ -1,6 +1,6 @@
 import type { Contact } from '../../../shared/contracts/contacts.js';
 import { html, type Html } from '../../pages/html.js';
-import { consoleLayout } from '../console-layout.js';
+import { consoleLayout, may } from '../console-layout.js';
 import type { ConsoleSession } from '../console-session.js';
 import type { FieldLabel } from '../custom-field-labels.js';
 import { customFieldList } from '../custom-field-list.js';
@@ -40,7 +40,7 @@ function contactRow(view: ContactsView, c: Contact): Html {
   </tr>`;
 }
 
-/** A read-only, paged list of contacts with the filters of GET /v1/contacts. */
+/** A paged list of contacts with the filters of GET /v1/contacts; a link to add one for members who may write contacts. */
 export function contactsPage(view: ContactsView): Html {
   const t = view.typed;
   const base = workspacePath(view.session, '/contacts');
@@ -51,6 +51,7 @@ export function contactsPage(view: ContactsView): Html {
     section: 'contacts',
     title: 'Contacts',
     body: html`
+      ${may(view.session, 'contacts:write') ? html`<p><a class="button-link" href="${base}/new">New contact</a></p>` : ''}
       <form method="get" action="${base}" class="filters" role="search" aria-label="Filter contacts">
         ${field('q', 'Search', html`<input id="q" name="q" type="text" maxlength="100" value="${t.q ?? ''}" ${controlState(refused, 'q', 'q-help')}>`)}
         ${field('email', 'E-mail (exact)', html`<input id="email" name="email" type="text" maxlength="254" value="${t.email ?? ''}" ${controlState(refused, 'email')}>`)}

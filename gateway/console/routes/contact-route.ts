@@ -15,6 +15,7 @@ import { sessionOf } from '../console-session.js';
 import { pathParam, textField } from '../form-fields.js';
 import { addNoteFromForm } from '../note-form.js';
 import { customFieldLabels } from '../custom-field-labels.js';
+import { CONTACT_FIELD_LABELS, contactDetailsOf } from '../pages/contact-fields.js';
 import { contactPage } from '../pages/contact-page.js';
 import { recordEvents } from '../record-events.js';
 import { recordNotes } from '../record-notes.js';
@@ -22,19 +23,13 @@ import { recordPagePosition } from '../record-page-position.js';
 import { workspacePath } from '../workspace-url.js';
 import { recordValueNames } from '../record-value-names.js';
 
-const NOTICES: Record<string, string> = { saved: 'The contact was saved.' };
+const NOTICES: Record<string, string> = { saved: 'The contact was saved.', created: 'The contact was created.' };
 
 /** The edit form's fields as the page labels them, for its refusals. */
-const LABELS = { first_name: 'First name', last_name: 'Last name', email: 'E-mail', phone: 'Phone', status: 'Status' };
+const LABELS = { ...CONTACT_FIELD_LABELS, status: 'Status' };
 
 function typedForm(req: Request, prefix = ''): ContactForm {
-  return {
-    first_name: textField(req, `${prefix}first_name`, 1000),
-    last_name: textField(req, `${prefix}last_name`, 1000),
-    email: textField(req, `${prefix}email`, 1000),
-    phone: textField(req, `${prefix}phone`, 200),
-    status: textField(req, `${prefix}status`, 20),
-  };
+  return { ...contactDetailsOf(req, prefix), status: textField(req, `${prefix}status`, 20) };
 }
 
 /** The fields changed from the values the form was read with, as PATCH takes them: an emptied e-mail clears it. */

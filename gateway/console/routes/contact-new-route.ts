@@ -1,0 +1,73 @@
+import { Router, type Request } from 'express';
+import { createContact } from '../../../shared/contracts/contacts.js';
+import { ForbiddenError, NotFoundError } from '../../../shared/errors.js';
+import { callWorker } from '../../call-worker.js';
+import type { GatewayDeps } from '../../deps.js';
+import { HTTP_STATUS } from '../../errors/http-status.js';
+import { crmErrorIn } from '../../pages/form-error.js';
+import { sendPage } from '../../pages/session-routes.js';
+import { parseWith } from '../../validation.js';
+import { may } from '../console-layout.js';
+import { sessionOf } from '../console-session.js';
+import { idempotencyKeyOfForm, newIdempotencyKey } from '../form-idempotency-key.js';
+import { refusalMessage, refusedField } from '../form-refusal.js';
+import { CONTACT_FIELD_LABELS, contactDetailsOf, type ContactDetails } from '../pages/contact-fields.js';
+import { contactNewPage } from '../pages/contact-new-page.js';
+import { workspacePath } from '../workspace-url.js';
+
+const EMPTY: ContactDetails = { first_name: '', last_name: '', email: '', phone: '' };
+
+/** Only a member who may write contacts, as for POST /v1/contacts (the worker checks again). */
+function requireContactsWrite(req: Request): void {
+  const session = sessionOf(req);
+  if (!may(session, 'contacts:read')) throw new NotFoundError('page');
+  if (!may(session, 'contacts:write')) throw new ForbiddenError('Your permissions in this workspace let you read contacts, not add them.');
+}
+
+/** The contact as POST /v1/contacts takes it: a blank last name or e-mail is none. */
+function createInput(form: ContactDetails) {
+  return parseWith(createContact.input, {
+    first_name: form.first_name,
+    phone: form.phone,
+    ...(form.last_name.trim() !== '' ? { last_name: form.last_name } : {}),
+    ...(form.email.trim() !== '' ? { email: form.email } : {}),
+  });
+}
+
+/**
+ * "New contact", with POST /v1/contacts' operation in the member's context: the worker records
+ * the event (actor console_user) and makes the member its owner, as it does for REST.
+ */
+export function contactNewRoute(deps: GatewayDeps): Router {
+  const router = Router();
+
+  router.get('/new', (req, res) => {
+    requireContactsWrite(req);
+    sendPage(res, contactNewPage({ session: sessionOf(req), form: EMPTY, idempotencyKey: newIdempotencyKey() }));
+  });
+
+  router.post('/new', async (req, res) => {
+    requireContactsWrite(req);
+    const form = contactDetailsOf(req);
+    const idempotencyKey = idempotencyKeyOfForm(req);
+    let id: string;
+    try {
+      id = (await callWorker(deps.bus, req, createContact, createInput(form), idempotencyKey === undefined ? {} : { idempotencyKey })).result.id;
+    } catch (error) {
+      if (crmErrorIn(error, ['validation_failed', 'phone_taken'])) {
+        const page = contactNewPage({
+          session: sessionOf(req),
+          form,
+          idempotencyKey: idempotencyKey ?? newIdempotencyKey(),
+          error: refusalMessage(error, CONTACT_FIELD_LABELS),
+          errorField: refusedField(error, CONTACT_FIELD_LABELS),
+          existingId: error.details.existing_id,
+        });
+        return sendPage(res, page, HTTP_STATUS[error.code]);
+      }
+      throw error;
+    }
+    res.redirect(303, `${workspacePath(sessionOf(req), `/contacts/${encodeURIComponent(id)}`)}?notice=created`);
+  });
+  return router;
+}

@@ -1,0 +1,126 @@
+import t from 'tap';
+import type { Contact } from '../../shared/contracts/contacts.js';
+import type { Event } from '../../shared/contracts/events.js';
+import type { ListPage } from '../helpers/api-types.js';
+import { consoleBrowser, submitForm } from '../helpers/browser.js';
+import { signInToConsole } from '../helpers/console-forms.js';
+import { check, signIn } from '../helpers/console-pages.js';
+import { field } from '../helpers/oauth-forms.js';
+import { client } from '../helpers/http.js';
+import { useStack } from '../helpers/shared-stack.js';
+import { TEST_PASSWORD } from '../helpers/stack.js';
+
+/**
+ * Records created in the console, in headless Chromium under the pages' own CSP: a new contact
+ * from the Contacts page (POST /v1/contacts' operation, its event recorded once with the
+ * console user as actor; a refusal answered on the form, what was typed kept, nothing created;
+ * a form sent twice creating one), offered only to members who may write contacts, and owned
+ * by an `owned` member who creates it.
+ */
+const stack = await useStack(t);
+const base = stack.baseUrl;
+const admin = await stack.bootstrap({ org: 'Newco', workspace: 'Sales', email: 'nina@newco.test', defaultCountry: 'US' });
+const wsId = admin.workspace.id;
+const ws = `/console/w/${wsId}`;
+await stack.addMember(wsId, 'rick@newco.test', ['contacts.read'], 'all');
+const olgaId = await stack.addMember(wsId, 'olga@newco.test', ['contacts.read', 'contacts.write'], 'owned');
+const api = client(base, await stack.token(wsId, ['contacts:write', 'events:read']));
+
+const { newPage, cspReports } = await consoleBrowser(t);
+
+const contactsNamed = async (firstName: string) => (await api.get<ListPage<Contact>>(`/v1/contacts?q=${encodeURIComponent(firstName)}`)).body.data;
+const createdEvents = async (id: string) => (await api.get<ListPage<Event>>(`/v1/events?object_id=${id}&type=contact.created`)).body.data;
+
+t.test('a new contact from the Contacts page: a refusal kept as typed, then created once, by the console user', async (t) => {
+  const taken = (await api.post<{ id: string }>('/v1/contacts', { first_name: 'Taken', phone: '+1 415 555 0800' })).body.id;
+  const page = await newPage();
+  await signIn(page, base, admin.user.email, TEST_PASSWORD, `${ws}/contacts`);
+  await page.getByRole('link', { name: 'New contact' }).click();
+  await page.getByRole('heading', { name: 'New contact' }).waitFor();
+  await check(t, page, 'console-contact-new');
+
+  await page.getByLabel('First name').fill('Petra');
+  await page.getByLabel('Last name').fill('Novak');
+  await page.getByLabel('E-mail').fill('petra@newco.test');
+  await page.getByLabel('Phone').fill('12');
+  t.equal(await submitForm(page, 'Create contact'), 400, 'a phone that is none is refused');
+  t.match(await page.getByRole('alert').innerText(), /^Phone: /, 'named by its label');
+  t.equal(await page.getByLabel('Phone').getAttribute('aria-invalid'), 'true', 'the phone is marked');
+  t.equal(await page.getByLabel('Phone').getAttribute('aria-describedby'), 'contact-error contact-phone-help', 'and described by the refusal');
+  t.equal(await page.getByLabel('Last name').inputValue(), 'Novak', 'what was typed is kept');
+  t.equal(await page.getByLabel('E-mail').inputValue(), 'petra@newco.test');
+  t.equal(await page.getByLabel('Phone').inputValue(), '12');
+  await check(t, page, 'console-contact-new-refused');
+
+  await page.getByLabel('Phone').fill('(415) 555-0800');
+  t.equal(await submitForm(page, 'Create contact'), 409, "another contact's phone is refused");
+  t.match(await page.getByRole('alert').innerText(), new RegExp(`already exists in this workspace: ${taken}`));
+  t.equal(await page.getByRole('alert').getByRole('link', { name: 'Open that contact' }).getAttribute('href'), `${ws}/contacts/${taken}`);
+  t.same(await contactsNamed('Petra'), [], 'nothing created');
+
+  await page.getByLabel('Phone').fill('(415) 555-0801');
+  t.equal(await submitForm(page, 'Create contact'), 303);
+  const [created, ...others] = await contactsNamed('Petra');
+  t.same(others, [], 'one contact');
+  t.match(created, { first_name: 'Petra', last_name: 'Novak', email: 'petra@newco.test', phone: '+14155550801', status: 'active', owner_id: admin.user.id });
+  t.equal(new URL(page.url()).pathname, `${ws}/contacts/${created?.id ?? ''}`, "on the new contact's page");
+  t.match(await page.getByRole('status').innerText(), /created/);
+  t.equal(await page.getByRole('heading', { level: 1 }).innerText(), 'Petra Novak');
+  const events = await createdEvents(created?.id ?? '');
+  t.equal(events.length, 1, 'one contact.created event');
+  t.match(events[0]?.actor, { kind: 'console_user', name: admin.user.email });
+
+  // Only the first name and phone are required: blank last name and e-mail are none, not "".
+  await page.goto(`${base}${ws}/contacts/new`);
+  await page.getByLabel('First name').fill('Quentin');
+  await page.getByLabel('Phone').fill('415 555 0802');
+  t.equal(await submitForm(page, 'Create contact'), 303);
+  t.match((await contactsNamed('Quentin'))[0], { last_name: null, email: null });
+  t.same(cspReports, [], 'no CSP violation on any page');
+});
+
+t.test('the same form sent twice (a double click, a resent POST) creates one contact', async (t) => {
+  const forms = await signInToConsole(base, wsId, admin.user.email, TEST_PASSWORD);
+  const key = field(await (await forms.browser.request(`${base}${ws}/contacts/new`)).text(), 'idempotency_key');
+  const fields = { idempotency_key: key, first_name: 'Twice', last_name: '', email: '', phone: '415 555 0803' };
+  const [one, two] = await Promise.all([forms.post('/contacts/new', fields), forms.post('/contacts/new', fields)]);
+  t.equal(one.status, 303);
+  t.equal(two.status, 303);
+  t.equal(one.headers.get('location'), two.headers.get('location'), "both lead to the one contact's page");
+  const created = await contactsNamed('Twice');
+  t.equal(created.length, 1, 'one contact');
+  t.equal((await createdEvents(created[0]?.id ?? '')).length, 1, 'and one event');
+});
+
+t.test('a member who may only read contacts gets no link, and the form and its POST are refused', async (t) => {
+  const page = await newPage();
+  await signIn(page, base, 'rick@newco.test', TEST_PASSWORD, `${ws}/contacts`);
+  await page.getByRole('heading', { name: 'Contacts' }).waitFor();
+  t.equal(await page.getByRole('link', { name: 'New contact' }).count(), 0, 'no link');
+  t.equal((await page.goto(`${base}${ws}/contacts/new`))?.status(), 403, 'the form is refused');
+  const forms = await signInToConsole(base, wsId, 'rick@newco.test', TEST_PASSWORD);
+  t.equal((await forms.post('/contacts/new', { first_name: 'Sneaky', phone: '415 555 0804' })).status, 403, 'and so is its POST');
+  t.same(await contactsNamed('Sneaky'), [], 'nothing created');
+});
+
+t.test('a member who sees only their own contacts owns the one they create, and finds it in their list', async (t) => {
+  const page = await newPage();
+  await signIn(page, base, 'olga@newco.test', TEST_PASSWORD, `${ws}/contacts/new`);
+  await page.getByLabel('First name').fill('Owned');
+  await page.getByLabel('Phone').fill('415 555 0805');
+  t.equal(await submitForm(page, 'Create contact'), 303);
+  t.equal(await page.getByRole('heading', { level: 1 }).innerText(), 'Owned', 'they see it');
+  t.equal((await contactsNamed('Owned'))[0]?.owner_id, olgaId, 'and own it');
+  await page.goto(`${base}${ws}/contacts`);
+  t.match(await page.getByRole('table', { name: 'Contacts' }).innerText(), /Owned/, 'it is in their list');
+});
+
+t.test('on a phone (390 px) the new contact form does not scroll sideways', async (t) => {
+  const page = await newPage({ viewport: { width: 390, height: 800 } });
+  await signIn(page, base, admin.user.email, TEST_PASSWORD, `${ws}/contacts/new`);
+  await page.getByRole('heading', { name: 'New contact' }).waitFor();
+  t.equal(await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth'), 0, 'no sideways scroll');
+  await page.goto(`${base}${ws}/contacts`);
+  t.equal(await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth'), 0, 'nor on the list with its new link');
+  t.same(cspReports, [], 'no CSP violation on any page');
+});

@@ -17,6 +17,7 @@ import { connectAgentRoute } from './routes/connect-agent-route.js';
 import { contactNewRoute } from './routes/contact-new-route.js';
 import { contactRoute } from './routes/contact-route.js';
 import { contactsRoute } from './routes/contacts-route.js';
+import { dealNewRoute } from './routes/deal-new-route.js';
 import { dealRoute } from './routes/deal-route.js';
 import { dealsRoute } from './routes/deals-route.js';
 import { membersRoutes } from './routes/members-routes.js';
@@ -74,10 +75,11 @@ export function consoleRoutes(deps: GatewayDeps, failedAuth: FailedAuthLimit | n
 
   const workspace = '/w/:workspaceId';
   pages.use(`${workspace}/contacts`, contactsRoute(deps));
-  // Before a contact's own pages: /contacts/new is no contact's id.
+  // Before a record's own pages: /contacts/new and /deals/new are no record's id.
   pages.use(`${workspace}/contacts`, contactNewRoute(deps));
   pages.use(`${workspace}/contacts`, contactRoute(deps));
   pages.use(`${workspace}/deals`, dealsRoute(deps));
+  pages.use(`${workspace}/deals`, dealNewRoute(deps));
   pages.use(`${workspace}/deals`, dealRoute(deps));
   pages.use(`${workspace}/activity`, activityRoute(deps));
   pages.use(`${workspace}/connect`, connectAgentRoute(deps));

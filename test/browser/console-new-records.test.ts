@@ -1,6 +1,8 @@
 import t from 'tap';
 import type { Contact } from '../../shared/contracts/contacts.js';
+import type { Deal } from '../../shared/contracts/deals.js';
 import type { Event } from '../../shared/contracts/events.js';
+import type { Pipeline } from '../../shared/contracts/pipelines.js';
 import type { ListPage } from '../helpers/api-types.js';
 import { consoleBrowser, submitForm } from '../helpers/browser.js';
 import { signInToConsole } from '../helpers/console-forms.js';
@@ -15,21 +17,24 @@ import { TEST_PASSWORD } from '../helpers/stack.js';
  * from the Contacts page (POST /v1/contacts' operation, its event recorded once with the
  * console user as actor; a refusal answered on the form, what was typed kept, nothing created;
  * a form sent twice creating one), offered only to members who may write contacts, and owned
- * by an `owned` member who creates it.
+ * by an `owned` member who creates it; a new deal from the Deals page likewise, in the pipeline
+ * and stage chosen, its amount typed in the currency's units.
  */
 const stack = await useStack(t);
 const base = stack.baseUrl;
 const admin = await stack.bootstrap({ org: 'Newco', workspace: 'Sales', email: 'nina@newco.test', defaultCountry: 'US' });
 const wsId = admin.workspace.id;
 const ws = `/console/w/${wsId}`;
-await stack.addMember(wsId, 'rick@newco.test', ['contacts.read'], 'all');
-const olgaId = await stack.addMember(wsId, 'olga@newco.test', ['contacts.read', 'contacts.write'], 'owned');
-const api = client(base, await stack.token(wsId, ['contacts:write', 'events:read']));
+await stack.addMember(wsId, 'rick@newco.test', ['contacts.read', 'deals.read'], 'all');
+const olgaId = await stack.addMember(wsId, 'olga@newco.test', ['contacts.read', 'contacts.write', 'deals.read', 'deals.write'], 'owned');
+const api = client(base, await stack.token(wsId, ['contacts:write', 'deals:write', 'schema:write', 'events:read']));
+const renewals = (await api.post<Pipeline>('/v1/pipelines', { name: 'Renewals', stages: ['Due', 'Quoted', 'Renewed'] })).body;
 
 const { newPage, cspReports } = await consoleBrowser(t);
 
 const contactsNamed = async (firstName: string) => (await api.get<ListPage<Contact>>(`/v1/contacts?q=${encodeURIComponent(firstName)}`)).body.data;
-const createdEvents = async (id: string) => (await api.get<ListPage<Event>>(`/v1/events?object_id=${id}&type=contact.created`)).body.data;
+const createdEvents = async (id: string, type = 'contact.created') => (await api.get<ListPage<Event>>(`/v1/events?object_id=${id}&type=${type}`)).body.data;
+const dealsNamed = async (name: string) => (await api.get<ListPage<Deal>>(`/v1/deals?q=${encodeURIComponent(name)}`)).body.data;
 
 t.test('a new contact from the Contacts page: a refusal kept as typed, then created once, by the console user', async (t) => {
   const taken = (await api.post<{ id: string }>('/v1/contacts', { first_name: 'Taken', phone: '+1 415 555 0800' })).body.id;
@@ -115,12 +120,82 @@ t.test('a member who sees only their own contacts owns the one they create, and 
   t.match(await page.getByRole('table', { name: 'Contacts' }).innerText(), /Owned/, 'it is in their list');
 });
 
-t.test('on a phone (390 px) the new contact form does not scroll sideways', async (t) => {
+t.test('on a phone (390 px) the new contact and deal forms do not scroll sideways', async (t) => {
   const page = await newPage({ viewport: { width: 390, height: 800 } });
   await signIn(page, base, admin.user.email, TEST_PASSWORD, `${ws}/contacts/new`);
   await page.getByRole('heading', { name: 'New contact' }).waitFor();
   t.equal(await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth'), 0, 'no sideways scroll');
   await page.goto(`${base}${ws}/contacts`);
   t.equal(await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth'), 0, 'nor on the list with its new link');
+  await page.goto(`${base}${ws}/deals/new`);
+  await page.getByRole('heading', { name: 'New deal' }).waitFor();
+  t.equal(await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth'), 0, 'nor the new deal form');
   t.same(cspReports, [], 'no CSP violation on any page');
+});
+
+t.test('a new deal from the Deals page: in the pipeline shown, a refused amount kept as typed, then created once', async (t) => {
+  const [due, quoted] = renewals.stages;
+  const page = await newPage();
+  await signIn(page, base, admin.user.email, TEST_PASSWORD, `${ws}/deals?pipeline=${renewals.id}`);
+  await page.getByRole('link', { name: 'New deal' }).click();
+  await page.getByRole('heading', { name: 'New deal' }).waitFor();
+  const stage = page.getByLabel('Pipeline and stage');
+  t.equal(await stage.inputValue(), due?.id, 'the first stage of the pipeline the Deals page showed');
+  await check(t, page, 'console-deal-new');
+
+  await page.getByLabel('Name').fill('Renewal 2027');
+  await page.getByLabel('Amount').fill('1,250.505');
+  await page.getByLabel('Currency').fill('usd');
+  await stage.selectOption(quoted?.id ?? '');
+  t.equal(await submitForm(page, 'Create deal'), 400, 'three decimals in USD are refused, not rounded');
+  t.match(await page.getByRole('alert').innerText(), /^Amount: must be a number such as 1250\.50, with at most 2 decimals/);
+  t.equal(await page.getByLabel('Amount').getAttribute('aria-invalid'), 'true', 'the amount is marked');
+  t.equal(await page.getByLabel('Name').inputValue(), 'Renewal 2027', 'what was typed is kept');
+  t.equal(await page.getByLabel('Amount').inputValue(), '1,250.505');
+  t.equal(await page.getByLabel('Pipeline and stage').inputValue(), quoted?.id, 'the stage chosen too');
+
+  await page.getByLabel('Amount').fill('1,250.50');
+  await page.getByLabel('Currency').fill('XYZ');
+  t.equal(await submitForm(page, 'Create deal'), 400, 'a currency that is none is refused');
+  t.match(await page.getByRole('alert').innerText(), /^Currency: must be an active ISO 4217 currency code/);
+  t.equal(await page.getByLabel('Currency').getAttribute('aria-invalid'), 'true');
+  await check(t, page, 'console-deal-new-refused');
+  t.same(await dealsNamed('Renewal'), [], 'nothing created');
+
+  await page.getByLabel('Currency').fill('usd');
+  t.equal(await submitForm(page, 'Create deal'), 303);
+  const [created, ...others] = await dealsNamed('Renewal');
+  t.same(others, [], 'one deal');
+  t.match(created, { name: 'Renewal 2027', amount: 125050, currency: 'USD', pipeline_id: renewals.id, stage_id: quoted?.id, owner_id: admin.user.id });
+  t.equal(new URL(page.url()).pathname, `${ws}/deals/${created?.id ?? ''}`, "on the new deal's page");
+  t.match(await page.getByRole('status').innerText(), /created/);
+  const events = await createdEvents(created?.id ?? '', 'deal.created');
+  t.equal(events.length, 1, 'one deal.created event');
+  t.match(events[0]?.actor, { kind: 'console_user', name: admin.user.email });
+
+  // From the Deals page of the default pipeline: a name alone goes to its first stage.
+  await page.goto(`${base}${ws}/deals/new`);
+  await page.getByLabel('Name').fill('Plain deal');
+  t.equal(await submitForm(page, 'Create deal'), 303);
+  const plain = (await dealsNamed('Plain'))[0];
+  t.match(plain, { amount: null, currency: null });
+  t.not(plain?.pipeline_id, renewals.id, 'in the default pipeline');
+  t.same(cspReports, [], 'no CSP violation on any page');
+});
+
+t.test('deals: a member who may only read gets no link and a 403; an owned member owns the deal they create', async (t) => {
+  const reader = await newPage();
+  await signIn(reader, base, 'rick@newco.test', TEST_PASSWORD, `${ws}/deals`);
+  t.equal(await reader.getByRole('link', { name: 'New deal' }).count(), 0, 'no link');
+  t.equal((await reader.goto(`${base}${ws}/deals/new`))?.status(), 403, 'the form is refused');
+  const forms = await signInToConsole(base, wsId, 'rick@newco.test', TEST_PASSWORD);
+  t.equal((await forms.post('/deals/new', { name: 'Sneaky deal' })).status, 403, 'and so is its POST');
+  t.same(await dealsNamed('Sneaky'), [], 'nothing created');
+
+  const owner = await newPage();
+  await signIn(owner, base, 'olga@newco.test', TEST_PASSWORD, `${ws}/deals/new`);
+  await owner.getByLabel('Name').fill('Olga deal');
+  t.equal(await submitForm(owner, 'Create deal'), 303);
+  t.equal(await owner.getByRole('heading', { level: 1 }).innerText(), 'Olga deal', 'they see it');
+  t.equal((await dealsNamed('Olga'))[0]?.owner_id, olgaId, 'and own it');
 });

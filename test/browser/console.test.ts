@@ -375,7 +375,7 @@ t.test('on a narrow screen a wide table scrolls in its own box, and the page doe
 t.test('every page: security headers, CSRF fields on every form, no inline script', async (t) => {
   const cookies = (await context.cookies(base)).map((c) => `${c.name}=${c.value}`).join('; ');
   const edited = (await writer.post<{ id: string }>('/v1/contacts', { first_name: 'Headers', phone: '+1 415 555 2998' })).body.id;
-  for (const path of ['', '/contacts', '/contacts/new', `/contacts/${edited}/edit`, '/deals', '/pipelines', '/fields', '/activity', '/connect', '/agents', '/tokens', '/webhooks', '/members', '/settings']) {
+  for (const path of ['', '/contacts', '/contacts/new', `/contacts/${edited}/edit`, '/deals', '/deals/new', '/pipelines', '/fields', '/activity', '/connect', '/agents', '/tokens', '/webhooks', '/members', '/settings']) {
     const res = await fetch(`${base}${ws}${path}`, { headers: { cookie: cookies }, redirect: 'manual' });
     t.equal(res.status, 200, `${path || '/'}: 200`);
     const csp = res.headers.get('content-security-policy') ?? '';

@@ -1,7 +1,7 @@
 import type { Deal } from '../../../shared/contracts/deals.js';
 import type { Pipeline, Stage } from '../../../shared/contracts/pipelines.js';
 import { html, type Html } from '../../pages/html.js';
-import { consoleLayout } from '../console-layout.js';
+import { consoleLayout, may } from '../console-layout.js';
 import type { ConsoleSession } from '../console-session.js';
 import type { FieldLabel } from '../custom-field-labels.js';
 import { customFieldList } from '../custom-field-list.js';
@@ -50,7 +50,7 @@ function stagePager(onLaterPage: boolean, base: string, pipelineId: string, col:
   return listPager({ base, filters: { pipeline: pipelineId, stage: col.stage.id }, nextCursor: col.nextCursor, onLaterPage });
 }
 
-/** Deals of one pipeline, grouped by stage in pipeline order. */
+/** Deals of one pipeline, grouped by stage in pipeline order; a link to add one for members who may write deals. */
 export function dealsPage(view: DealsView): Html {
   const base = workspacePath(view.session, '/deals');
   const pipelineForm =
@@ -69,6 +69,7 @@ export function dealsPage(view: DealsView): Html {
     title: view.pipeline ? `Deals in ${view.pipeline.name}` : 'Deals',
     body: html`
       ${pipelineForm}
+      ${may(view.session, 'deals:write') && view.pipeline ? html`<p><a class="button-link" href="${base}/new?${new URLSearchParams({ pipeline: view.pipeline.id }).toString()}">New deal</a></p>` : ''}
       ${view.session.isAdministrator ? html`<p><a href="${workspacePath(view.session, '/pipelines')}">Change the pipelines' stages</a></p>` : ''}
       ${view.single ? html`<p><a href="${base}?${new URLSearchParams({ pipeline: view.pipeline?.id ?? '' }).toString()}">Back to every stage</a></p>` : ''}
       ${

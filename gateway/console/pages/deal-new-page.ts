@@ -1,0 +1,68 @@
+import type { Pipeline } from '../../../shared/contracts/pipelines.js';
+import { html, type Html } from '../../pages/html.js';
+import { consoleLayout } from '../console-layout.js';
+import type { ConsoleSession } from '../console-session.js';
+import { controlState } from '../form-refusal.js';
+import { workspacePath } from '../workspace-url.js';
+
+/** The new-deal form as typed (all text, as the form sends it). */
+export interface DealNewForm {
+  name: string;
+  amount: string;
+  currency: string;
+  stage_id: string;
+}
+
+/** The form's fields as the page labels them, also how its refusals name them (a pipeline is chosen with its stage). */
+export const DEAL_NEW_LABELS = { name: 'Name', amount: 'Amount', currency: 'Currency', stage_id: 'Pipeline and stage', stage: 'Pipeline and stage', pipeline_id: 'Pipeline and stage' };
+
+export interface DealNewView {
+  session: ConsoleSession;
+  pipelines: Pipeline[];
+  form: DealNewForm;
+  /** Sent with the form, so a form sent twice creates one deal. */
+  idempotencyKey: string;
+  error?: string;
+  /** The field the error is about (its API name), marked on the form. */
+  errorField?: string | undefined;
+}
+
+/** A pipeline's active stages, as one group of the list: choosing a stage chooses its pipeline (named in each option too, as a closed list shows the option alone). */
+function stageGroup(pipeline: Pipeline, chosen: string): Html {
+  return html`<optgroup label="${pipeline.name}${pipeline.is_default ? ' (default)' : ''}">
+    ${pipeline.stages.filter((s) => !s.archived).map((s) => html`<option value="${s.id}" ${s.id === chosen ? 'selected' : ''}>${pipeline.name}: ${s.name}</option>`)}
+  </optgroup>`;
+}
+
+/** A new deal with POST /v1/deals' operation: its name, amount and currency, pipeline and stage. */
+export function dealNewPage(view: DealNewView): Html {
+  const list = workspacePath(view.session, '/deals');
+  const refused = { field: view.errorField === 'stage' || view.errorField === 'pipeline_id' ? 'stage_id' : view.errorField, errorId: 'deal-error' };
+  return consoleLayout({
+    session: view.session,
+    section: 'deals',
+    title: 'New deal',
+    body: html`
+      ${view.error ? html`<p class="error" role="alert" id="deal-error">${view.error}</p>` : ''}
+      <form method="post" action="${list}/new">
+        <input type="hidden" name="csrf_token" value="${view.session.csrf}">
+        <input type="hidden" name="idempotency_key" value="${view.idempotencyKey}">
+        <label for="deal-name">${DEAL_NEW_LABELS.name}</label>
+        <input id="deal-name" name="name" type="text" required autocomplete="off" value="${view.form.name}" ${controlState(refused, 'name')}>
+        <label for="deal-amount">${DEAL_NEW_LABELS.amount}</label>
+        <input id="deal-amount" name="amount" type="text" inputmode="decimal" autocomplete="off" value="${view.form.amount}" ${controlState(refused, 'amount', 'deal-amount-help')}>
+        <p id="deal-amount-help" class="muted">In the currency's own units, e.g. 1250.50 for USD; leave it empty for none.</p>
+        <label for="deal-currency">${DEAL_NEW_LABELS.currency}</label>
+        <input id="deal-currency" name="currency" type="text" maxlength="3" autocomplete="off" value="${view.form.currency}" ${controlState(refused, 'currency', 'deal-currency-help')}>
+        <p id="deal-currency-help" class="muted">An ISO 4217 code such as USD or EUR; needed with an amount.</p>
+        <label for="deal-stage">${DEAL_NEW_LABELS.stage_id}</label>
+        <select id="deal-stage" name="stage_id" ${controlState(refused, 'stage_id')}>
+          ${view.pipelines.map((p) => stageGroup(p, view.form.stage_id))}
+        </select>
+        <div class="actions">
+          <button class="primary" type="submit">Create deal</button>
+          <a class="button-link" href="${list}">Cancel</a>
+        </div>
+      </form>`,
+  });
+}

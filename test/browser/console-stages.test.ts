@@ -216,6 +216,44 @@ t.test('an administrator adds a pipeline with its first stages', async (t) => {
   t.same(cspReports, [], 'no CSP violation');
 });
 
+t.test('an administrator renames a pipeline, a refused name kept as typed, and makes another one the default', async (t) => {
+  const other = (await api.post<Pipeline>('/v1/pipelines', { name: 'Upsell', stages: ['Pitch', 'Closed'] })).body;
+  const current = (await api.get<ListPage<Pipeline>>('/v1/pipelines')).body.data;
+  const defaultNow = current.find((p) => p.is_default);
+  const page = await newPage();
+  await signIn(page, base, admin.user.email, TEST_PASSWORD, `${ws}/pipelines`);
+  await page.getByRole('link', { name: 'Rename the pipeline Upsell' }).click();
+  await page.getByRole('heading', { name: 'Rename the pipeline Upsell' }).waitFor();
+  await check(t, page, 'console-pipeline-rename');
+
+  const name = page.getByLabel('Pipeline name');
+  await name.fill(pipeline.name);
+  t.equal(await submitForm(page, 'Save name'), 409, "another pipeline's name is refused");
+  t.match(await page.getByRole('alert').innerText(), new RegExp(`A pipeline called "${pipeline.name}" already exists`));
+  t.equal(await name.getAttribute('aria-invalid'), 'true', 'the name is marked');
+  t.equal(await name.inputValue(), pipeline.name, 'what was typed is kept');
+  t.equal((await api.get<Pipeline>(`/v1/pipelines/${other.id}`)).body.name, 'Upsell', 'nothing changed');
+
+  await name.fill('Upsell and cross-sell');
+  t.equal(await submitForm(page, 'Save name'), 303);
+  t.match(await page.getByRole('status').innerText(), /pipeline was renamed/);
+  t.equal((await api.get<Pipeline>(`/v1/pipelines/${other.id}`)).body.name, 'Upsell and cross-sell');
+
+  t.equal(await page.getByRole('button', { name: `Make default: ${defaultNow?.name ?? ''}` }).count(), 0, 'no button at the default itself');
+  t.equal(await submitForm(page, 'Make default: Upsell and cross-sell'), 303);
+  t.match(await page.getByRole('status').innerText(), /now the default/);
+  const after = (await api.get<ListPage<Pipeline>>('/v1/pipelines')).body.data;
+  t.same(after.filter((p) => p.is_default).map((p) => p.id), [other.id], 'the one default, the API says so too');
+  t.equal(await page.getByRole('region', { name: 'Upsell and cross-sell (default)' }).count(), 1, 'and the page');
+  const changes = (await api.get<ListPage<Event>>(`/v1/events?object_id=${other.id}&type=pipeline.updated`)).body.data;
+  t.same(changes.map((e) => e.actor.kind), ['console_user', 'console_user'], 'the rename and the new default, each recorded once, by the console user');
+  await check(t, page, 'console-pipelines-default');
+
+  // Put the first default back: the tests after this one read it as the default.
+  t.equal(await submitForm(page, `Make default: ${defaultNow?.name ?? ''}`), 303);
+  t.same(cspReports, [], 'no CSP violation');
+});
+
 t.test('a member who may only read deals can neither move them nor change stages', async (t) => {
   const page = await newPage();
   await signIn(page, base, 'rita@stagecraft.test', TEST_PASSWORD);
@@ -232,6 +270,11 @@ t.test('a member who may only read deals can neither move them nor change stages
   t.equal((await forms.post(stagePath, { name: 'Renamed by Rita' })).status, 403, 'a rename');
   t.equal((await forms.post(`${stagePath}/position`, { position: '3' })).status, 403, 'a move');
   t.equal((await forms.post('/pipelines', { name: 'Rita pipeline' })).status, 403, 'a new pipeline');
+  t.equal((await forms.post(`/pipelines/${pipeline.id}`, { name: 'Renamed by Rita' })).status, 403, "a pipeline's rename");
+  const other = (await api.get<ListPage<Pipeline>>('/v1/pipelines')).body.data.find((p) => !p.is_default);
+  t.equal((await forms.post(`/pipelines/${other?.id ?? ''}/default`, {})).status, 403, 'making one the default');
+  t.equal((await api.get<Pipeline>(`/v1/pipelines/${pipeline.id}`)).body.name, pipeline.name, 'the pipeline is as it was');
+  t.equal((await api.get<Pipeline>(`/v1/pipelines/${other?.id ?? ''}`)).body.is_default, false, 'and still not the default');
   t.notOk((await api.get<ListPage<Pipeline>>('/v1/pipelines')).body.data.some((p) => p.name === 'Rita pipeline'), 'none added');
   const after = (await api.get<Pipeline>(`/v1/pipelines/${pipeline.id}`)).body.stages.find((s) => s.id === first.id);
   t.match(after, { name: first.name, position: 0 }, 'the stage is as it was');

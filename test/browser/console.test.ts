@@ -364,7 +364,7 @@ t.test('every page: the banner and the section links are landmarks beside main, 
 
 t.test('on a narrow screen a wide table scrolls in its own box, and the page does not scroll sideways', async (t) => {
   await page.setViewportSize({ width: 390, height: 800 });
-  for (const path of ['/members', '/tokens']) {
+  for (const path of ['/members', '/tokens', '/pipelines', '/contacts/new', '/deals/new']) {
     await page.goto(`${base}${ws}${path}`);
     // Before, the table's hidden "Actions" header (position: absolute) was placed past the scrolling box, widening the page.
     t.equal(await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth'), 0, `${path}: no sideways scroll`);
@@ -375,7 +375,9 @@ t.test('on a narrow screen a wide table scrolls in its own box, and the page doe
 t.test('every page: security headers, CSRF fields on every form, no inline script', async (t) => {
   const cookies = (await context.cookies(base)).map((c) => `${c.name}=${c.value}`).join('; ');
   const edited = (await writer.post<{ id: string }>('/v1/contacts', { first_name: 'Headers', phone: '+1 415 555 2998' })).body.id;
-  for (const path of ['', '/contacts', '/contacts/new', `/contacts/${edited}/edit`, '/deals', '/deals/new', '/pipelines', '/fields', '/activity', '/connect', '/agents', '/tokens', '/webhooks', '/members', '/settings']) {
+  // A second pipeline, so the pipelines page also has its "Make default" form.
+  const renamed = (await writer.post<{ id: string }>('/v1/pipelines', { name: 'Headers pipeline' })).body.id;
+  for (const path of ['', '/contacts', '/contacts/new', `/contacts/${edited}/edit`, '/deals', '/deals/new', '/pipelines', `/pipelines/${renamed}`, '/fields', '/activity', '/connect', '/agents', '/tokens', '/webhooks', '/members', '/settings']) {
     const res = await fetch(`${base}${ws}${path}`, { headers: { cookie: cookies }, redirect: 'manual' });
     t.equal(res.status, 200, `${path || '/'}: 200`);
     const csp = res.headers.get('content-security-policy') ?? '';

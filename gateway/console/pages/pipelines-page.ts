@@ -48,6 +48,14 @@ function moveButton(view: PipelinesView, stageUrl: string, position: number, lab
   </form>`;
 }
 
+/** Makes a pipeline the default (PATCH /v1/pipelines/{id} with is_default): a form, so it works without JavaScript. */
+function makeDefaultButton(view: PipelinesView, pipeline: Pipeline, pipelineUrl: string): Html {
+  return html`<form class="inline-form" method="post" action="${pipelineUrl}/default">
+    <input type="hidden" name="csrf_token" value="${view.session.csrf}">
+    <button class="link" type="submit" aria-label="Make default: ${pipeline.name}">Make default</button>
+  </form>`;
+}
+
 /** An active stage at `index` of `count`: rename, move up or down (where there is room), archive. */
 function stageItem(view: PipelinesView, pipeline: Pipeline, stage: Pipeline['stages'][number], index: number, count: number): Html {
   const stageUrl = workspacePath(view.session, `/pipelines/${encodeURIComponent(pipeline.id)}/stages/${encodeURIComponent(stage.id)}`);
@@ -60,6 +68,7 @@ function stageItem(view: PipelinesView, pipeline: Pipeline, stage: Pipeline['sta
 
 function pipelineSection(view: PipelinesView, pipeline: Pipeline): Html {
   const refusal = view.refusal?.pipelineId === pipeline.id ? view.refusal : undefined;
+  const pipelineUrl = workspacePath(view.session, `/pipelines/${encodeURIComponent(pipeline.id)}`);
   const ids = { heading: `pipeline-${pipeline.id}`, error: `pipeline-${pipeline.id}-error`, name: `pipeline-${pipeline.id}-stage-name` };
   const refused = { field: refusal?.field, errorId: ids.error };
   // Archived stages have no place in the order any more: named apart from it.
@@ -67,6 +76,7 @@ function pipelineSection(view: PipelinesView, pipeline: Pipeline): Html {
   const active = pipeline.stages.filter((s) => !s.archived);
   return html`<section aria-labelledby="${ids.heading}">
     <h2 id="${ids.heading}">${pipeline.name}${pipeline.is_default ? html` <span class="muted">(default)</span>` : ''}</h2>
+    <p><a href="${pipelineUrl}" aria-label="Rename the pipeline ${pipeline.name}">Rename</a>${pipeline.is_default ? '' : html` · ${makeDefaultButton(view, pipeline, pipelineUrl)}`}</p>
     <ol>${active.map((s, i) => stageItem(view, pipeline, s, i, active.length))}</ol>
     ${archived.length > 0 ? html`<p class="muted">Archived: ${archived.map((s) => s.name).join(', ')}</p>` : ''}
     ${refusal ? html`<p class="error" role="alert" id="${ids.error}">${refusal.error}</p>` : ''}
@@ -99,7 +109,7 @@ function newPipelineSection(view: PipelinesView): Html {
   </section>`;
 }
 
-/** The workspace's pipelines and their stages (administrators): add a stage at the end, rename or move one, archive one after a confirmation; add a pipeline. */
+/** The workspace's pipelines and their stages (administrators): rename a pipeline or make it the default; add a stage at the end, rename or move one, archive one after a confirmation; add a pipeline. */
 export function pipelinesPage(view: PipelinesView): Html {
   return consoleLayout({
     session: view.session,

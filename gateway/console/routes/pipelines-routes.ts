@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { archiveStage, createPipeline, createStage, listPipelines, updateStage, type Pipeline } from '../../../shared/contracts/pipelines.js';
+import { archiveStage, createPipeline, createStage, listPipelines, updatePipeline, updateStage, type Pipeline } from '../../../shared/contracts/pipelines.js';
 import { NotFoundError, type CrmError } from '../../../shared/errors.js';
 import { callWorker } from '../../call-worker.js';
 import type { GatewayDeps } from '../../deps.js';
@@ -14,6 +14,7 @@ import { refusalMessage, refusedField } from '../form-refusal.js';
 import { noticeFrom } from '../notice.js';
 import { confirmPage } from '../pages/confirm-page.js';
 import { NEW_PIPELINE_LABELS, newStageLabel, pipelinesPage, type NewPipelineForm, type PipelineRefusal } from '../pages/pipelines-page.js';
+import { PIPELINE_NAME_LABEL, pipelineEditPage } from '../pages/pipeline-edit-page.js';
 import { STAGE_NAME_LABEL, stageEditPage } from '../pages/stage-edit-page.js';
 import { requireConfiguration } from '../require-configuration.js';
 import { workspacePath } from '../workspace-url.js';
@@ -24,6 +25,8 @@ const NOTICES: Record<string, string> = {
   renamed: 'The stage was renamed.',
   moved: 'The stage was moved.',
   created: 'The pipeline was added.',
+  pipeline_renamed: 'The pipeline was renamed.',
+  made_default: 'The pipeline is now the default: new deals go there when none is named.',
 };
 
 /** The textarea's stage names, each with its line (blank lines, e.g. a trailing line break, are no stage). */
@@ -105,6 +108,34 @@ export function pipelinesRoutes(deps: GatewayDeps): Router {
       throw error;
     }
     res.redirect(303, `${listPath(req)}?notice=added`);
+  });
+
+  router.get('/:pipelineId', async (req, res) => {
+    const pipeline = listed(await pipelines(req), pathParam(req, 'pipelineId'));
+    sendPage(res, pipelineEditPage({ session: sessionOf(req), pipeline }));
+  });
+
+  router.post('/:pipelineId', async (req, res) => {
+    const id = pathParam(req, 'pipelineId');
+    const name = textField(req, 'name', 1000);
+    try {
+      await callWorker(deps.bus, req, updatePipeline, parseWith(updatePipeline.input, { id, name }));
+    } catch (error) {
+      if (crmErrorIn(error, ['validation_failed', 'conflict'])) {
+        const pipeline = listed(await pipelines(req), id);
+        const labels = { name: PIPELINE_NAME_LABEL };
+        const refusal = { name, error: refusalMessage(error, labels), field: refusedField(error, labels) };
+        return sendPage(res, pipelineEditPage({ session: sessionOf(req), pipeline, refusal }), HTTP_STATUS[error.code]);
+      }
+      throw error;
+    }
+    res.redirect(303, `${listPath(req)}?notice=pipeline_renamed`);
+  });
+
+  // Making the default default again changes nothing: sent twice, it is the default once.
+  router.post('/:pipelineId/default', async (req, res) => {
+    await callWorker(deps.bus, req, updatePipeline, { id: pathParam(req, 'pipelineId'), is_default: true });
+    res.redirect(303, `${listPath(req)}?notice=made_default`);
   });
 
   const stageOf = async (req: Request) => {

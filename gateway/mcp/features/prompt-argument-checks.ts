@@ -1,6 +1,6 @@
 import type { Pipeline } from '../../../shared/contracts/pipelines.js';
 import { InternalError, ValidationError } from '../../../shared/errors.js';
-import { ID_PREFIXES, type IdKind } from '../../../shared/ids.js';
+import { ID_PREFIXES, isMadeId, type IdKind } from '../../../shared/ids.js';
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -13,16 +13,25 @@ export function day(value: string | undefined, name: string): string | undefined
   return value;
 }
 
-const quotedNames = (names: readonly string[]) => names.map((n) => JSON.stringify(n)).join(', ');
+/**
+ * A user-written value inside a prompt's text: JSON-quoted, so a quote or a line break in it cannot
+ * end the quotation and read as a step; the line and paragraph separators JSON leaves as they are
+ * (U+2028, U+2029, and NEL, U+0085) are escaped too, as a reader may break the line at them.
+ */
+export function quoted(value: string): string {
+  return JSON.stringify(value).replace(/[\u0085\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
 
-/** The pipeline named (case ignored, as names are unique), or the default one when none is. */
+const quotedNames = (names: readonly string[]) => names.map(quoted).join(', ');
+
+/** The pipeline named (case ignored, as names are unique) or given by id, or the default one when none is. */
 export function pipelineNamed(pipelines: readonly Pipeline[], name: string | undefined): Pipeline {
   if (name === undefined) {
     const chosen = pipelines.find((p) => p.is_default) ?? pipelines[0];
     if (!chosen) throw new InternalError('The workspace has no pipeline.');
     return chosen;
   }
-  const found = pipelines.find((p) => p.name.toLowerCase() === name.toLowerCase());
+  const found = pipelines.find((p) => p.id === name || p.name.toLowerCase() === name.toLowerCase());
   if (!found) throw new ValidationError(`pipeline: there is no pipeline named ${JSON.stringify(name)}. Pipelines: ${quotedNames(pipelines.map((p) => p.name))}.`, 'pipeline');
   return found;
 }
@@ -35,12 +44,14 @@ export function stageNamed(pipeline: Pipeline, name: string): string {
   return found;
 }
 
-const KIND_OF_PREFIX = new Map(Object.entries(ID_PREFIXES).map(([kind, prefix]) => [`${prefix}_`, kind as IdKind]));
+const ID_KINDS = Object.keys(ID_PREFIXES) as IdKind[];
 
-/** An id of another kind where a record of `kinds` goes (a deal's id as the contact) is refused, not searched for as a name. */
+/**
+ * An id of another kind where a record of `kinds` goes (a deal's id as the contact) is refused,
+ * not searched for as a name. Only a whole id counts: deal_desk@acme.test is an e-mail address.
+ */
 export function refuseOtherKindOfId(value: string, name: string, kinds: readonly IdKind[]): void {
-  const prefix = /^[a-z]+_/.exec(value)?.[0];
-  const kind = prefix ? KIND_OF_PREFIX.get(prefix) : undefined;
+  const kind = ID_KINDS.find((k) => isMadeId(k, value));
   if (kind === undefined || kinds.includes(kind)) return;
   const wanted = kinds.map((k) => `a ${k} (${ID_PREFIXES[k]}_…)`).join(' or ');
   throw new ValidationError(`${name}: ${JSON.stringify(value)} is the id of a ${kind}; ${name} takes ${wanted}, by id or by name.`, name);

@@ -1,16 +1,25 @@
 import { listContacts } from '../../../shared/contracts/contacts.js';
 import { describeSchema } from '../../../shared/contracts/schema.js';
+import { ValidationError } from '../../../shared/errors.js';
 import type { Completer } from '../mcp-features.js';
+import { pipelineNamed } from './prompt-argument-checks.js';
 
 /** Completers whose values come from the workspace's design or data. */
 export const pipelineNames: Completer = async (_value, call) => (await call.run(describeSchema, {})).pipelines.map((p) => p.name);
 
-/** Stage names of the pipeline already chosen (by name or id), else of every pipeline. */
+/**
+ * Active stage names of the pipeline the prompt will review: the one already chosen (by name or
+ * id), else the default one; none while the chosen pipeline is not one the workspace has.
+ */
 export const stageNames: Completer = async (_value, call, context) => {
   const { pipelines } = await call.run(describeSchema, {});
-  const chosen = context.pipeline?.toLowerCase();
-  const inScope = chosen ? pipelines.filter((p) => p.id === context.pipeline || p.name.toLowerCase() === chosen) : pipelines;
-  return (inScope.length > 0 ? inScope : pipelines).flatMap((p) => p.stages.filter((s) => !s.archived).map((s) => s.name));
+  if (pipelines.length === 0) return [];
+  try {
+    return pipelineNamed(pipelines, context.pipeline).stages.filter((s) => !s.archived).map((s) => s.name);
+  } catch (error) {
+    if (error instanceof ValidationError) return [];
+    throw error;
+  }
 };
 
 export const pipelineIds: Completer = async (_value, call) => (await call.run(describeSchema, {})).pipelines.map((p) => p.id);

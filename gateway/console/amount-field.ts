@@ -1,28 +1,31 @@
+import { minorUnitDigits } from '../../shared/contracts/iso-4217.js';
 import { ValidationError } from '../../shared/errors.js';
 
-/** The decimals a currency is written with (JPY none, USD two); two for a code the runtime does not know, which the schema then refuses. */
-function decimalsOf(currency: string): number {
-  try {
-    return new Intl.NumberFormat('en-US', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return 2;
-  }
-}
+/** Digits, with commas (or spaces) only between groups of three: 1,250 and 1 250 and 1250, not 1250,50. */
+const AMOUNT = /^(\d{1,3}(?:[, ]\d{3})+|\d+)(?:\.(\d*))?$/;
 
 /**
  * An amount as people type it ("1,250.50" in USD) as the API's integer minor units (125050),
- * the inverse of format.ts's money(); blank is none. A number the currency cannot hold (three
- * decimals in USD, any in JPY) is refused rather than rounded.
+ * the inverse of format.ts's money(); blank is none. A comma before the decimals ("1250,50",
+ * as many countries write it) is refused, not read as a thousands separator (which stored
+ * 125050.00); so is a number the currency cannot hold (three decimals in USD, any in JPY).
  */
 export function minorUnitsOf(typed: string, currency: string): number | null {
-  const text = typed.replace(/[,\s]/g, '');
+  const text = typed.trim();
   if (text === '') return null;
-  const decimals = decimalsOf(currency.trim().toUpperCase());
-  const match = /^(\d{1,16})(?:\.(\d*))?$/.exec(text);
-  const fraction = match?.[2] ?? '';
-  if (!match?.[1] || fraction.length > decimals) {
-    const example = decimals === 0 ? '1250' : `1250.${'5'.padEnd(decimals, '0')}`;
-    throw new ValidationError(`amount: must be a number such as ${example}${decimals === 0 ? ', without decimals in this currency' : `, with at most ${decimals} decimals`}`, 'amount');
+  const decimals = minorUnitDigits(currency.trim().toUpperCase());
+  const example = decimals === 0 ? '1,250' : `1,250.${'5'.padEnd(decimals, '0')}`;
+  if (text.startsWith('-')) throw new ValidationError('amount: must not be negative.', 'amount');
+  const match = AMOUNT.exec(text);
+  const [whole, fraction = ''] = match ? [match[1]!.replace(/[, ]/g, ''), match[2]] : [];
+  if (whole === undefined || fraction.length > decimals) {
+    const how = decimals === 0 ? 'without decimals in this currency' : `with a dot before at most ${decimals} decimals`;
+    throw new ValidationError(`amount: must be a number such as ${example}, ${how} (commas only between thousands).`, 'amount');
   }
-  return Number(match[1] + fraction.padEnd(decimals, '0'));
+  const minorUnits = Number(whole + fraction.padEnd(decimals, '0'));
+  if (!Number.isSafeInteger(minorUnits)) {
+    const largest = (Number.MAX_SAFE_INTEGER / 10 ** decimals).toLocaleString('en-US', { maximumFractionDigits: 0 });
+    throw new ValidationError(`amount: must be at most about ${largest} in this currency.`, 'amount');
+  }
+  return minorUnits;
 }

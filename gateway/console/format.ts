@@ -1,4 +1,5 @@
 import { html, type Html } from '../pages/html.js';
+import { minorUnitDigits } from '../../shared/contracts/iso-4217.js';
 
 /** Where times are shown: the workspace's time zone (a ConsoleSession is one). */
 export interface ShownIn {
@@ -33,11 +34,11 @@ export function when(iso: string | null, shownIn: ShownIn, never = 'Never'): Htm
   return html`<time datetime="${iso}">${text}</time>`;
 }
 
-/** Integer minor units in the currency's own decimals, e.g. 125000 USD is "$1,250.00". */
+/** Integer minor units in the currency's ISO 4217 decimals, e.g. 125000 USD is "$1,250.00". */
 export function money(amount: number | null, currency: string | null): string {
   if (amount === null) return '';
   if (currency === null) return String(amount);
-  const format = new Intl.NumberFormat('en-US', { style: 'currency', currency });
-  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
+  const digits = minorUnitDigits(currency);
+  const format = new Intl.NumberFormat('en-US', { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits });
   return format.format(amount / 10 ** digits);
 }

@@ -37,3 +37,24 @@ export function withdrawnCurrencyProblem(code: string): string | null {
   const replacement = WITHDRAWN_CURRENCIES[code];
   return replacement ? `must be an active ISO 4217 currency code: ${code} was withdrawn, use ${replacement}` : null;
 }
+
+/**
+ * ISO 4217's minor unit (the decimals an amount is written with) where it is not 2; the units
+ * and metals without one (XAG, XAU, XBA–XBD, XDR, XPD, XPT, XSU, XUA) count whole units. Kept as
+ * data for the reason the list above is: ICU writes IQD, IRR, LBP and RSD without decimals,
+ * though ISO gives IQD three and the others two.
+ */
+const MINOR_UNITS_NOT_TWO: Readonly<Record<string, number>> = Object.freeze(
+  Object.assign(Object.create(null) as Record<string, number>, {
+    ...Object.fromEntries('BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF'.split(' ').map((c) => [c, 0])),
+    ...Object.fromEntries('XAG XAU XBA XBB XBC XBD XDR XPD XPT XSU XUA'.split(' ').map((c) => [c, 0])),
+    ...Object.fromEntries('BHD IQD JOD KWD LYD OMR TND'.split(' ').map((c) => [c, 3])),
+    CLF: 4,
+    UYW: 4,
+  }),
+);
+
+/** The decimals of the currency's amounts: an amount of 125050 in USD (2) is 1,250.50, in JPY (0) ¥125,050. */
+export function minorUnitDigits(code: string): number {
+  return MINOR_UNITS_NOT_TWO[code] ?? 2;
+}

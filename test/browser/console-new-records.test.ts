@@ -97,6 +97,38 @@ t.test('the same form sent twice (a double click, a resent POST) creates one con
   t.equal((await createdEvents(created[0]?.id ?? '')).length, 1, 'and one event');
 });
 
+t.test('a form sent again from the history with other values gets a new key and says so; sent then, it creates another', async (t) => {
+  // Before, the key's reuse with other values was a page saying "Use a new key", and what was typed was lost.
+  const forms = await signInToConsole(base, wsId, admin.user.email, TEST_PASSWORD);
+  const key = field(await (await forms.browser.request(`${base}${ws}/contacts/new`)).text(), 'idempotency_key');
+  const first = await forms.post('/contacts/new', { idempotency_key: key, first_name: 'Hist', last_name: 'One', email: '', phone: '415 555 0811' });
+  t.equal(first.status, 303);
+  const edited = { idempotency_key: key, first_name: 'Hist', last_name: 'Two', email: '', phone: '415 555 0812' };
+  const again = await forms.post('/contacts/new', edited);
+  t.equal(again.status, 409);
+  const page = await again.text();
+  t.match(page, /This form was sent before with other values, and that record was created/);
+  t.match(page, /value="Two"/, 'what was typed is kept');
+  const fresh = field(page, 'idempotency_key');
+  t.not(fresh, key, 'with a new key');
+  t.equal((await forms.post('/contacts/new', { ...edited, idempotency_key: fresh })).status, 303, 'sent with it, created');
+  t.same((await contactsNamed('Hist')).map((c) => c.last_name).sort(), ['One', 'Two']);
+});
+
+t.test('a new deal whose stage was archived meanwhile comes back with no stage chosen, not the first of another pipeline', async (t) => {
+  const spare = (await api.post<Pipeline>('/v1/pipelines', { name: 'Spare', stages: ['Kept', 'Gone'] })).body;
+  const gone = spare.stages[1]!;
+  const forms = await signInToConsole(base, wsId, admin.user.email, TEST_PASSWORD);
+  const key = field(await (await forms.browser.request(`${base}${ws}/deals/new?pipeline=${spare.id}`)).text(), 'idempotency_key');
+  t.equal((await api.send('DELETE', `/v1/pipelines/${spare.id}/stages/${gone.id}`)).status, 200, 'archived after the form was read');
+  const refused = await forms.post('/deals/new', { idempotency_key: key, name: 'Late deal', amount: '', currency: '', stage_id: gone.id });
+  t.equal(refused.status, 400);
+  const page = await refused.text();
+  t.match(page, /<option value="" selected disabled>Choose a stage<\/option>/, 'a stage is to be chosen again');
+  t.match(page, /<select id="deal-stage" name="stage_id" required/, 'and one must be');
+  t.same(await dealsNamed('Late deal'), [], 'nothing created');
+});
+
 t.test('a member who may only read contacts gets no link, and the form and its POST are refused', async (t) => {
   const page = await newPage();
   await signIn(page, base, 'rick@newco.test', TEST_PASSWORD, `${ws}/contacts`);
@@ -148,7 +180,7 @@ t.test('a new deal from the Deals page: in the pipeline shown, a refused amount 
   await page.getByLabel('Currency').fill('usd');
   await stage.selectOption(quoted?.id ?? '');
   t.equal(await submitForm(page, 'Create deal'), 400, 'three decimals in USD are refused, not rounded');
-  t.match(await page.getByRole('alert').innerText(), /^Amount: must be a number such as 1250\.50, with at most 2 decimals/);
+  t.match(await page.getByRole('alert').innerText(), /^Amount: must be a number such as 1,250\.50, with a dot before at most 2 decimals/);
   t.equal(await page.getByLabel('Amount').getAttribute('aria-invalid'), 'true', 'the amount is marked');
   t.equal(await page.getByLabel('Name').inputValue(), 'Renewal 2027', 'what was typed is kept');
   t.equal(await page.getByLabel('Amount').inputValue(), '1,250.505');

@@ -30,7 +30,7 @@ export function contactNewPage(view: ContactNewView): Html {
       ${view.error ? html`<p class="error" role="alert" id="contact-error">${view.error}${existing}</p>` : ''}
       <form method="post" action="${list}/new">
         <input type="hidden" name="csrf_token" value="${view.session.csrf}">
-        <input type="hidden" name="idempotency_key" value="${view.idempotencyKey}">
+        <input type="hidden" name="idempotency_key" value="${view.idempotencyKey}" autocomplete="off">
         ${contactFields(view.form, refused)}
         <div class="actions">
           <button class="primary" type="submit">Create contact</button>

@@ -14,7 +14,7 @@ export interface DealNewForm {
 }
 
 /** The form's fields as the page labels them, also how its refusals name them (a pipeline is chosen with its stage). */
-export const DEAL_NEW_LABELS = { name: 'Name', amount: 'Amount', currency: 'Currency', stage_id: 'Pipeline and stage', stage: 'Pipeline and stage', pipeline_id: 'Pipeline and stage' };
+export const DEAL_NEW_LABELS = { name: 'Name', amount: 'Amount', currency: 'Currency', stage_id: 'Pipeline and stage', pipeline_id: 'Pipeline and stage' };
 
 export interface DealNewView {
   session: ConsoleSession;
@@ -34,10 +34,13 @@ function stageGroup(pipeline: Pipeline, chosen: string): Html {
   </optgroup>`;
 }
 
+/** Whether the stage is one the list offers (an active stage). */
+const offered = (pipelines: Pipeline[], stageId: string) => pipelines.some((p) => p.stages.some((s) => s.id === stageId && !s.archived));
+
 /** A new deal with POST /v1/deals' operation: its name, amount and currency, pipeline and stage. */
 export function dealNewPage(view: DealNewView): Html {
   const list = workspacePath(view.session, '/deals');
-  const refused = { field: view.errorField === 'stage' || view.errorField === 'pipeline_id' ? 'stage_id' : view.errorField, errorId: 'deal-error' };
+  const refused = { field: view.errorField === 'pipeline_id' ? 'stage_id' : view.errorField, errorId: 'deal-error' };
   return consoleLayout({
     session: view.session,
     section: 'deals',
@@ -46,7 +49,7 @@ export function dealNewPage(view: DealNewView): Html {
       ${view.error ? html`<p class="error" role="alert" id="deal-error">${view.error}</p>` : ''}
       <form method="post" action="${list}/new">
         <input type="hidden" name="csrf_token" value="${view.session.csrf}">
-        <input type="hidden" name="idempotency_key" value="${view.idempotencyKey}">
+        <input type="hidden" name="idempotency_key" value="${view.idempotencyKey}" autocomplete="off">
         <label for="deal-name">${DEAL_NEW_LABELS.name}</label>
         <input id="deal-name" name="name" type="text" required autocomplete="off" value="${view.form.name}" ${controlState(refused, 'name')}>
         <label for="deal-amount">${DEAL_NEW_LABELS.amount}</label>
@@ -56,7 +59,11 @@ export function dealNewPage(view: DealNewView): Html {
         <input id="deal-currency" name="currency" type="text" maxlength="3" autocomplete="off" value="${view.form.currency}" ${controlState(refused, 'currency', 'deal-currency-help')}>
         <p id="deal-currency-help" class="muted">An ISO 4217 code such as USD or EUR; needed with an amount.</p>
         <label for="deal-stage">${DEAL_NEW_LABELS.stage_id}</label>
-        <select id="deal-stage" name="stage_id" ${controlState(refused, 'stage_id')}>
+        <select id="deal-stage" name="stage_id" required ${controlState(refused, 'stage_id')}>
+          ${
+            // A stage archived since the form was read is no longer listed: without this, the browser would choose the first stage of the first pipeline.
+            offered(view.pipelines, view.form.stage_id) ? '' : html`<option value="" selected disabled>Choose a stage</option>`
+          }
           ${view.pipelines.map((p) => stageGroup(p, view.form.stage_id))}
         </select>
         <div class="actions">

@@ -9,7 +9,7 @@ import { sendPage } from '../../pages/session-routes.js';
 import { parseWith } from '../../validation.js';
 import { may } from '../console-layout.js';
 import { sessionOf } from '../console-session.js';
-import { idempotencyKeyOfForm, newIdempotencyKey } from '../form-idempotency-key.js';
+import { afterRefusal, FORM_AGAIN_CODES, idempotencyKeyOfForm, newIdempotencyKey } from '../form-idempotency-key.js';
 import { refusalMessage, refusedField } from '../form-refusal.js';
 import { CONTACT_FIELD_LABELS, contactDetailsOf, type ContactDetails } from '../pages/contact-fields.js';
 import { contactNewPage } from '../pages/contact-new-page.js';
@@ -54,12 +54,11 @@ export function contactNewRoute(deps: GatewayDeps): Router {
     try {
       id = (await callWorker(deps.bus, req, createContact, createInput(form), idempotencyKey === undefined ? {} : { idempotencyKey })).result.id;
     } catch (error) {
-      if (crmErrorIn(error, ['validation_failed', 'phone_taken'])) {
+      if (crmErrorIn(error, ['validation_failed', 'phone_taken', ...FORM_AGAIN_CODES])) {
         const page = contactNewPage({
           session: sessionOf(req),
           form,
-          idempotencyKey: idempotencyKey ?? newIdempotencyKey(),
-          error: refusalMessage(error, CONTACT_FIELD_LABELS),
+          ...afterRefusal(error, idempotencyKey, () => refusalMessage(error, CONTACT_FIELD_LABELS)),
           errorField: refusedField(error, CONTACT_FIELD_LABELS),
           existingId: error.details.existing_id,
         });

@@ -12,7 +12,7 @@ import { minorUnitsOf } from '../amount-field.js';
 import { may } from '../console-layout.js';
 import { sessionOf } from '../console-session.js';
 import { textField } from '../form-fields.js';
-import { idempotencyKeyOfForm, newIdempotencyKey } from '../form-idempotency-key.js';
+import { afterRefusal, FORM_AGAIN_CODES, idempotencyKeyOfForm, newIdempotencyKey } from '../form-idempotency-key.js';
 import { refusalMessage, refusedField } from '../form-refusal.js';
 import { DEAL_NEW_LABELS, dealNewPage, type DealNewForm } from '../pages/deal-new-page.js';
 import { workspacePath } from '../workspace-url.js';
@@ -66,14 +66,13 @@ export function dealNewRoute(deps: GatewayDeps): Router {
       id = (await callWorker(deps.bus, req, createDeal, createInput(form), idempotencyKey === undefined ? {} : { idempotencyKey })).result.id;
     } catch (error) {
       // A stage archived or deleted since the form was read is refused beside the list.
-      const refused = crmErrorIn(error, ['validation_failed']) || (crmErrorIn(error, ['not_found']) && ['stage_id', 'pipeline_id'].includes(error.details.param ?? ''));
+      const refused = crmErrorIn(error, ['validation_failed', ...FORM_AGAIN_CODES]) || (crmErrorIn(error, ['not_found']) && ['stage_id', 'pipeline_id'].includes(error.details.param ?? ''));
       if (refused) {
         const page = dealNewPage({
           session: sessionOf(req),
           pipelines: await pipelinesOf(req),
           form,
-          idempotencyKey: idempotencyKey ?? newIdempotencyKey(),
-          error: refusalMessage(error, DEAL_NEW_LABELS),
+          ...afterRefusal(error, idempotencyKey, () => refusalMessage(error, DEAL_NEW_LABELS)),
           errorField: refusedField(error, DEAL_NEW_LABELS),
         });
         return sendPage(res, page, HTTP_STATUS[error.code]);

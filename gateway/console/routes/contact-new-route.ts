@@ -1,28 +1,21 @@
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import { createContact } from '../../../shared/contracts/contacts.js';
-import { ForbiddenError, NotFoundError } from '../../../shared/errors.js';
+import { NotFoundError } from '../../../shared/errors.js';
 import { callWorker } from '../../call-worker.js';
 import type { GatewayDeps } from '../../deps.js';
 import { HTTP_STATUS } from '../../errors/http-status.js';
 import { crmErrorIn } from '../../pages/form-error.js';
 import { sendPage } from '../../pages/session-routes.js';
 import { parseWith } from '../../validation.js';
-import { may } from '../console-layout.js';
 import { sessionOf } from '../console-session.js';
 import { afterRefusal, FORM_AGAIN_CODES, idempotencyKeyOfForm, newIdempotencyKey } from '../form-idempotency-key.js';
 import { refusalMessage, refusedField } from '../form-refusal.js';
 import { CONTACT_FIELD_LABELS, contactDetailsOf, type ContactDetails } from '../pages/contact-fields.js';
 import { contactNewPage } from '../pages/contact-new-page.js';
 import { workspacePath } from '../workspace-url.js';
+import { requireRecordWrite } from '../require-record-write.js';
 
 const EMPTY: ContactDetails = { first_name: '', last_name: '', email: '', phone: '' };
-
-/** Only a member who may write contacts, as for POST /v1/contacts (the worker checks again). */
-function requireContactsWrite(req: Request): void {
-  const session = sessionOf(req);
-  if (!may(session, 'contacts:read')) throw new NotFoundError('page');
-  if (!may(session, 'contacts:write')) throw new ForbiddenError('Your permissions in this workspace let you read contacts, not add them.');
-}
 
 /** The contact as POST /v1/contacts takes it: a blank last name or e-mail is none. */
 function createInput(form: ContactDetails) {
@@ -42,12 +35,12 @@ export function contactNewRoute(deps: GatewayDeps): Router {
   const router = Router();
 
   router.get('/new', (req, res) => {
-    requireContactsWrite(req);
+    requireRecordWrite(req, 'contacts', 'add', () => new NotFoundError('page'));
     sendPage(res, contactNewPage({ session: sessionOf(req), form: EMPTY, idempotencyKey: newIdempotencyKey() }));
   });
 
   router.post('/new', async (req, res) => {
-    requireContactsWrite(req);
+    requireRecordWrite(req, 'contacts', 'add', () => new NotFoundError('page'));
     const form = contactDetailsOf(req);
     const idempotencyKey = idempotencyKeyOfForm(req);
     let id: string;

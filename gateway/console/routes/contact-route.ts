@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { getContact, updateContact, type Contact } from '../../../shared/contracts/contacts.js';
-import { ForbiddenError, NotFoundError } from '../../../shared/errors.js';
+import { NotFoundError } from '../../../shared/errors.js';
 import { HTTP_STATUS } from '../../errors/http-status.js';
 import { crmErrorIn } from '../../pages/form-error.js';
 import { parseWith } from '../../validation.js';
@@ -22,6 +22,7 @@ import { recordNotes } from '../record-notes.js';
 import { recordPagePosition } from '../record-page-position.js';
 import { workspacePath } from '../workspace-url.js';
 import { recordValueNames } from '../record-value-names.js';
+import { requireRecordWrite } from '../require-record-write.js';
 
 const NOTICES: Record<string, string> = { saved: 'The contact was saved.', created: 'The contact was created.' };
 
@@ -69,10 +70,8 @@ export function contactRoute(deps: GatewayDeps): Router {
   router.get('/:contactId', (req, res) => show(req, res));
 
   const editable = async (req: Request): Promise<Contact> => {
-    const session = sessionOf(req);
     const id = pathParam(req, 'contactId');
-    if (!may(session, 'contacts:read')) throw new NotFoundError('contact', id);
-    if (!may(session, 'contacts:write')) throw new ForbiddenError('Your permissions in this workspace let you read contacts, not change them.');
+    requireRecordWrite(req, 'contacts', 'change', () => new NotFoundError('contact', id));
     return (await callWorker(deps.bus, req, getContact, { id })).result;
   };
 

@@ -1,7 +1,7 @@
 import { Router, type Request } from 'express';
 import { createDeal } from '../../../shared/contracts/deals.js';
 import type { Pipeline } from '../../../shared/contracts/pipelines.js';
-import { ForbiddenError, NotFoundError } from '../../../shared/errors.js';
+import { NotFoundError } from '../../../shared/errors.js';
 import { callWorker } from '../../call-worker.js';
 import type { GatewayDeps } from '../../deps.js';
 import { HTTP_STATUS } from '../../errors/http-status.js';
@@ -9,7 +9,6 @@ import { crmErrorIn } from '../../pages/form-error.js';
 import { sendPage } from '../../pages/session-routes.js';
 import { parseWith } from '../../validation.js';
 import { minorUnitsOf } from '../amount-field.js';
-import { may } from '../console-layout.js';
 import { sessionOf } from '../console-session.js';
 import { textField } from '../form-fields.js';
 import { afterRefusal, FORM_AGAIN_CODES, idempotencyKeyOfForm, newIdempotencyKey } from '../form-idempotency-key.js';
@@ -17,13 +16,7 @@ import { refusalMessage, refusedField } from '../form-refusal.js';
 import { DEAL_NEW_LABELS, dealNewPage, type DealNewForm } from '../pages/deal-new-page.js';
 import { workspacePath } from '../workspace-url.js';
 import { workspaceSchema } from '../workspace-schema.js';
-
-/** Only a member who may write deals, as for POST /v1/deals (the worker checks again). */
-function requireDealsWrite(req: Request): void {
-  const session = sessionOf(req);
-  if (!may(session, 'deals:read')) throw new NotFoundError('page');
-  if (!may(session, 'deals:write')) throw new ForbiddenError('Your permissions in this workspace let you read deals, not add them.');
-}
+import { requireRecordWrite } from '../require-record-write.js';
 
 /** The first active stage of the pipeline the Deals page showed (`?pipeline=`), else of the default one. */
 function firstStageOf(pipelines: Pipeline[], wanted: unknown): string {
@@ -51,14 +44,14 @@ export function dealNewRoute(deps: GatewayDeps): Router {
   const pipelinesOf = async (req: Request) => (await workspaceSchema(deps, req)).pipelines;
 
   router.get('/new', async (req, res) => {
-    requireDealsWrite(req);
+    requireRecordWrite(req, 'deals', 'add', () => new NotFoundError('page'));
     const pipelines = await pipelinesOf(req);
     const form = { name: '', amount: '', currency: '', stage_id: firstStageOf(pipelines, req.query.pipeline) };
     sendPage(res, dealNewPage({ session: sessionOf(req), pipelines, form, idempotencyKey: newIdempotencyKey() }));
   });
 
   router.post('/new', async (req, res) => {
-    requireDealsWrite(req);
+    requireRecordWrite(req, 'deals', 'add', () => new NotFoundError('page'));
     const form: DealNewForm = { name: textField(req, 'name', 1000), amount: textField(req, 'amount', 100), currency: textField(req, 'currency', 20), stage_id: textField(req, 'stage_id', 100) };
     const idempotencyKey = idempotencyKeyOfForm(req);
     let id: string;

@@ -73,8 +73,9 @@ without a share of the file or an ETA.
 
 Exit codes: 0 when every row was imported or already present; ${ROWS_NOT_IMPORTED_EXIT_CODE} when the import
 ran to its end but rows are listed in the errors file (the rest are imported); 1 when
-it stopped part-way (the message says what is done); 2 for a mistake in the command or
-the file's columns (nothing imported); 130 when interrupted.
+it failed (a file or workspace not found) or stopped part-way (the message says what is
+done); 2 for a mistake in the command or the file's columns (nothing imported); 130 when
+interrupted.
 
 Progress goes to stderr (a bar on a terminal). With NATS_URL set, the batches are
 written by the running contacts workers ("crm worker contacts"); without it, by this

@@ -16,8 +16,8 @@ Sends one signed test event (type ${TEST_EVENT_TYPE}) to URL, as the service del
 webhooks: Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature),
 https to a public address only (unless WEBHOOK_ALLOW_PRIVATE_NETWORKS=true), no redirects
 followed, WEBHOOK_TIMEOUT. Signs with --secret, or with a new secret it prints, so the
-receiver can verify the delivery. Exits 1 when the receiver did not answer 2xx, 2 when the URL is one the service
-would refuse.`;
+receiver can verify the delivery. Exits 1 when the receiver did not answer 2xx, 2 when
+the URL is one the service would refuse.`;
 
 export async function run(argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;

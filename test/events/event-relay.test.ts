@@ -99,6 +99,8 @@ t.test('one copy relays; when it is killed the other takes over, and what was co
   const holds = await Promise.all(relays.map(async (w) => (await w.settledText()).includes('relaying events (this copy holds the relay lease)')));
   const holding = relays.filter((_, i) => holds[i]);
   t.equal(holding.length, 1, 'exactly one copy holds the lease');
+  const lines = (await Promise.all(relays.map((w) => w.settledText()))).join('\n').split('\n').filter((l) => l.startsWith('{'));
+  t.same(lines.filter((l) => (l.match(/"component":/g) ?? []).length > 1), [], 'every log line names its component once (a line with one key twice is read differently by each log tool)');
   const [holder] = holding;
   const other = relays.find((w) => w !== holder);
   // Between commit and publish: the relaying copy dies (kill -9) while writes commit.

@@ -13,11 +13,13 @@ import { RelayLease } from './relay/relay-lease.js';
  */
 export function startWebhooksBackground(services: WorkerServices, log: Logger): BackgroundTask {
   const delivery = startWebhookDelivery(services, log);
+  // Not `component`: the process logger's own binding has that key, and a line holding one key twice is read differently by each log tool.
+  const relayLog = log.child({ task: 'event relay' });
   const sink = services.jetStream
-    ? jetStreamSink(services.jetStream, services.busNamespace, services.events, log.child({ component: 'event relay' }))
+    ? jetStreamSink(services.jetStream, services.busNamespace, services.events, relayLog)
     : inProcessSink((events) => delivery.deliver(events.map(streamEventOf)));
   const databaseUrl = services.orm.config.get('clientUrl') ?? '';
-  const relay = new EventRelay(services.orm, new RelayLease(databaseUrl, services.busNamespace, log), sink, log.child({ component: 'event relay' }));
+  const relay = new EventRelay(services.orm, new RelayLease(databaseUrl, services.busNamespace, log), sink, relayLog);
   return {
     stop: async () => {
       await relay.stop();

@@ -4,6 +4,7 @@ import { printJson, printLines } from '../output.js';
 import { PASSWORD_OPTIONS, PASSWORD_SOURCES, passwordFrom, passwordSourceOf } from '../password.js';
 import { withLocalServices } from '../with-local-services.js';
 import { withOptionNames } from '../option-refusal.js';
+import { crmInvocation } from '../crm-invocation.js';
 
 export const usage = `Usage: crm bootstrap --org NAME --workspace NAME --email EMAIL (--password PASSWORD | --password-stdin)
                      [--default-country CC] [--json]
@@ -48,6 +49,6 @@ export async function run(argv: string[]): Promise<void> {
     `Administrator ${result.user.email} (${result.user.id}) ${verb(result.user.created)}`,
     '',
     // The id: the name may be another organization's workspace's too, or read as an id (ws_…), and then address nothing or several.
-    `Next: crm tokens create --workspace ${result.workspace.id} --scopes contacts:read,contacts:write`,
+    `Next: ${crmInvocation()} tokens create --workspace ${result.workspace.id} --scopes contacts:read,contacts:write`,
   );
 }

@@ -15,6 +15,7 @@ import { parseCommandArgs, withoutPositionals } from '../args.js';
 import { busClient, connectTransport, resolveDatabase, resolveSecret } from '../environment.js';
 import { printLines } from '../output.js';
 import { onShutdown } from '../shutdown.js';
+import { crmInvocation } from '../crm-invocation.js';
 
 export const usage = `Usage: crm start
 
@@ -59,8 +60,8 @@ export async function run(argv: string[]): Promise<void> {
     '  Health       ' + `${gateway.url}/healthz   ${gateway.url}/readyz`,
     '',
     'First time? In another terminal:',
-    '  npm run crm -- bootstrap --org "Acme" --workspace "Sales" --email you@example.com --password-stdin --default-country US',
-    '  npm run crm -- tokens create --workspace "Sales" --scopes contacts:read,contacts:write --name "my script"',
+    `  ${crmInvocation()} bootstrap --org "Acme" --workspace "Sales" --email you@example.com --password-stdin --default-country US`,
+    `  ${crmInvocation()} tokens create --workspace "Sales" --scopes contacts:read,contacts:write --name "my script"`,
     `  curl -H "Authorization: Bearer sk_live_…" ${gateway.url}/v1/me`,
     '',
     'Stop with Ctrl-C.',

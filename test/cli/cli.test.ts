@@ -222,10 +222,16 @@ t.test('users add, tokens create/list/revoke with --json', async (t) => {
 });
 
 t.test('crm bootstrap: the next command it prints works, also for a workspace name another organization has too', async (t) => {
-  const boot = (org: string) => stack.crm(['bootstrap', '--org', org, '--workspace', 'Field Sales', '--email', `owner@${org.toLowerCase()}.test`, '--password', TEST_PASSWORD]);
+  const { runCrm } = await import('../helpers/process.js');
+  // An installed `crm`, run by name: no npm_lifecycle_event (npm test sets one, which its children inherit).
+  const byName: NodeJS.ProcessEnv = { ...stack.env, npm_lifecycle_event: undefined };
+  const boot = (org: string, env = byName) => runCrm(['bootstrap', '--org', org, '--workspace', 'Field Sales', '--email', `owner@${org.toLowerCase()}.test`, '--password', TEST_PASSWORD], env);
   t.equal((await boot('Vandelay')).code, 0);
   const second = await boot('Kramerica');
   t.equal(second.code, 0, second.stderr);
+  // Before, `npm run crm -- bootstrap` (the README's quick start) also said `Next: crm tokens create`, which no shell there finds.
+  const viaNpm = await boot('Kramerica', { ...stack.env, npm_lifecycle_event: 'crm' });
+  t.match(viaNpm.stdout, /^Next: npm run crm -- tokens create --workspace ws_\w+ /m, 'run through npm, the next step is run through npm');
   const next = /^Next: crm (.+)$/m.exec(second.stdout)?.[1];
   t.match(next, /^tokens create --workspace ws_\w+ --scopes contacts:read,contacts:write$/);
   // Before, it said --workspace "Field Sales", which two workspaces are called: refused as ambiguous.

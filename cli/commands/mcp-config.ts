@@ -8,7 +8,8 @@ import { UsageError } from '../usage-error.js';
 export const usage = `Usage: crm mcp-config [--token-env NAME] [--url BASE_URL]
 
 Prints the client configuration for both tool servers:
-  {"mcpServers":{"crm":{"url":…},"studio":{"url":…}}}
+  {"mcpServers":{"crm":{"type":"http","url":…},"studio":{…}}}
+(the form of Claude Code's .mcp.json; other clients take the same url and headers).
 Interactive clients (a browser sign-in) need nothing more. For non-interactive ones
 (cloud agents, CI), --token-env NAME adds "headers":{"Authorization":"Bearer \${NAME}"}:
 the token is referenced from the environment, never written out.

@@ -53,14 +53,16 @@ export function isTokenEnvName(name: string): boolean {
 }
 
 /**
- * The `mcpServers` block a client needs for both servers. Interactive clients (a browser
- * sign-in) need only the URLs; with `tokenEnv`, each server also gets an Authorization
- * header that references the variable, so the token itself is never written out.
+ * The `mcpServers` block a client needs for both servers, as Claude Code's `.mcp.json` takes
+ * it: `type: "http"` (without it an entry is read as a local command and fails) and `${NAME}`
+ * for an environment variable. Interactive clients (a browser sign-in) need only the URLs;
+ * with `tokenEnv`, each server also gets an Authorization header that references the
+ * variable, so the token itself is never written out.
  */
 export function mcpClientConfig(baseUrl: string, tokenEnv?: string) {
   const base = baseUrl.replace(/\/+$/, '');
   const servers = Object.fromEntries(
-    Object.values(MCP_SERVERS).map((s) => [s.key, { url: `${base}${s.path}`, ...(tokenEnv ? { headers: { Authorization: `Bearer \${${tokenEnv}}` } } : {}) }]),
+    Object.values(MCP_SERVERS).map((s) => [s.key, { type: 'http', url: `${base}${s.path}`, ...(tokenEnv ? { headers: { Authorization: `Bearer \${${tokenEnv}}` } } : {}) }]),
   );
   return { mcpServers: servers };
 }

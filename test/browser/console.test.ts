@@ -215,9 +215,9 @@ t.test('deals, grouped by the stages of a pipeline', async (t) => {
 t.test('connect an agent: the mcpServers configuration, interactive and with a token variable', async (t) => {
   await page.goto(`${base}${ws}/connect`);
   const interactive = JSON.parse(await shownText(page, 'config-interactive'));
-  t.same(interactive, { mcpServers: { crm: { url: `${base}/mcp/crm` }, studio: { url: `${base}/mcp/studio` } } });
+  t.same(interactive, { mcpServers: { crm: { type: 'http', url: `${base}/mcp/crm` }, studio: { type: 'http', url: `${base}/mcp/studio` } } });
   const withToken = JSON.parse(await shownText(page, 'config-token'));
-  t.same(withToken.mcpServers.crm, { url: `${base}/mcp/crm`, headers: { Authorization: 'Bearer ${CRM_TOKEN}' } });
+  t.same(withToken.mcpServers.crm, { type: 'http', url: `${base}/mcp/crm`, headers: { Authorization: 'Bearer ${CRM_TOKEN}' } });
   await page.getByRole('button', { name: 'Copy interactive configuration' }).click();
   await page.locator('#config-interactive-status', { hasText: 'Copied' }).waitFor();
   t.same(JSON.parse(await clipboard(page)), interactive, 'copied as shown');

@@ -297,9 +297,9 @@ t.test('addresses, methods, hosts and bodies', async (t) => {
 
 t.test('crm mcp-config prints the client configuration; a token is only referenced', async (t) => {
   const plain = await stack.crm(['mcp-config', '--url', 'https://crm.example.com']);
-  t.same(JSON.parse(plain.stdout), { mcpServers: { crm: { url: 'https://crm.example.com/mcp/crm' }, studio: { url: 'https://crm.example.com/mcp/studio' } } });
+  t.same(JSON.parse(plain.stdout), { mcpServers: { crm: { type: 'http', url: 'https://crm.example.com/mcp/crm' }, studio: { type: 'http', url: 'https://crm.example.com/mcp/studio' } } });
   const withToken = await stack.crm(['mcp-config', '--url', 'https://crm.example.com', '--token-env', 'CRM_TOKEN']);
-  t.same(JSON.parse(withToken.stdout).mcpServers.crm, { url: 'https://crm.example.com/mcp/crm', headers: { Authorization: 'Bearer ${CRM_TOKEN}' } });
+  t.same(JSON.parse(withToken.stdout).mcpServers.crm, { type: 'http', url: 'https://crm.example.com/mcp/crm', headers: { Authorization: 'Bearer ${CRM_TOKEN}' } });
   const literal = await stack.crm(['mcp-config', '--token-env', 'sk_live_abc']);
   t.equal(literal.code, 2, 'a token given in place of a variable name is refused');
 });

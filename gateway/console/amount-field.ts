@@ -1,8 +1,9 @@
 import { minorUnitDigits } from '../../shared/contracts/iso-4217.js';
 import { ValidationError } from '../../shared/errors.js';
 
-/** Digits, with commas (or spaces) only between groups of three: 1,250 and 1 250 and 1250, not 1250,50. */
-const AMOUNT = /^(\d{1,3}(?:[, ]\d{3})+|\d+)(?:\.(\d*))?$/;
+/** Whole digits as people type them, with commas (or spaces) only between groups of three: 1,250 and 1 250 and 1250, not 1250,50. */
+export const GROUPED_DIGITS = String.raw`(\d{1,3}(?:[, ]\d{3})+|\d+)`;
+const AMOUNT = new RegExp(String.raw`^${GROUPED_DIGITS}(?:\.(\d*))?$`);
 
 /**
  * An amount as people type it ("1,250.50" in USD) as the API's integer minor units (125050),

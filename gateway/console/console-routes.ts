@@ -32,9 +32,10 @@ import { workspaceUrl } from './workspace-url.js';
 
 /**
  * Every console form is urlencoded and carries the CSRF token; checked before any route sees it.
- * The limit fits a note of 10,000 characters however it is encoded (up to 12 bytes a character).
+ * The limit fits a note of 10,000 characters however it is encoded (up to 12 bytes a character),
+ * and the fields a new record's form with the 100 custom field values a record may hold.
  */
-const parseForm = express.urlencoded({ extended: false, limit: '128kb', parameterLimit: 100 });
+const parseForm = express.urlencoded({ extended: false, limit: '128kb', parameterLimit: 200 });
 
 function checkCsrf(deps: GatewayDeps) {
   return (req: Request, _res: Response, next: NextFunction): void => {

@@ -9,15 +9,21 @@ import { html, type Html } from '../pages/html.js';
 export function refusalMessage(error: Pick<CrmError, 'message' | 'details'>, labels: Readonly<Record<string, string>>): string {
   const param = error.details.param;
   if (param === undefined || !error.message.startsWith(`${param}: `)) return error.message;
-  const field = param.split('.')[0] ?? '';
-  if (!Object.hasOwn(labels, field)) return error.message;
+  const field = refusedField(error, labels);
+  if (field === undefined) return error.message;
   return `${labels[field]}: ${error.message.slice(param.length + 2)}`;
 }
 
-/** The form field a refusal is about (the API's name of it, as `labels` has it); none when it names no field of the form. */
+/**
+ * The form field a refusal is about (the API's name of it, as `labels` has it); none when it names
+ * no field of the form. A whole name (`custom_fields.tier`, a control of its own) before its first part.
+ */
 export function refusedField(error: Pick<CrmError, 'details'>, labels: Readonly<Record<string, string>>): string | undefined {
-  const field = error.details.param?.split('.')[0];
-  return field !== undefined && Object.hasOwn(labels, field) ? field : undefined;
+  const param = error.details.param;
+  if (param === undefined) return undefined;
+  if (Object.hasOwn(labels, param)) return param;
+  const field = param.split('.')[0] ?? '';
+  return Object.hasOwn(labels, field) ? field : undefined;
 }
 
 /**

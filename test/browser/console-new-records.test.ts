@@ -231,3 +231,80 @@ t.test('deals: a member who may only read gets no link and a 403; an owned membe
   t.equal(await owner.getByRole('heading', { level: 1 }).innerText(), 'Olga deal', 'they see it');
   t.equal((await dealsNamed('Olga'))[0]?.owner_id, olgaId, 'and own it');
 });
+
+t.test("custom fields of every type on both forms: a workspace's required ones filled, a refused value kept and marked, values stored as REST sends them", async (t) => {
+  // Its own workspace: required fields would refuse the other tests' records.
+  const fieldco = await stack.bootstrap({ org: 'Fieldco', workspace: 'Fields', email: 'fay@fieldco.test', defaultCountry: 'US' });
+  const fws = `/console/w/${fieldco.workspace.id}`;
+  const fapi = client(base, await stack.token(fieldco.workspace.id, ['contacts:write', 'deals:write', 'schema:write']));
+  for (const definition of [
+    { object_type: 'contact', key: 'tier', label: 'Tier', type: 'select', options: ['Gold', 'Silver'], required: true },
+    { object_type: 'contact', key: 'seats', label: 'Seats', type: 'number' },
+    { object_type: 'contact', key: 'renews_on', label: 'Renews on', type: 'date' },
+    { object_type: 'contact', key: 'vip', label: 'VIP', type: 'boolean' },
+    { object_type: 'contact', key: 'lead_source', label: 'Lead source', type: 'text' },
+    { object_type: 'deal', key: 'region', label: 'Region', type: 'text', required: true },
+    { object_type: 'deal', key: 'probability', label: 'Probability', type: 'number' },
+    { object_type: 'deal', key: 'signed', label: 'Signed', type: 'boolean', required: true },
+  ]) {
+    t.equal((await fapi.post('/v1/custom-fields', definition)).status, 201, `${definition.key} defined`);
+  }
+  const contactsOf = async (q: string) => (await fapi.get<ListPage<Contact>>(`/v1/contacts?q=${encodeURIComponent(q)}`)).body.data;
+  const dealsOf = async (q: string) => (await fapi.get<ListPage<Deal>>(`/v1/deals?q=${encodeURIComponent(q)}`)).body.data;
+
+  const page = await newPage();
+  await signIn(page, base, fieldco.user.email, TEST_PASSWORD, `${fws}/contacts/new`);
+  await page.getByRole('heading', { name: 'New contact' }).waitFor();
+  await check(t, page, 'console-contact-new-custom-fields');
+  await page.getByLabel('First name').fill('Fiona');
+  await page.getByLabel('Phone').fill('415 555 0900');
+  await page.getByLabel('Tier').selectOption('Gold');
+  await page.getByLabel('Seats').fill('1,5');
+  await page.getByLabel('Renews on').fill('2027-03-01');
+  await page.getByLabel('VIP').selectOption('Yes');
+  await page.getByLabel('Lead source').fill('Trade fair');
+  t.equal(await submitForm(page, 'Create contact'), 400, 'a number with a comma is refused, not guessed at');
+  t.match(await page.getByRole('alert').innerText(), /^Seats: must be a number such as 1,250 or -12\.5, with a dot before decimals/, 'named by its label');
+  t.equal(await page.getByLabel('Seats').getAttribute('aria-invalid'), 'true', 'the field is marked');
+  t.match(await page.getByLabel('Seats').getAttribute('aria-describedby'), /^contact-error /, 'and described by the refusal');
+  t.equal(await page.getByLabel('Seats').inputValue(), '1,5', 'what was typed is kept');
+  t.equal(await page.getByLabel('Tier').inputValue(), 'Gold');
+  t.equal(await page.getByLabel('Renews on').inputValue(), '2027-03-01');
+  t.equal(await page.getByLabel('VIP').inputValue(), 'true');
+  t.equal(await page.getByLabel('Lead source').inputValue(), 'Trade fair');
+  await check(t, page, 'console-contact-new-custom-refused');
+  t.same(await contactsOf('Fiona'), [], 'nothing created');
+
+  await page.getByLabel('Seats').fill('12');
+  t.equal(await submitForm(page, 'Create contact'), 303);
+  const [fiona] = await contactsOf('Fiona');
+  t.same(fiona?.custom_fields, { tier: 'Gold', seats: 12, renews_on: '2027-03-01', vip: true, lead_source: 'Trade fair' }, 'a number as a number, yes as true, a date as YYYY-MM-DD');
+
+  // The browser asks for the required list before sending; sent without it all the same, the worker's refusal is shown there.
+  const forms = await signInToConsole(base, fieldco.workspace.id, fieldco.user.email, TEST_PASSWORD);
+  const refused = await forms.post('/contacts/new', { first_name: 'Noah', phone: '415 555 0901', 'custom_fields.seats': '3', 'custom_fields.vip': '' });
+  t.equal(refused.status, 400, 'a required field left empty is refused');
+  const refusedPage = await refused.text();
+  t.match(refusedPage, /Tier: the field &quot;tier&quot; is required/);
+  t.match(refusedPage, /<select id="field-tier" name="custom_fields.tier" required aria-invalid="true"/, 'and marked');
+  t.match(refusedPage, /name="custom_fields.seats"[^>]*value="3"|value="3"[^>]*name="custom_fields.seats"/, 'the other values kept');
+  t.same(await contactsOf('Noah'), [], 'nothing created');
+
+  await page.goto(`${base}${fws}/deals/new`);
+  await page.getByRole('heading', { name: 'New deal' }).waitFor();
+  await check(t, page, 'console-deal-new-custom-fields');
+  await page.getByLabel('Name').fill('Fieldco expansion');
+  await page.getByLabel('Region').fill('EMEA');
+  await page.getByLabel('Signed').selectOption('No');
+  await page.getByLabel('Probability').fill('a quarter');
+  t.equal(await submitForm(page, 'Create deal'), 400);
+  t.match(await page.getByRole('alert').innerText(), /^Probability: must be a number/);
+  t.equal(await page.getByLabel('Probability').getAttribute('aria-invalid'), 'true');
+  t.equal(await page.getByLabel('Region').inputValue(), 'EMEA', 'what was typed is kept');
+  t.equal(await page.getByLabel('Signed').inputValue(), 'false');
+  t.same(await dealsOf('Fieldco'), [], 'nothing created');
+  await page.getByLabel('Probability').fill('0.25');
+  t.equal(await submitForm(page, 'Create deal'), 303);
+  t.same((await dealsOf('Fieldco'))[0]?.custom_fields, { region: 'EMEA', probability: 0.25, signed: false }, 'no as false');
+  t.same(cspReports, [], 'no CSP violation on any page');
+});

@@ -1,6 +1,8 @@
+import type { CustomField } from '../../../shared/contracts/custom-fields.js';
 import { html, type Html } from '../../pages/html.js';
 import { consoleLayout } from '../console-layout.js';
 import type { ConsoleSession } from '../console-session.js';
+import { customFieldInputs, type CustomFieldForm } from '../custom-field-inputs.js';
 import { workspacePath } from '../workspace-url.js';
 import { contactFields, type ContactDetails } from './contact-fields.js';
 
@@ -8,6 +10,9 @@ export interface ContactNewView {
   session: ConsoleSession;
   /** What the form shows: empty, or what was typed into a refused form. */
   form: ContactDetails;
+  /** The workspace's active contact custom fields, and what the form shows in them. */
+  fields: readonly CustomField[];
+  custom: CustomFieldForm;
   /** Sent with the form, so a form sent twice (a double click, a reload of the POST) creates one contact. */
   idempotencyKey: string;
   error?: string;
@@ -17,7 +22,7 @@ export interface ContactNewView {
   existingId?: string | undefined;
 }
 
-/** A new contact with POST /v1/contacts' operation: its name, e-mail and phone. */
+/** A new contact with POST /v1/contacts' operation: its name, e-mail and phone, and its custom fields. */
 export function contactNewPage(view: ContactNewView): Html {
   const list = workspacePath(view.session, '/contacts');
   const refused = { field: view.errorField, errorId: 'contact-error' };
@@ -32,6 +37,7 @@ export function contactNewPage(view: ContactNewView): Html {
         <input type="hidden" name="csrf_token" value="${view.session.csrf}">
         <input type="hidden" name="idempotency_key" value="${view.idempotencyKey}" autocomplete="off">
         ${contactFields(view.form, refused)}
+        ${customFieldInputs(view.fields, view.custom, refused)}
         <div class="actions">
           <button class="primary" type="submit">Create contact</button>
           <a class="button-link" href="${list}">Cancel</a>

@@ -1,7 +1,9 @@
+import type { CustomField } from '../../../shared/contracts/custom-fields.js';
 import type { Pipeline } from '../../../shared/contracts/pipelines.js';
 import { html, type Html } from '../../pages/html.js';
 import { consoleLayout } from '../console-layout.js';
 import type { ConsoleSession } from '../console-session.js';
+import { customFieldInputs, type CustomFieldForm } from '../custom-field-inputs.js';
 import { controlState } from '../form-refusal.js';
 import { workspacePath } from '../workspace-url.js';
 
@@ -20,6 +22,9 @@ export interface DealNewView {
   session: ConsoleSession;
   pipelines: Pipeline[];
   form: DealNewForm;
+  /** The workspace's active deal custom fields, and what the form shows in them. */
+  fields: readonly CustomField[];
+  custom: CustomFieldForm;
   /** Sent with the form, so a form sent twice creates one deal. */
   idempotencyKey: string;
   error?: string;
@@ -37,7 +42,7 @@ function stageGroup(pipeline: Pipeline, chosen: string): Html {
 /** Whether the stage is one the list offers (an active stage). */
 const offered = (pipelines: Pipeline[], stageId: string) => pipelines.some((p) => p.stages.some((s) => s.id === stageId && !s.archived));
 
-/** A new deal with POST /v1/deals' operation: its name, amount and currency, pipeline and stage. */
+/** A new deal with POST /v1/deals' operation: its name, amount and currency, pipeline and stage, and its custom fields. */
 export function dealNewPage(view: DealNewView): Html {
   const list = workspacePath(view.session, '/deals');
   const refused = { field: view.errorField === 'pipeline_id' ? 'stage_id' : view.errorField, errorId: 'deal-error' };
@@ -66,6 +71,7 @@ export function dealNewPage(view: DealNewView): Html {
           }
           ${view.pipelines.map((p) => stageGroup(p, view.form.stage_id))}
         </select>
+        ${customFieldInputs(view.fields, view.custom, refused)}
         <div class="actions">
           <button class="primary" type="submit">Create deal</button>
           <a class="button-link" href="${list}">Cancel</a>

@@ -1,4 +1,5 @@
 import { Router, type Request } from 'express';
+import type { CustomField } from '../../../shared/contracts/custom-fields.js';
 import { createDeal } from '../../../shared/contracts/deals.js';
 import type { Pipeline } from '../../../shared/contracts/pipelines.js';
 import { NotFoundError } from '../../../shared/errors.js';
@@ -10,6 +11,7 @@ import { sendPage } from '../../pages/session-routes.js';
 import { parseWith } from '../../validation.js';
 import { minorUnitsOf } from '../amount-field.js';
 import { sessionOf } from '../console-session.js';
+import { customFieldFormOf, customFieldLabelsOf, customFieldValuesOf, type CustomFieldForm } from '../custom-field-inputs.js';
 import { textField } from '../form-fields.js';
 import { afterRefusal, FORM_AGAIN_CODES, idempotencyKeyOfForm, newIdempotencyKey } from '../form-idempotency-key.js';
 import { refusalMessage, refusedField } from '../form-refusal.js';
@@ -24,14 +26,16 @@ function firstStageOf(pipelines: Pipeline[], wanted: unknown): string {
   return pipeline?.stages.find((s) => !s.archived)?.id ?? '';
 }
 
-/** The deal as POST /v1/deals takes it: a blank amount and currency are none; the stage names its pipeline. */
-function createInput(form: DealNewForm) {
+/** The deal as POST /v1/deals takes it: a blank amount and currency are none, and so is an empty custom field; the stage names its pipeline. */
+function createInput(form: DealNewForm, fields: readonly CustomField[], custom: CustomFieldForm) {
   const amount = minorUnitsOf(form.amount, form.currency);
+  const values = customFieldValuesOf(fields, custom);
   return parseWith(createDeal.input, {
     name: form.name,
     ...(amount !== null ? { amount } : {}),
     ...(form.currency.trim() !== '' ? { currency: form.currency } : {}),
     ...(form.stage_id !== '' ? { stage_id: form.stage_id } : {}),
+    ...(Object.keys(values).length > 0 ? { custom_fields: values } : {}),
   });
 }
 
@@ -42,31 +46,37 @@ function createInput(form: DealNewForm) {
 export function dealNewRoute(deps: GatewayDeps): Router {
   const router = Router();
   const pipelinesOf = async (req: Request) => (await workspaceSchema(deps, req)).pipelines;
+  const fieldsOf = async (req: Request) => (await workspaceSchema(deps, req)).custom_fields.deal;
 
   router.get('/new', async (req, res) => {
     requireRecordWrite(req, 'deals', 'add', () => new NotFoundError('page'));
-    const pipelines = await pipelinesOf(req);
+    const [pipelines, fields] = await Promise.all([pipelinesOf(req), fieldsOf(req)]);
     const form = { name: '', amount: '', currency: '', stage_id: firstStageOf(pipelines, req.query.pipeline) };
-    sendPage(res, dealNewPage({ session: sessionOf(req), pipelines, form, idempotencyKey: newIdempotencyKey() }));
+    sendPage(res, dealNewPage({ session: sessionOf(req), pipelines, form, fields, custom: {}, idempotencyKey: newIdempotencyKey() }));
   });
 
   router.post('/new', async (req, res) => {
     requireRecordWrite(req, 'deals', 'add', () => new NotFoundError('page'));
     const form: DealNewForm = { name: textField(req, 'name', 1000), amount: textField(req, 'amount', 100), currency: textField(req, 'currency', 20), stage_id: textField(req, 'stage_id', 100) };
+    const fields = await fieldsOf(req);
+    const custom = customFieldFormOf(req, fields);
     const idempotencyKey = idempotencyKeyOfForm(req);
     let id: string;
     try {
-      id = (await callWorker(deps.bus, req, createDeal, createInput(form), idempotencyKey === undefined ? {} : { idempotencyKey })).result.id;
+      id = (await callWorker(deps.bus, req, createDeal, createInput(form, fields, custom), idempotencyKey === undefined ? {} : { idempotencyKey })).result.id;
     } catch (error) {
       // A stage archived or deleted since the form was read is refused beside the list.
       const refused = crmErrorIn(error, ['validation_failed', ...FORM_AGAIN_CODES]) || (crmErrorIn(error, ['not_found']) && ['stage_id', 'pipeline_id'].includes(error.details.param ?? ''));
       if (refused) {
+        const labels = { ...DEAL_NEW_LABELS, ...customFieldLabelsOf(fields) };
         const page = dealNewPage({
           session: sessionOf(req),
           pipelines: await pipelinesOf(req),
           form,
-          ...afterRefusal(error, idempotencyKey, () => refusalMessage(error, DEAL_NEW_LABELS)),
-          errorField: refusedField(error, DEAL_NEW_LABELS),
+          fields,
+          custom,
+          ...afterRefusal(error, idempotencyKey, () => refusalMessage(error, labels)),
+          errorField: refusedField(error, labels),
         });
         return sendPage(res, page, HTTP_STATUS[error.code]);
       }

@@ -1,0 +1,114 @@
+import type { Request } from 'express';
+import type { CustomField } from '../../shared/contracts/custom-fields.js';
+import type { CustomFieldValue, CustomFieldValues } from '../../shared/contracts/custom-field-values.js';
+import { ValidationError } from '../../shared/errors.js';
+import { nullPrototypeRecord } from '../../shared/null-prototype.js';
+import { html, type Html } from '../pages/html.js';
+import { GROUPED_DIGITS } from './amount-field.js';
+import { textField } from './form-fields.js';
+import { controlState } from './form-refusal.js';
+
+/** A record's custom fields as a form types them: each active field's text, by key. */
+export type CustomFieldForm = Record<string, string>;
+
+/** A field's control name: the API's name of it, the one its refusals give (`custom_fields.tier`). */
+export function customFieldName(key: string): string {
+  return `custom_fields.${key}`;
+}
+
+/** The fields by control name and label, for {@link refusalMessage} and {@link refusedField} of a form with them. */
+export function customFieldLabelsOf(fields: readonly CustomField[]): Record<string, string> {
+  const labels = nullPrototypeRecord<string>();
+  for (const field of fields) labels[customFieldName(field.key)] = field.label;
+  return labels;
+}
+
+/** The fields as posted; a field archived meanwhile is left out with what was typed in it. */
+export function customFieldFormOf(req: Request, fields: readonly CustomField[]): CustomFieldForm {
+  const form = nullPrototypeRecord<string>();
+  // Past the API's 2,000 characters, so a value too long is refused, not cut.
+  for (const field of fields) form[field.key] = textField(req, customFieldName(field.key), 2001);
+  return form;
+}
+
+/** A number as the amount field reads one (commas only between thousands, a dot before decimals), with a sign. */
+const NUMBER = new RegExp(String.raw`^([+-]?)${GROUPED_DIGITS}(\.\d+)?$`);
+
+/** A typed value as REST takes it (a JSON number, true or false, text); undefined: left empty. */
+function valueOf(field: CustomField, typed: string): CustomFieldValue | undefined {
+  if (typed.trim() === '') return undefined;
+  const param = customFieldName(field.key);
+  switch (field.type) {
+    case 'number': {
+      const match = NUMBER.exec(typed.trim());
+      // 1250,50 is refused, not read as thousands: many write a decimal comma.
+      if (!match) throw new ValidationError(`${param}: must be a number such as 1,250 or -12.5, with a dot before decimals (commas only between thousands).`, param);
+      const [, sign = '', whole = '', fraction = ''] = match;
+      return Number(`${sign}${whole.replace(/[, ]/g, '')}${fraction}`);
+    }
+    case 'boolean':
+      if (typed !== 'true' && typed !== 'false') throw new ValidationError(`${param}: must be Yes or No.`, param);
+      return typed === 'true';
+    case 'text':
+    case 'date':
+    case 'select':
+      return typed;
+  }
+}
+
+/**
+ * The values POST /v1/contacts and /v1/deals take from the form: an empty field is not sent (a
+ * required one is then refused by the worker, which checks every value against its field).
+ */
+export function customFieldValuesOf(fields: readonly CustomField[], form: CustomFieldForm): CustomFieldValues {
+  const values = nullPrototypeRecord<CustomFieldValue>();
+  for (const field of fields) {
+    const value = valueOf(field, form[field.key] ?? '');
+    if (value !== undefined) values[field.key] = value;
+  }
+  return values;
+}
+
+type Refused = { field?: string | undefined; errorId: string };
+
+/** A list's first option: nothing chosen. A required field's cannot be chosen, so the browser asks for a choice instead of taking the first. */
+function noneOption(field: CustomField, typed: string): Html {
+  return html`<option value="" ${typed === '' ? 'selected' : ''} ${field.required ? 'disabled' : ''}>${field.required ? 'Choose' : 'None'}</option>`;
+}
+
+function control(field: CustomField, typed: string, refused: Refused): Html {
+  const name = customFieldName(field.key);
+  const id = `field-${field.key}`;
+  const required = field.required ? html`required` : html``;
+  switch (field.type) {
+    case 'text':
+      return html`<input id="${id}" name="${name}" type="text" maxlength="2000" autocomplete="off" value="${typed}" ${required} ${controlState(refused, name)}>`;
+    case 'number':
+      return html`<input id="${id}" name="${name}" type="text" inputmode="decimal" autocomplete="off" value="${typed}" ${required} ${controlState(refused, name, `${id}-help`)}>
+        <p id="${id}-help" class="muted">A number such as 1,250 or -12.5.</p>`;
+    case 'date':
+      return html`<input id="${id}" name="${name}" type="date" value="${typed}" ${required} ${controlState(refused, name)}>`;
+    case 'boolean':
+      return html`<select id="${id}" name="${name}" ${required} ${controlState(refused, name)}>
+        ${noneOption(field, typed)}
+        <option value="true" ${typed === 'true' ? 'selected' : ''}>Yes</option>
+        <option value="false" ${typed === 'false' ? 'selected' : ''}>No</option>
+      </select>`;
+    case 'select':
+      return html`<select id="${id}" name="${name}" ${required} ${controlState(refused, name)}>
+        ${noneOption(field, typed)}
+        ${(field.options ?? []).map((option) => html`<option value="${option}" ${typed === option ? 'selected' : ''}>${option}</option>`)}
+      </select>`;
+  }
+}
+
+/**
+ * The workspace's active custom fields of a kind of record as form controls, by their labels: a
+ * number typed as text (the API keeps numbers `type=number` would refuse or round), a date with
+ * the browser's date input (YYYY-MM-DD, as the API takes it), yes/no and a select's options as
+ * lists. The refused one is marked and described by the refusal (`errorId`).
+ */
+export function customFieldInputs(fields: readonly CustomField[], form: CustomFieldForm, refused: Refused): Html {
+  return html`${fields.map((field) => html`<label for="field-${field.key}">${field.label}</label>
+    ${control(field, form[field.key] ?? '', refused)}`)}`;
+}

@@ -308,3 +308,70 @@ t.test("custom fields of every type on both forms: a workspace's required ones f
   t.same((await dealsOf('Fieldco'))[0]?.custom_fields, { region: 'EMEA', probability: 0.25, signed: false }, 'no as false');
   t.same(cspReports, [], 'no CSP violation on any page');
 });
+
+t.test("a new deal's contact: preset from the contact's page, or typed as an e-mail or id; one the member may not see is refused as unknown", async (t) => {
+  const linka = (await api.post<Contact>('/v1/contacts', { first_name: 'Linka', last_name: 'Contact', email: 'linka@newco.test', phone: '415 555 0820' })).body;
+  const page = await newPage();
+  await signIn(page, base, admin.user.email, TEST_PASSWORD, `${ws}/contacts/${linka.id}`);
+  await page.getByRole('link', { name: 'New deal with this contact' }).click();
+  await page.getByRole('heading', { name: 'New deal' }).waitFor();
+  t.equal(await page.getByLabel('Contact').inputValue(), linka.id, 'the contact preset');
+  t.match(await page.locator('#deal-contact-help').innerText(), /^Linka Contact, from their page/, 'and named');
+  await check(t, page, 'console-deal-new-contact');
+  await page.getByLabel('Name').fill('Linked from page');
+  t.equal(await submitForm(page, 'Create deal'), 303);
+  t.equal((await dealsNamed('Linked from page'))[0]?.contact_id, linka.id, 'the deal is with the contact');
+  t.equal(await page.getByRole('link', { name: 'Linka Contact' }).getAttribute('href'), `${ws}/contacts/${linka.id}`, "its page links the contact");
+
+  await page.goto(`${base}${ws}/deals/new`);
+  await page.getByLabel('Name').fill('Linked by mail');
+  await page.getByLabel('Contact').fill('nobody@newco.test');
+  t.equal(await submitForm(page, 'Create deal'), 404, 'an e-mail no contact has is refused');
+  t.match(await page.getByRole('alert').innerText(), /^Contact: no contact you can see is "nobody@newco\.test"\. Give the e-mail address or the id/);
+  t.equal(await page.getByLabel('Contact').getAttribute('aria-invalid'), 'true', 'the field is marked');
+  t.equal(await page.getByLabel('Contact').inputValue(), 'nobody@newco.test', 'what was typed is kept');
+  t.equal(await page.getByLabel('Name').inputValue(), 'Linked by mail');
+  await check(t, page, 'console-deal-new-contact-refused');
+  await page.getByLabel('Contact').fill('con_00000000000000000000000000');
+  t.equal(await submitForm(page, 'Create deal'), 404, 'and so is an id no contact has');
+  t.match(await page.getByRole('alert').innerText(), /^Contact: no contact you can see is "con_0+"/);
+  t.same(await dealsNamed('Linked by mail'), [], 'nothing created');
+  await page.getByLabel('Contact').fill(' LINKA@newco.test ');
+  t.equal(await submitForm(page, 'Create deal'), 303, 'an e-mail a contact has, in any case');
+  t.equal((await dealsNamed('Linked by mail'))[0]?.contact_id, linka.id);
+
+  await api.post('/v1/contacts', { first_name: 'Twin', last_name: 'One', email: 'twins@newco.test', phone: '415 555 0821' });
+  await api.post('/v1/contacts', { first_name: 'Twin', last_name: 'Two', email: 'twins@newco.test', phone: '415 555 0822' });
+  const forms = await signInToConsole(base, wsId, admin.user.email, TEST_PASSWORD);
+  const twins = await forms.post('/deals/new', { name: 'Twin deal', contact: 'twins@newco.test' });
+  t.equal(twins.status, 400, 'an e-mail two contacts have is refused');
+  t.match(await twins.text(), /Contact: more than one contact you can see has this e-mail address; give the id/);
+  t.same(await dealsNamed('Twin deal'), [], 'nothing created');
+  t.same(cspReports, [], 'no CSP violation on any page');
+});
+
+t.test("an `owned` member cannot link, or learn of, another owner's contact; one who may not read contacts links none", async (t) => {
+  const hidden = (await api.post<Contact>('/v1/contacts', { first_name: 'Hidden', email: 'hidden@newco.test', phone: '415 555 0830' })).body;
+  const own = (await api.post<Contact>('/v1/contacts', { first_name: 'Olgas', email: 'olgas@newco.test', phone: '415 555 0831', owner_id: olgaId })).body;
+  const forms = await signInToConsole(base, wsId, 'olga@newco.test', TEST_PASSWORD);
+  const preset = await (await forms.browser.request(`${base}${ws}/deals/new?contact=${hidden.id}`)).text();
+  t.match(preset, /<input id="deal-contact" name="contact" type="text" autocomplete="off" value=""/, "a link with another owner's contact presets nothing");
+  t.notMatch(preset, /Hidden/, 'and names nothing');
+  for (const typed of [hidden.id, 'hidden@newco.test']) {
+    const refused = await forms.post('/deals/new', { name: 'Olga hidden deal', contact: typed });
+    t.equal(refused.status, 404, `${typed}: refused`);
+    t.match(await refused.text(), `Contact: no contact you can see is &quot;${typed}&quot;`, 'as a contact that does not exist');
+  }
+  t.same(await dealsNamed('Olga hidden deal'), [], 'nothing created');
+  t.equal((await forms.post('/deals/new', { name: 'Olga own deal', contact: 'olgas@newco.test' })).status, 303, 'their own contact is linked');
+  t.equal((await dealsNamed('Olga own deal'))[0]?.contact_id, own.id);
+
+  await stack.addMember(wsId, 'dora@newco.test', ['deals.read', 'deals.write'], 'all');
+  const dora = await signInToConsole(base, wsId, 'dora@newco.test', TEST_PASSWORD);
+  const form = await (await dora.browser.request(`${base}${ws}/deals/new?contact=${hidden.id}`)).text();
+  t.notMatch(form, /name="contact"/, 'a member who may not read contacts is offered no contact');
+  const refused = await dora.post('/deals/new', { name: 'Dora deal', contact: hidden.id });
+  t.equal(refused.status, 404, 'and a contact sent all the same is refused as unknown');
+  t.match(await refused.text(), `Contact: no contact you can see is &quot;${hidden.id}&quot;`);
+  t.same(await dealsNamed('Dora deal'), [], 'nothing created');
+});

@@ -1,7 +1,7 @@
 import type { Contact } from '../../../shared/contracts/contacts.js';
 import type { Event } from '../../../shared/contracts/events.js';
 import { html, type Html } from '../../pages/html.js';
-import { consoleLayout } from '../console-layout.js';
+import { consoleLayout, may } from '../console-layout.js';
 import type { ConsoleSession } from '../console-session.js';
 import type { FieldLabel } from '../custom-field-labels.js';
 import { when } from '../format.js';
@@ -42,7 +42,9 @@ export function contactPage(view: ContactView): Html {
     title: contactName(c),
     body: html`
       ${noticeLine(view.notice)}
-      <p><a href="${list}">All contacts</a>${view.notes.mayWrite ? html` · <a href="${base}/edit">Change this contact</a>` : ''}</p>
+      <p><a href="${list}">All contacts</a>${view.notes.mayWrite ? html` · <a href="${base}/edit">Change this contact</a>` : ''}${
+        may(view.session, 'deals:write') ? html` · <a href="${workspacePath(view.session, '/deals/new')}?${new URLSearchParams({ contact: c.id }).toString()}">New deal with this contact</a>` : ''
+      }</p>
       ${recordFacts(
         [
           ['Id', html`<code>${c.id}</code>`],

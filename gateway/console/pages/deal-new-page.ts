@@ -13,10 +13,15 @@ export interface DealNewForm {
   amount: string;
   currency: string;
   stage_id: string;
+  /** The contact's e-mail address or id, as typed (or preset from the contact's page). */
+  contact: string;
 }
 
 /** The form's fields as the page labels them, also how its refusals name them (a pipeline is chosen with its stage). */
-export const DEAL_NEW_LABELS = { name: 'Name', amount: 'Amount', currency: 'Currency', stage_id: 'Pipeline and stage', pipeline_id: 'Pipeline and stage' };
+export const DEAL_NEW_LABELS = { name: 'Name', amount: 'Amount', currency: 'Currency', stage_id: 'Pipeline and stage', pipeline_id: 'Pipeline and stage', contact: 'Contact', contact_id: 'Contact' };
+
+/** The API's names of fields a control of the form stands for under another name. */
+const CONTROL_OF: Readonly<Record<string, string>> = { pipeline_id: 'stage_id', contact_id: 'contact' };
 
 export interface DealNewView {
   session: ConsoleSession;
@@ -30,6 +35,10 @@ export interface DealNewView {
   error?: string;
   /** The field the error is about (its API name), marked on the form. */
   errorField?: string | undefined;
+  /** Whether the form offers a contact: only to a member who may read contacts. */
+  contactChoice: boolean;
+  /** The contact a link from its page preset, by name. */
+  presetContactName?: string | undefined;
 }
 
 /** A pipeline's active stages, as one group of the list: choosing a stage chooses its pipeline (named in each option too, as a closed list shows the option alone). */
@@ -42,10 +51,23 @@ function stageGroup(pipeline: Pipeline, chosen: string): Html {
 /** Whether the stage is one the list offers (an active stage). */
 const offered = (pipelines: Pipeline[], stageId: string) => pipelines.some((p) => p.stages.some((s) => s.id === stageId && !s.archived));
 
-/** A new deal with POST /v1/deals' operation: its name, amount and currency, pipeline and stage, and its custom fields. */
+/**
+ * The deal's contact, typed as their e-mail address or id (a list of every contact would not
+ * scale, and a search needs JavaScript); preset by the "New deal" link of a contact's page.
+ */
+function contactInput(view: DealNewView, refused: { field?: string | undefined; errorId: string }): Html {
+  const help = view.presetContactName
+    ? html`${view.presetContactName}, from their page; or another contact's e-mail address or id (con_…). Leave it empty for none.`
+    : html`The contact's e-mail address, or the id (con_…) shown on their page; leave it empty for none.`;
+  return html`<label for="deal-contact">${DEAL_NEW_LABELS.contact}</label>
+    <input id="deal-contact" name="contact" type="text" autocomplete="off" value="${view.form.contact}" ${controlState(refused, 'contact', 'deal-contact-help')}>
+    <p id="deal-contact-help" class="muted">${help}</p>`;
+}
+
+/** A new deal with POST /v1/deals' operation: its name, amount and currency, pipeline and stage, contact, and its custom fields. */
 export function dealNewPage(view: DealNewView): Html {
   const list = workspacePath(view.session, '/deals');
-  const refused = { field: view.errorField === 'pipeline_id' ? 'stage_id' : view.errorField, errorId: 'deal-error' };
+  const refused = { field: view.errorField === undefined ? undefined : (CONTROL_OF[view.errorField] ?? view.errorField), errorId: 'deal-error' };
   return consoleLayout({
     session: view.session,
     section: 'deals',
@@ -71,6 +93,7 @@ export function dealNewPage(view: DealNewView): Html {
           }
           ${view.pipelines.map((p) => stageGroup(p, view.form.stage_id))}
         </select>
+        ${view.contactChoice ? contactInput(view, refused) : ''}
         ${customFieldInputs(view.fields, view.custom, refused)}
         <div class="actions">
           <button class="primary" type="submit">Create deal</button>

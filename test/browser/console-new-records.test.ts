@@ -375,3 +375,36 @@ t.test("an `owned` member cannot link, or learn of, another owner's contact; one
   t.match(await refused.text(), `Contact: no contact you can see is &quot;${hidden.id}&quot;`);
   t.same(await dealsNamed('Dora deal'), [], 'nothing created');
 });
+
+t.test('without the write permission both forms and their POSTs are refused and create nothing: without reading either, as pages that are not there; with it taken away after the form was read, too', async (t) => {
+  const fields = (key: string, name: string) => ({ idempotency_key: key, first_name: name, phone: '415 555 0840', name, amount: '', currency: '', stage_id: renewals.stages[0]?.id ?? '' });
+  const keyOf = async (forms: Awaited<ReturnType<typeof signInToConsole>>, path: string) => field(await (await forms.browser.request(`${base}${ws}${path}`)).text(), 'idempotency_key');
+
+  await stack.addMember(wsId, 'dana@newco.test', ['deals.read', 'deals.write'], 'all');
+  const dana = await signInToConsole(base, wsId, 'dana@newco.test', TEST_PASSWORD);
+  t.equal((await dana.browser.request(`${base}${ws}/contacts/new`)).status, 404, 'a member who may not read contacts: no New contact form');
+  t.equal((await dana.post('/contacts/new', fields('', 'Dana contact'))).status, 404, 'nor its POST');
+  t.same(await contactsNamed('Dana'), [], 'nothing created');
+
+  await stack.addMember(wsId, 'carl@newco.test', ['contacts.read', 'contacts.write'], 'all');
+  const carl = await signInToConsole(base, wsId, 'carl@newco.test', TEST_PASSWORD);
+  t.equal((await carl.browser.request(`${base}${ws}/deals/new`)).status, 404, 'a member who may not read deals: no New deal form');
+  t.equal((await carl.post('/deals/new', fields('', 'Carl deal'))).status, 404, 'nor its POST');
+  t.same(await dealsNamed('Carl deal'), [], 'nothing created');
+
+  const wendyId = await stack.addMember(wsId, 'wendy@newco.test', ['contacts.read', 'contacts.write', 'deals.read', 'deals.write'], 'all');
+  const wendy = await signInToConsole(base, wsId, 'wendy@newco.test', TEST_PASSWORD);
+  const contactKey = await keyOf(wendy, '/contacts/new');
+  const dealKey = await keyOf(wendy, '/deals/new');
+  const adminForms = await signInToConsole(base, wsId, admin.user.email, TEST_PASSWORD);
+  t.equal((await adminForms.post(`/members/${wendyId}`, { permissions: ['contacts.read', 'deals.read'], visibility: 'all' })).status, 303, 'write taken away');
+  const contact = await wendy.post('/contacts/new', fields(contactKey, 'Wendy contact'));
+  t.equal(contact.status, 403, 'the contact form read before is refused');
+  t.match(await contact.text(), /let you read contacts, not add them/);
+  const deal = await wendy.post('/deals/new', fields(dealKey, 'Wendy deal'));
+  t.equal(deal.status, 403, 'and so is the deal form');
+  t.match(await deal.text(), /let you read deals, not add them/);
+  t.equal((await wendy.browser.request(`${base}${ws}/deals/new`)).status, 403, 'and the forms themselves now');
+  t.same(await contactsNamed('Wendy'), [], 'no contact created');
+  t.same(await dealsNamed('Wendy deal'), [], 'no deal created');
+});

@@ -9,6 +9,18 @@ export interface StreamPlace {
   stream: string;
 }
 
+/** JetStream's error code for a consumer that does not exist. */
+const CONSUMER_NOT_FOUND = 10014;
+
+/**
+ * The tail's consumer is gone, not its stream: NATS restarted, and an ordered consumer, which
+ * the server keeps in memory only, did not outlive it. (A stream gone too is told apart when
+ * the next consumer is made.)
+ */
+export function isConsumerLost(error: unknown): boolean {
+  return error instanceof NatsError && (error.jsError()?.err_code === CONSUMER_NOT_FOUND || error.message === 'consumer not found');
+}
+
 /**
  * The stream went away under a following consumer: deleted (the server ends the consumer with
  * it: 409 "consumer deleted"), or not there when the consumer was made again after a

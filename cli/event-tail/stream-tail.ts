@@ -9,7 +9,7 @@ import { createLogger } from '../../shared/logger.js';
 import { untilInterrupted } from './interruption.js';
 import { RecentIds } from './recent-ids.js';
 import { isStreamNotFound } from '../../shared/bus/jetstream-errors.js';
-import { explainStreamProblem, isStreamGone, type StreamPlace } from './stream-problems.js';
+import { explainStreamProblem, isConsumerLost, isStreamGone, type StreamPlace } from './stream-problems.js';
 import { printableNatsUrl } from '../../shared/bus/printable-nats-url.js';
 
 export interface StreamTail {
@@ -45,7 +45,7 @@ export async function tailStream(config: Config & { natsUrl: string }, tail: Str
     const since = tail.since.getTime();
     const printed = new RecentIds(REMEMBERED_IDS);
     // Where a consumer starts reading, in storage time: the since instant, then (after the stream
-    // was lost) the storage time of the last message read, whose copy, if any, is dropped as seen.
+    // or the consumer was lost) the storage time of the last message read, whose copy, if any, is dropped as seen.
     let from = tail.since;
     while (!signal.aborted) {
       const consumer = await orderedConsumer(nats.jetStream(), place, tail, from, signal);
@@ -68,6 +68,9 @@ export async function tailStream(config: Config & { natsUrl: string }, tail: Str
         }
         return;
       } catch (error) {
+        // NATS restarted and kept the stream, not the consumer: read on with a new one from where it
+        // stopped (what it reads again is dropped as seen).
+        if (isConsumerLost(error)) continue;
         if (!isStreamGone(error)) throw error;
         process.stderr.write(`crm: the event stream ${place.stream} on NATS at ${place.url} was deleted or lost; following it again once it is back.\n`);
       } finally {

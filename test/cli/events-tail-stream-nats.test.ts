@@ -167,3 +167,34 @@ t.test('a stream deleted and made again is followed from its start: none of its 
   t.match(tail.text(), /the event stream .* was deleted or lost; following it again once it is back/);
   t.ok(tail.running, 'still following');
 });
+
+t.test('a NATS restart that keeps the stream is ridden out: the tail goes on, every event printed once', async (t) => {
+  // Before, the ordered consumer, which the server keeps in memory only, was gone after the
+  // restart, and the tail ended with a stack trace (NatsError: consumer not found, then CONNECTION_DRAINING).
+  const workspaceId = newId('workspace');
+  const publisher = await eventStreamPublisher(watcher, namespace);
+  const before = [eventOf(workspaceId, new Date()), eventOf(workspaceId, new Date()), eventOf(workspaceId, new Date())];
+  for (const event of before) await publisher.publish(event);
+  const tail = new CrmProcess('events tail (NATS restarted)', ['events', 'tail', '--workspace', workspaceId, '--since', '1m'], cliEnv);
+  t.teardown(() => tail.stop());
+  await tail.waitFor(new RegExp(before[2]?.id ?? 'missing'), 30_000);
+  // Its connection would not outlive the restart.
+  await publisher.close();
+
+  await nats.restart({ downMs: 1_000 });
+  const again = await eventStreamPublisher(watcher, namespace);
+  t.teardown(() => again.close());
+  const after = [eventOf(workspaceId, new Date()), eventOf(workspaceId, new Date()), eventOf(workspaceId, new Date())];
+  for (const event of after) await again.publish(event);
+  await tail.waitFor(new RegExp(after[2]?.id ?? 'missing'), 30_000);
+  // A copy printed late would come now.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  t.same(
+    printed(tail).map((e) => e.id),
+    [...before, ...after].map((e) => e.id),
+    'every event once, in order',
+  );
+  t.ok(tail.running, 'still following');
+  t.notMatch(tail.text(), /\n\s+at /, 'no stack trace');
+  t.equal(await tail.stop(), 0, 'stops cleanly when interrupted');
+});

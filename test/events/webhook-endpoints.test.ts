@@ -2,6 +2,7 @@ import t from 'tap';
 import type { CallContext } from '../../shared/contracts/call-context.js';
 import { createWebhookEndpoint } from '../../shared/contracts/webhooks.js';
 import { busAs } from '../helpers/bus-as.js';
+import { whileHeld } from '../helpers/held-lock.js';
 import { client } from '../helpers/http.js';
 import { useStack } from '../helpers/shared-stack.js';
 
@@ -472,4 +473,38 @@ t.test("a delivery's errors name the path parameter at fault: delivery_id for th
   const disabled = await api.post<Refusal>(`/v1/webhook-endpoints/${endpoint.id}/deliveries/${delivery.id}/retry`, {});
   t.match(disabled, { status: 409, body: { error: { code: 'conflict', message: /disabled/ } } });
   t.equal(disabled.body.error.param, 'id', 'the endpoint, not endpoint_id');
+});
+
+t.test('a test event or a retry racing the deletion or disabling of its endpoint: a 404 or a 409, nothing queued', async (t) => {
+  // Before, both read the endpoint without waiting for a change under way: a test event for an
+  // endpoint being deleted was a 500 (the delivery's foreign key), and one being disabled, or a
+  // retry of a delivery of it, was accepted and queued for an endpoint that receives nothing.
+  type Refusal = { error: { code: string; param: string; message: string } };
+  const testsOf = async (id: string) => stack.db.query('select id from webhook_deliveries where endpoint_id = $1 and event_type = $2', [id, 'webhook_endpoint.test']);
+
+  const deleted = (await api.post<Endpoint>('/v1/webhook-endpoints', { url: 'https://race-deleted.unresolvable.invalid/hook', enabled_events: ['contact.created'] })).body;
+  const deletion = [{ sql: 'delete from webhook_endpoints where id = $1', params: [deleted.id] }];
+  const afterDeletion = await whileHeld(stack.db.url, deletion, () => api.post<Refusal>(`/v1/webhook-endpoints/${deleted.id}/test`, {}));
+  t.ok(afterDeletion.waited, 'the test event waits for the deletion');
+  t.match(afterDeletion.result, { status: 404, body: { error: { code: 'not_found', param: 'id' } } });
+
+  const disabled = (await api.post<Endpoint>('/v1/webhook-endpoints', { url: 'https://race-disabled.unresolvable.invalid/hook', enabled_events: ['contact.created'] })).body;
+  const failed = (await api.post<Delivery>(`/v1/webhook-endpoints/${disabled.id}/test`, {})).body;
+  for (let i = 0; ; i++) {
+    const delivery = (await api.get<Delivery>(`/v1/webhook-endpoints/${disabled.id}/deliveries/${failed.id}`)).body;
+    if (delivery.status === 'failed') break;
+    if (i >= 400) return t.fail(`the test event was not attempted: ${JSON.stringify(delivery)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const disabling = [{ sql: "update webhook_endpoints set status = 'disabled' where id = $1", params: [disabled.id] }];
+  const testWhileDisabling = await whileHeld(stack.db.url, disabling, () => api.post<Refusal>(`/v1/webhook-endpoints/${disabled.id}/test`, {}));
+  t.ok(testWhileDisabling.waited, 'the test event waits for the change of status');
+  t.match(testWhileDisabling.result, { status: 409, body: { error: { code: 'conflict', message: /disabled/ } } });
+  t.equal((await testsOf(disabled.id)).length, 1, 'no test event queued for the disabled endpoint');
+
+  await api.send('PATCH', `/v1/webhook-endpoints/${disabled.id}`, { body: { status: 'enabled' } });
+  const retryWhileDisabling = await whileHeld(stack.db.url, disabling, () => api.post<Refusal>(`/v1/webhook-endpoints/${disabled.id}/deliveries/${failed.id}/retry`, {}));
+  t.ok(retryWhileDisabling.waited, 'the retry waits for the change of status');
+  t.match(retryWhileDisabling.result, { status: 409, body: { error: { code: 'conflict', message: /disabled/ } } });
+  t.equal((await api.get<Delivery>(`/v1/webhook-endpoints/${disabled.id}/deliveries/${failed.id}`)).body.status, 'failed', 'the delivery left as it was');
 });

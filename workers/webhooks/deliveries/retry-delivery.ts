@@ -20,7 +20,8 @@ import { toWebhookDeliveryResource } from './delivery-resource.js';
  * no longer enables would only fail unsent again.
  */
 export const retryDeliveryHandler: OperationHandler<typeof retryWebhookDelivery> = async ({ input, db, afterCommit }) => {
-  const endpoint = await findEndpoint(db, input.endpoint_id);
+  // Locked, as by the attempts' storing (endpoint, then delivery): a deletion or a disabling under way is waited for.
+  const endpoint = await findEndpoint(db, input.endpoint_id, { forUpdate: true });
   if (endpoint.status !== 'enabled') throw new ConflictError('The endpoint is disabled and receives nothing: enable it first.', ENDPOINT_PARAM);
   const now = new Date();
   const wanted = typesWanted(endpoint.enabled_events);

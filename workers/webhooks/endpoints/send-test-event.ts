@@ -18,7 +18,8 @@ export const TEST_EVENT_TYPE = 'webhook_endpoint.test';
  * is the pending delivery, whose attempt the delivery log shows a moment later.
  */
 export const sendTestEventHandler: OperationHandler<typeof sendTestWebhook> = async ({ input, context, db, requestId, afterCommit }) => {
-  const endpoint = await findEndpoint(db, input.id);
+  // Locked: a deletion or a disabling under way is waited for (a 404, a 409), not queued behind.
+  const endpoint = await findEndpoint(db, input.id, { forUpdate: true });
   if (endpoint.status !== 'enabled') throw new ConflictError('The endpoint is disabled and receives nothing: enable it first.', 'id');
   const now = new Date();
   const event: Omit<Event, 'type'> & { type: typeof TEST_EVENT_TYPE } = {

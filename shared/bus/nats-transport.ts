@@ -247,6 +247,10 @@ export class NatsTransport implements BusTransport, JetStreamAccess {
 
   async close(): Promise<void> {
     if (this.nc.isClosed()) return;
+    // Draining needs the server: while it is away, it would wait for NATS to come back, and a
+    // process told to stop (Ctrl-C on crm events tail, a worker's SIGTERM) would not. Nothing
+    // could be flushed meanwhile anyway.
+    if (!this.connected) return this.nc.close();
     this.sends.flush();
     await this.nc.drain();
   }

@@ -198,3 +198,26 @@ t.test('a NATS restart that keeps the stream is ridden out: the tail goes on, ev
   t.notMatch(tail.text(), /\n\s+at /, 'no stack trace');
   t.equal(await tail.stop(), 0, 'stops cleanly when interrupted');
 });
+
+t.test('Ctrl-C while NATS is away ends the tail at once, exit 0', async (t) => {
+  // Before, closing the connection drained it, which waited for NATS to come back: the tail
+  // went on until then (or a second Ctrl-C).
+  const workspaceId = newId('workspace');
+  const publisher = await eventStreamPublisher(watcher, namespace);
+  const event = eventOf(workspaceId, new Date());
+  await publisher.publish(event);
+  await publisher.close();
+  const tail = new CrmProcess('events tail (NATS away)', ['events', 'tail', '--workspace', workspaceId, '--since', '1m'], cliEnv);
+  t.teardown(() => tail.stop());
+  await tail.waitFor(new RegExp(event.id), 30_000);
+
+  const restarting = nats.restart({ downMs: 10_000 });
+  t.teardown(() => restarting);
+  await tail.waitFor(/NATS connection lost/, 10_000);
+  const started = Date.now();
+  const code = await tail.stop('SIGINT', 8_000);
+  t.equal(code, 0, 'exit 0, not killed');
+  t.ok(Date.now() - started < 5_000, `ended within 5 s (${Date.now() - started} ms)`);
+  t.notMatch(tail.text(), /\n\s+at /, 'no stack trace');
+  await restarting;
+});

@@ -133,6 +133,15 @@ export function shownText(max: number, emptyMessage = 'is required and must not 
   );
 }
 
+/**
+ * A name kept unique among its kind (a pipeline's, a stage's, a select option), in Unicode NFC:
+ * "Café" typed with a combining accent (as some keyboards and models send it) and with the
+ * precomposed "é" look alike, and stored as given they would pass every check as two names.
+ */
+export function uniqueName(max: number) {
+  return shownText(max).overwrite((s) => s.normalize('NFC'));
+}
+
 /** What a worker returns for one page of a list; the gateway wraps it in the list envelope. */
 export function pageOf<T extends z.ZodType>(item: T) {
   return z.object({

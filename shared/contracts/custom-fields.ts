@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DESIGN_READ_SCOPES, DESIGN_WRITE_SCOPES } from '../auth/scopes.js';
 import { defineOperation } from '../bus/operation.js';
-import { Cursor, shownText, PageLimit, pageOf, Timestamp, userWritten } from './common.js';
+import { Cursor, shownText, PageLimit, pageOf, Timestamp, uniqueName, userWritten } from './common.js';
 import { CustomFieldKey } from './custom-field-values.js';
 
 export const CustomFieldObjectType = z.enum(['contact', 'deal']);
@@ -25,7 +25,7 @@ export const CustomField = z
 export type CustomField = z.infer<typeof CustomField>;
 
 const Options = z
-  .array(shownText(100))
+  .array(uniqueName(100))
   .min(1, 'a select field needs at least one option')
   .max(200)
   // Case ignored, as pipeline and stage names are: "Web" and "web" would show as one choice twice.

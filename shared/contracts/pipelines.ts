@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DESIGN_READ_SCOPES, DESIGN_WRITE_SCOPES } from '../auth/scopes.js';
 import { defineOperation } from '../bus/operation.js';
-import { shownText, Timestamp, userWritten } from './common.js';
+import { Timestamp, uniqueName, userWritten } from './common.js';
 
 export const Stage = z
   .object({
@@ -31,7 +31,7 @@ export const Pipeline = z
 export type Pipeline = z.infer<typeof Pipeline>;
 
 /** A pipeline's or stage's name: something that shows, as a label or an option must (a zero-width space alone names nothing on a board). */
-const Name = shownText(100);
+const Name = uniqueName(100);
 
 /** The most active stages a pipeline has: on create (its stage names) and when a stage is added. */
 export const MAX_ACTIVE_STAGES = 50;

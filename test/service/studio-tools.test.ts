@@ -173,6 +173,34 @@ t.test('select options that differ only in case are one option twice: refused on
   t.equal((await eventsOf('custom_field')).length, fieldEvents + 2, 'only the create and the accepted change are recorded');
 });
 
+t.test('a name or option written with a combining accent is the same as the precomposed one: kept in NFC, through Studio and REST alike', async (t) => {
+  const [composed, combining] = ['Caf\u00e9', 'Cafe\u0301'];
+  const rest = await stack.token(W, ['schema:write', 'deals:write'], { name: 'Unicode script' });
+  const pipeline = okResult(t, await callTool(studio, 'create_pipeline', { name: 'R\u00e9seau', stages: [composed, 'Done'] })) as unknown as Pipeline;
+  const taken = await callTool(studio, 'create_stage', { pipeline_id: pipeline.id, name: combining });
+  t.match(taken.structuredContent, { code: 'conflict', param: 'name', existing_id: pipeline.stages[0]?.id }, 'create_stage: the stage that looks the same is named');
+  const posted = await request(`${stack.baseUrl}/v1/pipelines`, { token: rest, body: { name: 'Re\u0301seau' } });
+  t.match(posted, { status: 409, body: { error: { code: 'conflict', param: 'name' } } }, 'POST /v1/pipelines');
+  t.match((await callTool(studio, 'create_pipeline', { name: 'Twice', stages: [composed, combining] })).structuredContent, { code: 'validation_failed', param: 'stages' });
+  t.match((await callTool(studio, 'create_custom_field', { object_type: 'deal', key: 'drink', label: 'Drink', type: 'select', options: [composed, combining] })).structuredContent, {
+    code: 'validation_failed',
+    param: 'options',
+  });
+
+  // Stored in NFC, so a later read compares equal to what the user sees.
+  const field = okResult(t, await callTool(studio, 'create_custom_field', { object_type: 'deal', key: 'drink', label: 'Drink', type: 'select', options: [combining, 'Tea'] }));
+  t.same(field.options, [composed, 'Tea']);
+  const renamed = okResult(t, await callTool(studio, 'update_stage', { pipeline_id: pipeline.id, stage_id: pipeline.stages[1]?.id, name: 'Cre\u0300me' })) as unknown as Pipeline;
+  t.equal(renamed.stages[1]?.name, 'Cr\u00e8me');
+  // A value written either way is the option, stored as the option is.
+  const deal = await request<{ custom_fields: Record<string, unknown> }>(`${stack.baseUrl}/v1/deals`, {
+    token: rest,
+    body: { name: 'Coffee order', pipeline_id: pipeline.id, custom_fields: { drink: combining } },
+  });
+  t.equal(deal.status, 201, JSON.stringify(deal.body));
+  t.equal(deal.body.custom_fields.drink, composed);
+});
+
 t.test('a pipeline or stage name must show: only spaces or invisible characters are refused, as a field label is', async (t) => {
   const pipeline = okResult(t, await callTool(studio, 'create_pipeline', { name: 'Onboarding', stages: ['Kickoff', 'Live'] })) as unknown as Pipeline;
   const stageEvents = (await eventsOf('stage')).length;

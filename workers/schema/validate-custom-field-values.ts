@@ -34,6 +34,16 @@ function caseOf(value: unknown, options: readonly string[]): string {
   return meant === undefined ? '' : ` (case matters: "${meant}")`;
 }
 
+/**
+ * The option a select value names, as the field stores it: options are kept in NFC (uniqueName),
+ * so "Café" sent with a combining accent is that option, and is stored as the option is written.
+ */
+function optionOf(field: FieldDefinition, value: Exclude<CustomFieldValue, null>): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const nfc = value.normalize('NFC');
+  return (field.options ?? []).find((option) => option.normalize('NFC') === nfc);
+}
+
 function problemWith(field: FieldDefinition, value: Exclude<CustomFieldValue, null>): string | null {
   switch (field.type) {
     case 'text':
@@ -54,7 +64,7 @@ function problemWith(field: FieldDefinition, value: Exclude<CustomFieldValue, nu
       // The calendar the date filters use: years 0001 to 9999 (Date would also take 0000).
       return parseLocalDate(value) ? null : 'must be a real calendar date, in the years 0001 to 9999';
     case 'select':
-      return typeof value === 'string' && (field.options ?? []).includes(value) ? null : `must be one of: ${(field.options ?? []).join(', ')}${caseOf(value, field.options ?? [])}`;
+      return optionOf(field, value) !== undefined ? null : `must be one of: ${(field.options ?? []).join(', ')}${caseOf(value, field.options ?? [])}`;
   }
 }
 
@@ -101,7 +111,7 @@ export function customFieldChange(fields: FieldDefinition[], objectType: CustomF
     }
     const problem = problemWith(field, value);
     if (problem) throw new ValidationError(`${param}: ${problem}.`, param);
-    set[key] = value;
+    set[key] = field.type === 'select' ? (optionOf(field, value) ?? value) : value;
   }
   return { set, clear, requiredNulls };
 }

@@ -142,6 +142,29 @@ export function uniqueName(max: number) {
   return shownText(max).overwrite((s) => s.normalize('NFC'));
 }
 
+/** The first name that repeats an earlier one with case ignored, with the earlier one; null when none does. */
+function repeatedName(names: readonly string[]): { repeat: string; earlier: string } | null {
+  const seen = new Map<string, string>();
+  for (const name of names) {
+    const earlier = seen.get(name.toLowerCase());
+    if (earlier !== undefined) return { repeat: name, earlier };
+    seen.set(name.toLowerCase(), name);
+  }
+  return null;
+}
+
+/**
+ * Refuses a list of names (a pipeline's stages, a select's options) where two are one name with
+ * case ignored, quoting both: "Lead" and "lead" read as two names to whoever wrote them, and
+ * "must be unique" alone sends them looking for a repeat they cannot see.
+ */
+export function refuseRepeatedNames(what: string) {
+  return (names: readonly string[], ctx: z.RefinementCtx<readonly string[]>): void => {
+    const found = repeatedName(names);
+    if (found) ctx.addIssue({ code: 'custom', input: names, message: `${what} must be unique (case ignored): "${found.earlier}" and "${found.repeat}" are the same name` });
+  };
+}
+
 /** What a worker returns for one page of a list; the gateway wraps it in the list envelope. */
 export function pageOf<T extends z.ZodType>(item: T) {
   return z.object({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DESIGN_READ_SCOPES, DESIGN_WRITE_SCOPES } from '../auth/scopes.js';
 import { defineOperation } from '../bus/operation.js';
-import { Cursor, shownText, PageLimit, pageOf, Timestamp, uniqueName, userWritten } from './common.js';
+import { Cursor, refuseRepeatedNames, shownText, PageLimit, pageOf, Timestamp, uniqueName, userWritten } from './common.js';
 import { CustomFieldKey } from './custom-field-values.js';
 
 export const CustomFieldObjectType = z.enum(['contact', 'deal']);
@@ -29,7 +29,7 @@ const Options = z
   .min(1, 'a select field needs at least one option')
   .max(200)
   // Case ignored, as pipeline and stage names are: "Web" and "web" would show as one choice twice.
-  .refine((o) => new Set(o.map((option) => option.toLowerCase())).size === o.length, { message: 'options must be unique (case ignored)' });
+  .superRefine(refuseRepeatedNames('options'));
 
 export const CreateCustomFieldInput = z
   .strictObject({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DESIGN_READ_SCOPES, DESIGN_WRITE_SCOPES } from '../auth/scopes.js';
 import { defineOperation } from '../bus/operation.js';
-import { Timestamp, uniqueName, userWritten } from './common.js';
+import { refuseRepeatedNames, Timestamp, uniqueName, userWritten } from './common.js';
 
 export const Stage = z
   .object({
@@ -46,7 +46,7 @@ export const CreatePipelineInput = z
       .array(Name)
       .min(1)
       .max(MAX_ACTIVE_STAGES)
-      .refine((s) => new Set(s.map((n) => n.toLowerCase())).size === s.length, { message: 'stage names must be unique' })
+      .superRefine(refuseRepeatedNames('stage names'))
       .optional()
       .describe('Stage names in order; default Lead, Qualified, Negotiation, Won, Lost'),
     is_default: z.boolean().optional().describe('true: the new pipeline becomes the default (the previous default stops being one)'),

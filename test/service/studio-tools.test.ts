@@ -173,6 +173,17 @@ t.test('select options that differ only in case are one option twice: refused on
   t.equal((await eventsOf('custom_field')).length, fieldEvents + 2, 'only the create and the accepted change are recorded');
 });
 
+t.test('a repeated stage name or option is quoted with the one it repeats, saying case is ignored, through Studio and REST alike', async (t) => {
+  const rest = await stack.token(W, ['schema:write'], { name: 'Repeat script' });
+  const stages = await callTool(studio, 'create_pipeline', { name: 'Repeats', stages: ['Lead', 'Won', 'lead'] });
+  t.match(stages.structuredContent, { code: 'validation_failed', param: 'stages', message: 'stages: stage names must be unique (case ignored): "Lead" and "lead" are the same name' });
+  const posted = await request(`${stack.baseUrl}/v1/pipelines`, { token: rest, body: { name: 'Repeats', stages: ['Lead', 'Won', 'lead'] } });
+  t.match(posted, { status: 400, body: { error: { code: 'validation_failed', param: 'stages', message: stages.structuredContent?.message } } }, 'REST says the same');
+  const options = await callTool(studio, 'create_custom_field', { object_type: 'deal', key: 'repeats', label: 'Repeats', type: 'select', options: ['Web', 'Phone', 'WEB'] });
+  t.match(options.structuredContent, { code: 'validation_failed', param: 'options', message: 'options: options must be unique (case ignored): "Web" and "WEB" are the same name' });
+  t.equal(((await request(`${stack.baseUrl}/v1/pipelines`, { token: rest })).body.data as { name: string }[]).filter((p) => p.name === 'Repeats').length, 0, 'nothing created');
+});
+
 t.test('a name or option written with a combining accent is the same as the precomposed one: kept in NFC, through Studio and REST alike', async (t) => {
   const [composed, combining] = ['Caf\u00e9', 'Cafe\u0301'];
   const rest = await stack.token(W, ['schema:write', 'deals:write'], { name: 'Unicode script' });

@@ -48,11 +48,13 @@ export function omittedBlanksOf(tool: ToolDefinition): OmittedBlanks {
 /**
  * A refused argument's hint with what the argument takes, from its description: "expected
  * number, received string" for `position: "last"` does not say that 0 is first and a large
- * number means last. Undefined (the usual hint) for an unknown argument or one not described.
+ * number means last. For an unknown argument the tool's notTaken hint, if it has one; undefined
+ * (the usual hint) otherwise, or for an argument not described.
  */
 function argumentHint(error: CrmError, tool: ToolDefinition, args: Record<string, unknown> | undefined): string | undefined {
   const param = error.details.param?.split('.')[0];
-  if (error.code !== 'validation_failed' || !param || error.message.startsWith('Unknown parameter')) return undefined;
+  if (error.code !== 'validation_failed' || !param) return undefined;
+  if (error.message.startsWith('Unknown parameter')) return tool.notTaken?.[param];
   const field = (tool.inputSchema.shape as Record<string, z.ZodType | undefined>)[param];
   const described = field ? descriptionOf(field) : undefined;
   const about = described ? ` ${param}: ${described.replace(/\.?$/, '.')}` : '';

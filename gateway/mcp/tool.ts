@@ -77,6 +77,13 @@ export interface ToolSpec<Op extends Operation = Operation, I extends z.ZodRawSh
    * a stage, `/v1/pipelines/{id}/stages`): the names this tool's arguments have instead.
    */
   errorParams?: Readonly<Record<string, string>>;
+  /**
+   * Arguments a model reaches for that this tool leaves to others, each with the hint that says
+   * what to do instead. Otherwise "call again with only the valid parameters" is followed to a
+   * call that succeeds and changes nothing (update_custom_field with only its id), reported
+   * to the user as done.
+   */
+  notTaken?: Readonly<Record<string, string>>;
 }
 
 /** Without an input mapping, the arguments must be the operation's input. */
@@ -131,6 +138,8 @@ export interface ToolDefinition {
   annotations: Annotations;
   /** See ToolSpec.errorParams. */
   errorParams?: Readonly<Record<string, string>>;
+  /** See ToolSpec.notTaken. */
+  notTaken?: Readonly<Record<string, string>>;
   run(args: Record<string, unknown>, call: ToolCall): Promise<Record<string, unknown>>;
   /**
    * For a tool with `rows`: the same result as JSON text, the worker's rows spliced in as
@@ -167,6 +176,7 @@ function offerTool(server: McpServerDefinition, tool: ToolSpec): ToolDefinition 
     writes: !op.readOnly,
     annotations: destructiveArguments ? { ...annotationsOf(op), destructiveHint: true } : annotationsOf(op),
     ...(tool.errorParams ? { errorParams: tool.errorParams } : {}),
+    ...(tool.notTaken ? { notTaken: tool.notTaken } : {}),
     run: async (args, call) => {
       const { input, idempotencyKey } = opInputOf(args);
       const output = await call.run(op, input, { idempotencyKey });

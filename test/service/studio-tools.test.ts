@@ -173,6 +173,23 @@ t.test('select options that differ only in case are one option twice: refused on
   t.equal((await eventsOf('custom_field')).length, fieldEvents + 2, 'only the create and the accepted change are recorded');
 });
 
+t.test('a key, type or stage list given to a tool that cannot change it says what can, instead of a retry that changes nothing', async (t) => {
+  const field = okResult(t, await callTool(studio, 'create_custom_field', { object_type: 'deal', key: 'region', label: 'Region', type: 'text' }));
+  for (const [param, args] of [
+    ['key', { key: 'territory' }],
+    ['type', { type: 'select', options: ['North'] }],
+  ] as const) {
+    const refused = await callTool(studio, 'update_custom_field', { id: field.id, ...args });
+    t.match(refused.structuredContent, { code: 'validation_failed', param, hint: /never change.*nothing was changed.*create_custom_field/ }, param);
+  }
+  const pipeline = okResult(t, await callTool(studio, 'create_pipeline', { name: 'Resellers', stages: ['Intro', 'Signed'] })) as unknown as Pipeline;
+  const reorder = await callTool(studio, 'update_pipeline', { id: pipeline.id, stages: ['Signed', 'Intro'] });
+  t.match(reorder.structuredContent, { code: 'validation_failed', param: 'stages', hint: /one at a time.*nothing was changed.*create_stage.*update_stage.*position.*archive_stage/ });
+  // Another unknown argument keeps the usual hint.
+  t.match((await callTool(studio, 'update_custom_field', { id: field.id, colour: 'red' })).structuredContent, { hint: 'Call again with only the valid parameters listed.' });
+  t.same(okResult(t, await callTool(studio, 'get_pipeline', { id: pipeline.id })).stages, pipeline.stages, 'nothing changed');
+});
+
 t.test('a repeated stage name or option is quoted with the one it repeats, saying case is ignored, through Studio and REST alike', async (t) => {
   const rest = await stack.token(W, ['schema:write'], { name: 'Repeat script' });
   const stages = await callTool(studio, 'create_pipeline', { name: 'Repeats', stages: ['Lead', 'Won', 'lead'] });

@@ -25,6 +25,8 @@ const KeyArgument = CreateCustomFieldInput.shape.key.describe(
 );
 const FieldId = idArgument('customField');
 const LABEL = 'The name people see, e.g. "Lead source"';
+const KEY_AND_TYPE_STAY =
+  "A field's key and type never change, so that stored values keep their meaning: nothing was changed. For another key or type, ask the user, then create a new field with create_custom_field (archive_custom_field hides this one).";
 const REQUIRED = 'true: records created from then on must have a value, and no value can be cleared';
 
 export const listCustomFieldsTool = defineTool({
@@ -71,6 +73,10 @@ export const updateCustomFieldTool = defineTool({
     required: UpdateCustomFieldFields.shape.required.describe(REQUIRED),
   },
   output: CustomField,
+  notTaken: {
+    key: KEY_AND_TYPE_STAY,
+    type: KEY_AND_TYPE_STAY,
+  },
 });
 
 export const archiveCustomFieldTool = defineTool({

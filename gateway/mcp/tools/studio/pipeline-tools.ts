@@ -67,6 +67,10 @@ export const updatePipelineTool = defineTool({
     is_default: UpdatePipelineFields.shape.is_default,
   },
   output: Pipeline,
+  notTaken: {
+    stages:
+      "A pipeline's stages change one at a time, not here: nothing was changed. create_stage adds one, update_stage renames one or moves it (position), archive_stage archives one.",
+  },
 });
 
 export const createStageTool = defineTool({

@@ -229,6 +229,22 @@ t.test('a name or option written with a combining accent is the same as the prec
   t.equal(deal.body.custom_fields.drink, composed);
 });
 
+t.test('an option stored with a combining accent before options were kept in NFC is kept by a list that gives it either way', async (t) => {
+  const [composed, combining] = ['Cr\u00e8me', 'Cre\u0300me'];
+  const rest = await stack.token(W, ['deals:write'], { name: 'Legacy records' });
+  const field = okResult(t, await callTool(studio, 'create_custom_field', { object_type: 'deal', key: 'topping', label: 'Topping', type: 'select', options: ['Plain', 'Jam'] }));
+  // As a field written before this change holds it: the option, and a deal's value, with a combining accent.
+  await stack.db.query(`update custom_fields set options = $1::jsonb where id = $2`, [JSON.stringify(['Plain', combining]), field.id]);
+  const deal = await request(`${stack.baseUrl}/v1/deals`, { token: rest, body: { name: 'Legacy topping', custom_fields: { topping: combining } } });
+  t.equal(deal.status, 201, JSON.stringify(deal.body));
+  for (const written of [combining, composed]) {
+    const kept = okResult(t, await callTool(studio, 'update_custom_field', { id: field.id, options: ['Plain', written, 'Honey'] }));
+    t.same(kept.options, ['Plain', composed, 'Honey'], `given as ${written === composed ? 'precomposed' : 'combining'}: not left out`);
+  }
+  const held = await callTool(studio, 'update_custom_field', { id: field.id, options: ['Plain', 'Honey'] });
+  t.match(held.structuredContent, { code: 'conflict', param: 'options' }, 'leaving it out is still refused');
+});
+
 t.test('a pipeline or stage name must show: only spaces or invisible characters are refused, as a field label is', async (t) => {
   const pipeline = okResult(t, await callTool(studio, 'create_pipeline', { name: 'Onboarding', stages: ['Kickoff', 'Live'] })) as unknown as Pipeline;
   const stageEvents = (await eventsOf('stage')).length;

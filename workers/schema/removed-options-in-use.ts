@@ -15,13 +15,16 @@ export async function refuseRemovingOptionsInUse(
   field: { object_type: CustomFieldObject; key: string; options: string[] | null; archived_at: unknown },
   next: string[],
 ): Promise<void> {
-  const removed = (field.options ?? []).filter((option) => !next.includes(option));
+  // Compared in NFC, as `next` is (uniqueName): an option or a value stored before options were
+  // kept so is the same option as its NFC form.
+  const kept = new Set(next.map((option) => option.normalize('NFC')));
+  const removed = (field.options ?? []).map((option) => option.normalize('NFC')).filter((option) => !kept.has(option));
   if (removed.length === 0) return;
   const table = TABLES[field.object_type];
   const held = await db
     .selectFrom(table)
-    .select([sql<string>`custom_fields ->> ${field.key}`.as('value'), sql<number>`count(*)::int`.as('records')])
-    .where(sql<boolean>`custom_fields ->> ${field.key} = any(${removed}::text[])`)
+    .select([sql<string>`normalize(custom_fields ->> ${field.key}, NFC)`.as('value'), sql<number>`count(*)::int`.as('records')])
+    .where(sql<boolean>`normalize(custom_fields ->> ${field.key}, NFC) = any(${removed}::text[])`)
     .groupBy(sql`1`)
     .orderBy(sql`1`)
     .execute();

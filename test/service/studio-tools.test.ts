@@ -245,6 +245,35 @@ t.test('an option stored with a combining accent before options were kept in NFC
   t.match(held.structuredContent, { code: 'conflict', param: 'options' }, 'leaving it out is still refused');
 });
 
+t.test('stages added and moved at once keep one order: every active stage at its own position, 0 to n-1', async (t) => {
+  const pipeline = okResult(t, await callTool(studio, 'create_pipeline', { name: 'Busy', stages: ['A', 'B', 'C'] })) as unknown as Pipeline;
+  const added = await Promise.all(Array.from({ length: 6 }, (_, i) => callTool(studio, 'create_stage', { pipeline_id: pipeline.id, name: `New ${i}`, position: 0 })));
+  t.equal(added.filter((r) => r.isError).length, 0, 'every add succeeds');
+  const positionsOf = async () => {
+    const now = okResult(t, await callTool(studio, 'get_pipeline', { id: pipeline.id })) as unknown as Pipeline;
+    return now.stages.map((s) => s.position);
+  };
+  t.same(await positionsOf(), [...Array(9).keys()]);
+  const stages = (okResult(t, await callTool(studio, 'get_pipeline', { id: pipeline.id })) as unknown as Pipeline).stages;
+  const moved = await Promise.all(stages.map((s, i) => callTool(studio, 'update_stage', { pipeline_id: pipeline.id, stage_id: s.id, position: (i * 5) % 9 })));
+  t.equal(moved.filter((r) => r.isError).length, 0, 'every move succeeds');
+  t.same(await positionsOf(), [...Array(9).keys()], 'no position twice, none skipped');
+});
+
+t.test('create_stage with an idempotency_key: a retry answers the first result, other arguments are refused, and a key whose call failed is free', async (t) => {
+  const pipeline = okResult(t, await callTool(studio, 'create_pipeline', { name: 'Retries', stages: ['Open'] })) as unknown as Pipeline;
+  const args = { pipeline_id: pipeline.id, name: 'Review', idempotency_key: 'studio-retry-1' };
+  const [first, second] = await Promise.all([callTool(studio, 'create_stage', args), callTool(studio, 'create_stage', args)]);
+  t.same(okResult(t, second), okResult(t, first), 'both answered alike');
+  t.same((okResult(t, await callTool(studio, 'get_pipeline', { id: pipeline.id })) as unknown as Pipeline).stages.map((s) => s.name), ['Open', 'Review'], 'one stage made');
+  const other = await callTool(studio, 'create_stage', { ...args, name: 'Other' });
+  t.match(other.structuredContent, { code: 'idempotency_key_reused', hint: /list_pipelines/ });
+  const failed = await callTool(studio, 'create_stage', { pipeline_id: pipeline.id, name: 'open', idempotency_key: 'studio-retry-2' });
+  t.match(failed.structuredContent, { code: 'conflict', param: 'name' });
+  const retried = okResult(t, await callTool(studio, 'create_stage', { pipeline_id: pipeline.id, name: 'Closing', idempotency_key: 'studio-retry-2' })) as unknown as Pipeline;
+  t.same(retried.stages.map((s) => s.name), ['Open', 'Review', 'Closing']);
+});
+
 t.test('a pipeline or stage name must show: only spaces or invisible characters are refused, as a field label is', async (t) => {
   const pipeline = okResult(t, await callTool(studio, 'create_pipeline', { name: 'Onboarding', stages: ['Kickoff', 'Live'] })) as unknown as Pipeline;
   const stageEvents = (await eventsOf('stage')).length;

@@ -47,7 +47,8 @@ const STUDIO_CONFLICT_HINTS: ReadonlyMap<string, string> = new Map([
   // An option records still hold, left out of update_custom_field's list.
   [
     'options',
-    'Call again with the options the message names kept in the list (list_custom_fields gives the current one), or ask the user to change the records that hold them first (update_contact or update_deal on the CRM server).',
+    // An archived field is left out of list_custom_fields unless asked for, and its values cannot be written until it is restored.
+    'Call again with the options the message names kept in the list (list_custom_fields gives the current one, with include_archived: true for an archived field), or ask the user to change the records that hold them first (update_contact or update_deal on the CRM server; an archived field is first restored with archived: false).',
   ],
   // An archived stage renamed or moved, or the last active stage archived.
   ['stage_id', "Use an active stage: list_pipelines gives each pipeline's active stages in order, and create_stage adds one."],

@@ -299,6 +299,11 @@ t.test('a design change refused for what records hold, or for an archived or las
   t.equal((await request(`${stack.baseUrl}/v1/contacts`, { token: crm, body: { first_name: 'Ada', phone: '+14155550142', custom_fields: { tier: 'Gold' } } })).status, 201);
   const held = await callTool(studio, 'update_custom_field', { id: field.id, options: ['Silver', 'Bronze'] });
   t.match(held.structuredContent, { code: 'conflict', param: 'options', message: /"Gold" \(1 contact\)/, hint: /kept in the list.*list_custom_fields.*update_contact/ });
+  // Archived, the field is not in list_custom_fields' default answer, and its values cannot be written until it is restored.
+  okResult(t, await callTool(studio, 'archive_custom_field', { id: field.id }));
+  const heldArchived = await callTool(studio, 'update_custom_field', { id: field.id, options: ['Silver', 'Bronze'] });
+  t.match(heldArchived.structuredContent, { code: 'conflict', param: 'options', hint: /include_archived: true.*archived: false/ }, 'an archived field: where to find its list, and to restore it first');
+  okResult(t, await callTool(studio, 'update_custom_field', { id: field.id, archived: false }));
 
   const pipeline = okResult(t, await callTool(studio, 'create_pipeline', { name: 'Two step', stages: ['First', 'Second'] })) as unknown as Pipeline;
   const [first, second] = pipeline.stages;

@@ -139,7 +139,15 @@ export function shownText(max: number, emptyMessage = 'is required and must not 
  * precomposed "é" look alike, and stored as given they would pass every check as two names.
  */
 export function uniqueName(max: number) {
-  return shownText(max).overwrite((s) => s.normalize('NFC'));
+  return shownText(max).overwrite(inNfc);
+}
+
+/** Text in Unicode NFC, the one form names are kept and looked up in. */
+export const inNfc = (text: string): string => text.normalize('NFC');
+
+/** A name looked up among names kept in NFC ({@link uniqueName}), put in that form too: "Café" sent with a combining accent finds the stage stored precomposed. */
+export function nameToLookUp(max: number) {
+  return z.string().trim().min(1).max(max).overwrite(inNfc);
 }
 
 /** The first name that repeats an earlier one with case ignored, with the earlier one; null when none does. */

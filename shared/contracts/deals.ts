@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../bus/operation.js';
-import { cleanText, CreationSort, Cursor, isoInstant, OwnerIdInput, PageLimit, pageOf, RecordId, shownText, Timestamp, userWritten, SearchWords } from './common.js';
+import { cleanText, CreationSort, inNfc, nameToLookUp, Cursor, isoInstant, OwnerIdInput, PageLimit, pageOf, RecordId, shownText, Timestamp, userWritten, SearchWords } from './common.js';
 import { AppliedRange, createdRangeFilters } from './created-range.js';
 import { CustomFieldValues } from './custom-field-values.js';
 import { ACTIVE_CURRENCIES, withdrawnCurrencyProblem } from './iso-4217.js';
@@ -53,7 +53,7 @@ const DealFields = z.strictObject({
   pipeline_id: Ref.describe(`${PIPELINE_ID} On create, default: the default pipeline, or the pipeline of stage_id. Moving a deal to another pipeline takes a stage_id of that pipeline too (or its first stage).`),
   stage_id: Ref.describe("A stage id (stg_…). On create, default: the first stage of the pipeline. A stage of the deal's pipeline, unless pipeline_id moves it."),
   stage: cleanText(100)
-    .pipe(z.string().min(1, 'must not be empty'))
+    .pipe(z.string().min(1, 'must not be empty').overwrite(inNfc))
     .describe("Instead of stage_id: a stage's name (case does not matter), in the deal's pipeline (or the one pipeline_id names); a stage id (stg_…) is taken too, as the deal lists' stage filter takes one"),
   amount: Amount.nullable(),
   currency: Currency.nullable().describe('Required with an amount'),
@@ -77,7 +77,7 @@ export const UpdateDealFields = DealFields.partial()
   .meta({ id: 'UpdateDeal' });
 
 export const DealFilters = z.object({
-  stage: z.string().trim().min(1).max(100).optional().describe('A stage id (stg_…) or a stage name (case does not matter, any pipeline)'),
+  stage: nameToLookUp(100).optional().describe('A stage id (stg_…) or a stage name (case does not matter, any pipeline)'),
   pipeline_id: Ref.optional().describe('Only deals in this pipeline (pipe_…)'),
   contact_id: Ref.optional().describe('Only deals with this contact (con_…)'),
   owner_id: Ref.optional().describe('Only deals this workspace member (usr_…) owns'),
@@ -101,7 +101,7 @@ export const listDeals = defineOperation({
     cursor: Cursor.optional(),
     sort: CreationSort.optional(),
     ...DealFilters.shape,
-    pipeline: z.string().trim().min(1).max(100).optional().describe('A pipeline id (pipe_…) or a pipeline name (case does not matter)'),
+    pipeline: nameToLookUp(100).optional().describe('A pipeline id (pipe_…) or a pipeline name (case does not matter)'),
   }),
   output: pageOf(Deal).extend({ applied_range: AppliedRange }),
 });
@@ -136,7 +136,7 @@ export const countDeals = defineOperation({
   verb: 'count',
   readOnly: true,
   scope: 'deals:read',
-  input: z.strictObject({ ...DealFilters.shape, pipeline: z.string().trim().min(1).max(100).optional().describe('A pipeline id (pipe_…) or name') }),
+  input: z.strictObject({ ...DealFilters.shape, pipeline: nameToLookUp(100).optional().describe('A pipeline id (pipe_…) or name') }),
   output: DealTotals,
 });
 

@@ -227,6 +227,17 @@ t.test('a name or option written with a combining accent is the same as the prec
   });
   t.equal(deal.status, 201, JSON.stringify(deal.body));
   t.equal(deal.body.custom_fields.drink, composed);
+  // Before, a stage or pipeline looked up by name compared the name as sent: "unknown stage".
+  const placed = await request<{ id: string; stage_id: string }>(`${stack.baseUrl}/v1/deals`, { token: rest, body: { name: 'By name', pipeline_id: pipeline.id, stage: combining } });
+  t.equal(placed.status, 201, `a deal placed by the stage's name written with a combining accent: ${JSON.stringify(placed.body)}`);
+  t.equal(placed.body.stage_id, pipeline.stages[0]?.id);
+  const reader = await stack.token(W, ['deals:read'], { name: 'Unicode reader' });
+  const listed = await request<{ data: { id: string }[] }>(`${stack.baseUrl}/v1/deals?stage=${encodeURIComponent(combining)}`, { token: reader });
+  t.equal(listed.status, 200, JSON.stringify(listed.body));
+  t.ok(listed.body.data?.some((d) => d.id === placed.body.id), 'the list finds the stage by such a name too');
+  const crm = await connectMcp(t, stack.baseUrl, 'crm', reader);
+  const found = okResult(t, await callTool(crm, 'find_deals', { pipeline: 'Re\u0301seau', stage: combining })) as unknown as { deals: { id: string }[] };
+  t.ok(found.deals.some((d) => d.id === placed.body.id), 'find_deals finds the pipeline and the stage by such names');
 });
 
 t.test('an option stored with a combining accent before options were kept in NFC is kept by a list that gives it either way', async (t) => {

@@ -239,6 +239,23 @@ export class InternalError extends CrmError {
 export function validationErrorFrom(error: z.ZodError, prefix?: string): ValidationError {
   const issue = error.issues[0];
   if (!issue) return new ValidationError('The request is not valid.');
+  return issueError(issue, prefix);
+}
+
+/**
+ * Every offending parameter of a zod failure, each with its first issue, in the order zod met
+ * them: for a report that lists all the problems of an input at once (an import row).
+ */
+export function validationErrorsFrom(error: z.ZodError, prefix?: string): ValidationError[] {
+  const byParam = new Map<string | undefined, ValidationError>();
+  for (const issue of error.issues) {
+    const refusal = issueError(issue, prefix);
+    if (!byParam.has(refusal.details.param)) byParam.set(refusal.details.param, refusal);
+  }
+  return byParam.size > 0 ? [...byParam.values()] : [new ValidationError('The request is not valid.')];
+}
+
+function issueError(issue: z.core.$ZodIssue, prefix?: string): ValidationError {
   let pathParts = issue.path.map(String);
   let message = issue.message;
   // A field left out: said as such, where zod says "Invalid input: expected string, received undefined".

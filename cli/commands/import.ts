@@ -58,7 +58,8 @@ has is skipped, so running the same file again (e.g. after an interruption) adds
 what is missing. Rows that cannot be imported, and rows repeating the phone of an
 earlier row, are listed as line,field,reason in the errors file (default: FILE.errors.csv
 next to FILE; "line" is the line of the file where the row starts, the header is line 1, or 2
-after a sep= line).
+after a sep= line). A row is listed with every problem it has, one line each under its line
+number, its own fields first, then its custom fields (field custom_fields.KEY).
 
   --workspace     a workspace id (ws_…) or name
   --errors FILE   where to write the rows that were not imported

@@ -25,8 +25,8 @@ type Column = { field: ImportColumn } | { customKey: string };
 export interface ImportColumns {
   /** The custom field keys the file fills (`custom.KEY` columns). */
   customKeys: string[];
-  /** A row to send, or why the record cannot be sent at all. */
-  toRow(record: Pick<CsvRecord, 'fields' | 'line' | 'notUtf8' | 'encoding'>): { row: ImportedContactRow; bytes: number } | { problem: RowProblem };
+  /** A row to send, or why the record cannot be sent at all (every cell refused, each its problem). */
+  toRow(record: Pick<CsvRecord, 'fields' | 'line' | 'notUtf8' | 'encoding'>): { row: ImportedContactRow; bytes: number } | { problems: RowProblem[] };
 }
 
 function refusal(file: string, problem: string, columns: string): UsageError {
@@ -118,31 +118,39 @@ export function importColumns(file: string, header: string[]): ImportColumns {
       let cells = fields.length;
       while (cells > columns.length && (fields[cells - 1] as string).trim() === '') cells--;
       if (cells !== columns.length) {
-        return { problem: { line, reason: `The row has ${fields.length} fields where the header has ${columns.length}.` } };
+        return { problems: [{ line, reason: `The row has ${fields.length} fields where the header has ${columns.length}.` }] };
       }
-      const refused = (column: Column, reason: string): { problem: RowProblem } => {
+      const problems: RowProblem[] = [];
+      const refuse = (column: Column, reason: string) => {
         const [name, param] = 'field' in column ? [column.field, column.field] : [CUSTOM_COLUMN_PREFIX + column.customKey, `custom_fields.${column.customKey}`];
-        return { problem: { line, reason: `${name}: ${reason}`, param } };
+        problems.push({ line, reason: `${name}: ${reason}`, param });
       };
       // Stored, the replacement characters would pass for the row's text.
-      if (notUtf8 !== undefined) return refused(columns[notUtf8] as Column, `not valid ${(encoding ?? 'utf-8').toUpperCase()} text (save the file as UTF-8).`);
+      if (notUtf8 !== undefined) refuse(columns[notUtf8] as Column, `not valid ${(encoding ?? 'utf-8').toUpperCase()} text (save the file as UTF-8).`);
       const row: ImportedContactRow = { line };
       let bytes = 16;
       for (let i = 0; i < columns.length; i++) {
         const value = fields[i] as string;
         // Only to keep batches small: the worker already reads a blank cell as no value, and its rule is the one that counts.
-        if (value === '') continue;
+        if (value === '' || i === notUtf8) continue;
         const column = columns[i] as Column;
-        if (value.length > IMPORT_CELL_MAX_CHARS) return refused(column, `longer than ${IMPORT_CELL_MAX_CHARS} characters.`);
+        if (value.length > IMPORT_CELL_MAX_CHARS) {
+          refuse(column, `longer than ${IMPORT_CELL_MAX_CHARS} characters.`);
+          continue;
+        }
         // The worker refuses a whole batch holding NUL (Postgres text cannot store it) before checking its rows. Text
         // decoded from UTF-8 has no unpaired surrogate, the other such text.
-        if (value.includes('\0')) return refused(column, 'must not contain NUL characters.');
+        if (value.includes('\0')) {
+          refuse(column, 'must not contain NUL characters.');
+          continue;
+        }
         if ('field' in column) row[column.field] = value;
         else (row.custom_fields ??= nullPrototypeRecord<string>())[column.customKey] = value;
         // As the batch travels: a character of many scripts is three bytes, an escaped one up to six.
         bytes += jsonBytes(value) + 24;
       }
-      if (bytes > IMPORT_ROW_MAX_BYTES) return { problem: { line, reason: `The row takes more than ${IMPORT_ROW_MAX_BYTES / 1024} KiB: no contact is that large.` } };
+      if (problems.length > 0) return { problems };
+      if (bytes > IMPORT_ROW_MAX_BYTES) return { problems: [{ line, reason: `The row takes more than ${IMPORT_ROW_MAX_BYTES / 1024} KiB: no contact is that large.` }] };
       return { row, bytes };
     },
   };

@@ -98,8 +98,8 @@ export async function importRows(options: ImportRowsOptions): Promise<ImportOutc
   try {
     for await (const record of records) {
       const read = columns.toRow(record);
-      if ('problem' in read) {
-        batch.refused.push(read.problem);
+      if ('problems' in read) {
+        batch.refused.push(...read.problems);
       } else {
         if (batch.rows.length > 0 && batch.bytes + read.bytes > BATCH_MAX_BYTES) await dispatch();
         batch.rows.push(read.row);

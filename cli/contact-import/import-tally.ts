@@ -27,13 +27,15 @@ export class ImportTally {
   /** The first line of each phone in the file, and whether this run created its contact. */
   private readonly phones = new PhoneFirstLines();
 
-  /** Takes one batch's result and the rows refused before sending; returns the rows to report, by line. */
+  /** Takes one batch's result and the rows refused before sending; returns the problems to report, by line (a row's in their order). */
   add(result: ImportContactsResult, refusedLocally: RowProblem[]): RowProblem[] {
     const problems = [...refusedLocally, ...result.invalid];
-    this.counts.invalid += problems.length;
+    // A refused row has one entry per problem.
+    const refusedRows = new Set(problems.map((problem) => problem.line)).size;
+    this.counts.invalid += refusedRows;
     const valid = [...result.created.map((r) => ({ ...r, created: true })), ...result.skipped.map((r) => ({ ...r, created: false }))];
     valid.sort((a, b) => a.line - b.line);
-    this.counts.rows += problems.length + valid.length;
+    this.counts.rows += refusedRows + valid.length;
 
     for (const { line, phone, created } of valid) {
       const first = this.phones.get(phone);
@@ -50,6 +52,7 @@ export class ImportTally {
         this.counts.created++;
       }
     }
+    // Stable: the problems of a row stay in their order.
     return problems.sort((a, b) => a.line - b.line);
   }
 }

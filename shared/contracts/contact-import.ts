@@ -47,6 +47,7 @@ export const ImportContactsInput = z.strictObject({
 const RowPhone = z.object({ line: Line, phone: z.string().describe('E.164') });
 export type RowPhone = z.infer<typeof RowPhone>;
 
+/** One problem of a refused row: a row with several has one entry for each, consecutive, under its line. */
 export const RowProblem = z.object({
   line: Line,
   reason: z.string(),
@@ -57,7 +58,7 @@ export type RowProblem = z.infer<typeof RowProblem>;
 export const ImportContactsResult = z.object({
   created: z.array(RowPhone).describe('Rows written as new contacts'),
   skipped: z.array(RowPhone).describe('Valid rows not written: their phone is already in the workspace, or on an earlier row of this batch'),
-  invalid: z.array(RowProblem).describe('Rows refused, with the reason POST /v1/contacts would give'),
+  invalid: z.array(RowProblem).describe('Rows refused: each problem of a row (one per field, with the reason POST /v1/contacts would give for it), in line order'),
 });
 export type ImportContactsResult = z.infer<typeof ImportContactsResult>;
 

@@ -13,7 +13,7 @@ t.test('blank names after the last column (as spreadsheets save them) are no col
   const trailing = importColumns('contacts.csv', ['first_name', 'phone', '', ' ']);
   t.match(trailing.toRow({ fields: ['Ada', '4155550100', '', ''], line: 2 }), { row: { line: 2, first_name: 'Ada', phone: '4155550100' } });
   t.same(trailing.toRow({ fields: ['Ada', '4155550100', 'x', ''], line: 3 }), {
-    problem: { line: 3, reason: 'The row has 4 fields where the header has 2.' },
+    problems: [{ line: 3, reason: 'The row has 4 fields where the header has 2.' }],
   }, 'a value under a nameless column still refuses its row');
   t.throws(() => importColumns('contacts.csv', ['first_name', '', 'phone']), { message: /column 2 of the header has no name/ });
   t.throws(() => importColumns('contacts.csv', ['', '']), { message: /no first_name or phone column/ });
@@ -21,13 +21,13 @@ t.test('blank names after the last column (as spreadsheets save them) are no col
 
 t.test('an extra cell with a value, or a missing cell, still makes the row refused', async (t) => {
   t.same(columns.toRow({ fields: ['Ada', '4155550100', '', 'x'], line: 2 }), {
-    problem: { line: 2, reason: 'The row has 4 fields where the header has 3.' },
+    problems: [{ line: 2, reason: 'The row has 4 fields where the header has 3.' }],
   });
   t.same(columns.toRow({ fields: ['Ada', '4155550100', '', 'x', ''], line: 3 }), {
-    problem: { line: 3, reason: 'The row has 5 fields where the header has 3.' },
+    problems: [{ line: 3, reason: 'The row has 5 fields where the header has 3.' }],
   });
   t.same(columns.toRow({ fields: ['Ada', '4155550100'], line: 4 }), {
-    problem: { line: 4, reason: 'The row has 2 fields where the header has 3.' },
+    problems: [{ line: 4, reason: 'The row has 2 fields where the header has 3.' }],
   });
 });
 
@@ -60,7 +60,18 @@ t.test('every unknown column is named in one refusal, not one per run', async (t
 t.test('a cell that breaks the file\'s encoding is refused naming that encoding', async (t) => {
   const columns = importColumns('people.csv', ['first_name', 'phone']);
   t.same(columns.toRow({ fields: ['A\u{fffd}', '1'], line: 2, notUtf8: 0, encoding: 'utf-16le' }), {
-    problem: { line: 2, reason: 'first_name: not valid UTF-16LE text (save the file as UTF-8).', param: 'first_name' },
+    problems: [{ line: 2, reason: 'first_name: not valid UTF-16LE text (save the file as UTF-8).', param: 'first_name' }],
   });
-  t.match(columns.toRow({ fields: ['A', '\u{fffd}'], line: 3, notUtf8: 1, encoding: 'utf-8' }), { problem: { reason: 'phone: not valid UTF-8 text (save the file as UTF-8).' } });
+  t.match(columns.toRow({ fields: ['A', '\u{fffd}'], line: 3, notUtf8: 1, encoding: 'utf-8' }), { problems: [{ reason: 'phone: not valid UTF-8 text (save the file as UTF-8).' }] });
+});
+
+t.test('every cell a row is refused for while reading is listed, not only the first', async (t) => {
+  const columns = importColumns('people.csv', ['first_name', 'phone', 'last_name', 'custom.note']);
+  t.same(columns.toRow({ fields: ['A\u{fffd}', '1', 'Nul\0', 'x'.repeat(4001)], line: 2, notUtf8: 0, encoding: 'utf-8' }), {
+    problems: [
+      { line: 2, reason: 'first_name: not valid UTF-8 text (save the file as UTF-8).', param: 'first_name' },
+      { line: 2, reason: 'last_name: must not contain NUL characters.', param: 'last_name' },
+      { line: 2, reason: 'custom.note: longer than 4000 characters.', param: 'custom_fields.note' },
+    ],
+  });
 });

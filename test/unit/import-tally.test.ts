@@ -27,3 +27,21 @@ t.test('when a later batch won the insert, its contact counts for the first line
   t.same(problems, [{ line: 1002, reason: `phone ${P} repeats line 2.`, param: 'phone' }], 'the same report as without the race');
   t.same(tally.counts, { rows: 2, created: 1, skipped: 0, duplicates: 1, invalid: 0 });
 });
+
+t.test('a row refused for several problems is one invalid row, its problems listed together in their order', async (t) => {
+  const tally = new ImportTally();
+  const problems = tally.add(
+    {
+      created: [{ line: 3, phone: P }],
+      skipped: [],
+      invalid: [
+        { line: 2, reason: 'email: must be an e-mail address', param: 'email' },
+        { line: 2, reason: 'phone: "1" is not a valid phone number.', param: 'phone' },
+        { line: 4, reason: 'first_name: is required', param: 'first_name' },
+      ],
+    },
+    [],
+  );
+  t.same(problems.map((p) => [p.line, p.param]), [[2, 'email'], [2, 'phone'], [4, 'first_name']]);
+  t.same(tally.counts, { rows: 3, created: 1, skipped: 0, duplicates: 0, invalid: 2 });
+});

@@ -2,7 +2,8 @@ import type { CreateContactInput } from '../../shared/contracts/contacts.js';
 import type { CustomFieldValues } from '../../shared/contracts/custom-field-values.js';
 import { jsonb } from '../../shared/db/sql.js';
 import type { ScopedInsertRow } from '../../shared/db/workspace-sql.js';
-import { customFieldsForCreate } from '../schema/validate-custom-field-values.js';
+import { CrmError, ValidationError } from '../../shared/errors.js';
+import { checkedCustomFieldsForCreate } from '../schema/validate-custom-field-values.js';
 import type { ContactSetup } from './load-contact-setup.js';
 import { normalizePhone } from './normalize-phone.js';
 
@@ -23,14 +24,40 @@ export interface NewContact {
  * the error the API gives (phone first, then custom fields).
  */
 export function newContact(input: CreateContactInput, setup: ContactSetup): NewContact {
-  const phone = normalizePhone(input.phone, setup.default_country);
+  const { contact, problems } = checkedNewContact(input, setup);
+  if (problems[0]) throw problems[0];
+  // Not reached: the schema requires both.
+  if (!contact) throw new ValidationError('first_name and phone are required.');
+  return contact;
+}
+
+/**
+ * {@link newContact}'s checks, every problem found, in the order it checks them (phone, then
+ * custom fields). A field the input leaves out (one its schema refused, in an import row) is
+ * not checked again; the contact comes only with no problem, first_name and phone given.
+ */
+export function checkedNewContact(input: Partial<CreateContactInput>, setup: ContactSetup): { contact?: NewContact; problems: CrmError[] } {
+  const problems: CrmError[] = [];
+  let phone: string | undefined;
+  try {
+    if (input.phone !== undefined) phone = normalizePhone(input.phone, setup.default_country);
+  } catch (error) {
+    if (!(error instanceof CrmError)) throw error;
+    problems.push(error);
+  }
+  const custom = checkedCustomFieldsForCreate(setup.fields, 'contact', input.custom_fields ?? {});
+  problems.push(...custom.problems);
+  if (problems.length > 0 || input.first_name === undefined || phone === undefined) return { problems };
   return {
-    first_name: input.first_name,
-    last_name: input.last_name ?? null,
-    email: input.email ?? null,
-    phone,
-    status: input.status ?? 'active',
-    custom_fields: customFieldsForCreate(setup.fields, 'contact', input.custom_fields ?? {}),
+    contact: {
+      first_name: input.first_name,
+      last_name: input.last_name ?? null,
+      email: input.email ?? null,
+      phone,
+      status: input.status ?? 'active',
+      custom_fields: custom.values,
+    },
+    problems,
   };
 }
 

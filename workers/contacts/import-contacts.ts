@@ -5,7 +5,7 @@ import { newId } from '../../shared/ids.js';
 import { ownerResolver } from '../runtime/resolve-owner.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { importedRowChecker } from './check-imported-row.js';
-import { rowProblem } from './row-problem.js';
+import { rowProblems } from './row-problem.js';
 import { contactRow, type NewContact } from './contact-row.js';
 import { lockFieldDefinitions } from '../schema/lock-field-definitions.js';
 import { loadContactSetup } from './load-contact-setup.js';
@@ -18,7 +18,8 @@ interface RowToWrite {
 }
 
 /**
- * One batch of `crm import contacts`: each row checked like contacts.create, the valid
+ * One batch of `crm import contacts`: each row checked like contacts.create (every problem
+ * of a refused row reported, not only the first), the valid
  * ones written in one INSERT … ON CONFLICT (workspace_id, phone) DO NOTHING. The unique
  * constraint decides what already exists, also against concurrent imports of the same
  * file; the workspace comes from the call context only.
@@ -31,7 +32,7 @@ export const importContactsHandler: OperationHandler<typeof importContacts> = as
   const ownerOf = await ownerResolver(
     db,
     context,
-    checked.flatMap((row) => ('contact' in row ? [row.contact.owner_id] : [])),
+    checked.flatMap((row) => (row.owner ? [row.owner.requested] : [])),
   );
 
   const invalid: RowProblem[] = [];
@@ -39,16 +40,17 @@ export const importContactsHandler: OperationHandler<typeof importContacts> = as
   const toWrite: RowToWrite[] = [];
   const phonesInBatch = new Set<string>();
   for (const row of checked) {
-    if ('problem' in row) {
-      invalid.push(row.problem);
-      continue;
-    }
-    let ownerId: string | null;
+    const problems = [...row.problems];
+    let ownerId: string | null = null;
+    // Checked on refused rows too: the report lists every problem of a row.
     try {
-      ownerId = ownerOf(row.contact.owner_id);
+      if (row.owner) ownerId = ownerOf(row.owner.requested);
     } catch (error) {
       if (!(error instanceof CrmError)) throw error;
-      invalid.push(rowProblem(row.line, error));
+      problems.push(error);
+    }
+    if (problems.length > 0 || !row.contact) {
+      invalid.push(...rowProblems(row.line, problems));
       continue;
     }
     // The first row of a phone is the one written; one statement cannot insert a phone twice.

@@ -95,25 +95,43 @@ function knownKeys(fields: FieldDefinition[], key: string): string {
  * the field; null clears a value unless the field is required.
  */
 export function customFieldChange(fields: FieldDefinition[], objectType: CustomFieldObject, change: CustomFieldValues): CustomFieldChange {
+  const checked = checkedCustomFieldChange(fields, objectType, change);
+  if (checked.problems[0]) throw checked.problems[0];
+  return checked.change;
+}
+
+/** {@link customFieldChange}'s checks, every problem found (one per key, in the change's order), and the valid part of the change. */
+function checkedCustomFieldChange(
+  fields: FieldDefinition[],
+  objectType: CustomFieldObject,
+  change: CustomFieldValues,
+): { change: CustomFieldChange; problems: ValidationError[] } {
   const byKey = new Map(fields.map((f) => [f.key, f]));
   const set = nullPrototypeRecord<CustomFieldValue>();
   const clear: string[] = [];
   const requiredNulls: string[] = [];
+  const problems: ValidationError[] = [];
   for (const [key, value] of Object.entries(change)) {
     const param = `custom_fields.${key}`;
     const field = byKey.get(key);
-    if (!field) throw new ValidationError(`${param}: no ${objectType} custom field is called "${key}".${knownKeys(fields, key)}`, param);
-    if (field.archived) throw new ValidationError(`${param}: the field "${key}" is archived and cannot be written.`, param);
+    if (!field) {
+      problems.push(new ValidationError(`${param}: no ${objectType} custom field is called "${key}".${knownKeys(fields, key)}`, param));
+      continue;
+    }
+    if (field.archived) {
+      problems.push(new ValidationError(`${param}: the field "${key}" is archived and cannot be written.`, param));
+      continue;
+    }
     if (value === null) {
       if (field.required) requiredNulls.push(key);
       else clear.push(key);
       continue;
     }
     const problem = problemWith(field, value);
-    if (problem) throw new ValidationError(`${param}: ${problem}.`, param);
-    set[key] = field.type === 'select' ? (optionOf(field, value) ?? value) : value;
+    if (problem) problems.push(new ValidationError(`${param}: ${problem}.`, param));
+    else set[key] = field.type === 'select' ? (optionOf(field, value) ?? value) : value;
   }
-  return { set, clear, requiredNulls };
+  return { change: { set, clear, requiredNulls }, problems };
 }
 
 /** Refuses a change that sends null for a required field the record (as stored, locked) holds a value in. */
@@ -127,13 +145,37 @@ export function refuseClearingRequired(change: CustomFieldChange | null, stored:
 
 /** The values of a new record: the change, with every required active field present. */
 export function customFieldsForCreate(fields: FieldDefinition[], objectType: CustomFieldObject, change: CustomFieldValues): CustomFieldValues {
-  const { set } = customFieldChange(fields, objectType, change);
+  const checked = checkedCustomFieldsForCreate(fields, objectType, change);
+  if (checked.problems[0]) throw checked.problems[0];
+  return checked.values;
+}
+
+/**
+ * {@link customFieldsForCreate}'s checks, every problem found, in the order it checks them (the
+ * values given, then the required fields missing, then the size): a bulk import reports them all.
+ */
+export function checkedCustomFieldsForCreate(
+  fields: FieldDefinition[],
+  objectType: CustomFieldObject,
+  change: CustomFieldValues,
+): { values: CustomFieldValues; problems: ValidationError[] } {
+  const { change: checked, problems } = checkedCustomFieldChange(fields, objectType, change);
+  const { set } = checked;
+  const refused = new Set(problems.map((problem) => problem.details.param));
   for (const field of fields) {
-    if (field.required && !field.archived && set[field.key] === undefined) {
-      const param = `custom_fields.${field.key}`;
-      throw new ValidationError(`${param}: the field "${field.key}" is required.`, param);
+    const param = `custom_fields.${field.key}`;
+    // A value given but refused is that value's problem, not a missing one.
+    if (field.required && !field.archived && set[field.key] === undefined && !refused.has(param)) {
+      problems.push(new ValidationError(`${param}: the field "${field.key}" is required.`, param));
     }
   }
-  requireCustomFieldsFit(set);
-  return set;
+  if (problems.length === 0) {
+    try {
+      requireCustomFieldsFit(set);
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      problems.push(error);
+    }
+  }
+  return { values: set, problems };
 }

@@ -38,10 +38,12 @@ first line is read too), reading it as a stream and writing it in batches. Colum
                code the workspace's default_country applies)
   last_name, email, status (active or archived; default active),
   owner_id     a member of the workspace (usr_…)
-  custom.KEY   the contact custom field KEY, e.g. custom.lead_source: text as is;
-               number 42 or -4.5; boolean true or false; date YYYY-MM-DD;
-               select one of its options (Web for web, unless two options
-               differ only by case)
+  custom.KEY   the contact custom field KEY, e.g. custom.lead_source, stored as
+               POST /v1/contacts stores the typed value: text as is; number as
+               JSON writes one (42, -4.5, 1e3; a + too; no thousands
+               separators); boolean true or false in any case (TRUE); date
+               YYYY-MM-DD; select one of its options, case ignored (Web for
+               web, as over REST)
 
 Column names are read without case, spaces, hyphens and underscores ("First Name",
 "E-mail" and "Owner ID" name first_name, email and owner_id); "Phone Number" and

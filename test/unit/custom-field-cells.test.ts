@@ -1,5 +1,6 @@
 import t from 'tap';
 import { customFieldCellReader } from '../../workers/contacts/custom-field-cells.js';
+import { optionNamed } from '../../workers/schema/validate-custom-field-values.js';
 
 t.test('custom field cells are read by the field type', async (t) => {
   const read = customFieldCellReader([
@@ -14,14 +15,18 @@ t.test('custom field cells are read by the field type', async (t) => {
   t.equal(read({ score: '1e400' }).score, '1e400', 'a number too large for a double is left as text too, not read as Infinity');
 });
 
-t.test('a select cell names its option without case, unless two options differ only by it', async (t) => {
-  const read = customFieldCellReader([
-    { key: 'source', type: 'select', options: ['web', 'Trade Show'], required: false, archived: false },
-    { key: 'tier', type: 'select', options: ['Gold', 'gold'], required: false, archived: false },
-  ]);
-  t.same(read({ source: ' Web ' }), { source: 'web' });
-  t.same(read({ source: 'TRADE SHOW' }), { source: 'Trade Show' });
-  t.same(read({ source: 'billboard' }), { source: 'billboard' }, 'no option: left as written, for the usual check to refuse');
-  t.same(read({ tier: 'gold' }), { tier: 'gold' }, 'as written first');
-  t.same(read({ tier: 'GOLD' }), { tier: 'GOLD' }, 'two options without case: left as written');
+t.test('a select cell is the text it holds: its option is found by the rule of every write', async (t) => {
+  const read = customFieldCellReader([{ key: 'source', type: 'select', options: ['web', 'Trade Show'], required: false, archived: false }]);
+  t.same(read({ source: ' Web ' }), { source: 'Web' });
+  t.same(read({ source: 'billboard' }), { source: 'billboard' });
+});
+
+t.test('a select value names its option as written, else the one option equal to it without case and spaces around it', async (t) => {
+  t.equal(optionNamed(['web', 'Trade Show'], 'web'), 'web');
+  t.equal(optionNamed(['web', 'Trade Show'], ' Web '), 'web');
+  t.equal(optionNamed(['web', 'Trade Show'], 'TRADE SHOW'), 'Trade Show');
+  t.equal(optionNamed(['web', 'Trade Show'], 'billboard'), undefined);
+  // Options are unique without case; two stored before that rule leave the value as written.
+  t.equal(optionNamed(['Gold', 'gold'], 'gold'), 'gold', 'as written first');
+  t.equal(optionNamed(['Gold', 'gold'], 'GOLD'), undefined);
 });

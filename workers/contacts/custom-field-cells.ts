@@ -7,27 +7,15 @@ const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 const BOOLEAN = new Map([['true', true], ['false', false]]);
 
 /**
- * The option of a select field a cell names: as written, else the one option it matches
- * without case ("Web" for web, as people type them). Two such options (Web and web both
- * defined) leave the cell as written.
- */
-function optionNamed(options: string[], text: string): string {
-  if (options.includes(text)) return text;
-  const folded = text.toLowerCase();
-  const matching = options.filter((option) => option.toLowerCase() === folded);
-  return matching.length === 1 ? (matching[0] as string) : text;
-}
-
-/**
  * Reads the custom field cells of an import file by each field's type: `42` becomes the
- * number 42 in a number field, `TRUE` the boolean true in a boolean one, `Web` the option
- * web of a select one. Empty cells are
- * left out. Text that does not read as its type, and keys with no definition, pass
- * through unchanged, so the usual checks refuse them with the reason an API call gets.
+ * number 42 in a number field, `TRUE` the boolean true in a boolean one; text, date and select
+ * cells are the text they hold (a select's option is then found as for any write:
+ * optionNamed). Empty cells are left out. Text that does not read as its type, and keys with
+ * no definition, pass through unchanged, so the usual checks refuse them with the reason an
+ * API call gets, and what is stored is what the API stores for the typed value.
  */
 export function customFieldCellReader(fields: FieldDefinition[]): (cells: Record<string, string>) => CustomFieldValues {
   const types = new Map(fields.map((f) => [f.key, f.type]));
-  const options = new Map(fields.map((f) => [f.key, f.options ?? []]));
   return (cells) => {
     const values = nullPrototypeRecord<CustomFieldValue>();
     for (const [key, cell] of Object.entries(cells)) {
@@ -37,7 +25,6 @@ export function customFieldCellReader(fields: FieldDefinition[]): (cells: Record
       // 1e400 reads as Infinity, which no number field holds: left as text, it gets the field's own reason.
       if (type === 'number' && NUMBER.test(text) && Number.isFinite(Number(text))) values[key] = Number(text);
       else if (type === 'boolean' && BOOLEAN.has(text.toLowerCase())) values[key] = BOOLEAN.get(text.toLowerCase()) as boolean;
-      else if (type === 'select') values[key] = optionNamed(options.get(key) ?? [], text);
       else values[key] = text;
     }
     return values;

@@ -28,20 +28,21 @@ function asTextOf(value: unknown, form: RegExp): string {
   return typeof value === 'string' && form.test(value.trim()) ? `, not text: write ${value.trim().toLowerCase()} without quotes` : '';
 }
 
-/** An option given in another case ("Gold" for "gold"): the option meant, since options match exactly. */
-function caseOf(value: unknown, options: readonly string[]): string {
-  const meant = typeof value === 'string' ? options.find((o) => o.toLowerCase() === value.trim().toLowerCase()) : undefined;
-  return meant === undefined ? '' : ` (case matters: "${meant}")`;
-}
-
 /**
- * The option a select value names, as the field stores it: options are kept in NFC (uniqueName),
- * so "Café" sent with a combining accent is that option, and is stored as the option is written.
+ * The option of a select field a value names: as written; else the same text in NFC (options
+ * are kept in NFC, uniqueName, so "Café" sent with a combining accent is that option); else the
+ * one option equal to it with case and surrounding spaces ignored ("Gold" and " gold" name
+ * gold), as the options are unique that way (shared/contracts/custom-fields.ts). The one rule of
+ * every write: REST, the tools, the import. Undefined for none.
  */
-function optionOf(field: FieldDefinition, value: Exclude<CustomFieldValue, null>): string | undefined {
-  if (typeof value !== 'string') return undefined;
+export function optionNamed(options: readonly string[], value: string): string | undefined {
+  if (options.includes(value)) return value;
   const nfc = value.normalize('NFC');
-  return (field.options ?? []).find((option) => option.normalize('NFC') === nfc);
+  const same = options.find((option) => option.normalize('NFC') === nfc);
+  if (same !== undefined) return same;
+  const folded = nfc.trim().toLowerCase();
+  const matching = options.filter((option) => option.normalize('NFC').toLowerCase() === folded);
+  return matching.length === 1 ? matching[0] : undefined;
 }
 
 function problemWith(field: FieldDefinition, value: Exclude<CustomFieldValue, null>): string | null {
@@ -64,7 +65,7 @@ function problemWith(field: FieldDefinition, value: Exclude<CustomFieldValue, nu
       // The calendar the date filters use: years 0001 to 9999 (Date would also take 0000).
       return parseLocalDate(value) ? null : 'must be a real calendar date, in the years 0001 to 9999';
     case 'select':
-      return optionOf(field, value) !== undefined ? null : `must be one of: ${(field.options ?? []).join(', ')}${caseOf(value, field.options ?? [])}`;
+      return typeof value === 'string' && optionNamed(field.options ?? [], value) !== undefined ? null : `must be one of: ${(field.options ?? []).join(', ')}`;
   }
 }
 
@@ -129,7 +130,8 @@ function checkedCustomFieldChange(
     }
     const problem = problemWith(field, value);
     if (problem) problems.push(new ValidationError(`${param}: ${problem}.`, param));
-    else set[key] = field.type === 'select' ? (optionOf(field, value) ?? value) : value;
+    // A select value is stored as the option it names.
+    else set[key] = field.type === 'select' && typeof value === 'string' ? (optionNamed(field.options ?? [], value) ?? value) : value;
   }
   return { change: { set, clear, requiredNulls }, problems };
 }

@@ -82,3 +82,16 @@ t.test('what an import stores for a cell is what POST /v1/contacts stores for th
     );
   }
 });
+
+t.test('a number cell too large for a double is refused as REST refuses 1e400, not as text', async (t) => {
+  const file = path.join(dir, 'huge.csv');
+  await writeFile(file, `first_name,phone,custom.score\nHuge,${phoneOf(300)},1e400\n`);
+  const res = await stack.crm(['import', 'contacts', file, '--workspace', w.workspace.id, '--json']);
+  t.equal(res.code, ROWS_NOT_IMPORTED_EXIT_CODE, res.stderr);
+  const sent = await api.send<ErrorBody>('POST', '/v1/contacts', {
+    rawBody: `{"first_name":"Huge","phone":"${phoneOf(301)}","custom_fields":{"score":1e400}}`,
+    headers: { 'content-type': 'application/json' },
+  });
+  t.equal(sent.status, 400);
+  t.same(await errorsIn(path.join(dir, 'huge.errors.csv')), [{ line: 2, field: sent.body.error.param, reason: sent.body.error.message }]);
+});

@@ -22,8 +22,8 @@ export function customFieldCellReader(fields: FieldDefinition[]): (cells: Record
       const text = cell.trim();
       if (text === '') continue;
       const type = types.get(key);
-      // 1e400 reads as Infinity, which no number field holds: left as text, it gets the field's own reason.
-      if (type === 'number' && NUMBER.test(text) && Number.isFinite(Number(text))) values[key] = Number(text);
+      // 1e400 reads as Infinity, as in a JSON body: refused then with the API's reason ("too large").
+      if (type === 'number' && NUMBER.test(text)) values[key] = Number(text);
       else if (type === 'boolean' && BOOLEAN.has(text.toLowerCase())) values[key] = BOOLEAN.get(text.toLowerCase()) as boolean;
       else values[key] = text;
     }

@@ -30,7 +30,7 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'studio:write': 'Use the Studio tool server to change the workspace design',
   'tokens:write': 'Create, list and revoke API tokens',
   'events:read': 'Read the change history (only of the records the credential may read)',
-  'webhooks:write': 'Create, change and delete webhook endpoints, and see their deliveries',
+  'webhooks:write': 'Create, change and delete webhook endpoints, and see their deliveries (an endpoint receives only events the credential may read: with events:read)',
 };
 
 /**

@@ -257,7 +257,7 @@ t.test('disable and enable', async (t) => {
 t.test('more than a page of endpoints: on to the next page and back to the first', async (t) => {
   // A workspace of its own, so its 51 endpoints receive none of the other tests' events.
   const other = await stack.bootstrap({ org: 'Hooli', workspace: 'Many hooks', email: 'ada@hooli.test' });
-  const api = client(base, await stack.token(other.workspace.id, ['webhooks:write', 'schema:read']));
+  const api = client(base, await stack.token(other.workspace.id, ['webhooks:write', 'events:read', 'schema:read']));
   for (let i = 1; i <= 51; i++) {
     const res = await api.post('/v1/webhook-endpoints', { url: `${hook.url}?n=${i}`, enabled_events: ['pipeline.created'] });
     if (res.status !== 201) t.fail(`endpoint ${i}: ${res.status} ${JSON.stringify(res.body)}`);

@@ -14,7 +14,7 @@ import { useStack } from '../helpers/shared-stack.js';
  */
 const stack = await useStack(t);
 const ws = await stack.bootstrap();
-const api = client(stack.baseUrl, await stack.token(ws.workspace.id, ['webhooks:write']));
+const api = client(stack.baseUrl, await stack.token(ws.workspace.id, ['webhooks:write', 'events:read']));
 // Disabled: the stack's own webhooks worker leaves its deliveries alone.
 const endpoint = (await api.post<{ id: string }>('/v1/webhook-endpoints', { url: 'https://hooks.unresolvable.invalid/state', enabled_events: ['webhook_endpoint.updated'], status: 'disabled' })).body;
 const orm = await openDatabase({ url: stack.db.url, poolMax: 2, applicationName: 'delivery state test' });

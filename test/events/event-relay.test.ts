@@ -36,7 +36,7 @@ async function subscribe(apiOf: typeof api, receiver: WebhookReceiver): Promise<
 }
 await subscribe(api, mine);
 const other = await stack.bootstrap({ defaultCountry: 'US' });
-await subscribe(client(stack.baseUrl, await stack.token(other.workspace.id, ['webhooks:write', 'contacts:read'])), theirs);
+await subscribe(client(stack.baseUrl, await stack.token(other.workspace.id, ['webhooks:write', 'events:read', 'contacts:read'])), theirs);
 
 let watcher: NatsConnection | null = null;
 async function streamManager(): Promise<JetStreamManager> {

@@ -364,8 +364,14 @@ t.test("an endpoint's deliveries filtered by status, page by page, the filter ke
 
 t.test('an endpoint receives only what its creator may read: each type needs its read scope, and a member who sees only their own records points none', async (t) => {
   type Refusal = { error: { code: string; required_scope?: string } };
-  const hooksOnly = client(stack.baseUrl, await stack.token(ws.workspace.id, ['webhooks:write']));
+  const hooksOnly = client(stack.baseUrl, await stack.token(ws.workspace.id, ['webhooks:write', 'events:read']));
   const before = await listIds();
+  // Before, a record's read scope was enough: a token that may not read the change history received it.
+  const withoutFeed = client(stack.baseUrl, await stack.token(ws.workspace.id, ['webhooks:write', 'contacts:read', 'deals:read']));
+  for (const types of [['contact.created'], ['webhook_endpoint.updated'], ['*']]) {
+    const res = await withoutFeed.post<Refusal>('/v1/webhook-endpoints', { url: URL_A, enabled_events: types });
+    t.match(res, { status: 403, body: { error: { code: 'missing_scope', required_scope: 'events:read' } } }, `without events:read: ${types.join()}`);
+  }
   for (const [types, scope] of [
     [['contact.created'], 'contacts:read'],
     [['note.created'], 'contacts:read'],
@@ -392,7 +398,7 @@ t.test('an endpoint receives only what its creator may read: each type needs its
   const renamed = await hooksOnly.send<Endpoint>('PATCH', `/v1/webhook-endpoints/${theirs.id}`, { body: { description: 'Renamed', status: 'disabled' } });
   t.match(renamed, { status: 200, body: { description: 'Renamed', status: 'disabled', url: URL_A } }, 'its description and status it may change');
 
-  const readsContacts = client(stack.baseUrl, await stack.token(ws.workspace.id, ['webhooks:write', 'contacts:read']));
+  const readsContacts = client(stack.baseUrl, await stack.token(ws.workspace.id, ['webhooks:write', 'events:read', 'contacts:read']));
   t.equal((await readsContacts.post('/v1/webhook-endpoints', { url: URL_A, enabled_events: ['contact.created', 'contact.updated'] })).status, 201);
   const notes = await readsContacts.post<Refusal>('/v1/webhook-endpoints', { url: URL_A, enabled_events: ['note.created'] });
   t.match(notes, { status: 403, body: { error: { required_scope: 'deals:read' } } }, "a note's events are a contact's or a deal's: both scopes");
@@ -401,7 +407,7 @@ t.test('an endpoint receives only what its creator may read: each type needs its
   const gateway = await busAs(t, stack, 'gateway', { timeoutMs: 15_000 });
   const owned: CallContext = {
     workspace_id: ws.workspace.id,
-    principal: { type: 'user', id: ws.user.id, scopes: ['webhooks:write', 'contacts:read', 'deals:read', 'schema:read', 'tokens:write'] },
+    principal: { type: 'user', id: ws.user.id, scopes: ['webhooks:write', 'events:read', 'contacts:read', 'deals:read', 'schema:read', 'tokens:write'] },
     visibility: 'owned',
   };
   const ownedCount = (await listIds()).length;

@@ -16,7 +16,7 @@ const stack = await startStack({ env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', 
 t.teardown(() => stack.stop());
 const receiver = receiversClosedWith(t);
 const ws = await stack.bootstrap();
-const api = client(stack.baseUrl, await stack.token(ws.workspace.id, ['contacts:read', 'contacts:write', 'webhooks:write']));
+const api = client(stack.baseUrl, await stack.token(ws.workspace.id, ['contacts:read', 'contacts:write', 'events:read', 'webhooks:write']));
 const WAITING = 8;
 
 t.test('deliveries leased to a stopping copy and never attempted go out from the next copy at once', async (t) => {

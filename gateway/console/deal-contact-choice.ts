@@ -25,8 +25,8 @@ const unknown = () => new NotFoundError('contact', undefined, 'contact_id');
  * e-mail is looked up with GET /v1/contacts' operation in their context (an `owned` member finds
  * only their own), an id goes to the worker, which refuses one they may not see as not found.
  * Both are a not_found naming contact_id, answered with {@link unknownContactMessage}. A member
- * who may not read contacts links none: any text is refused so, without a look-up, as the worker
- * would let their id through. Empty: no contact.
+ * who may not read contacts links none: any text is refused so, without a look-up (the worker
+ * would refuse it too, as a missing contacts:read). Empty: no contact.
  */
 export async function chosenContactId(deps: GatewayDeps, req: Request, typed: string): Promise<string | undefined> {
   const text = typed.trim();

@@ -57,7 +57,7 @@ const DealFields = z.strictObject({
     .describe("Instead of stage_id: a stage's name (case does not matter), in the deal's pipeline (or the one pipeline_id names); a stage id (stg_…) is taken too, as the deal lists' stage filter takes one"),
   amount: Amount.nullable(),
   currency: Currency.nullable().describe('Required with an amount'),
-  contact_id: Ref.nullable().describe('The contact (con_…) the deal is with; null: none'),
+  contact_id: Ref.nullable().describe('The contact (con_…) the deal is with; null: none. Linking a contact needs contacts:read as well (else 403 missing_scope); null unlinks without it'),
   owner_id: OwnerIdInput.create,
   custom_fields: CustomFieldValues,
   closed_at: Instant.nullable().describe(

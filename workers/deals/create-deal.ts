@@ -7,7 +7,7 @@ import { activeKeys } from '../schema/custom-field-definitions.js';
 import { lockFieldDefinitions } from '../schema/lock-field-definitions.js';
 import { customFieldsForCreate } from '../schema/validate-custom-field-values.js';
 import { resolvePlacement } from './deal-placement.js';
-import { requireVisibleContact } from './deal-references.js';
+import { requireLinkableContact } from './deal-references.js';
 import { toDealResource } from './deal-resource.js';
 import { loadDealFields } from './load-deal-fields.js';
 import { refuseWithdrawnCurrency, requireCurrencyWithAmount } from './money.js';
@@ -22,7 +22,7 @@ export const createDealHandler: OperationHandler<typeof createDeal> = async ({ i
   const fields = await loadDealFields(db);
   const customFields = customFieldsForCreate(fields, 'deal', input.custom_fields ?? {});
   const placement = await resolvePlacement(db, input);
-  if (input.contact_id) await requireVisibleContact(db, context, input.contact_id);
+  if (input.contact_id) await requireLinkableContact(db, context, input.contact_id);
   const ownerId = await resolveOwner(db, context, input.owner_id);
   const now = new Date();
   const row = await db

@@ -8,7 +8,7 @@ import { lockFieldDefinitions } from '../schema/lock-field-definitions.js';
 import { mergedCustomFieldsSql } from '../schema/merge-custom-fields-sql.js';
 import { customFieldChange, refuseClearingRequired } from '../schema/validate-custom-field-values.js';
 import { resolvePlacement } from './deal-placement.js';
-import { requireVisibleContact } from './deal-references.js';
+import { requireLinkableContact } from './deal-references.js';
 import { toDealResource } from './deal-resource.js';
 import { findVisibleDeal } from './get-deal.js';
 import { dealUnchanged } from './deal-unchanged.js';
@@ -37,7 +37,7 @@ export const updateDealHandler: OperationHandler<typeof updateDeal> = async ({ i
       : await resolvePlacement(db, { pipeline_id: pipelineId, stage_id: stageId, stage: stageName }, { pipelineId: current.pipeline_id, stageId: current.stage_id });
   // Only a contact the deal does not have yet is checked: an `owned` member may hold a deal whose contact someone
   // else owns (an administrator linked it), and giving its contact_id back with another change links nothing new.
-  if (fields.contact_id && fields.contact_id !== current.contact_id) await requireVisibleContact(db, context, fields.contact_id);
+  if (fields.contact_id && fields.contact_id !== current.contact_id) await requireLinkableContact(db, context, fields.contact_id);
   const ownerId = fields.owner_id === undefined ? undefined : await resolveOwner(db, context, fields.owner_id);
   const owner = ownerRestriction(context);
   const keys = activeKeys(dealFields);

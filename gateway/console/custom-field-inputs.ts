@@ -23,11 +23,32 @@ export function customFieldLabelsOf(fields: readonly CustomField[]): Record<stri
   return labels;
 }
 
-/** The fields as posted; a field archived meanwhile is left out with what was typed in it. */
-export function customFieldFormOf(req: Request, fields: readonly CustomField[]): CustomFieldForm {
+/** The prefix of an edit form's hidden controls holding the values it was read with. */
+const ORIGINAL = 'original_';
+
+/**
+ * The fields as posted (`original`: the values an edit form was read with); a field archived
+ * meanwhile is left out with what was typed in it.
+ */
+export function customFieldFormOf(req: Request, fields: readonly CustomField[], options: { original?: boolean } = {}): CustomFieldForm {
   const form = nullPrototypeRecord<string>();
+  const prefix = options.original === true ? ORIGINAL : '';
   // Past the API's 2,000 characters, so a value too long is refused, not cut.
-  for (const field of fields) form[field.key] = textField(req, customFieldName(field.key), 2001);
+  for (const field of fields) form[field.key] = textField(req, `${prefix}${customFieldName(field.key)}`, 2001);
+  return form;
+}
+
+/** A stored value as the form types it: a number in plain digits (never 1e-7, which the form would refuse), yes/no as true/false; none is empty. */
+function textOf(value: CustomFieldValue | undefined): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number') return value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 });
+  return String(value);
+}
+
+/** A record's values of the active fields as an edit form shows them. */
+export function customFieldFormFrom(fields: readonly CustomField[], values: CustomFieldValues): CustomFieldForm {
+  const form = nullPrototypeRecord<string>();
+  for (const field of fields) form[field.key] = textOf(Object.hasOwn(values, field.key) ? values[field.key] : null);
   return form;
 }
 
@@ -67,6 +88,27 @@ export function customFieldValuesOf(fields: readonly CustomField[], form: Custom
     if (value !== undefined) values[field.key] = value;
   }
   return values;
+}
+
+/**
+ * The values PATCH takes from an edit form: only the fields changed from what the form was read
+ * with, so a value someone else set meanwhile in a field the member left alone stands (custom
+ * fields merge key by key). A field emptied is null, which clears it; the worker refuses that
+ * for a required field that holds a value.
+ */
+export function changedCustomFieldValues(fields: readonly CustomField[], form: CustomFieldForm, original: CustomFieldForm): CustomFieldValues {
+  const values = nullPrototypeRecord<CustomFieldValue>();
+  for (const field of fields) {
+    const typed = form[field.key] ?? '';
+    if (typed === (original[field.key] ?? '')) continue;
+    values[field.key] = valueOf(field, typed) ?? null;
+  }
+  return values;
+}
+
+/** An edit form's hidden record of the values it was read with, read back by {@link customFieldFormOf} with `original`. */
+export function originalCustomFieldInputs(fields: readonly CustomField[], original: CustomFieldForm): Html {
+  return html`${fields.map((field) => html`<input type="hidden" name="${ORIGINAL}${customFieldName(field.key)}" value="${original[field.key] ?? ''}">`)}`;
 }
 
 type Refused = { field?: string | undefined; errorId: string };

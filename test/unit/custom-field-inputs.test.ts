@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { CustomField } from '../../shared/contracts/custom-fields.js';
-import { customFieldValuesOf } from '../../gateway/console/custom-field-inputs.js';
+import { changedCustomFieldValues, customFieldFormFrom, customFieldValuesOf } from '../../gateway/console/custom-field-inputs.js';
 
 const field = (key: string, type: CustomField['type'], options: string[] | null = null): CustomField => ({
   object: 'custom_field',
@@ -42,4 +42,17 @@ t.test('a number that is none, or written with a decimal comma, and a yes/no tha
     );
   }
   t.throws(() => customFieldValuesOf(FIELDS, { vip: 'yes' }), { code: 'validation_failed', details: { param: 'custom_fields.vip' } });
+});
+
+t.test("an edit form shows a record's values as it types them, and sends only the fields changed; one emptied is null", async (t) => {
+  const stored = { note: 'Met at a fair', seats: 0.0000001, vip: false, renews_on: null, tier: 'Gold' };
+  const shown = customFieldFormFrom(FIELDS, stored);
+  t.same({ ...shown }, { note: 'Met at a fair', seats: '0.0000001', vip: 'false', renews_on: '', tier: 'Gold' }, 'a small number in plain digits, which the form reads back');
+  t.same(customFieldValuesOf(FIELDS, { seats: shown.seats ?? '' }).seats, 0.0000001);
+  t.same({ ...customFieldFormFrom(FIELDS, {}) }, { note: '', seats: '', vip: '', renews_on: '', tier: '' }, 'a field the record has no key for is empty');
+
+  t.same({ ...changedCustomFieldValues(FIELDS, shown, shown) }, {}, 'nothing changed: nothing sent');
+  t.same({ ...changedCustomFieldValues(FIELDS, { ...shown, seats: '1,250', tier: '', renews_on: '2027-03-01' }, shown) }, { seats: 1250, renews_on: '2027-03-01', tier: null }, 'changed ones only; emptied: null');
+  t.same({ ...changedCustomFieldValues(FIELDS, { ...shown, note: '  ' }, shown) }, { note: null }, 'blank is emptied');
+  t.throws(() => changedCustomFieldValues(FIELDS, { ...shown, seats: '1,5' }, shown), { code: 'validation_failed', details: { param: 'custom_fields.seats' } }, 'a changed value is checked as on a new record');
 });

@@ -15,6 +15,8 @@ import { sessionOf } from '../console-session.js';
 import { pathParam, textField } from '../form-fields.js';
 import { addNoteFromForm } from '../note-form.js';
 import { customFieldLabels } from '../custom-field-labels.js';
+import { changedCustomFieldValues, customFieldFormFrom, customFieldFormOf, customFieldLabelsOf } from '../custom-field-inputs.js';
+import { workspaceSchema } from '../workspace-schema.js';
 import { CONTACT_FIELD_LABELS, contactDetailsOf } from '../pages/contact-fields.js';
 import { contactPage } from '../pages/contact-page.js';
 import { recordEvents } from '../record-events.js';
@@ -75,22 +77,40 @@ export function contactRoute(deps: GatewayDeps): Router {
     return (await callWorker(deps.bus, req, getContact, { id })).result;
   };
 
+  const fieldsOf = async (req: Request) => (await workspaceSchema(deps, req)).custom_fields.contact;
+
   router.get('/:contactId/edit', async (req, res) => {
-    const contact = await editable(req);
+    const [contact, fields] = await Promise.all([editable(req), fieldsOf(req)]);
     const form = contactFormOf(contact);
-    sendPage(res, contactEditPage({ session: sessionOf(req), contact, form, original: form }));
+    const custom = customFieldFormFrom(fields, contact.custom_fields);
+    sendPage(res, contactEditPage({ session: sessionOf(req), contact, form, original: form, fields, custom, originalCustom: custom }));
   });
 
   router.post('/:contactId/edit', async (req, res) => {
-    const contact = await editable(req);
+    const [contact, fields] = await Promise.all([editable(req), fieldsOf(req)]);
     const form = typedForm(req);
     const original = typedForm(req, 'original_');
+    const custom = customFieldFormOf(req, fields);
+    const originalCustom = customFieldFormOf(req, fields, { original: true });
     try {
-      const changes = changedFields(form, original);
+      const values = changedCustomFieldValues(fields, custom, originalCustom);
+      const changes = { ...changedFields(form, original), ...(Object.keys(values).length > 0 ? { custom_fields: values } : {}) };
       if (Object.keys(changes).length > 0) await callWorker(deps.bus, req, updateContact, parseWith(updateContact.input, { id: contact.id, ...changes }));
     } catch (error) {
       if (crmErrorIn(error, ['validation_failed', 'phone_taken', 'missing_scope'])) {
-        const page = contactEditPage({ session: sessionOf(req), contact, form, original, error: refusalMessage(error, LABELS), errorField: refusedField(error, LABELS), existingId: error.details.existing_id });
+        const labels = { ...LABELS, ...customFieldLabelsOf(fields) };
+        const page = contactEditPage({
+          session: sessionOf(req),
+          contact,
+          form,
+          original,
+          fields,
+          custom,
+          originalCustom,
+          error: refusalMessage(error, labels),
+          errorField: refusedField(error, labels),
+          existingId: error.details.existing_id,
+        });
         return sendPage(res, page, HTTP_STATUS[error.code]);
       }
       throw error;

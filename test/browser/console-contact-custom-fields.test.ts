@@ -1,0 +1,92 @@
+import t from 'tap';
+import type { Contact } from '../../shared/contracts/contacts.js';
+import type { Event } from '../../shared/contracts/events.js';
+import type { ListPage } from '../helpers/api-types.js';
+import { consoleBrowser, submitForm } from '../helpers/browser.js';
+import { check, signIn } from '../helpers/console-pages.js';
+import { client } from '../helpers/http.js';
+import { useStack } from '../helpers/shared-stack.js';
+import { TEST_PASSWORD } from '../helpers/stack.js';
+
+/**
+ * A contact's custom fields on its edit page, in headless Chromium under the pages' own CSP: the
+ * current values shown by their labels; only the fields changed sent (one PATCH, its event by the
+ * console user), an emptied one cleared, a required one refused on the form with what was typed
+ * kept, and a value someone else set meanwhile in a field left alone kept.
+ */
+const stack = await useStack(t);
+const base = stack.baseUrl;
+const admin = await stack.bootstrap({ org: 'Editco', workspace: 'Fields', email: 'erin@editco.test', defaultCountry: 'US' });
+const wsId = admin.workspace.id;
+const ws = `/console/w/${wsId}`;
+const api = client(base, await stack.token(wsId, ['contacts:write', 'schema:write', 'events:read']));
+for (const definition of [
+  { object_type: 'contact', key: 'tier', label: 'Tier', type: 'select', options: ['Gold', 'Silver'], required: true },
+  { object_type: 'contact', key: 'seats', label: 'Seats', type: 'number' },
+  { object_type: 'contact', key: 'renews_on', label: 'Renews on', type: 'date' },
+  { object_type: 'contact', key: 'vip', label: 'VIP', type: 'boolean' },
+  { object_type: 'contact', key: 'lead_source', label: 'Lead source', type: 'text' },
+  { object_type: 'contact', key: 'account_code', label: 'Account code', type: 'text', required: true },
+]) {
+  const defined = await api.post('/v1/custom-fields', definition);
+  if (defined.status !== 201) throw new Error(`${definition.key}: ${defined.status}`);
+}
+const { newPage, cspReports } = await consoleBrowser(t);
+const stored = async (id: string) => (await api.get<Contact>(`/v1/contacts/${id}`)).body.custom_fields;
+
+t.test("a contact's custom fields: shown, changed, emptied; a required one cannot be emptied; another's change to a field left alone stands", async (t) => {
+  const id = (
+    await api.post<{ id: string }>('/v1/contacts', {
+      first_name: 'Fiona',
+      phone: '+1 415 555 0910',
+      custom_fields: { tier: 'Gold', seats: 12.5, renews_on: '2027-03-01', vip: true, lead_source: 'Trade fair', account_code: 'AC-1' },
+    })
+  ).body.id;
+  const page = await newPage();
+  await signIn(page, base, admin.user.email, TEST_PASSWORD, `${ws}/contacts/${id}`);
+  await page.getByRole('link', { name: 'Change this contact' }).click();
+  await page.getByRole('heading', { name: 'Change Fiona' }).waitFor();
+  await check(t, page, 'console-contact-edit-custom-fields');
+  t.equal(await page.getByLabel('Tier').inputValue(), 'Gold', 'the current values, by their labels');
+  t.equal(await page.getByLabel('Seats').inputValue(), '12.5');
+  t.equal(await page.getByLabel('Renews on').inputValue(), '2027-03-01');
+  t.equal(await page.getByLabel('VIP').inputValue(), 'true');
+  t.equal(await page.getByLabel('Lead source').inputValue(), 'Trade fair');
+  t.equal(await page.getByLabel('Account code').inputValue(), 'AC-1');
+
+  // The browser asks for a required field before sending; sent all the same, the worker refuses clearing it.
+  await page.getByLabel('Account code').fill('');
+  await page.getByLabel('Seats').fill('14');
+  await page.locator('form[method=post][action$="/edit"]').evaluate((form: { noValidate: boolean }) => {
+    form.noValidate = true;
+  });
+  t.equal(await submitForm(page, 'Save changes'), 400, 'a required field emptied is refused');
+  t.match(await page.getByRole('alert').innerText(), /^Account code: the field "account_code" is required and cannot be cleared/, 'named by its label');
+  t.equal(await page.getByLabel('Account code').getAttribute('aria-invalid'), 'true', 'the field is marked');
+  t.match(await page.getByLabel('Account code').getAttribute('aria-describedby'), /^contact-error/, 'and described by the refusal');
+  t.equal(await page.getByLabel('Account code').inputValue(), '', 'what was typed is kept');
+  t.equal(await page.getByLabel('Seats').inputValue(), '14');
+  await check(t, page, 'console-contact-edit-custom-refused');
+  t.same(await stored(id), { tier: 'Gold', seats: 12.5, renews_on: '2027-03-01', vip: true, lead_source: 'Trade fair', account_code: 'AC-1' }, 'nothing changed');
+
+  // Someone sets the lead source and the VIP flag meanwhile; this form leaves those fields alone.
+  await api.send('PATCH', `/v1/contacts/${id}`, { body: { custom_fields: { lead_source: 'Referral', vip: false } } });
+  await page.getByLabel('Account code').fill('AC-2');
+  await page.getByLabel('Renews on').fill('');
+  await page.getByLabel('Tier').selectOption('Silver');
+  t.equal(await submitForm(page, 'Save changes'), 303);
+  t.match(await page.getByRole('status').innerText(), /saved/);
+  t.same(await stored(id), { tier: 'Silver', seats: 14, renews_on: null, vip: false, lead_source: 'Referral', account_code: 'AC-2' }, 'the changes, the emptied date cleared, the other changes kept');
+  const events = (await api.get<ListPage<Event>>(`/v1/events?object_id=${id}&type=contact.updated`)).body.data;
+  t.equal(events.length, 2, "one event for the form's save, one for the other change");
+  t.match(events[0], { actor: { kind: 'console_user', id: admin.user.id } });
+  t.same(Object.keys(events[0]?.data.previous_attributes?.custom_fields ?? {}).sort(), ['account_code', 'renews_on', 'seats', 'tier'], 'only the fields changed');
+
+  // Saving again without a change sends nothing for the custom fields.
+  await page.goto(`${base}${ws}/contacts/${id}/edit`);
+  await api.send('PATCH', `/v1/contacts/${id}`, { body: { custom_fields: { seats: 99 } } });
+  await page.getByLabel('First name').fill('Fi');
+  t.equal(await submitForm(page, 'Save changes'), 303);
+  t.match((await api.get<Contact>(`/v1/contacts/${id}`)).body, { first_name: 'Fi', custom_fields: { seats: 99 } }, 'the number set meanwhile is not overwritten');
+  t.same(cspReports, [], 'no CSP violation on any page');
+});

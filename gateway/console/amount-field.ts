@@ -30,3 +30,11 @@ export function minorUnitsOf(typed: string, currency: string): number | null {
   }
   return minorUnits;
 }
+
+/** Minor units as the amount field types them, the inverse of {@link minorUnitsOf} (125050 USD: 1250.50); none is empty. */
+export function amountText(minorUnits: number | null, currency: string | null): string {
+  if (minorUnits === null) return '';
+  const decimals = currency === null ? 0 : minorUnitDigits(currency);
+  const digits = String(minorUnits).padStart(decimals + 1, '0');
+  return decimals === 0 ? digits : `${digits.slice(0, -decimals)}.${digits.slice(-decimals)}`;
+}

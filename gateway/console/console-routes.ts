@@ -17,6 +17,7 @@ import { connectAgentRoute } from './routes/connect-agent-route.js';
 import { contactNewRoute } from './routes/contact-new-route.js';
 import { contactRoute } from './routes/contact-route.js';
 import { contactsRoute } from './routes/contacts-route.js';
+import { dealEditRoute } from './routes/deal-edit-route.js';
 import { dealNewRoute } from './routes/deal-new-route.js';
 import { dealRoute } from './routes/deal-route.js';
 import { dealsRoute } from './routes/deals-route.js';
@@ -82,6 +83,7 @@ export function consoleRoutes(deps: GatewayDeps, failedAuth: FailedAuthLimit | n
   pages.use(`${workspace}/deals`, dealsRoute(deps));
   pages.use(`${workspace}/deals`, dealNewRoute(deps));
   pages.use(`${workspace}/deals`, dealRoute(deps));
+  pages.use(`${workspace}/deals`, dealEditRoute(deps));
   pages.use(`${workspace}/activity`, activityRoute(deps));
   pages.use(`${workspace}/connect`, connectAgentRoute(deps));
   pages.use(`${workspace}/agents`, agentsRoutes(deps));

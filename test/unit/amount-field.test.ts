@@ -1,7 +1,7 @@
 import t from 'tap';
 import { ACTIVE_CURRENCIES, minorUnitDigits } from '../../shared/contracts/iso-4217.js';
 import { ValidationError } from '../../shared/errors.js';
-import { minorUnitsOf } from '../../gateway/console/amount-field.js';
+import { amountText, minorUnitsOf } from '../../gateway/console/amount-field.js';
 import { money } from '../../gateway/console/format.js';
 
 t.test("the console's amount field reads amounts as typed, in the currency's ISO 4217 decimals", async (t) => {
@@ -51,5 +51,16 @@ t.test('money() writes amounts with the decimals they are read with, for every c
     const typed = digits === 0 ? '1,250' : `1,250.${'5'.repeat(digits)}`;
     const written = money(minorUnitsOf(typed, currency), currency);
     t.ok(written.includes(typed), `${currency}: ${typed} is written ${written}`);
+  }
+});
+
+t.test("an edit form shows a deal's amount as the amount field reads it back, for every currency a deal takes", async (t) => {
+  t.equal(amountText(125050, 'USD'), '1250.50');
+  t.equal(amountText(5, 'USD'), '0.05');
+  t.equal(amountText(1234, 'KWD'), '1.234');
+  t.equal(amountText(1250, 'JPY'), '1250');
+  t.equal(amountText(null, 'USD'), '');
+  for (const currency of ACTIVE_CURRENCIES) {
+    for (const minor of [0, 7, 125050, Number.MAX_SAFE_INTEGER]) t.equal(minorUnitsOf(amountText(minor, currency), currency), minor, `${minor} ${currency}`);
   }
 });

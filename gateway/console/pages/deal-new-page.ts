@@ -21,7 +21,7 @@ export interface DealNewForm {
 export const DEAL_NEW_LABELS = { name: 'Name', amount: 'Amount', currency: 'Currency', stage_id: 'Pipeline and stage', pipeline_id: 'Pipeline and stage', contact: 'Contact', contact_id: 'Contact' };
 
 /** The API's names of fields a control of the form stands for under another name. */
-const CONTROL_OF: Readonly<Record<string, string>> = { pipeline_id: 'stage_id', contact_id: 'contact' };
+export const CONTROL_OF: Readonly<Record<string, string>> = { pipeline_id: 'stage_id', contact_id: 'contact' };
 
 export interface DealNewView {
   session: ConsoleSession;
@@ -53,15 +53,20 @@ const offered = (pipelines: Pipeline[], stageId: string) => pipelines.some((p) =
 
 /**
  * The deal's contact, typed as their e-mail address or id (a list of every contact would not
- * scale, and a search needs JavaScript); preset by the "New deal" link of a contact's page.
+ * scale, and a search needs JavaScript): the new and edit forms' picker, read with chosenContactId.
  */
+export function dealContactInput(typed: string, help: Html, refused: { field?: string | undefined; errorId: string }): Html {
+  return html`<label for="deal-contact">${DEAL_NEW_LABELS.contact}</label>
+    <input id="deal-contact" name="contact" type="text" autocomplete="off" value="${typed}" ${controlState(refused, 'contact', 'deal-contact-help')}>
+    <p id="deal-contact-help" class="muted">${help}</p>`;
+}
+
+/** The new deal's contact: preset by the "New deal" link of a contact's page. */
 function contactInput(view: DealNewView, refused: { field?: string | undefined; errorId: string }): Html {
   const help = view.presetContactName
     ? html`${view.presetContactName}, from their page; or another contact's e-mail address or id (con_…). Leave it empty for none.`
     : html`The contact's e-mail address, or the id (con_…) shown on their page; leave it empty for none.`;
-  return html`<label for="deal-contact">${DEAL_NEW_LABELS.contact}</label>
-    <input id="deal-contact" name="contact" type="text" autocomplete="off" value="${view.form.contact}" ${controlState(refused, 'contact', 'deal-contact-help')}>
-    <p id="deal-contact-help" class="muted">${help}</p>`;
+  return dealContactInput(view.form.contact, help, refused);
 }
 
 /** A new deal with POST /v1/deals' operation: its name, amount and currency, pipeline and stage, contact, and its custom fields. */

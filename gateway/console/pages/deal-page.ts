@@ -53,7 +53,7 @@ export function dealPage(view: DealView): Html {
     title: d.name,
     body: html`
       ${noticeLine(view.notice)}
-      <p><a href="${list}?${new URLSearchParams({ pipeline: d.pipeline_id }).toString()}">All deals in ${view.names.pipelineName(d.pipeline_id)}</a></p>
+      <p><a href="${list}?${new URLSearchParams({ pipeline: d.pipeline_id }).toString()}">All deals in ${view.names.pipelineName(d.pipeline_id)}</a>${view.notes.mayWrite ? html` · <a href="${base}/edit">Change this deal</a>` : ''}</p>
       ${recordFacts(
         [
           ['Id', html`<code>${d.id}</code>`],

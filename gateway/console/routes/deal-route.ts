@@ -24,7 +24,7 @@ import { recordPagePosition } from '../record-page-position.js';
 import { workspacePath } from '../workspace-url.js';
 import { recordValueNames } from '../record-value-names.js';
 
-const NOTICES: Record<string, string> = { moved: 'The deal was moved.', created: 'The deal was created.' };
+const NOTICES: Record<string, string> = { moved: 'The deal was moved.', created: 'The deal was created.', saved: 'The deal was saved.' };
 /** The stage form's field as the page labels it, for its refusals. */
 const LABELS = { stage_id: 'Stage' };
 

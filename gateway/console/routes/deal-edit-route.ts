@@ -1,0 +1,103 @@
+import { Router, type Request } from 'express';
+import type { CustomField } from '../../../shared/contracts/custom-fields.js';
+import { getDeal, updateDeal, type Deal } from '../../../shared/contracts/deals.js';
+import { NotFoundError } from '../../../shared/errors.js';
+import { callWorker } from '../../call-worker.js';
+import type { GatewayDeps } from '../../deps.js';
+import { HTTP_STATUS } from '../../errors/http-status.js';
+import { crmErrorIn } from '../../pages/form-error.js';
+import { sendPage } from '../../pages/session-routes.js';
+import { parseWith } from '../../validation.js';
+import { minorUnitsOf } from '../amount-field.js';
+import { may } from '../console-layout.js';
+import { sessionOf } from '../console-session.js';
+import { changedCustomFieldValues, customFieldFormFrom, customFieldFormOf, customFieldLabelsOf, type CustomFieldForm } from '../custom-field-inputs.js';
+import { chosenContactId, presetContact, unknownContactMessage } from '../deal-contact-choice.js';
+import { pathParam, textField } from '../form-fields.js';
+import { refusalMessage, refusedField } from '../form-refusal.js';
+import { DEAL_EDIT_LABELS, dealEditPage, dealFormOf, type DealEditForm } from '../pages/deal-edit-page.js';
+import { requireRecordWrite } from '../require-record-write.js';
+import { workspacePath } from '../workspace-url.js';
+import { workspaceSchema } from '../workspace-schema.js';
+
+function typedForm(req: Request, prefix = ''): DealEditForm {
+  return {
+    name: textField(req, `${prefix}name`, 1000),
+    amount: textField(req, `${prefix}amount`, 100),
+    currency: textField(req, `${prefix}currency`, 20),
+    contact: textField(req, `${prefix}contact`, 300),
+  };
+}
+
+interface TypedDeal {
+  form: DealEditForm;
+  original: DealEditForm;
+  custom: CustomFieldForm;
+  originalCustom: CustomFieldForm;
+}
+
+/**
+ * The fields changed from the values the form was read with, as PATCH takes them, so a change
+ * someone made meanwhile to another field stands. An amount and its currency are one value:
+ * either changed sends both, the amount read in the currency typed. The contact only from a
+ * member who may read contacts (the form offers it to no one else); emptied, it unlinks.
+ */
+async function changesOf(deps: GatewayDeps, req: Request, deal: Deal, fields: readonly CustomField[], typed: TypedDeal) {
+  const { form, original } = typed;
+  const values = changedCustomFieldValues(fields, typed.custom, typed.originalCustom);
+  const contactChanged = may(sessionOf(req), 'contacts:read') && form.contact.trim() !== original.contact.trim();
+  return parseWith(updateDeal.input, {
+    id: deal.id,
+    ...(form.name !== original.name ? { name: form.name } : {}),
+    ...(form.amount !== original.amount || form.currency !== original.currency
+      ? { amount: minorUnitsOf(form.amount, form.currency), currency: form.currency.trim() === '' ? null : form.currency }
+      : {}),
+    ...(contactChanged ? { contact_id: (await chosenContactId(deps, req, form.contact)) ?? null } : {}),
+    ...(Object.keys(values).length > 0 ? { custom_fields: values } : {}),
+  });
+}
+
+/**
+ * "Change this deal", with PATCH /v1/deals/{id}'s operation in the member's context: one event
+ * with the console user as actor, as for REST. Sent twice, the second PATCH sets the values the
+ * first set, which the worker takes as no change (no second event).
+ */
+export function dealEditRoute(deps: GatewayDeps): Router {
+  const router = Router();
+  const fieldsOf = async (req: Request) => (await workspaceSchema(deps, req)).custom_fields.deal;
+  const editable = async (req: Request): Promise<Deal> => {
+    const id = pathParam(req, 'dealId');
+    requireRecordWrite(req, 'deals', 'change', () => new NotFoundError('deal', id));
+    return (await callWorker(deps.bus, req, getDeal, { id })).result;
+  };
+  const contactNameOf = async (req: Request, deal: Deal) => (await presetContact(deps, req, deal.contact_id ?? undefined))?.name ?? null;
+  const page = async (req: Request, deal: Deal, fields: readonly CustomField[], typed: TypedDeal, refusal: { error: string; errorField: string | undefined } | null = null) =>
+    dealEditPage({ session: sessionOf(req), deal, fields, ...typed, contactChoice: may(sessionOf(req), 'contacts:read'), contactName: await contactNameOf(req, deal), ...(refusal ?? {}) });
+
+  router.get('/:dealId/edit', async (req, res) => {
+    const [deal, fields] = await Promise.all([editable(req), fieldsOf(req)]);
+    const form = dealFormOf(deal);
+    const custom = customFieldFormFrom(fields, deal.custom_fields);
+    sendPage(res, await page(req, deal, fields, { form, original: form, custom, originalCustom: custom }));
+  });
+
+  router.post('/:dealId/edit', async (req, res) => {
+    const [deal, fields] = await Promise.all([editable(req), fieldsOf(req)]);
+    const typed: TypedDeal = { form: typedForm(req), original: typedForm(req, 'original_'), custom: customFieldFormOf(req, fields), originalCustom: customFieldFormOf(req, fields, { original: true }) };
+    try {
+      const input = await changesOf(deps, req, deal, fields, typed);
+      if (Object.keys(input).length > 1) await callWorker(deps.bus, req, updateDeal, input);
+    } catch (error) {
+      // A contact the member may not see is refused beside its field, as one that does not exist.
+      const refused = crmErrorIn(error, ['validation_failed', 'missing_scope']) || (crmErrorIn(error, ['not_found']) && error.details.param === 'contact_id');
+      if (refused) {
+        const labels = { ...DEAL_EDIT_LABELS, ...customFieldLabelsOf(fields) };
+        const message = error.code === 'not_found' ? unknownContactMessage(typed.form.contact) : refusalMessage(error, labels);
+        return sendPage(res, await page(req, deal, fields, typed, { error: message, errorField: refusedField(error, labels) }), HTTP_STATUS[error.code]);
+      }
+      throw error;
+    }
+    res.redirect(303, `${workspacePath(sessionOf(req), `/deals/${encodeURIComponent(deal.id)}`)}?notice=saved`);
+  });
+  return router;
+}

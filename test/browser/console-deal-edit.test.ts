@@ -23,7 +23,8 @@ const admin = await stack.bootstrap({ org: 'Dealco', workspace: 'Sales', email: 
 const wsId = admin.workspace.id;
 const ws = `/console/w/${wsId}`;
 await stack.addMember(wsId, 'rita@dealco.test', ['contacts.read', 'deals.read'], 'all');
-await stack.addMember(wsId, 'dean@dealco.test', ['deals.read', 'deals.write'], 'all');
+const deanId = await stack.addMember(wsId, 'dean@dealco.test', ['deals.read', 'deals.write'], 'all');
+const oliveId = await stack.addMember(wsId, 'olive@dealco.test', ['contacts.read', 'deals.read', 'deals.write'], 'owned');
 const api = client(base, await stack.token(wsId, ['contacts:write', 'deals:write', 'schema:write', 'events:read']));
 for (const definition of [
   { object_type: 'deal', key: 'region', label: 'Region', type: 'text', required: true },
@@ -51,6 +52,7 @@ t.test("a deal changed with its page's form: values shown, a refusal kept as typ
   t.match(await page.locator('#deal-contact-help').innerText(), /The deal is with Ada/);
   t.equal(await page.getByLabel('Region').inputValue(), 'EMEA');
   t.equal(await page.getByLabel('Probability').inputValue(), '0.5');
+  t.equal(await page.getByLabel('Owner').inputValue(), '', 'no owner: made with an API token');
 
   await page.getByLabel('Name').fill('Engine order, revised');
   await page.getByLabel('Amount').fill('1250,50');
@@ -69,13 +71,14 @@ t.test("a deal changed with its page's form: values shown, a refusal kept as typ
   await api.send('PATCH', `/v1/deals/${deal.id}`, { body: { custom_fields: { probability: 0.9 } } });
   await page.getByLabel('Contact').fill('BOB@dealco.test');
   await page.getByLabel('Region').fill('APAC');
+  await page.getByLabel('Owner').selectOption({ label: 'dean@dealco.test' });
   t.equal(await submitForm(page, 'Save changes'), 303);
   t.match(await page.getByRole('status').innerText(), /saved/);
-  t.match((await api.get<Deal>(`/v1/deals/${deal.id}`)).body, { name: 'Engine order, revised', amount: 200000, currency: 'USD', contact_id: bob, custom_fields: { region: 'APAC', probability: 0.9 } }, 'the changes, the other one kept');
+  t.match((await api.get<Deal>(`/v1/deals/${deal.id}`)).body, { name: 'Engine order, revised', amount: 200000, currency: 'USD', contact_id: bob, owner_id: deanId, custom_fields: { region: 'APAC', probability: 0.9 } }, 'the changes, the other one kept');
   const events = await updates(deal.id);
   t.equal(events.length, 2, "the form's save and the other change");
   t.match(events[0], { actor: { kind: 'console_user', id: admin.user.id } });
-  t.same(events[0]?.data.previous_attributes, { name: 'Engine order', amount: 125050, contact_id: ada, custom_fields: { region: 'EMEA' } }, 'only what changed');
+  t.same(events[0]?.data.previous_attributes, { name: 'Engine order', amount: 125050, contact_id: ada, owner_id: null, custom_fields: { region: 'EMEA' } }, 'only what changed');
 
   // The same form posted twice (a double click, a resent POST): one change, one event.
   const forms = await signInToConsole(base, wsId, admin.user.email, TEST_PASSWORD);
@@ -110,5 +113,16 @@ t.test('a member who may only read deals gets no link and a 403; one who may not
   await dean.getByLabel('Name').fill('Quiet deal, renamed');
   t.equal(await submitForm(dean, 'Save changes'), 303);
   t.match((await api.get<Deal>(`/v1/deals/${deal.id}`)).body, { name: 'Quiet deal, renamed', contact_id: ada }, 'its contact left as it was');
+
+  // A member who sees only their own records cannot hand a deal on: no owner choice.
+  const own = (await api.post<Deal>('/v1/deals', { name: 'Olive deal', owner_id: oliveId, custom_fields: { region: 'EMEA' } })).body;
+  const olive = await newPage();
+  await signIn(olive, base, 'olive@dealco.test', TEST_PASSWORD, `${ws}/deals/${own.id}/edit`);
+  await olive.getByRole('heading', { name: 'Change Olive deal' }).waitFor();
+  t.equal(await olive.getByLabel('Owner').count(), 0, 'no owner offered');
+  await olive.getByLabel('Amount').fill('10');
+  await olive.getByLabel('Currency').fill('eur');
+  t.equal(await submitForm(olive, 'Save changes'), 303);
+  t.match((await api.get<Deal>(`/v1/deals/${own.id}`)).body, { amount: 1000, currency: 'EUR', owner_id: oliveId }, 'still theirs');
   t.same(cspReports, [], 'no CSP violation on any page');
 });

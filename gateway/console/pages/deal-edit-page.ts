@@ -16,16 +16,18 @@ export interface DealEditForm {
   currency: string;
   /** The contact's e-mail address or id; the deal's contact shows as its id. */
   contact: string;
+  /** The owner's user id; empty: none. */
+  owner: string;
 }
 
-export const DEAL_FORM_FIELDS = ['name', 'amount', 'currency', 'contact'] as const;
+export const DEAL_FORM_FIELDS = ['name', 'amount', 'currency', 'contact', 'owner'] as const;
 
 /** The form's fields as the page labels them, also how its refusals name them. */
-export const DEAL_EDIT_LABELS = { name: DEAL_NEW_LABELS.name, amount: DEAL_NEW_LABELS.amount, currency: DEAL_NEW_LABELS.currency, contact: DEAL_NEW_LABELS.contact, contact_id: DEAL_NEW_LABELS.contact_id };
+export const DEAL_EDIT_LABELS = { name: DEAL_NEW_LABELS.name, amount: DEAL_NEW_LABELS.amount, currency: DEAL_NEW_LABELS.currency, contact: DEAL_NEW_LABELS.contact, contact_id: DEAL_NEW_LABELS.contact_id, owner: 'Owner', owner_id: 'Owner' };
 
 /** A deal's values as the form shows them: the amount in the currency's units, no value an empty box. */
 export function dealFormOf(deal: Deal): DealEditForm {
-  return { name: deal.name, amount: amountText(deal.amount, deal.currency), currency: deal.currency ?? '', contact: deal.contact_id ?? '' };
+  return { name: deal.name, amount: amountText(deal.amount, deal.currency), currency: deal.currency ?? '', contact: deal.contact_id ?? '', owner: deal.owner_id ?? '' };
 }
 
 export interface DealEditView {
@@ -43,15 +45,30 @@ export interface DealEditView {
   contactChoice: boolean;
   /** The deal's contact by name, when the member may read it. */
   contactName: string | null;
+  /** The members the deal may be handed to, by name; null (a member who sees only their own records, who cannot hand one on) hides the choice. */
+  owners: { id: string; name: string }[] | null;
   error?: string;
   /** The field the error is about (its API name), marked on the form. */
   errorField?: string | undefined;
 }
 
-/** Changing a deal's name, amount and currency, contact and custom fields, with PATCH /v1/deals/{id}'s operation (its stage moves on its page). */
+/** The API's names of fields a control of the form stands for under another name. */
+const CONTROLS: Readonly<Record<string, string>> = { ...CONTROL_OF, owner_id: 'owner' };
+
+/** The owner as a list of the members; an owner no longer a member stays listed by id, so the form does not change it unasked. */
+function ownerChoice(chosen: string, owners: { id: string; name: string }[], refused: { field?: string | undefined; errorId: string }): Html {
+  const listed = chosen === '' || owners.some((o) => o.id === chosen) ? owners : [...owners, { id: chosen, name: chosen }];
+  return html`<label for="deal-owner">${DEAL_EDIT_LABELS.owner}</label>
+    <select id="deal-owner" name="owner" ${controlState(refused, 'owner')}>
+      <option value="" ${chosen === '' ? 'selected' : ''}>No owner</option>
+      ${listed.map((o) => html`<option value="${o.id}" ${o.id === chosen ? 'selected' : ''}>${o.name}</option>`)}
+    </select>`;
+}
+
+/** Changing a deal's name, amount and currency, contact, owner and custom fields, with PATCH /v1/deals/{id}'s operation (its stage moves on its page). */
 export function dealEditPage(view: DealEditView): Html {
   const page = workspacePath(view.session, `/deals/${encodeURIComponent(view.deal.id)}`);
-  const refused = { field: view.errorField === undefined ? undefined : (CONTROL_OF[view.errorField] ?? view.errorField), errorId: 'deal-error' };
+  const refused = { field: view.errorField === undefined ? undefined : (CONTROLS[view.errorField] ?? view.errorField), errorId: 'deal-error' };
   const contactHelp = view.contactName
     ? html`The deal is with ${view.contactName}. Give another contact's e-mail address or id (con_…), or empty it for none.`
     : html`The contact's e-mail address, or the id (con_…) shown on their page; empty it for none.`;
@@ -74,6 +91,7 @@ export function dealEditPage(view: DealEditView): Html {
         <input id="deal-currency" name="currency" type="text" maxlength="3" autocomplete="off" value="${view.form.currency}" ${controlState(refused, 'currency', 'deal-currency-help')}>
         <p id="deal-currency-help" class="muted">An ISO 4217 code such as USD or EUR; needed with an amount.</p>
         ${view.contactChoice ? dealContactInput(view.form.contact, contactHelp, refused) : ''}
+        ${view.owners ? ownerChoice(view.form.owner, view.owners, refused) : ''}
         ${customFieldInputs(view.fields, view.custom, refused)}
         <div class="actions">
           <button class="primary" type="submit">Save changes</button>

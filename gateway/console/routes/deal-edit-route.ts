@@ -1,6 +1,7 @@
 import { Router, type Request } from 'express';
 import type { CustomField } from '../../../shared/contracts/custom-fields.js';
 import { getDeal, updateDeal, type Deal } from '../../../shared/contracts/deals.js';
+import { nameMembers } from '../../../shared/contracts/members.js';
 import { NotFoundError } from '../../../shared/errors.js';
 import { callWorker } from '../../call-worker.js';
 import type { GatewayDeps } from '../../deps.js';
@@ -20,12 +21,24 @@ import { requireRecordWrite } from '../require-record-write.js';
 import { workspacePath } from '../workspace-url.js';
 import { workspaceSchema } from '../workspace-schema.js';
 
+/** Whether the member may give a deal another owner: one who sees every record. */
+const handsOn = (req: Request) => sessionOf(req).membership?.visibility === 'all';
+
+/** The members a deal may be handed to, by e-mail ("You" for oneself); null when the member may not hand it on. */
+async function ownersOf(deps: GatewayDeps, req: Request): Promise<{ id: string; name: string }[] | null> {
+  if (!handsOn(req)) return null;
+  const self = sessionOf(req).user.id;
+  const { members } = (await callWorker(deps.bus, req, nameMembers, {})).result;
+  return members.map((m) => ({ id: m.user_id, name: m.user_id === self ? 'You' : m.email }));
+}
+
 function typedForm(req: Request, prefix = ''): DealEditForm {
   return {
     name: textField(req, `${prefix}name`, 1000),
     amount: textField(req, `${prefix}amount`, 100),
     currency: textField(req, `${prefix}currency`, 20),
     contact: textField(req, `${prefix}contact`, 300),
+    owner: textField(req, `${prefix}owner`, 100),
   };
 }
 
@@ -40,7 +53,8 @@ interface TypedDeal {
  * The fields changed from the values the form was read with, as PATCH takes them, so a change
  * someone made meanwhile to another field stands. An amount and its currency are one value:
  * either changed sends both, the amount read in the currency typed. The contact only from a
- * member who may read contacts (the form offers it to no one else); emptied, it unlinks.
+ * member who may read contacts (the form offers it to no one else); emptied, it unlinks. The
+ * owner only from a member who sees every record (one who sees their own cannot hand one on).
  */
 async function changesOf(deps: GatewayDeps, req: Request, deal: Deal, fields: readonly CustomField[], typed: TypedDeal) {
   const { form, original } = typed;
@@ -53,6 +67,7 @@ async function changesOf(deps: GatewayDeps, req: Request, deal: Deal, fields: re
       ? { amount: minorUnitsOf(form.amount, form.currency), currency: form.currency.trim() === '' ? null : form.currency }
       : {}),
     ...(contactChanged ? { contact_id: (await chosenContactId(deps, req, form.contact)) ?? null } : {}),
+    ...(handsOn(req) && form.owner !== original.owner ? { owner_id: form.owner === '' ? null : form.owner } : {}),
     ...(Object.keys(values).length > 0 ? { custom_fields: values } : {}),
   });
 }
@@ -72,7 +87,7 @@ export function dealEditRoute(deps: GatewayDeps): Router {
   };
   const contactNameOf = async (req: Request, deal: Deal) => (await presetContact(deps, req, deal.contact_id ?? undefined))?.name ?? null;
   const page = async (req: Request, deal: Deal, fields: readonly CustomField[], typed: TypedDeal, refusal: { error: string; errorField: string | undefined } | null = null) =>
-    dealEditPage({ session: sessionOf(req), deal, fields, ...typed, contactChoice: may(sessionOf(req), 'contacts:read'), contactName: await contactNameOf(req, deal), ...(refusal ?? {}) });
+    dealEditPage({ session: sessionOf(req), deal, fields, ...typed, contactChoice: may(sessionOf(req), 'contacts:read'), contactName: await contactNameOf(req, deal), owners: await ownersOf(deps, req), ...(refusal ?? {}) });
 
   router.get('/:dealId/edit', async (req, res) => {
     const [deal, fields] = await Promise.all([editable(req), fieldsOf(req)]);
@@ -88,11 +103,11 @@ export function dealEditRoute(deps: GatewayDeps): Router {
       const input = await changesOf(deps, req, deal, fields, typed);
       if (Object.keys(input).length > 1) await callWorker(deps.bus, req, updateDeal, input);
     } catch (error) {
-      // A contact the member may not see is refused beside its field, as one that does not exist.
-      const refused = crmErrorIn(error, ['validation_failed', 'missing_scope']) || (crmErrorIn(error, ['not_found']) && error.details.param === 'contact_id');
+      // A contact the member may not see is refused beside its field, as one that does not exist; so is an owner removed meanwhile.
+      const refused = crmErrorIn(error, ['validation_failed', 'missing_scope']) || (crmErrorIn(error, ['not_found']) && ['contact_id', 'owner_id'].includes(error.details.param ?? ''));
       if (refused) {
         const labels = { ...DEAL_EDIT_LABELS, ...customFieldLabelsOf(fields) };
-        const message = error.code === 'not_found' ? unknownContactMessage(typed.form.contact) : refusalMessage(error, labels);
+        const message = error.code === 'not_found' && error.details.param === 'contact_id' ? unknownContactMessage(typed.form.contact) : refusalMessage(error, labels);
         return sendPage(res, await page(req, deal, fields, typed, { error: message, errorField: refusedField(error, labels) }), HTTP_STATUS[error.code]);
       }
       throw error;

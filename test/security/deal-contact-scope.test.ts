@@ -80,3 +80,16 @@ t.test("the console's calls: a member with deals.write but not contacts.read lin
   await t.rejects(bus.call(updateDeal, { id: deal.id, contact_id: contact }, options), { code: 'missing_scope', details: { required_scope: 'contacts:read' } });
   t.equal((await bus.call(getDeal, { id: deal.id }, options)).result.contact_id, null, 'nothing linked');
 });
+
+t.test('a deal list filtered by contact_id without contacts:read: an unknown contact is an empty list, as a known one with no deals is', async (t) => {
+  const reader = client(stack.baseUrl, await stack.token(W, ['deals:read']));
+  const dealless = (await admin.post<{ id: string }>('/v1/contacts', { first_name: 'Dealless', phone: '+1 415 555 0702' })).body.id;
+  // Before, con_doesnotexist was a 404 and an existing contact without deals an empty list: deals:read alone told which ids exist.
+  for (const contactId of [dealless, 'con_doesnotexist']) {
+    const listed = await reader.get<{ data: unknown[] }>(`/v1/deals?contact_id=${contactId}`);
+    t.equal(listed.status, 200, `GET /v1/deals?contact_id=${contactId}`);
+    t.same(listed.body.data, []);
+  }
+  const withContacts = client(stack.baseUrl, await stack.token(W, ['deals:read', 'contacts:read']));
+  t.equal((await withContacts.get('/v1/deals?contact_id=con_doesnotexist')).status, 404, 'a caller who may read contacts is still told of a typo');
+});

@@ -1,3 +1,4 @@
+import { grantsScope } from '../../shared/auth/scopes.js';
 import type { CallContext } from '../../shared/contracts/call-context.js';
 import type { AppliedRange } from '../../shared/contracts/created-range.js';
 import type { DealFilters } from '../../shared/contracts/deals.js';
@@ -155,7 +156,8 @@ export async function explainEmptyResult(db: WorkspaceSql, context: CallContext,
       throw new NotFoundError('pipeline', f.pipeline_id, 'pipeline_id', hint);
     }
   }
-  if (f.contact_id !== undefined) await requireVisibleContact(db, context, f.contact_id);
+  // Only to a caller who may read contacts: to another, the 404 against an empty list would tell which contact ids exist.
+  if (f.contact_id !== undefined && grantsScope(context.principal.scopes, 'contacts:read')) await requireVisibleContact(db, context, f.contact_id);
   if (f.owner_id !== undefined) {
     // Owners are members (removing one clears their records' owner), so anyone else is a typo or another workspace's user.
     const member = await db.selectFrom('memberships').select('user_id').where('user_id', '=', f.owner_id).executeTakeFirst();

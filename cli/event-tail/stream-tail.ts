@@ -23,6 +23,8 @@ export interface StreamTail {
 
 /** How often to look again for a stream that does not exist yet. */
 const STREAM_RETRY_MS = 1_000;
+/** How long to wait before reading on with a new consumer after NATS lost the last one (a restart). */
+const CONSUMER_RETRY_MS = 250;
 /** How often a following tail checks that its stream is still the one it started on (not deleted, or lost and made again). */
 const STREAM_CHECK_MS = 2_000;
 /** How many printed ids are remembered to drop a second copy of an event: far more than one relay batch (500). */
@@ -70,7 +72,11 @@ export async function tailStream(config: Config & { natsUrl: string }, tail: Str
       } catch (error) {
         // NATS restarted and kept the stream, not the consumer: read on with a new one from where it
         // stopped (what it reads again is dropped as seen).
-        if (isConsumerLost(error)) continue;
+        if (isConsumerLost(error)) {
+          // Not at once: JetStream may still be recovering, and a loop of refusals would hammer it.
+          await sleep(CONSUMER_RETRY_MS, undefined, { signal }).catch(() => undefined);
+          continue;
+        }
         if (!isStreamGone(error)) throw error;
         process.stderr.write(`crm: the event stream ${place.stream} on NATS at ${place.url} was deleted or lost; following it again once it is back.\n`);
       } finally {
@@ -81,7 +87,8 @@ export async function tailStream(config: Config & { natsUrl: string }, tail: Str
   } catch (error) {
     throw explainStreamProblem(error, place);
   } finally {
-    await nats?.close();
+    // Nothing of its own to send: Ctrl-C during a NATS outage ends it at once.
+    await nats?.closeNow();
   }
 }
 

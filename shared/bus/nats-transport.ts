@@ -247,11 +247,20 @@ export class NatsTransport implements BusTransport, JetStreamAccess {
 
   async close(): Promise<void> {
     if (this.nc.isClosed()) return;
-    // Draining needs the server: while it is away, it would wait for NATS to come back, and a
-    // process told to stop (Ctrl-C on crm events tail, a worker's SIGTERM) would not. Nothing
-    // could be flushed meanwhile anyway.
-    if (!this.connected) return this.nc.close();
+    // Drained even while the server is away: the client holds what was sent meanwhile (a
+    // committed write's reply, a JetStream ack) and sends it once it is back.
     this.sends.flush();
     await this.nc.drain();
+  }
+
+  /**
+   * As close(), but while the server is away at once, without the drain that would wait for it
+   * to come back: for a reader with nothing of its own to send (crm events tail on Ctrl-C
+   * during an outage). The gateway and the workers close(), so that nothing they acknowledged
+   * is dropped.
+   */
+  async closeNow(): Promise<void> {
+    if (this.connected || this.nc.isClosed()) return this.close();
+    await this.nc.close();
   }
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const PACKAGE_NAME = 'workspace-crm';
+export const PACKAGE_NAME = 'workspace-crm';
 
 /** The `version` of our package.json, found upward from `dir` (this file runs from the sources and from dist/). */
 function versionAbove(dir: string): string {

@@ -223,15 +223,17 @@ t.test('users add, tokens create/list/revoke with --json', async (t) => {
 
 t.test('crm bootstrap: the next command it prints works, also for a workspace name another organization has too', async (t) => {
   const { runCrm } = await import('../helpers/process.js');
-  // An installed `crm`, run by name: no npm_lifecycle_event (npm test sets one, which its children inherit).
-  const byName: NodeJS.ProcessEnv = { ...stack.env, npm_lifecycle_event: undefined };
+  // An installed `crm`, run by name: no npm_package_name (npm test sets one, which its children inherit).
+  const byName: NodeJS.ProcessEnv = { ...stack.env, npm_package_name: undefined };
   const boot = (org: string, env = byName) => runCrm(['bootstrap', '--org', org, '--workspace', 'Field Sales', '--email', `owner@${org.toLowerCase()}.test`, '--password', TEST_PASSWORD], env);
   t.equal((await boot('Vandelay')).code, 0);
   const second = await boot('Kramerica');
   t.equal(second.code, 0, second.stderr);
   // Before, `npm run crm -- bootstrap` (the README's quick start) also said `Next: crm tokens create`, which no shell there finds.
-  const viaNpm = await boot('Kramerica', { ...stack.env, npm_lifecycle_event: 'crm' });
+  const viaNpm = await boot('Kramerica', { ...stack.env, npm_lifecycle_event: 'crm', npm_package_name: 'workspace-crm' });
   t.match(viaNpm.stdout, /^Next: npm run crm -- tokens create --workspace ws_\w+ /m, 'run through npm, the next step is run through npm');
+  const fromOtherProject = await boot('Kramerica', { ...stack.env, npm_lifecycle_event: 'setup', npm_package_name: 'other-app' });
+  t.match(fromOtherProject.stdout, /^Next: crm tokens create /m, "from another project's npm script, where npm run crm is no script, by name");
   const next = /^Next: crm (.+)$/m.exec(second.stdout)?.[1];
   t.match(next, /^tokens create --workspace ws_\w+ --scopes contacts:read,contacts:write$/);
   // Before, it said --workspace "Field Sales", which two workspaces are called: refused as ambiguous.

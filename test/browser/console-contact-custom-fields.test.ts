@@ -90,3 +90,21 @@ t.test("a contact's custom fields: shown, changed, emptied; a required one canno
   t.match((await api.get<Contact>(`/v1/contacts/${id}`)).body, { first_name: 'Fi', custom_fields: { seats: 99 } }, 'the number set meanwhile is not overwritten');
   t.same(cspReports, [], 'no CSP violation on any page');
 });
+
+t.test('a text field holding line breaks: shown with them, left as it is by a save that does not touch it, typed ones stored as LF', async (t) => {
+  const id = (await api.post<{ id: string }>('/v1/contacts', { first_name: 'Lina', phone: '+1 415 555 0920', custom_fields: { tier: 'Gold', account_code: 'AC-3', lead_source: 'Line one\nLine two' } })).body.id;
+  const page = await newPage();
+  await signIn(page, base, admin.user.email, TEST_PASSWORD, `${ws}/contacts/${id}/edit`);
+  await page.getByRole('heading', { name: 'Change Lina' }).waitFor();
+  t.equal(await page.getByLabel('Lead source').inputValue(), 'Line one\nLine two', 'shown with its line break');
+  await page.getByLabel('First name').fill('Linda');
+  t.equal(await submitForm(page, 'Save changes'), 303);
+  t.match((await api.get<Contact>(`/v1/contacts/${id}`)).body, { first_name: 'Linda', custom_fields: { lead_source: 'Line one\nLine two' } }, 'the line break kept');
+  const events = (await api.get<ListPage<Event>>(`/v1/events?object_id=${id}&type=contact.updated`)).body.data;
+  t.same(events[0]?.data.previous_attributes, { first_name: 'Lina' }, 'only the name sent');
+
+  await page.goto(`${base}${ws}/contacts/${id}/edit`);
+  await page.getByLabel('Lead source').fill('A\nB\nC');
+  t.equal(await submitForm(page, 'Save changes'), 303);
+  t.equal((await stored(id)).lead_source, 'A\nB\nC', 'sent by the browser as CRLF, stored as LF');
+});

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { CustomField } from '../../shared/contracts/custom-fields.js';
+import { optionNamed, type CustomField } from '../../shared/contracts/custom-fields.js';
 import type { CustomFieldValue, CustomFieldValues } from '../../shared/contracts/custom-field-values.js';
 import { ValidationError } from '../../shared/errors.js';
 import { nullPrototypeRecord } from '../../shared/null-prototype.js';
@@ -120,6 +120,18 @@ function noneOption(field: CustomField, typed: string): Html {
   return html`<option value="" ${typed === '' ? 'selected' : ''} ${field.required ? 'disabled' : ''}>${field.required ? 'Choose' : 'None'}</option>`;
 }
 
+/**
+ * A select's options with the value shown chosen: the option it names as the API reads it
+ * (optionNamed: "Cafe\u0301" or "gold" names "Café" or "Gold"), sent as the value itself so the
+ * form sent back unchanged changes nothing; a value naming none (kept from before the options
+ * changed) listed as it is, so the form does not change it unasked.
+ */
+function selectOptions(options: readonly string[], typed: string): Html {
+  const named = typed === '' ? undefined : optionNamed(options, typed);
+  const extra = typed !== '' && named === undefined ? html`<option value="${typed}" selected>${typed}</option>` : html``;
+  return html`${options.map((option) => html`<option value="${option === named ? typed : option}" ${option === named ? 'selected' : ''}>${option}</option>`)}${extra}`;
+}
+
 function control(field: CustomField, typed: string, refused: Refused): Html {
   const name = customFieldName(field.key);
   const id = `field-${field.key}`;
@@ -144,7 +156,7 @@ ${typed}</textarea>`;
     case 'select':
       return html`<select id="${id}" name="${name}" ${required} ${controlState(refused, name)}>
         ${noneOption(field, typed)}
-        ${(field.options ?? []).map((option) => html`<option value="${option}" ${typed === option ? 'selected' : ''}>${option}</option>`)}
+        ${selectOptions(field.options ?? [], typed)}
       </select>`;
   }
 }

@@ -24,6 +24,23 @@ export const CustomField = z
   .meta({ id: 'CustomField' });
 export type CustomField = z.infer<typeof CustomField>;
 
+/**
+ * The option of a select field a value names: as written; else the same text in NFC (options
+ * are kept in NFC, uniqueName, so "Café" sent with a combining accent is that option); else the
+ * one option equal to it with case and surrounding spaces ignored ("Gold" and " gold" name
+ * gold), as the options are unique that way (Options, below). The one rule of
+ * every write (REST, the tools, the import) and of the console forms showing a stored value. Undefined for none.
+ */
+export function optionNamed(options: readonly string[], value: string): string | undefined {
+  if (options.includes(value)) return value;
+  const nfc = value.normalize('NFC');
+  const same = options.find((option) => option.normalize('NFC') === nfc);
+  if (same !== undefined) return same;
+  const folded = nfc.trim().toLowerCase();
+  const matching = options.filter((option) => option.normalize('NFC').toLowerCase() === folded);
+  return matching.length === 1 ? matching[0] : undefined;
+}
+
 const Options = z
   .array(uniqueName(100))
   .min(1, 'a select field needs at least one option')

@@ -108,3 +108,23 @@ t.test('a text field holding line breaks: shown with them, left as it is by a sa
   t.equal(await submitForm(page, 'Save changes'), 303);
   t.equal((await stored(id)).lead_source, 'A\nB\nC', 'sent by the browser as CRLF, stored as LF');
 });
+
+t.test('a select value that is not exactly an option (another case, or none of them) is left as it is by a save that does not touch it', async (t) => {
+  const id = (await api.post<{ id: string }>('/v1/contacts', { first_name: 'Sela', phone: '+1 415 555 0922', custom_fields: { tier: 'Gold', account_code: 'AC-5' } })).body.id;
+  const page = await newPage();
+  await signIn(page, base, admin.user.email, TEST_PASSWORD, `${ws}/contacts/${id}`);
+  for (const [value, name] of [
+    ['gold', 'Sel'],
+    ['Cafe\u0301', 'Se'],
+  ] as const) {
+    // Stored as by a write from before options were matched so (no trigger: nothing else changes).
+    await stack.db.query(`begin; set local session_replication_role = replica; update contacts set custom_fields = custom_fields || '{"tier": "${value}"}'::jsonb where id = '${id}'; commit;`);
+    await page.goto(`${base}${ws}/contacts/${id}/edit`);
+    t.equal(await page.getByLabel('Tier').inputValue(), value, `${value}: shown as it is`);
+    await page.getByLabel('First name').fill(name);
+    t.equal(await submitForm(page, 'Save changes'), 303);
+    t.match((await api.get<Contact>(`/v1/contacts/${id}`)).body, { first_name: name, custom_fields: { tier: value } }, `${value}: kept`);
+  }
+  await page.goto(`${base}${ws}/contacts/${id}/edit`);
+  t.equal(await page.locator('#field-tier option:checked').innerText(), 'Cafe\u0301', 'a value naming no option is listed as it is');
+});

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { customFieldCellReader } from '../../workers/contacts/custom-field-cells.js';
-import { optionNamed } from '../../workers/schema/validate-custom-field-values.js';
+import { optionNamed } from '../../shared/contracts/custom-fields.js';
 
 t.test('custom field cells are read by the field type', async (t) => {
   const read = customFieldCellReader([

@@ -1,5 +1,6 @@
 import { CONTROL_BUT_LINE_BREAKS, CONTROL_BUT_LINE_BREAKS_MESSAGE, VISIBLE } from '../../shared/contracts/common.js';
 import type { CustomFieldValue, CustomFieldValues } from '../../shared/contracts/custom-field-values.js';
+import { optionNamed } from '../../shared/contracts/custom-fields.js';
 import type { CustomFieldObject } from '../../shared/db/entities/custom-field.js';
 import { ValidationError } from '../../shared/errors.js';
 import { parseLocalDate } from '../../shared/time/zoned-day.js';
@@ -26,23 +27,6 @@ const NUMBER_TEXT = /^-?\d+(\.\d+)?$/;
  */
 function asTextOf(value: unknown, form: RegExp): string {
   return typeof value === 'string' && form.test(value.trim()) ? `, not text: write ${value.trim().toLowerCase()} without quotes` : '';
-}
-
-/**
- * The option of a select field a value names: as written; else the same text in NFC (options
- * are kept in NFC, uniqueName, so "Café" sent with a combining accent is that option); else the
- * one option equal to it with case and surrounding spaces ignored ("Gold" and " gold" name
- * gold), as the options are unique that way (shared/contracts/custom-fields.ts). The one rule of
- * every write: REST, the tools, the import. Undefined for none.
- */
-export function optionNamed(options: readonly string[], value: string): string | undefined {
-  if (options.includes(value)) return value;
-  const nfc = value.normalize('NFC');
-  const same = options.find((option) => option.normalize('NFC') === nfc);
-  if (same !== undefined) return same;
-  const folded = nfc.trim().toLowerCase();
-  const matching = options.filter((option) => option.normalize('NFC').toLowerCase() === folded);
-  return matching.length === 1 ? matching[0] : undefined;
 }
 
 function problemWith(field: FieldDefinition, value: Exclude<CustomFieldValue, null>): string | null {

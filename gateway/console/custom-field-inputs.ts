@@ -115,9 +115,9 @@ export function originalCustomFieldInputs(fields: readonly CustomField[], origin
 
 type Refused = { field?: string | undefined; errorId: string };
 
-/** A list's first option: nothing chosen. A required field's cannot be chosen, so the browser asks for a choice instead of taking the first. */
-function noneOption(field: CustomField, typed: string): Html {
-  return html`<option value="" ${typed === '' ? 'selected' : ''} ${field.required ? 'disabled' : ''}>${field.required ? 'Choose' : 'None'}</option>`;
+/** A list's first option: nothing chosen. A required field's cannot be chosen where the form demands a value, so the browser asks for a choice instead of taking the first. */
+function noneOption(field: CustomField, typed: string, demanded: boolean): Html {
+  return html`<option value="" ${typed === '' ? 'selected' : ''} ${demanded ? 'disabled' : ''}>${field.required ? 'Choose' : 'None'}</option>`;
 }
 
 /**
@@ -132,10 +132,10 @@ function selectOptions(options: readonly string[], typed: string): Html {
   return html`${options.map((option) => html`<option value="${option === named ? typed : option}" ${option === named ? 'selected' : ''}>${option}</option>`)}${extra}`;
 }
 
-function control(field: CustomField, typed: string, refused: Refused): Html {
+function control(field: CustomField, typed: string, refused: Refused, demanded: boolean): Html {
   const name = customFieldName(field.key);
   const id = `field-${field.key}`;
-  const required = field.required ? html`required` : html``;
+  const required = demanded ? html`required` : html``;
   switch (field.type) {
     case 'text':
       // A textarea, as text may hold line breaks (an input would drop them). The line break after
@@ -149,13 +149,13 @@ ${typed}</textarea>`;
       return html`<input id="${id}" name="${name}" type="date" value="${typed}" ${required} ${controlState(refused, name)}>`;
     case 'boolean':
       return html`<select id="${id}" name="${name}" ${required} ${controlState(refused, name)}>
-        ${noneOption(field, typed)}
+        ${noneOption(field, typed, demanded)}
         <option value="true" ${typed === 'true' ? 'selected' : ''}>Yes</option>
         <option value="false" ${typed === 'false' ? 'selected' : ''}>No</option>
       </select>`;
     case 'select':
       return html`<select id="${id}" name="${name}" ${required} ${controlState(refused, name)}>
-        ${noneOption(field, typed)}
+        ${noneOption(field, typed, demanded)}
         ${selectOptions(field.options ?? [], typed)}
       </select>`;
   }
@@ -165,9 +165,12 @@ ${typed}</textarea>`;
  * The workspace's active custom fields of a kind of record as form controls, by their labels: a
  * number typed as text (the API keeps numbers `type=number` would refuse or round), a date with
  * the browser's date input (YYYY-MM-DD, as the API takes it), yes/no and a select's options as
- * lists. The refused one is marked and described by the refusal (`errorId`).
+ * lists. The refused one is marked and described by the refusal (`errorId`). On an edit form
+ * (`held`: the values it was read with) a required field is demanded only where the record holds
+ * a value: one made required after the record was saved must not block every other change, which
+ * PATCH takes (the worker refuses only clearing a value the record holds).
  */
-export function customFieldInputs(fields: readonly CustomField[], form: CustomFieldForm, refused: Refused): Html {
+export function customFieldInputs(fields: readonly CustomField[], form: CustomFieldForm, refused: Refused, held?: CustomFieldForm): Html {
   return html`${fields.map((field) => html`<label for="field-${field.key}">${field.label}</label>
-    ${control(field, form[field.key] ?? '', refused)}`)}`;
+    ${control(field, form[field.key] ?? '', refused, field.required && (held === undefined || (held[field.key] ?? '') !== ''))}`)}`;
 }

@@ -128,3 +128,22 @@ t.test('a select value that is not exactly an option (another case, or none of t
   await page.goto(`${base}${ws}/contacts/${id}/edit`);
   t.equal(await page.locator('#field-tier option:checked').innerText(), 'Cafe\u0301', 'a value naming no option is listed as it is');
 });
+
+t.test('a required field added after a contact was saved does not block changing the contact', async (t) => {
+  const id = (await api.post<{ id: string }>('/v1/contacts', { first_name: 'Rhea', phone: '+1 415 555 0921', custom_fields: { tier: 'Gold', account_code: 'AC-4' } })).body.id;
+  for (const definition of [
+    { object_type: 'contact', key: 'region', label: 'Region', type: 'select', options: ['North', 'South'], required: true },
+    { object_type: 'contact', key: 'sponsor', label: 'Sponsor', type: 'text', required: true },
+  ]) t.equal((await api.post('/v1/custom-fields', definition)).status, 201, definition.key);
+  const page = await newPage();
+  await signIn(page, base, admin.user.email, TEST_PASSWORD, `${ws}/contacts/${id}/edit`);
+  await page.getByRole('heading', { name: 'Change Rhea' }).waitFor();
+  t.equal(await page.getByLabel('Region').getAttribute('required'), null, 'not demanded of a contact holding none');
+  t.equal(await page.getByLabel('Sponsor').getAttribute('required'), null);
+  t.equal(await page.locator('#field-region option[value=""]').isDisabled(), false, 'its "Choose" may stay chosen');
+  t.equal(await page.getByLabel('Account code').getAttribute('required'), '', 'still demanded where the contact holds a value');
+  await page.getByLabel('First name').fill('Rhea B');
+  t.ok(await page.locator('form[method=post][action$="/edit"]').evaluate((form: { checkValidity(): boolean }) => form.checkValidity()), 'the browser sends the form');
+  t.equal(await submitForm(page, 'Save changes'), 303);
+  t.match((await api.get<Contact>(`/v1/contacts/${id}`)).body, { first_name: 'Rhea B', custom_fields: { region: null, sponsor: null, account_code: 'AC-4' } });
+});

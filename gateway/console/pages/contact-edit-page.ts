@@ -60,7 +60,7 @@ export function contactEditPage(view: ContactEditView): Html {
           <option value="active" ${view.form.status === 'active' ? 'selected' : ''}>Active</option>
           <option value="archived" ${view.form.status === 'archived' ? 'selected' : ''}>Archived</option>
         </select>
-        ${customFieldInputs(view.fields, view.custom, refused)}
+        ${customFieldInputs(view.fields, view.custom, refused, view.originalCustom)}
         <div class="actions">
           <button class="primary" type="submit">Save changes</button>
           <a class="button-link" href="${page}">Cancel</a>

@@ -92,7 +92,7 @@ export function dealEditPage(view: DealEditView): Html {
         <p id="deal-currency-help" class="muted">An ISO 4217 code such as USD or EUR; needed with an amount.</p>
         ${view.contactChoice ? dealContactInput(view.form.contact, contactHelp, refused) : ''}
         ${view.owners ? ownerChoice(view.form.owner, view.owners, refused) : ''}
-        ${customFieldInputs(view.fields, view.custom, refused)}
+        ${customFieldInputs(view.fields, view.custom, refused, view.originalCustom)}
         <div class="actions">
           <button class="primary" type="submit">Save changes</button>
           <a class="button-link" href="${page}">Cancel</a>

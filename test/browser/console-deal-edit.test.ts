@@ -126,3 +126,20 @@ t.test('a member who may only read deals gets no link and a 403; one who may not
   t.match((await api.get<Deal>(`/v1/deals/${own.id}`)).body, { amount: 1000, currency: 'EUR', owner_id: oliveId }, 'still theirs');
   t.same(cspReports, [], 'no CSP violation on any page');
 });
+
+t.test('an amount changed meanwhile by someone else is not undone by a form changing only the currency', async (t) => {
+  const deal = (await api.post<Deal>('/v1/deals', { name: 'Race deal', amount: 100000, currency: 'USD', custom_fields: { region: 'EMEA' } })).body;
+  const page = await newPage();
+  await signIn(page, base, admin.user.email, TEST_PASSWORD, `${ws}/deals/${deal.id}/edit`);
+  await page.getByRole('heading', { name: 'Change Race deal' }).waitFor();
+  t.equal((await api.send('PATCH', `/v1/deals/${deal.id}`, { body: { amount: 50000000 } })).status, 200, 'someone sets the amount meanwhile');
+  await page.getByLabel('Currency').fill('EUR');
+  t.equal(await submitForm(page, 'Save changes'), 409, 'refused');
+  t.match(await page.getByRole('alert').innerText(), /^Amount: changed meanwhile by someone else; it is now 500000\.00 USD \(it was 1000\.00 USD when you opened this form\)/);
+  t.equal(await page.getByLabel('Amount').getAttribute('aria-invalid'), 'true');
+  t.equal(await page.getByLabel('Currency').inputValue(), 'EUR', 'what was typed is kept');
+  t.equal(await page.getByLabel('Amount').inputValue(), '1000.00');
+  t.match((await api.get<Deal>(`/v1/deals/${deal.id}`)).body, { amount: 50000000, currency: 'USD' }, 'nothing changed');
+  t.equal(await submitForm(page, 'Save changes'), 303, 'saved again, knowing');
+  t.match((await api.get<Deal>(`/v1/deals/${deal.id}`)).body, { amount: 100000, currency: 'EUR' });
+});

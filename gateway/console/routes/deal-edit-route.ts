@@ -49,6 +49,24 @@ interface TypedDeal {
   originalCustom: CustomFieldForm;
 }
 
+/** An amount with its currency as the form shows it, for a message; none is "no amount". */
+const amountShown = (form: Pick<DealEditForm, 'amount' | 'currency'>) => (form.amount === '' ? 'no amount' : `${form.amount} ${form.currency}`.trim());
+
+/**
+ * The refusal of a changed amount or currency when the deal's amount or currency is no longer
+ * what the form was read with: amount and currency are sent together (one value), so saving
+ * would silently undo the other change. The form keeps what was typed and is now based on the
+ * current values, so saving again sets them knowingly. Null: nothing in the way.
+ */
+function amountChangedMeanwhile(deal: Deal, typed: TypedDeal): string | null {
+  const { form, original } = typed;
+  if (form.amount === original.amount && form.currency === original.currency) return null;
+  const current = dealFormOf(deal);
+  if (current.amount === original.amount && current.currency === original.currency) return null;
+  typed.original = { ...original, amount: current.amount, currency: current.currency };
+  return `${DEAL_EDIT_LABELS.amount}: changed meanwhile by someone else; it is now ${amountShown(current)} (it was ${amountShown(original)} when you opened this form). Nothing was saved; what you typed is kept: save again to set it instead.`;
+}
+
 /**
  * The fields changed from the values the form was read with, as PATCH takes them, so a change
  * someone made meanwhile to another field stands. An amount and its currency are one value:
@@ -99,6 +117,8 @@ export function dealEditRoute(deps: GatewayDeps): Router {
   router.post('/:dealId/edit', async (req, res) => {
     const [deal, fields] = await Promise.all([editable(req), fieldsOf(req)]);
     const typed: TypedDeal = { form: typedForm(req), original: typedForm(req, 'original_'), custom: customFieldFormOf(req, fields), originalCustom: customFieldFormOf(req, fields, { original: true }) };
+    const meanwhile = amountChangedMeanwhile(deal, typed);
+    if (meanwhile !== null) return sendPage(res, await page(req, deal, fields, typed, { error: meanwhile, errorField: 'amount' }), HTTP_STATUS.conflict);
     try {
       const input = await changesOf(deps, req, deal, fields, typed);
       if (Object.keys(input).length > 1) await callWorker(deps.bus, req, updateDeal, input);

@@ -143,3 +143,15 @@ t.test('an amount changed meanwhile by someone else is not undone by a form chan
   t.equal(await submitForm(page, 'Save changes'), 303, 'saved again, knowing');
   t.match((await api.get<Deal>(`/v1/deals/${deal.id}`)).body, { amount: 100000, currency: 'EUR' });
 });
+
+t.test('fields a member may not change, posted all the same, change nothing', async (t) => {
+  const own = (await api.post<Deal>('/v1/deals', { name: 'Kept deal', owner_id: oliveId, contact_id: ada, custom_fields: { region: 'EMEA' } })).body;
+  // A member who sees only their own records posts another owner.
+  const oliveForms = await signInToConsole(base, wsId, 'olive@dealco.test', TEST_PASSWORD);
+  t.equal((await oliveForms.post(`/deals/${own.id}/edit`, { name: 'Kept deal 2', original_name: 'Kept deal', owner: deanId, original_owner: oliveId })).status, 303);
+  t.match((await api.get<Deal>(`/v1/deals/${own.id}`)).body, { name: 'Kept deal 2', owner_id: oliveId }, 'the owner posted is ignored');
+  // A member who may not read contacts posts another contact.
+  const deanForms = await signInToConsole(base, wsId, 'dean@dealco.test', TEST_PASSWORD);
+  t.equal((await deanForms.post(`/deals/${own.id}/edit`, { name: 'Kept deal 3', original_name: 'Kept deal 2', contact: bob, original_contact: ada })).status, 303);
+  t.match((await api.get<Deal>(`/v1/deals/${own.id}`)).body, { name: 'Kept deal 3', contact_id: ada, owner_id: oliveId }, 'the contact posted is ignored');
+});

@@ -33,10 +33,11 @@ const ORIGINAL = 'original_';
 export function customFieldFormOf(req: Request, fields: readonly CustomField[], options: { original?: boolean } = {}): CustomFieldForm {
   const form = nullPrototypeRecord<string>();
   const prefix = options.original === true ? ORIGINAL : '';
-  // Past the API's 2,000 characters, so a value too long is refused, not cut. A browser sends a
-  // line break as CRLF (a textarea's and a hidden copy's alike): read as LF, as stored and as the
-  // note form's text is, so a value sent back as read is the value read.
-  for (const field of fields) form[field.key] = textField(req, `${prefix}${customFieldName(field.key)}`, 2001).replace(/\r\n?/g, '\n');
+  // A browser sends a line break as CRLF (a textarea's and a hidden copy's alike): read as LF, as
+  // stored and as the note form's text is, so a value sent back as read is the value read. Read
+  // past twice the API's 2,000 characters first (each may have come as two), so that a value too
+  // long is refused, not cut.
+  for (const field of fields) form[field.key] = textField(req, `${prefix}${customFieldName(field.key)}`, 4001).replace(/\r\n?/g, '\n');
   return form;
 }
 
@@ -138,10 +139,15 @@ function control(field: CustomField, typed: string, refused: Refused, demanded: 
   const required = demanded ? html`required` : html``;
   switch (field.type) {
     case 'text':
-      // A textarea, as text may hold line breaks (an input would drop them). The line break after
-      // the tag is the one the HTML parser drops, so a value starting with one keeps it.
-      return html`<textarea id="${id}" name="${name}" rows="2" maxlength="2000" autocomplete="off" ${required} ${controlState(refused, name)}>
+      // A value with line breaks in a textarea (an input would drop them); the line break after
+      // the tag is the one the HTML parser drops, so a value starting with one keeps it. Any
+      // other in a one-line input, where Enter sends the form rather than adding a line break
+      // to a value such as an account code.
+      if (typed.includes('\n')) {
+        return html`<textarea id="${id}" name="${name}" rows="3" maxlength="2000" autocomplete="off" ${required} ${controlState(refused, name)}>
 ${typed}</textarea>`;
+      }
+      return html`<input id="${id}" name="${name}" type="text" maxlength="2000" autocomplete="off" value="${typed}" ${required} ${controlState(refused, name)}>`;
     case 'number':
       return html`<input id="${id}" name="${name}" type="text" inputmode="decimal" autocomplete="off" value="${typed}" ${required} ${controlState(refused, name, `${id}-help`)}>
         <p id="${id}-help" class="muted">A number such as 1,250 or -12.5.</p>`;

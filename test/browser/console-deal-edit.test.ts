@@ -138,10 +138,24 @@ t.test('an amount changed meanwhile by someone else is not undone by a form chan
   t.match(await page.getByRole('alert').innerText(), /^Amount: changed meanwhile by someone else; it is now 500000\.00 USD \(it was 1000\.00 USD when you opened this form\)/);
   t.equal(await page.getByLabel('Amount').getAttribute('aria-invalid'), 'true');
   t.equal(await page.getByLabel('Currency').inputValue(), 'EUR', 'what was typed is kept');
-  t.equal(await page.getByLabel('Amount').inputValue(), '1000.00');
+  // Before, the amount left alone kept its old text, and saving again reverted the other change after all.
+  t.equal(await page.getByLabel('Amount').inputValue(), '500000.00', 'the amount left alone shows its current value');
   t.match((await api.get<Deal>(`/v1/deals/${deal.id}`)).body, { amount: 50000000, currency: 'USD' }, 'nothing changed');
   t.equal(await submitForm(page, 'Save changes'), 303, 'saved again, knowing');
-  t.match((await api.get<Deal>(`/v1/deals/${deal.id}`)).body, { amount: 100000, currency: 'EUR' });
+  t.match((await api.get<Deal>(`/v1/deals/${deal.id}`)).body, { amount: 50000000, currency: 'EUR' }, "the other member's amount stands");
+});
+
+t.test('an amount change sent twice, or written another way, is no conflict', async (t) => {
+  const deal = (await api.post<Deal>('/v1/deals', { name: 'Twice deal', amount: 100000, currency: 'USD', custom_fields: { region: 'EMEA' } })).body;
+  const forms = await signInToConsole(base, wsId, admin.user.email, TEST_PASSWORD);
+  const sent = { name: 'Twice deal', original_name: 'Twice deal', amount: '2000.00', original_amount: '1000.00', currency: 'USD', original_currency: 'USD', 'custom_fields.region': 'EMEA', 'original_custom_fields.region': 'EMEA' };
+  t.equal((await forms.post(`/deals/${deal.id}/edit`, sent)).status, 303);
+  // Before, the second (a double click) found 2000.00 where the form was read with 1000.00: a 409 saying someone else changed it.
+  t.equal((await forms.post(`/deals/${deal.id}/edit`, sent)).status, 303, 'the same form sent again');
+  t.match((await api.get<Deal>(`/v1/deals/${deal.id}`)).body, { amount: 200000, currency: 'USD' });
+  const retyped = { ...sent, amount: '2,000', original_amount: '2000.00', currency: 'usd' };
+  t.equal((await forms.post(`/deals/${deal.id}/edit`, retyped)).status, 303, 'the same amount written another way');
+  t.match((await api.get<Deal>(`/v1/deals/${deal.id}`)).body, { amount: 200000, currency: 'USD' });
 });
 
 t.test('fields a member may not change, posted all the same, change nothing', async (t) => {

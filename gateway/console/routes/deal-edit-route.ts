@@ -53,18 +53,41 @@ interface TypedDeal {
 const amountShown = (form: Pick<DealEditForm, 'amount' | 'currency'>) => (form.amount === '' ? 'no amount' : `${form.amount} ${form.currency}`.trim());
 
 /**
+ * An amount with its currency as one comparable value: minor units and the upper-case code, so
+ * 1,000.00 and 1000 (USD), or usd and USD, are the same value; text the form cannot read
+ * compares as typed (the change is then sent, and refused beside the field).
+ */
+function amountValue(form: Pick<DealEditForm, 'amount' | 'currency'>): string {
+  const currency = form.currency.trim().toUpperCase();
+  try {
+    return `${minorUnitsOf(form.amount, currency) ?? ''} ${currency}`;
+  } catch {
+    return `typed ${form.amount.trim()} ${currency}`;
+  }
+}
+
+const sameAmount = (a: Pick<DealEditForm, 'amount' | 'currency'>, b: Pick<DealEditForm, 'amount' | 'currency'>) => amountValue(a) === amountValue(b);
+
+/**
  * The refusal of a changed amount or currency when the deal's amount or currency is no longer
  * what the form was read with: amount and currency are sent together (one value), so saving
- * would silently undo the other change. The form keeps what was typed and is now based on the
- * current values, so saving again sets them knowingly. Null: nothing in the way.
+ * would silently undo the other change. Not when the deal already holds what the form sets (the
+ * same form sent twice). The form keeps what was typed, takes the current value of the half the
+ * member left alone, and is now based on the current values, so saving again sets it knowingly.
+ * Null: nothing in the way.
  */
 function amountChangedMeanwhile(deal: Deal, typed: TypedDeal): string | null {
   const { form, original } = typed;
-  if (form.amount === original.amount && form.currency === original.currency) return null;
+  if (sameAmount(form, original)) return null;
   const current = dealFormOf(deal);
-  if (current.amount === original.amount && current.currency === original.currency) return null;
+  if (sameAmount(current, original) || sameAmount(current, form)) return null;
+  typed.form = {
+    ...form,
+    amount: form.amount === original.amount ? current.amount : form.amount,
+    currency: form.currency === original.currency ? current.currency : form.currency,
+  };
   typed.original = { ...original, amount: current.amount, currency: current.currency };
-  return `${DEAL_EDIT_LABELS.amount}: changed meanwhile by someone else; it is now ${amountShown(current)} (it was ${amountShown(original)} when you opened this form). Nothing was saved; what you typed is kept: save again to set it instead.`;
+  return `${DEAL_EDIT_LABELS.amount}: changed meanwhile by someone else; it is now ${amountShown(current)} (it was ${amountShown(original)} when you opened this form). Nothing was saved; what you typed is kept, the rest shows the current value: save again to set it.`;
 }
 
 /**
@@ -81,7 +104,7 @@ async function changesOf(deps: GatewayDeps, req: Request, deal: Deal, fields: re
   return parseWith(updateDeal.input, {
     id: deal.id,
     ...(form.name !== original.name ? { name: form.name } : {}),
-    ...(form.amount !== original.amount || form.currency !== original.currency
+    ...(!sameAmount(form, original)
       ? { amount: minorUnitsOf(form.amount, form.currency), currency: form.currency.trim() === '' ? null : form.currency }
       : {}),
     ...(contactChanged ? { contact_id: (await chosenContactId(deps, req, form.contact)) ?? null } : {}),

@@ -30,6 +30,16 @@ export const Pipeline = z
   .meta({ id: 'Pipeline' });
 export type Pipeline = z.infer<typeof Pipeline>;
 
+/**
+ * What a stage write answers: the whole pipeline, as it always did (the new order), and the
+ * stage the call created, changed or archived, so that a caller need not pick it out of
+ * `stages` by name.
+ */
+export const PipelineWithStage = Pipeline.extend({
+  stage: Stage.describe('The stage this call created, renamed or moved, or archived, as it is now (it is among stages too)'),
+}).meta({ id: 'PipelineWithStage' });
+export type PipelineWithStage = z.infer<typeof PipelineWithStage>;
+
 /** A pipeline's or stage's name: something that shows, as a label or an option must (a zero-width space alone names nothing on a board). */
 const Name = uniqueName(100);
 
@@ -121,7 +131,7 @@ export const createStage = defineOperation({
   scope: DESIGN_WRITE_SCOPES,
   idempotent: true,
   input: CreateStageFields.extend({ pipeline_id: z.string().max(64) }),
-  output: Pipeline,
+  output: PipelineWithStage,
 });
 
 export const updateStage = defineOperation({
@@ -132,7 +142,7 @@ export const updateStage = defineOperation({
   scope: DESIGN_WRITE_SCOPES,
   idempotent: true,
   input: UpdateStageFields.extend(StageRef.shape),
-  output: Pipeline,
+  output: PipelineWithStage,
 });
 
-export const archiveStage = defineOperation({ worker: 'schema', resource: 'stages', verb: 'archive', scope: DESIGN_WRITE_SCOPES, destructive: true, input: StageRef, output: Pipeline });
+export const archiveStage = defineOperation({ worker: 'schema', resource: 'stages', verb: 'archive', scope: DESIGN_WRITE_SCOPES, destructive: true, input: StageRef, output: PipelineWithStage });

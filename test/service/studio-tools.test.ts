@@ -514,3 +514,29 @@ t.test('a tool that creates reads an optional argument sent null as not given; o
   });
   t.match((await callTool(studio, 'create_stage', { pipeline_id: pipeline.id, name: null })).structuredContent, { code: 'validation_failed', param: 'name' }, 'a required argument is still required');
 });
+
+t.test('a stage write names the stage it wrote, beside the whole pipeline, through Studio and REST alike', async (t) => {
+  // The pipeline alone left a small model to find the new or moved stage among the others by name.
+  type Written = Pipeline & { name: string; stage: { object: string; id: string; name: string; position: number | null; archived: boolean } };
+  const pipeline = okResult(t, await callTool(studio, 'create_pipeline', { name: 'Named stages', stages: ['Intro', 'Pilot', 'Signed'] })) as unknown as Pipeline;
+  const created = okResult(t, await callTool(studio, 'create_stage', { pipeline_id: pipeline.id, name: 'Demo', position: 1 })) as unknown as Written;
+  t.match(created.stage, { object: 'stage', id: /^stg_/, name: 'Demo', position: 1, archived: false }, 'create_stage: the stage added');
+  t.equal(created.name, 'Named stages', 'the pipeline is still the result');
+  t.same(created.stages.map((s) => s.name), ['Intro', 'Demo', 'Pilot', 'Signed']);
+  t.same(created.stages[1], created.stage, 'the same stage as among the stages');
+
+  const moved = okResult(t, await callTool(studio, 'update_stage', { pipeline_id: pipeline.id, stage_id: created.stage.id, name: 'Live demo', position: 3 })) as unknown as Written;
+  t.match(moved.stage, { id: created.stage.id, name: 'Live demo', position: 3 }, 'update_stage: the stage changed, where it is now');
+  t.same(moved.stages.map((s) => s.name), ['Intro', 'Pilot', 'Signed', 'Live demo']);
+
+  const archived = okResult(t, await callTool(studio, 'archive_stage', { pipeline_id: pipeline.id, stage_id: created.stage.id })) as unknown as Written;
+  t.match(archived.stage, { id: created.stage.id, name: 'Live demo', position: null, archived: true }, 'archive_stage: the stage archived');
+
+  const rest = await stack.token(W, ['schema:write'], { name: 'Stage script' });
+  const posted = await request<Written>(`${stack.baseUrl}/v1/pipelines/${pipeline.id}/stages`, { token: rest, body: { name: 'Review' } });
+  t.match(posted, { status: 201, body: { object: 'pipeline', id: pipeline.id, stage: { name: 'Review', position: 3 } } }, 'REST POST: the pipeline, and the stage added');
+  const patched = await request<Written>(`${stack.baseUrl}/v1/pipelines/${pipeline.id}/stages/${posted.body.stage.id}`, { method: 'PATCH', token: rest, body: { position: 0 } });
+  t.match(patched, { status: 200, body: { object: 'pipeline', stage: { id: posted.body.stage.id, position: 0 } } }, 'REST PATCH: the stage moved');
+  const deleted = await request<Written>(`${stack.baseUrl}/v1/pipelines/${pipeline.id}/stages/${posted.body.stage.id}`, { method: 'DELETE', token: rest });
+  t.match(deleted, { status: 200, body: { object: 'pipeline', stage: { id: posted.body.stage.id, archived: true } } }, 'REST DELETE: the stage archived');
+});

@@ -1,7 +1,7 @@
 import type { archiveStage, Pipeline } from '../../shared/contracts/pipelines.js';
 import { ConflictError } from '../../shared/errors.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
-import { loadPipeline, lockPipeline } from './pipeline-resource.js';
+import { loadPipeline, loadPipelineWithStage, lockPipeline } from './pipeline-resource.js';
 import { recordStageChange } from './stage-events.js';
 import { activeStages, removeStageAt, shiftStages, stageNotFound } from './stage-order.js';
 
@@ -30,7 +30,7 @@ export const archiveStageHandler: OperationHandler<typeof archiveStage> = async 
     await txDb.updateTable('stages').set({ archived_at: new Date(), position: null, updated_at: new Date() }).where('id', '=', stage.id).execute();
     await shiftStages(txDb, input.pipeline_id, removeStageAt(stage.position, stages.length));
   });
-  const pipeline = await loadPipeline(db, input.pipeline_id);
-  if (before) await recordStageChange(events, 'stage.archived', input.stage_id, before, pipeline);
-  return pipeline;
+  const written = await loadPipelineWithStage(db, input.pipeline_id, input.stage_id);
+  if (before) await recordStageChange(events, 'stage.archived', input.stage_id, before, written);
+  return written;
 };

@@ -4,7 +4,7 @@ import { newId } from '../../shared/ids.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { refuseDesignPastLimit } from './design-size.js';
 import { nameConflict, nameTaken } from './name-conflicts.js';
-import { loadPipeline, lockPipeline } from './pipeline-resource.js';
+import { loadPipelineWithStage, lockPipeline } from './pipeline-resource.js';
 import { activeStages, insertStageAt, shiftStages } from './stage-order.js';
 
 /** Inserts a stage at `position` (default last); the stages from there on move down one. */
@@ -33,8 +33,7 @@ export const createStageHandler: OperationHandler<typeof createStage> = async ({
   } catch (error) {
     throw nameConflict(error, input.name);
   }
-  const pipeline = await loadPipeline(db, input.pipeline_id);
-  const stage = pipeline.stages.find((s) => s.id === id);
-  if (stage) await events.record({ type: 'stage.created', object: stage });
-  return pipeline;
+  const written = await loadPipelineWithStage(db, input.pipeline_id, id);
+  await events.record({ type: 'stage.created', object: written.stage });
+  return written;
 };

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Pipeline, Stage } from '../../shared/contracts/pipelines.js';
+import type { Pipeline, PipelineWithStage, Stage } from '../../shared/contracts/pipelines.js';
 import { isoTimestamp } from '../../shared/db/sql.js';
 import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
 import { NotFoundError } from '../../shared/errors.js';
@@ -53,6 +53,14 @@ export async function loadPipeline(db: WorkspaceSql, id: string): Promise<Pipeli
   const [pipeline] = await loadPipelines(db, id);
   if (!pipeline) throw new NotFoundError('pipeline', id, 'id');
   return pipeline;
+}
+
+/** A stage write's answer: the pipeline and the stage written (stages are archived, never deleted, so it is there). */
+export async function loadPipelineWithStage(db: WorkspaceSql, pipelineId: string, stageId: string): Promise<PipelineWithStage> {
+  const pipeline = await loadPipeline(db, pipelineId);
+  const stage = pipeline.stages.find((s) => s.id === stageId);
+  if (!stage) throw new NotFoundError('stage', stageId, 'stage_id');
+  return { ...pipeline, stage };
 }
 
 /** Locks the pipeline row for the rest of the transaction: changes to its stage order queue up. */

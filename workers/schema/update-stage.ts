@@ -4,7 +4,7 @@ import { leftAsIs } from '../runtime/left-as-is.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { nameConflict, nameTaken } from './name-conflicts.js';
 import { recordStageChange } from './stage-events.js';
-import { loadPipeline, lockPipeline } from './pipeline-resource.js';
+import { loadPipeline, loadPipelineWithStage, lockPipeline } from './pipeline-resource.js';
 import { activeStages, moveStageTo, shiftStages, stageNotFound } from './stage-order.js';
 
 /** Renames a stage and/or moves it to `position`; the stages in between shift by one. */
@@ -40,7 +40,7 @@ export const updateStageHandler: OperationHandler<typeof updateStage> = async ({
   } catch (error) {
     throw nameConflict(error, input.name ?? '');
   }
-  const pipeline = await loadPipeline(db, input.pipeline_id);
-  if (before) await recordStageChange(events, 'stage.updated', input.stage_id, before, pipeline);
-  return pipeline;
+  const written = await loadPipelineWithStage(db, input.pipeline_id, input.stage_id);
+  if (before) await recordStageChange(events, 'stage.updated', input.stage_id, before, written);
+  return written;
 };

@@ -9,6 +9,7 @@ import {
   listPipelines,
   MAX_ACTIVE_STAGES,
   Pipeline,
+  PipelineWithStage,
   UpdatePipelineFields,
   updatePipeline,
   UpdateStageFields,
@@ -76,20 +77,20 @@ export const updatePipelineTool = defineTool({
 export const createStageTool = defineTool({
   name: 'create_stage',
   title: 'Add a stage',
-  description: `Adds a stage to a pipeline at a position (default last). Stage names are unique within their pipeline (case ignored); a pipeline has at most ${MAX_ACTIVE_STAGES} active stages.`,
+  description: `Adds a stage to a pipeline at a position (default last). Stage names are unique within their pipeline (case ignored); a pipeline has at most ${MAX_ACTIVE_STAGES} active stages. Returns the pipeline, and the new stage (its id) under stage.`,
   op: createStage,
   input: { pipeline_id: PipelineId, ...CreateStageFields.shape, name: StageName },
-  output: Pipeline,
+  output: PipelineWithStage,
   errorParams: PIPELINE_ID_PARAM,
 });
 
 export const updateStageTool = defineTool({
   name: 'update_stage',
   title: 'Rename or reorder a stage',
-  description: 'Renames a stage and/or moves it to a position; the stages in between shift by one.',
+  description: 'Renames a stage and/or moves it to a position; the stages in between shift by one. Returns the pipeline in its new order, and the stage under stage.',
   op: updateStage,
   input: { pipeline_id: PipelineId, stage_id: StageId, ...UpdateStageFields.shape, name: UpdateStageFields.shape.name.describe('The new name, unique within the pipeline (case ignored); omit to keep it') },
-  output: Pipeline,
+  output: PipelineWithStage,
   errorParams: PIPELINE_ID_PARAM,
 });
 
@@ -97,9 +98,9 @@ export const archiveStageTool = defineTool({
   name: 'archive_stage',
   title: 'Archive a stage',
   description:
-    'Archives a stage for good (it cannot be restored; a new stage may take its name): deals in it stay, none can move in, and a pipeline keeps at least one active stage. Confirm with the user first: this cannot be undone.',
+    'Archives a stage for good (it cannot be restored; a new stage may take its name): deals in it stay, none can move in, and a pipeline keeps at least one active stage. Confirm with the user first: this cannot be undone. Returns the pipeline, and the archived stage under stage.',
   op: archiveStage,
   input: { pipeline_id: PipelineId, stage_id: StageId },
-  output: Pipeline,
+  output: PipelineWithStage,
   errorParams: PIPELINE_ID_PARAM,
 });

@@ -54,7 +54,8 @@ export function omittedBlanksOf(tool: ToolDefinition): OmittedBlanks {
 function argumentHint(error: CrmError, tool: ToolDefinition, args: Record<string, unknown> | undefined): string | undefined {
   const param = error.details.param?.split('.')[0];
   if (error.code !== 'validation_failed' || !param) return undefined;
-  if (error.message.startsWith('Unknown parameter')) return tool.notTaken?.[param];
+  // Own keys only: an argument named toString or constructor would find Object.prototype's function.
+  if (error.message.startsWith('Unknown parameter')) return tool.notTaken && Object.hasOwn(tool.notTaken, param) ? tool.notTaken[param] : undefined;
   const field = (tool.inputSchema.shape as Record<string, z.ZodType | undefined>)[param];
   const described = field ? descriptionOf(field) : undefined;
   const about = described ? ` ${param}: ${described.replace(/\.?$/, '.')}` : '';

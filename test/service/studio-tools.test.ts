@@ -187,6 +187,11 @@ t.test('a key, type or stage list given to a tool that cannot change it says wha
   t.match(reorder.structuredContent, { code: 'validation_failed', param: 'stages', hint: /one at a time.*nothing was changed.*create_stage.*update_stage.*position.*archive_stage/ });
   // Another unknown argument keeps the usual hint.
   t.match((await callTool(studio, 'update_custom_field', { id: field.id, colour: 'red' })).structuredContent, { hint: 'Call again with only the valid parameters listed.' });
+  // Before, an argument named as an Object.prototype member found that function as its hint: a protocol error, not a tool error.
+  for (const name of ['toString', 'constructor', 'hasOwnProperty']) {
+    const odd = await callTool(studio, 'update_custom_field', JSON.parse(`{"id": "${field.id}", "${name}": "x"}`) as Record<string, unknown>);
+    t.match(odd.structuredContent, { code: 'validation_failed', hint: 'Call again with only the valid parameters listed.' }, name);
+  }
   t.same(okResult(t, await callTool(studio, 'get_pipeline', { id: pipeline.id })).stages, pipeline.stages, 'nothing changed');
 });
 

@@ -170,7 +170,7 @@ export class NotAcceptableError extends CrmError {
   }
 }
 
-/** A precondition header (If-Match, …) that cannot hold: the API keeps no entity tags or modification dates. */
+/** A precondition header (If-Match, …) that does not hold: a version the record is no longer at, or a tag or date the resource does not have. */
 export class PreconditionFailedError extends CrmError {
   constructor(message: string) {
     super('precondition_failed', message);

@@ -48,6 +48,11 @@ export interface EndpointSpec<
   errors?: ErrorCode[];
   /** A 201 that names the new resource: its path, set in the Location header. */
   location?(result: OperationOutput<Op>): string;
+  /**
+   * The record answered has a version: its ETag is sent, and If-Match is checked against it
+   * (on a write by the worker, with the row locked; the operation takes expected_versions).
+   */
+  versioned?: true;
 }
 
 /** A declared endpoint with what it takes from its operation. */

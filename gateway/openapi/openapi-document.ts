@@ -3,6 +3,7 @@ import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObj
 import { SCOPE_DESCRIPTIONS, SCOPES, type Scope } from '../../shared/auth/scopes.js';
 import { scopesOf } from '../../shared/bus/operation.js';
 import { IdempotencyKey } from '../../shared/contracts/common.js';
+import { ETAG_HEADER, IF_MATCH_HEADER } from '../../shared/contracts/entity-tags.js';
 import type { ErrorCode } from '../../shared/errors.js';
 import type { Endpoint } from '../api/endpoint.js';
 import { ErrorBody } from '../api/error-body.js';
@@ -44,7 +45,7 @@ function errorCodesOf(e: Endpoint): ErrorCode[] {
   codes.add('invalid_json').add('payload_too_large').add('unsupported_media_type');
   // Every answer is JSON: an Accept header that allows none is refused, whatever the endpoint.
   codes.add('not_acceptable');
-  // Any request may carry an If-Match no entity tag matches (gateway/api/conditional-headers.ts).
+  // Any request may carry an If-Match that does not hold (gateway/api/conditional-headers.ts; a stale version: the worker).
   codes.add('precondition_failed');
   if (e.params) codes.add('not_found');
   // A key sent again with another request, whatever the endpoint.
@@ -56,6 +57,7 @@ function responsesOf(e: Endpoint): ZodOpenApiResponsesObject {
   const headers: Record<string, z.ZodType> = { 'Request-Id': RequestIdHeader, 'Cache-Control': CacheControlHeader, ...RATE_LIMIT_HEADERS };
   // The object in the body, which is not always the one created: a new stage answers with its pipeline.
   if (e.location) headers.Location = z.string().meta({ description: 'Absolute URL of the object in the body, to read it again' });
+  if (e.versioned) headers[ETAG_HEADER] = z.string().meta({ description: `The record's version, e.g. "2026-01-31T09:30:00.000Z" (it changes on every write): send it back in ${IF_MATCH_HEADER} to change the record only if no one else has since` });
   if (e.idempotent) headers['Idempotent-Replayed'] = z.literal('true').optional().meta({ description: 'Present when the response was replayed for an Idempotency-Key' });
   const responses: ZodOpenApiResponsesObject = {
     [String(e.status)]: {
@@ -98,11 +100,17 @@ function scopeNoteOf(scopes: readonly Scope[]): string {
 
 function operationOf(e: Endpoint): ZodOpenApiOperationObject {
   const scopes = scopesOf({ scope: e.scope });
-  const header = e.idempotent
-    ? z.object({
-        'Idempotency-Key': IdempotencyKey.optional().meta({ description: 'Makes retries safe for 24 hours: the first response is replayed; a different request with the same key is a 409.' }),
-      })
-    : undefined;
+  const headerParams: Record<string, z.ZodType> = {};
+  if (e.idempotent) {
+    headerParams['Idempotency-Key'] = IdempotencyKey.optional().meta({ description: 'Makes retries safe for 24 hours: the first response is replayed; a different request with the same key is a 409.' });
+  }
+  if (e.versioned) {
+    headerParams[IF_MATCH_HEADER] = z
+      .string()
+      .optional()
+      .meta({ description: `* or ETags (in double quotes, comma-separated): answered only if the record is at one of these versions, else 412 precondition_failed and nothing changes. A malformed value is a 400.` });
+  }
+  const header = Object.keys(headerParams).length > 0 ? z.object(headerParams) : undefined;
   return {
     operationId: e.operationId,
     summary: e.summary,

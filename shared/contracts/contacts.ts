@@ -4,6 +4,7 @@ import { cleanText, CreationSort, shownText, Cursor, OwnerIdInput, PageLimit, pa
 import { AppliedRange, createdRangeFilters } from './created-range.js';
 import { CustomFieldValues } from './custom-field-values.js';
 import { EmailAddress } from './email-address.js';
+import { ExpectedVersions } from './entity-tags.js';
 
 export const ContactStatus = z.enum(['active', 'archived']);
 
@@ -115,7 +116,7 @@ export const updateContact = defineOperation({
   destructive: true,
   scope: 'contacts:write',
   idempotent: true,
-  input: UpdateContactFields.extend({ id: z.string().max(64) }),
+  input: UpdateContactFields.extend({ id: z.string().max(64), expected_versions: ExpectedVersions }),
   output: Contact,
 });
 

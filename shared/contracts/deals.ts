@@ -3,6 +3,7 @@ import { defineOperation } from '../bus/operation.js';
 import { cleanText, CreationSort, inNfc, nameToLookUp, Cursor, isoInstant, OwnerIdInput, PageLimit, pageOf, RecordId, shownText, Timestamp, userWritten, SearchWords } from './common.js';
 import { AppliedRange, createdRangeFilters } from './created-range.js';
 import { CustomFieldValues } from './custom-field-values.js';
+import { ExpectedVersions } from './entity-tags.js';
 import { ACTIVE_CURRENCIES, withdrawnCurrencyProblem } from './iso-4217.js';
 
 export const Deal = z
@@ -149,7 +150,7 @@ export const updateDeal = defineOperation({
   destructive: true,
   scope: 'deals:write',
   idempotent: true,
-  input: UpdateDealFields.extend({ id: Ref }),
+  input: UpdateDealFields.extend({ id: Ref, expected_versions: ExpectedVersions }),
   output: Deal,
 });
 

@@ -166,7 +166,7 @@ t.test('a closed_at before the year 100 is compared as that year: given again it
   t.equal((await api.get<Deal>(`/v1/deals/${deal.id}`)).body.closed_at, '1999-06-01T00:00:00.000Z', 'stored');
 });
 
-t.test('a precondition that cannot hold (If-Match with a tag, …) is a 412, and nothing changes: the API has no entity tags to check', async (t) => {
+t.test('a precondition that cannot hold (If-Match with a tag not current, …) is a 412, and nothing changes', async (t) => {
   const deal = (await api.post<Deal>('/v1/deals', { name: 'Guarded' })).body;
   const conditions: [string, string, string][] = [
     ['PATCH', 'If-Match', '"stale-version"'],

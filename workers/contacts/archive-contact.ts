@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { archiveContact } from '../../shared/contracts/contacts.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { activeFieldKeysSql } from '../schema/custom-field-definitions.js';
+import { nextUpdatedAtSql } from '../runtime/next-updated-at.js';
 import { ownerRestriction } from '../runtime/visibility.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { toContactResource } from './contact-resource.js';
@@ -19,7 +20,7 @@ export const archiveContactHandler: OperationHandler<typeof archiveContact> = as
   if (!before) throw new NotFoundError('contact', input.id, 'id');
   const row = await db
     .updateTable('contacts')
-    .set({ status: 'archived', updated_at: sql<string>`case when status = 'archived' then updated_at else now() end` })
+    .set({ status: 'archived', updated_at: sql<string>`case when status = 'archived' then updated_at else ${nextUpdatedAtSql()} end` })
     .where('id', '=', input.id)
     .$if(owner !== null, (q) => q.where('owner_id', '=', owner))
     .returningAll()

@@ -1,5 +1,7 @@
 import type { updateContact } from '../../shared/contracts/contacts.js';
 import { NotFoundError } from '../../shared/errors.js';
+import { requireExpectedVersion } from '../runtime/expected-version.js';
+import { nextUpdatedAtSql } from '../runtime/next-updated-at.js';
 import { resolveOwner } from '../runtime/resolve-owner.js';
 import { ownerRestriction } from '../runtime/visibility.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
@@ -15,7 +17,7 @@ import { normalizePhone } from './normalize-phone.js';
 
 /** Changes the fields given. Custom fields merge in the UPDATE itself, so concurrent changes to different keys both stay. */
 export const updateContactHandler: OperationHandler<typeof updateContact> = async ({ input, context, em, db, events }) => {
-  const { id, custom_fields: customFields, ...fields } = input;
+  const { id, custom_fields: customFields, expected_versions: expectedVersions, ...fields } = input;
   // See lockFieldDefinitions: before the read, and only when custom fields are written.
   if (customFields !== undefined) await lockFieldDefinitions(db, 'contact', Object.keys(customFields));
   const setup = await loadContactSetup(db);
@@ -32,6 +34,7 @@ export const updateContactHandler: OperationHandler<typeof updateContact> = asyn
     .forUpdate()
     .executeTakeFirst();
   if (!before) throw new NotFoundError('contact', id, 'id');
+  requireExpectedVersion('contact', id, before, expectedVersions);
   refuseClearingRequired(change, before.custom_fields);
   const keys = activeKeys(setup.fields);
   if (contactUnchanged(before, { ...fields, phone, owner_id: ownerId }, change)) return toContactResource(before, keys);
@@ -46,7 +49,7 @@ export const updateContactHandler: OperationHandler<typeof updateContact> = asyn
         phone,
         status: fields.status,
         owner_id: ownerId,
-        updated_at: new Date(),
+        updated_at: nextUpdatedAtSql(),
         ...(change ? { custom_fields: mergedCustomFieldsSql(change) } : {}),
       })
       .where('id', '=', id)

@@ -1,5 +1,7 @@
 import type { updateDeal } from '../../shared/contracts/deals.js';
 import { NotFoundError } from '../../shared/errors.js';
+import { requireExpectedVersion } from '../runtime/expected-version.js';
+import { nextUpdatedAtSql } from '../runtime/next-updated-at.js';
 import { resolveOwner } from '../runtime/resolve-owner.js';
 import { ownerRestriction } from '../runtime/visibility.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
@@ -18,9 +20,10 @@ import { asStoredInstant } from './stored-instant.js';
 
 /** Changes the fields given; moves between stages stay inside the deal's pipeline unless pipeline_id moves it. */
 export const updateDealHandler: OperationHandler<typeof updateDeal> = async ({ input, context, db, events }) => {
-  const { id, custom_fields: customFields, pipeline_id: pipelineId, stage_id: stageId, stage: stageName, ...given } = input;
+  const { id, custom_fields: customFields, pipeline_id: pipelineId, stage_id: stageId, stage: stageName, expected_versions: expectedVersions, ...given } = input;
   const fields = { ...given, closed_at: await asStoredInstant(db, given.closed_at) };
   const current = await findVisibleDeal(db, context, id, { lock: true });
+  requireExpectedVersion('deal', id, current, expectedVersions);
   refuseWithdrawnCurrency(fields.currency, current.currency);
   requireCurrencyWithAmount(
     fields.amount === undefined ? (current.amount === null ? null : Number(current.amount)) : fields.amount,
@@ -54,7 +57,7 @@ export const updateDealHandler: OperationHandler<typeof updateDeal> = async ({ i
       closed_at: fields.closed_at,
       pipeline_id: placement?.pipelineId,
       stage_id: placement?.stageId,
-      updated_at: new Date(),
+      updated_at: nextUpdatedAtSql(),
       ...(change ? { custom_fields: mergedCustomFieldsSql(change) } : {}),
     })
     .where('id', '=', id)

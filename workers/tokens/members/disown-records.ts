@@ -2,6 +2,7 @@ import type { WorkspaceSql } from '../../../shared/db/workspace-sql.js';
 import { CONTACT_COLUMNS, toContactResource } from '../../contacts/contact-resource.js';
 import { DEAL_COLUMNS, toDealResource } from '../../deals/deal-resource.js';
 import type { Change, EventRecorder } from '../../runtime/events/event-recorder.js';
+import { nextUpdatedAtSql } from '../../runtime/next-updated-at.js';
 import { activeFieldKeysSql } from '../../schema/custom-field-definitions.js';
 
 /** Records changed and recorded per statement: a member may own tens of thousands. */
@@ -21,7 +22,7 @@ const disowned = <R extends { id: string; owner_id: string | null }>(type: 'cont
  * statement grows with what the member owned.
  */
 export async function disownRecords(db: WorkspaceSql, events: EventRecorder, userId: string): Promise<void> {
-  const set = { owner_id: null, updated_at: new Date() };
+  const set = { owner_id: null, updated_at: nextUpdatedAtSql() };
   // Each call unsets the owner of the next chunk of one kind and returns its changes.
   const nextChunks: (() => Promise<Change[]>)[] = [
     async () =>

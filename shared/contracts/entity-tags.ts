@@ -15,9 +15,12 @@ export function entityTagOf(record: { updated_at: string }): string {
 }
 
 /** The versions (updated_at values) an update may apply to, as If-Match named them: another one current is a 412. */
+export const MAX_IF_MATCH_TAGS = 32;
+/** Longer than any version given out (an ISO 8601 instant), so that no valid tag is cut. */
+export const MAX_VERSION_LENGTH = 64;
 export const ExpectedVersions = z
-  .array(z.string().max(64))
-  .max(32)
+  .array(z.string().max(MAX_VERSION_LENGTH))
+  .max(MAX_IF_MATCH_TAGS)
   .optional()
   .describe('Apply the change only if the record is at one of these versions (its updated_at); otherwise precondition_failed, and nothing changes');
 

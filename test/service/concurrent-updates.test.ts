@@ -166,3 +166,18 @@ t.test('a version stamped ahead of this clock (another worker whose clock runs f
     t.ok(res.body.updated_at > ahead, `${table}: updated_at moved forward (${ahead} → ${res.body.updated_at})`);
   }
 });
+
+t.test('a cached read is answered in full; If-Match elsewhere is a 412 whatever it holds; a tag too long is a stale tag', async (t) => {
+  const contact = await newContact();
+  const tag = etagOf(await api.get(`/v1/contacts/${contact.id}`)) ?? '';
+  // Before, express answered 304 with no body, which the API says it never does.
+  const cached = await api.get<Contact>(`/v1/contacts/${contact.id}`, { 'if-none-match': tag });
+  t.equal(cached.status, 200, 'If-None-Match naming the current tag');
+  t.equal(cached.body.id, contact.id);
+  // Before, a malformed If-Match on an endpoint without tags became a 400; it was and is a 412 there.
+  const note = await api.send<ErrorBody>('POST', '/v1/notes', { body: { contact_id: contact.id, body: 'Guarded' }, headers: { 'if-match': 'v1' } });
+  t.equal(note.status, 412, 'If-Match: v1 on a write without tags');
+  const long = await api.send<ErrorBody>('PATCH', `/v1/contacts/${contact.id}`, { body: { first_name: 'Long' }, headers: { 'if-match': `"${'x'.repeat(80)}"` } });
+  t.equal(long.status, 412, 'a tag longer than any version: a stale tag, not a 400 naming expected_versions');
+  t.equal((await api.get<Contact>(`/v1/contacts/${contact.id}`)).body.first_name, 'Ada', 'unchanged');
+});

@@ -58,8 +58,6 @@ export function mountEndpoint(router: Router, endpoint: Endpoint, { bus, publicU
         throw new PreconditionFailedError(`If-Match names none of this record's current version: its ETag is ${tag}.`);
       }
       res.set(ETAG_HEADER, tag);
-      // Answered in full, as the API says of cached reads: express's send would answer 304 to an If-None-Match naming this tag.
-      if (read) delete req.headers['if-none-match'];
     }
     if (reply.head.ok && reply.head.replayed) res.set('Idempotent-Replayed', 'true');
     if (endpoint.location) res.location(`${publicUrl()}${endpoint.location(result)}`);

@@ -45,12 +45,28 @@ async function streamManager(): Promise<JetStreamManager> {
 }
 t.teardown(() => watcher?.close());
 
+/**
+ * A JetStream request of the test's own, tried again while it times out for up to 15 s: right
+ * after a NATS restart, on a loaded machine, the watcher's connection or JetStream may not be
+ * back yet (a full run once timed out there; the service's own requests are not retried here).
+ */
+async function untilAnswered<T>(request: () => Promise<T>): Promise<T> {
+  const until = Date.now() + 15_000;
+  for (;;) {
+    try {
+      return await request();
+    } catch (error) {
+      if (Date.now() > until || !(error instanceof Error && /timeout/i.test(`${(error as { code?: string }).code ?? ''} ${error.message}`))) throw error;
+    }
+  }
+}
+
 /** Every message of the stream, in stream order. */
 async function streamEvents(): Promise<Event[]> {
   const jsm = await streamManager();
-  const { state } = await jsm.streams.info(stream);
+  const { state } = await untilAnswered(() => jsm.streams.info(stream));
   const out: Event[] = [];
-  for (let seq = state.first_seq; seq <= state.last_seq; seq++) out.push((await jsm.streams.getMessage(stream, { seq })).json<Event>());
+  for (let seq = state.first_seq; seq <= state.last_seq; seq++) out.push((await untilAnswered(() => jsm.streams.getMessage(stream, { seq }))).json<Event>());
   return out;
 }
 

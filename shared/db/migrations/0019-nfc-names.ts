@@ -16,24 +16,20 @@ export class Migration0019NfcNames extends Migration {
     await this.execute(`
       do $$
       declare
+        tbl text;
         r record;
       begin
         if current_setting('server_encoding') <> 'UTF8' then
           return;
         end if;
-        for r in select id from pipelines where name <> normalize(name, NFC) loop
-          begin
-            update pipelines set name = normalize(name, NFC) where id = r.id;
-          exception when unique_violation then
-            null;
-          end;
-        end loop;
-        for r in select id from stages where name <> normalize(name, NFC) loop
-          begin
-            update stages set name = normalize(name, NFC) where id = r.id;
-          exception when unique_violation then
-            null;
-          end;
+        foreach tbl in array array['pipelines', 'stages'] loop
+          for r in execute format('select id from %I where name <> normalize(name, NFC)', tbl) loop
+            begin
+              execute format('update %I set name = normalize(name, NFC) where id = $1', tbl) using r.id;
+            exception when unique_violation then
+              null;
+            end;
+          end loop;
         end loop;
       end $$;
     `);

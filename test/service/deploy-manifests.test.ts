@@ -1102,6 +1102,52 @@ function helmValuesProblems(values: unknown): string[] {
   return problems;
 }
 
+/**
+ * The roles that create or change the event stream and the rate-limit bucket, and the setting
+ * each applies: the webhooks worker creates both; the command line's `crm events setup-stream`
+ * brings the stream to its own EVENTS_STREAM_REPLICAS, so a default there cut the stream to one copy.
+ */
+const REPLICATED: readonly { role: NatsRole; variable: 'EVENTS_STREAM_REPLICAS' | 'NATS_KV_REPLICAS' }[] = [
+  { role: workerRole('webhooks'), variable: 'EVENTS_STREAM_REPLICAS' },
+  { role: workerRole('webhooks'), variable: 'NATS_KV_REPLICAS' },
+  { role: 'cli', variable: 'EVENTS_STREAM_REPLICAS' },
+];
+
+/** The copies a setting gives (its default when unset). */
+function replicasSetting(env: Record<string, string | undefined>, variable: 'EVENTS_STREAM_REPLICAS' | 'NATS_KV_REPLICAS'): number {
+  const config = loadConfig({ [variable]: env[variable] });
+  return variable === 'EVENTS_STREAM_REPLICAS' ? config.events.streamReplicas : config.natsKvReplicas;
+}
+
+/** Each role's processes (`where` → environment) against the NATS cluster's node count. */
+function replicaSettingProblems(processes: { where: string; role: NatsRole | 'none' | 'several' | 'migrate'; env: Record<string, string | undefined> }[], nodes: number): string[] {
+  return REPLICATED.flatMap(({ role, variable }) => {
+    const holders = processes.filter((p) => p.role === role);
+    if (holders.length === 0) return [`no ${role} process`];
+    return holders.flatMap((p) => {
+      const copies = replicasSetting(p.env, variable);
+      return copies === nodes ? [] : [`${p.where}: ${variable} is ${copies} on a ${nodes}-node NATS cluster`];
+    });
+  });
+}
+
+function composeReplicaSettingProblems(compose: Compose): string[] {
+  const processes = servicesOf(compose).map(([name, s]) => ({ where: `compose service ${name}`, role: composeNatsRole(s), env: environmentOf(s) }));
+  return replicaSettingProblems(processes, natsServices(compose).length);
+}
+
+function kubernetesReplicaSettingProblems(objects: KubernetesObject[], helmValues: unknown): string[] {
+  const configData = Object.assign({}, ...objects.filter((o): o is ConfigMap => o instanceof ConfigMap).map((c) => c.data ?? {})) as Record<string, string>;
+  const nodes = isRecord(helmValues) && isRecord(helmValues.config) && isRecord(helmValues.config.cluster) ? Number(helmValues.config.cluster.replicas) : 1;
+  const processes = workloadsOf(objects).map((w) => {
+    const container = mainContainer({ spec: w.spec });
+    const fromConfig = (container?.envFrom ?? []).some((e) => e.configMapRef?.name === CONFIG_MAP_NAME) ? configData : {};
+    const literal = Object.fromEntries((container?.env ?? []).filter((e) => e.value !== undefined).map((e) => [e.name, e.value]));
+    return { where: w.where, role: w.role, env: { ...fromConfig, ...literal } };
+  });
+  return replicaSettingProblems(processes, nodes);
+}
+
 // --- The tests --------------------------------------------------------------------------------
 
 /** The environment variables the service reads. */
@@ -1331,6 +1377,13 @@ t.test('Kubernetes: Deployments, probes, secrets, the migration Job, Services, a
 t.test('Kubernetes: NATS seeds per role, TLS, network policies on both sides, the Helm values', async (t) => {
   t.same(kubernetesBusProblems(objects, natsSide.objects, String(kustomization.namespace), objects.find((o): o is ConfigMap => o instanceof ConfigMap)?.data ?? {}), []);
   t.same(helmValuesProblems(readYaml(HELM_VALUES_FILE)), [], 'deploy/kubernetes/nats/values.yaml');
+});
+
+t.test('the event stream and the rate-limit bucket: one copy per NATS node, also from crm events setup-stream', async (t) => {
+  t.same(composeReplicaSettingProblems(validCompose()), [], 'compose');
+  t.same(kubernetesReplicaSettingProblems(objects, readYaml(HELM_VALUES_FILE)), [], 'kubernetes');
+  const unset = objects.map((o) => (o instanceof ConfigMap ? new ConfigMap({ metadata: o.metadata, data: { ...o.data, NATS_KV_REPLICAS: '1' } }) : o));
+  t.match(kubernetesReplicaSettingProblems(unset, readYaml(HELM_VALUES_FILE)).join('\n'), /NATS_KV_REPLICAS is 1 on a 3-node NATS cluster/, 'a copy with one bucket copy');
 });
 
 t.test('Postgres connections: every pool at its largest fits max_connections', async (t) => {

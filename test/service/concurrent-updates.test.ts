@@ -75,6 +75,8 @@ for (const k of kinds) {
     const current = etagOf(star)!;
     const weak = await api.send<ErrorBody>('PATCH', `${k.path}/${record.id}`, { body: k.other, headers: { 'If-Match': `W/${current}` } });
     t.equal(weak.status, 412, 'If-Match compares strongly');
+    t.match(weak.body.error.message, /weak tag .* never matches.*Send the ETag as given/, 'the refusal says the tag was weak, not that the record changed');
+    t.notMatch(weak.body.error.message, /someone changed it/, 'nobody changed it');
     const listed = await api.send('PATCH', `${k.path}/${record.id}`, { body: k.other, headers: { 'If-Match': `"2001-01-01T00:00:00.000Z", ${current}` } });
     t.equal(listed.status, 200, 'one of the tags listed');
     t.equal((await api.get(`${k.path}/${record.id}`, { 'If-Match': etagOf(listed)! })).status, 200, 'GET with the current tag');

@@ -5,10 +5,8 @@ import { isoTimestampOrNull, pgTimestamp } from '../../../shared/db/sql.js';
 import { workspaceSql } from '../../../shared/db/workspace-sql.js';
 import { UnauthenticatedError } from '../../../shared/errors.js';
 import type { UnscopedHandler } from '../../runtime/worker-call.js';
+import { lastUseDue } from '../last-use-due.js';
 import { hashApiToken } from './token-secret.js';
-
-/** `last_used_at` is written at most this often per token, not on every request. */
-const LAST_USED_RESOLUTION_MS = 60_000;
 
 /** Resolves a bearer token to its workspace and scopes, by its keyed hash. */
 export const authenticateTokenHandler: UnscopedHandler<typeof authenticateToken> = async ({ input, em, services }) => {
@@ -24,7 +22,7 @@ export const authenticateTokenHandler: UnscopedHandler<typeof authenticateToken>
   if (token.revoked_at) throw new UnauthenticatedError('The API token has been revoked.');
   if (token.expires_at && pgTimestamp(token.expires_at) <= now) throw new UnauthenticatedError('The API token has expired.');
 
-  if (!token.last_used_at || now.getTime() - pgTimestamp(token.last_used_at).getTime() > LAST_USED_RESOLUTION_MS) {
+  if (lastUseDue(token.last_used_at, now)) {
     await workspaceSql(em, token.workspace_id).updateTable('api_tokens').set({ last_used_at: now }).where('id', '=', token.id).execute();
   }
   return {

@@ -2,11 +2,9 @@ import { serverScopesFor } from '../../../shared/auth/mcp-servers.js';
 import type { Permission } from '../../../shared/auth/permissions.js';
 import type { grantStatus } from '../../../shared/contracts/oauth.js';
 import { crossWorkspaceSql } from '../../../shared/db/cross-workspace-sql.js';
-import { pgTimestamp } from '../../../shared/db/sql.js';
 import { workspaceSql } from '../../../shared/db/workspace-sql.js';
 import type { UnscopedHandler } from '../../runtime/worker-call.js';
-
-const LAST_USED_RESOLUTION_MS = 60_000;
+import { lastUseDue } from '../last-use-due.js';
 
 /**
  * Whether a grant still stands, and what it allows now: its scopes as far as the
@@ -23,7 +21,7 @@ export const grantStatusHandler: UnscopedHandler<typeof grantStatus> = async ({ 
     .executeTakeFirst();
   if (!grant || grant.revoked_at) return { active: false };
   const now = new Date();
-  if (!grant.last_used_at || now.getTime() - pgTimestamp(grant.last_used_at).getTime() > LAST_USED_RESOLUTION_MS) {
+  if (lastUseDue(grant.last_used_at, now)) {
     await workspaceSql(em, grant.workspace_id).updateTable('oauth_grants').set({ last_used_at: now }).where('id', '=', input.grant_id).execute();
   }
   const allowed = serverScopesFor(grant.server, grant.permissions as Permission[]);

@@ -7,6 +7,7 @@ import { CrmError, InternalError } from '../../shared/errors.js';
 import type { ResolvedCredential } from '../request-state.js';
 import { missingScopeError, missingScopeHint, userMayBeGranted } from './missing-scope-remedy.js';
 import type { ToolCall, ToolDefinition } from './tool.js';
+import { nothingToChangeError } from './nothing-to-change.js';
 import { refuseCursor } from './single-page-list.js';
 import { descriptionOf, parseToolArguments, type OmittedBlanks } from './tool-arguments.js';
 import { toolErrorResult } from './tool-error-result.js';
@@ -107,6 +108,8 @@ export function toolCaller(server: McpServerDefinition, tools: readonly ToolDefi
       if (error instanceof CrmError) return toolErrorResult(error, server.key, argumentHint(error, tool, params.arguments));
       throw error;
     }
+    const nothingToChange = nothingToChangeError(tool, args);
+    if (nothingToChange) return toolErrorResult(nothingToChange, server.key, 'Call again with the fields to change; nothing was changed.');
     try {
       return await run(tool, args);
     } catch (caught) {

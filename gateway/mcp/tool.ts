@@ -84,6 +84,11 @@ export interface ToolSpec<Op extends Operation = Operation, I extends z.ZodRawSh
    * to the user as done.
    */
   notTaken?: Readonly<Record<string, string>>;
+  /**
+   * An update's arguments that name the record it changes (`id`; update_stage's pipeline_id
+   * and stage_id): a call with none but these is refused (nothing-to-change.ts).
+   */
+  identifiedBy?: readonly string[];
 }
 
 /** Without an input mapping, the arguments must be the operation's input. */
@@ -140,6 +145,8 @@ export interface ToolDefinition {
   errorParams?: Readonly<Record<string, string>>;
   /** See ToolSpec.notTaken. */
   notTaken?: Readonly<Record<string, string>>;
+  /** See ToolSpec.identifiedBy. */
+  identifiedBy?: readonly string[];
   run(args: Record<string, unknown>, call: ToolCall): Promise<Record<string, unknown>>;
   /**
    * For a tool with `rows`: the same result as JSON text, the worker's rows spliced in as
@@ -177,6 +184,7 @@ function offerTool(server: McpServerDefinition, tool: ToolSpec): ToolDefinition 
     annotations: destructiveArguments ? { ...annotationsOf(op), destructiveHint: true } : annotationsOf(op),
     ...(tool.errorParams ? { errorParams: tool.errorParams } : {}),
     ...(tool.notTaken ? { notTaken: tool.notTaken } : {}),
+    ...(tool.identifiedBy ? { identifiedBy: tool.identifiedBy } : {}),
     run: async (args, call) => {
       const { input, idempotencyKey } = opInputOf(args);
       const output = await call.run(op, input, { idempotencyKey });

@@ -21,6 +21,7 @@ export const updateContactTool = defineTool({
   description: 'Changes only the fields given of a contact (con_…); the others stay as they are. custom_fields merge key by key and null clears one. To write a note about the contact use add_note.',
   op: updateContact,
   input: { id: idArgument('contact'), ...UpdateContactFields.shape },
+  identifiedBy: ['id'],
   output: Contact,
 });
 
@@ -42,6 +43,7 @@ export const updateDealTool = defineTool({
     "Changes only the fields given of a deal (deal_…); the others stay as they are. stage (a stage name, e.g. \"Won\") or stage_id moves it to another stage of its pipeline; to move it to another pipeline give pipeline_id too.",
   op: updateDeal,
   input: { id: idArgument('deal'), ...UpdateDealFields.shape },
+  identifiedBy: ['id'],
   output: DealForAgents,
   result: (deal, _server, call) => dealForAgents(deal, call),
 });

@@ -73,6 +73,7 @@ export const updateCustomFieldTool = defineTool({
     required: UpdateCustomFieldFields.shape.required.describe(REQUIRED),
   },
   output: CustomField,
+  identifiedBy: ['id'],
   notTaken: {
     key: KEY_AND_TYPE_STAY,
     type: KEY_AND_TYPE_STAY,

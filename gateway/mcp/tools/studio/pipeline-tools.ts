@@ -68,6 +68,7 @@ export const updatePipelineTool = defineTool({
     is_default: UpdatePipelineFields.shape.is_default,
   },
   output: Pipeline,
+  identifiedBy: ['id'],
   notTaken: {
     stages:
       "A pipeline's stages change one at a time, not here: nothing was changed. create_stage adds one, update_stage renames one or moves it (position), archive_stage archives one.",
@@ -92,6 +93,7 @@ export const updateStageTool = defineTool({
   input: { pipeline_id: PipelineId, stage_id: StageId, ...UpdateStageFields.shape, name: UpdateStageFields.shape.name.describe('The new name, unique within the pipeline (case ignored); omit to keep it') },
   output: PipelineWithStage,
   errorParams: PIPELINE_ID_PARAM,
+  identifiedBy: ['pipeline_id', 'stage_id'],
 });
 
 export const archiveStageTool = defineTool({

@@ -199,3 +199,16 @@ t.test('a stage name with a pipeline that has no stage of that name is a not_fou
   ok(t, await call(writer, 'find_deals', { pipeline: 'Partners', stage: 'negotiation' }));
   ok(t, await call(writer, 'count_deals', { pipeline: other.id, stage: 'Intro' }));
 });
+
+t.test('amount and currency say at the argument what they take: minor units with an example, an ISO 4217 code', async (t) => {
+  // Only the tool's description said "minor units": a model reading the argument alone sent 1500 for $1,500, stored as $15.00.
+  const { tools } = await writer.listTools();
+  for (const name of ['create_deal', 'update_deal']) {
+    const properties = tools.find((tool) => tool.name === name)?.inputSchema.properties as Record<string, { description?: string }>;
+    t.match(properties.amount?.description, /minor units.*150000 is 1,500.00 USD/, `${name} amount`);
+    t.match(properties.currency?.description, /ISO 4217.*USD.*Required with an amount/, `${name} currency`);
+  }
+  // A refused currency's hint repeats what the argument takes.
+  const refused = await call(writer, 'create_deal', { name: 'In dollars', amount: 150_000, currency: 'dollars' });
+  t.match(refused.structuredContent, { code: 'validation_failed', param: 'currency', hint: /ISO 4217 code, e\.g\. USD/ });
+});

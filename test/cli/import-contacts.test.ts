@@ -87,7 +87,7 @@ function contactsCsv(rows: number, ownerId: string) {
         break;
       case 60:
         row['custom.score'] = 'many';
-        bad('custom_fields.score', 'custom_fields.score: must be a number.');
+        bad('custom_fields.score', 'custom_fields.score: must be a number such as 1500 or -12.5 (digits, a dot before decimals, no thousands separators or units).');
         break;
       case 70:
         row.email = 'not-an-email';

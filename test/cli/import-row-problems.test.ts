@@ -55,7 +55,7 @@ t.test('a row refused for several problems lists each of them, one line per fiel
     { line: 2, field: 'phone', reason: 'phone: "12345" is not a valid phone number.' },
     { line: 2, field: 'status', reason: 'status: must be one of: active, archived' },
     { line: 2, field: 'owner_id', reason: 'No such workspace member: usr_nobody.' },
-    { line: 2, field: 'custom_fields.score', reason: 'custom_fields.score: must be a number.' },
+    { line: 2, field: 'custom_fields.score', reason: 'custom_fields.score: must be a number such as 1500 or -12.5 (digits, a dot before decimals, no thousands separators or units).' },
     { line: 2, field: 'custom_fields.tier', reason: 'custom_fields.tier: must be one of: gold, silver.' },
     { line: 2, field: 'custom_fields.since', reason: 'custom_fields.since: must be a real calendar date, in the years 0001 to 9999.' },
     { line: 2, field: 'custom_fields.region', reason: 'custom_fields.region: the field "region" is required.' },

@@ -139,9 +139,29 @@ t.test('a custom field value written as text is refused saying exactly what to w
     const refused = await call(writer, 'update_contact', { id: ada.id, custom_fields: custom });
     t.match(refused.structuredContent, { code: 'validation_failed', message }, JSON.stringify(custom));
   }
-  t.match((await call(writer, 'update_contact', { id: ada.id, custom_fields: { seats: 'many' } })).structuredContent?.message, /must be a number\.$/, 'other text: the plain words');
+  t.match((await call(writer, 'update_contact', { id: ada.id, custom_fields: { seats: 'many' } })).structuredContent?.message, /must be a number such as 1500 or -12\.5 \(digits, a dot before decimals, no thousands separators or units\)\.$/, 'other text: the form a number takes');
   const written = ok(t, await call(writer, 'update_contact', { id: ada.id, custom_fields: { seats: 5, vip: true, tier: ' Gold' } }));
   t.match(written.custom_fields, { seats: 5, vip: true, tier: 'gold' }, 'the advice followed is stored; an option as the field defines it');
+});
+
+t.test('a custom field value of the wrong kind says how to write it; an archived field says to leave it out', async (t) => {
+  // Each used to end at "must be text", "must be a number" or "cannot be written", and a model retried the same value.
+  await admin.post('/v1/custom-fields', { object_type: 'contact', key: 'motto', label: 'Motto', type: 'text' });
+  await admin.post('/v1/custom-fields', { object_type: 'contact', key: 'revenue', label: 'Revenue', type: 'number' });
+  const old = (await admin.post<{ id: string }>('/v1/custom-fields', { object_type: 'contact', key: 'legacy', label: 'Legacy', type: 'text' })).body;
+  await admin.send('DELETE', `/v1/custom-fields/${old.id}`);
+  for (const [custom, message] of [
+    [{ motto: 42 }, /custom_fields\.motto: must be text, not a number: write "42" in quotes\.$/],
+    [{ motto: true }, /custom_fields\.motto: must be text, not true or false: write "true" in quotes\.$/],
+    [{ revenue: '1,500' }, /custom_fields\.revenue: must be a number such as 1500 or -12\.5 \(digits, a dot before decimals, no thousands separators or units\)\.$/],
+    [{ revenue: '$20' }, /custom_fields\.revenue: must be a number such as 1500/],
+    [{ legacy: 'x' }, /custom_fields\.legacy: the field "legacy" is archived and cannot be written: leave it out, or restore the field first \(archived: false\)\.$/],
+  ] as const) {
+    const refused = await call(writer, 'update_contact', { id: ada.id, custom_fields: custom });
+    t.match(refused.structuredContent, { code: 'validation_failed', param: `custom_fields.${Object.keys(custom)[0]}`, message }, JSON.stringify(custom));
+  }
+  const written = ok(t, await call(writer, 'update_contact', { id: ada.id, custom_fields: { motto: '42', revenue: 1500 } }));
+  t.match(written.custom_fields, { motto: '42', revenue: 1500 }, 'the advice followed is stored');
 });
 
 t.test('a phone already taken names the existing contact and what to do', async (t) => {

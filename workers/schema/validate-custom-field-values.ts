@@ -29,16 +29,24 @@ function asTextOf(value: unknown, form: RegExp): string {
   return typeof value === 'string' && form.test(value.trim()) ? `, not text: write ${value.trim().toLowerCase()} without quotes` : '';
 }
 
+/** A number or true/false where text goes: how to write it as text, since "must be text" for 42 did not say. */
+function asJsonOf(value: unknown): string {
+  return typeof value === 'number' || typeof value === 'boolean' ? `, not ${typeof value === 'number' ? 'a number' : 'true or false'}: write "${String(value)}" in quotes` : '';
+}
+
+/** Other text where a number goes ("1,500", "$20", "many"): the form a number takes, which "must be a number" alone left to guess. */
+const NUMBER_FORM = ' such as 1500 or -12.5 (digits, a dot before decimals, no thousands separators or units)';
+
 function problemWith(field: FieldDefinition, value: Exclude<CustomFieldValue, null>): string | null {
   switch (field.type) {
     case 'text':
-      if (typeof value !== 'string') return 'must be text';
+      if (typeof value !== 'string') return `must be text${asJsonOf(value)}`;
       // Otherwise "" or "  " would satisfy a required field while saying nothing.
       if (field.required && !VISIBLE.test(value)) return 'is required and cannot be empty';
       // Each would be six bytes in every JSON copy of the record (its events, pages, webhooks).
       return CONTROL_BUT_LINE_BREAKS.test(value) ? CONTROL_BUT_LINE_BREAKS_MESSAGE : null;
     case 'number':
-      if (typeof value !== 'number' || !Number.isFinite(value)) return `must be a number${asTextOf(value, NUMBER_TEXT)}`;
+      if (typeof value !== 'number' || !Number.isFinite(value)) return `must be a number${asTextOf(value, NUMBER_TEXT) || NUMBER_FORM}`;
       // Past 2^53 a JSON number is already rounded when it is read (12345678901234567890 arrives as
       // …7000): storing it would keep a value the client never sent.
       return Math.abs(value) <= Number.MAX_SAFE_INTEGER ? null : `must be between -${SAFE_LIMIT} and ${SAFE_LIMIT}: larger numbers cannot be kept exactly`;
@@ -104,7 +112,8 @@ function checkedCustomFieldChange(
       continue;
     }
     if (field.archived) {
-      problems.push(new ValidationError(`${param}: the field "${key}" is archived and cannot be written.`, param));
+      // Else a caller corrects the value and is refused again: the key is what to change.
+      problems.push(new ValidationError(`${param}: the field "${key}" is archived and cannot be written: leave it out, or restore the field first (archived: false).`, param));
       continue;
     }
     if (value === null) {

@@ -107,5 +107,21 @@ function nameForIdHint(tool: ToolDefinition, param: string, args: Record<string,
   if (byName !== param && Object.hasOwn(properties, byName) && args?.[byName] === undefined) {
     return `"${text}" is not an id: pass a name as ${byName} instead of ${param}.`;
   }
-  return `"${text}" is not a ${KIND_BY_PREFIX.get(ID_PREFIXES[kind])!} id: ${param} takes an id (${ID_PREFIXES[kind]}_…), not a name or key; ${idsListedBy(server)}.`;
+  return `"${text}" is not a ${KIND_BY_PREFIX.get(ID_PREFIXES[kind])!} id: ${param} takes an id (${ID_PREFIXES[kind]}_…), not a name or key; ${whereIdOf(kind, text, server)}.`;
+}
+
+/**
+ * The call that gives the id of the record a name meant: "find_contacts, find_deals and
+ * describe_schema list the ids" for a pipeline's name sent a small model searching contacts.
+ */
+function whereIdOf(kind: NamedKind, text: string, server: McpServerKey): string {
+  if (server === 'studio') return kind === 'customField' ? 'list_custom_fields lists the custom fields with their ids' : 'list_pipelines lists the pipelines and their stages with their ids';
+  switch (kind) {
+    case 'contact':
+      return `find_contacts {"query": ${JSON.stringify(text)}} gives the id of the contact of that name`;
+    case 'deal':
+      return `find_deals {"query": ${JSON.stringify(text)}} gives the id of the deal of that name`;
+    default:
+      return 'describe_schema lists the pipelines, their stages and the custom fields with their ids';
+  }
 }

@@ -344,6 +344,13 @@ t.test('a name or key where an id goes says it is not an id, and which argument 
   t.match(pipelineName.structuredContent, { code: 'not_found', param: 'pipeline_id', hint: /^"Sales" is not a pipeline id: pipeline_id takes an id \(pipe_…\), not a name or key; .*describe_schema/ });
   const contactName = await call(reader, 'get_contact', { id: 'Ada Lovelace' });
   t.match(contactName.structuredContent, { code: 'not_found', hint: /^"Ada Lovelace" is not a contact id: id takes an id \(con_…\).*find_contacts/ });
+  // The call that gives the id, for the kind named: a pipeline's name used to be sent to find_contacts and find_deals too.
+  t.match(contactName.structuredContent?.hint, 'find_contacts {"query": "Ada Lovelace"} gives the id of the contact of that name', 'the exact call for the contact');
+  const found = ok(t, await call(reader, 'find_contacts', { query: 'Ada Lovelace' })) as unknown as { contacts: { id: string }[] };
+  t.same(found.contacts.map((c) => c.id), [ada.id], 'which, followed, finds her');
+  const dealName = await call(writer, 'add_note', { deal_id: 'Named stage', body: 'Call back' });
+  t.match(dealName.structuredContent, { code: 'not_found', param: 'deal_id', hint: /find_deals \{"query": "Named stage"\}/ });
+  t.notMatch(pipelineName.structuredContent?.hint, /find_contacts|find_deals/, 'a pipeline is not looked for among contacts or deals');
 
   const studio = await connect('studio', await stack.token(W, ['studio:write']));
   const sales = ((await call(studio, 'list_pipelines')).structuredContent as { pipelines: { id: string; name: string }[] }).pipelines[0]!;

@@ -57,8 +57,11 @@ const STUDIO_CONFLICT_HINTS: ReadonlyMap<string, string> = new Map([
 /** A name or key already taken: say what else to do, which rereading the record would not. */
 function conflictHint(e: CrmError, server: McpServerKey): string {
   switch (e.details.param) {
-    case 'name':
-      return `Choose another name (case is ignored when names are compared), or use the one that exists: ${IDS_LISTED_BY[server]}.`;
+    case 'name': {
+      // Names are unique among pipelines, and among a pipeline's stages: where custom fields or contacts are listed does not help.
+      const taken = e.details.existing_id ? ` (${e.details.existing_id})` : '';
+      return `Choose another name (case is ignored when names are compared), or use the one that exists${taken}: ${server === 'studio' ? 'list_pipelines lists the pipelines with their stages' : 'describe_schema lists the pipelines with their stages'}.`;
+    }
     case 'key':
       if (e.details.existing_id) {
         return `That key belongs to the field ${e.details.existing_id}: use it (update_custom_field with archived: false restores it if it is archived), or choose another key.`;

@@ -76,7 +76,8 @@ t.test('a name or key already taken is a conflict that says what to do: another 
     ['update_stage', { pipeline_id: pipeline.id, stage_id: pilot?.id, name: 'intro' }],
   ] as const) {
     const taken = await callTool(studio, tool, args);
-    t.match(taken.structuredContent, { code: 'conflict', param: 'name', hint: /another name.*case.*list_pipelines/ }, tool);
+    t.match(taken.structuredContent, { code: 'conflict', param: 'name', hint: /another name.*case.*use the one that exists \((pipe|stg)_\w+\): list_pipelines lists the pipelines with their stages\.$/ }, tool);
+    t.notMatch(taken.structuredContent?.hint, /list_custom_fields/, `${tool}: a name taken is not looked for among the custom fields`);
   }
   // A create retried without an idempotency key: the pipeline it made is named, to go on with.
   t.match((await callTool(studio, 'create_pipeline', { name: 'Partners', stages: ['Intro', 'Pilot'] })).structuredContent, { code: 'conflict', existing_id: pipeline.id });

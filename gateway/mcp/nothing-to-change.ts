@@ -8,9 +8,16 @@ import type { ToolDefinition } from './tool.js';
  */
 export function nothingToChangeError(tool: ToolDefinition, args: Record<string, unknown>): ValidationError | undefined {
   const names = tool.identifiedBy;
-  if (!names || Object.keys(args).some((k) => !names.includes(k))) return undefined;
+  // custom_fields: {} merges nothing: as good as left out.
+  const changes = Object.entries(args).filter(([k, v]) => !names?.includes(k) && !isEmptyObject(v));
+  if (!names || changes.length > 0) return undefined;
   const changeable = Object.keys(tool.inputSchema.shape).filter((k) => !names.includes(k));
+  const emptyMerge = changeable.includes('custom_fields') ? ' (an empty custom_fields changes none)' : '';
   return new ValidationError(
-    `${tool.name} was given only ${names.map((n) => `\`${n}\``).join(' and ')}, so it would change nothing. Give at least one of: ${changeable.join(', ')}.`,
+    `${tool.name} would change nothing: besides ${names.map((n) => `\`${n}\``).join(' and ')} it was given no field to change${emptyMerge}. Give at least one of: ${changeable.join(', ')}.`,
   );
+}
+
+function isEmptyObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
 }

@@ -26,16 +26,18 @@ t.test('an update with nothing to change is a tool error naming what it can chan
   for (const [client, tool, args, changeable] of [
     [crm, 'update_contact', { id: contact.id }, /first_name.*phone.*owner_id/],
     [crm, 'update_deal', { id: deal.id }, /name.*stage.*amount.*closed_at/],
+    // An empty custom_fields merges nothing.
+    [crm, 'update_contact', { id: contact.id, custom_fields: {} }, /first_name.*phone.*owner_id/],
     [studio, 'update_custom_field', { id: field.id }, /label.*options.*required.*archived/],
     [studio, 'update_pipeline', { id: pipeline.id }, /name.*is_default/],
     [studio, 'update_stage', { pipeline_id: pipeline.id, stage_id: pipeline.stages[1]?.id }, /name.*position/],
   ] as const) {
     const refused = await callTool(client, tool, args);
     t.equal(refused.isError, true, `${tool} refuses`);
-    t.match(refused.structuredContent, { code: 'validation_failed', message: new RegExp(`${tool} was given only .*change nothing.*Give at least one of: `), hint: /nothing was changed/ }, tool);
+    t.match(refused.structuredContent, { code: 'validation_failed', message: new RegExp(`${tool} would change nothing: besides .* it was given no field to change.*Give at least one of: `), hint: /nothing was changed/ }, tool);
     t.match(refused.structuredContent?.message, changeable, `${tool} names what it changes`);
     const offered = String(refused.structuredContent?.message).replace(/.*Give at least one of: /, '').replace(/\.$/, '').split(', ');
-    t.same(offered.filter((k) => Object.hasOwn(args, k)), [], `${tool} does not offer what names the record as a change`);
+    t.same(offered.filter((k) => Object.hasOwn(args, k) && k !== 'custom_fields'), [], `${tool} does not offer what names the record as a change`);
   }
   t.equal((await storedEvents(stack.db, W)).length, events, 'nothing recorded');
 

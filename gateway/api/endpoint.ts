@@ -49,10 +49,11 @@ export interface EndpointSpec<
   /** A 201 that names the new resource: its path, set in the Location header. */
   location?(result: OperationOutput<Op>): string;
   /**
-   * The record answered has a version: its ETag is sent, and If-Match is checked against it
-   * (on a write by the worker, with the row locked; the operation takes expected_versions).
+   * The record has a version, and If-Match is checked against it (on a write by the worker,
+   * with the row locked; the operation takes expected_versions). 'tagged': the answer is the
+   * record, and its ETag is sent; 'removed': the record is gone after, so there is no tag to send.
    */
-  versioned?: true;
+  versioned?: 'tagged' | 'removed';
 }
 
 /** A declared endpoint with what it takes from its operation. */

@@ -36,7 +36,8 @@ export function mountEndpoint(router: Router, endpoint: Endpoint, { bus, publicU
     const omitted = endpoint.bodyOptional === true && req.body === undefined;
     const schema = endpoint.body ?? (req.body === undefined ? undefined : NoBody);
     const body = (schema && !omitted ? parseBody(schema, req) : {}) as Record<string, unknown>;
-    const versioned = endpoint.versioned === true;
+    const versioned = endpoint.versioned !== undefined;
+    const tagged = endpoint.versioned === 'tagged';
     refuseFailedPreconditions(req, versioned);
     const ifMatch = versioned ? ifMatchOf(req) : undefined;
     const read = endpoint.method === 'get';
@@ -50,8 +51,8 @@ export function mountEndpoint(router: Router, endpoint: Endpoint, { bus, publicU
     const reply = await callWorkerRaw(bus, req, endpoint.op, input, { idempotencyKey });
     // Parsed only where something here reads it (or replies are checked): otherwise the
     // worker's bytes are the response.
-    const result = endpoint.location || versioned || bus.validateReplies ? bus.resultOf(endpoint.op, reply) : undefined;
-    if (versioned) {
+    const result = endpoint.location || tagged || bus.validateReplies ? bus.resultOf(endpoint.op, reply) : undefined;
+    if (tagged) {
       const tag = entityTagOf(result as { updated_at: string });
       // A read changes nothing, so its If-Match can be checked on what it read.
       if (read && Array.isArray(ifMatch) && !ifMatch.some((version) => entityTagOf({ updated_at: version }) === tag)) {

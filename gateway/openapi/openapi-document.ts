@@ -57,7 +57,7 @@ function responsesOf(e: Endpoint): ZodOpenApiResponsesObject {
   const headers: Record<string, z.ZodType> = { 'Request-Id': RequestIdHeader, 'Cache-Control': CacheControlHeader, ...RATE_LIMIT_HEADERS };
   // The object in the body, which is not always the one created: a new stage answers with its pipeline.
   if (e.location) headers.Location = z.string().meta({ description: 'Absolute URL of the object in the body, to read it again' });
-  if (e.versioned) headers[ETAG_HEADER] = z.string().meta({ description: `The record's version, e.g. "2026-01-31T09:30:00.000Z" (it changes on every write): send it back in ${IF_MATCH_HEADER} to change the record only if no one else has since` });
+  if (e.versioned === 'tagged') headers[ETAG_HEADER] = z.string().meta({ description: `The record's version, e.g. "2026-01-31T09:30:00.000Z" (it changes on every write): send it back in ${IF_MATCH_HEADER} to change the record only if no one else has since` });
   if (e.idempotent) headers['Idempotent-Replayed'] = z.literal('true').optional().meta({ description: 'Present when the response was replayed for an Idempotency-Key' });
   const responses: ZodOpenApiResponsesObject = {
     [String(e.status)]: {
@@ -104,11 +104,11 @@ function operationOf(e: Endpoint): ZodOpenApiOperationObject {
   if (e.idempotent) {
     headerParams['Idempotency-Key'] = IdempotencyKey.optional().meta({ description: 'Makes retries safe for 24 hours: the first response is replayed; a different request with the same key is a 409.' });
   }
-  if (e.versioned) {
+  if (e.versioned !== undefined) {
     headerParams[IF_MATCH_HEADER] = z
       .string()
       .optional()
-      .meta({ description: `* or ETags (in double quotes, comma-separated): answered only if the record is at one of these versions, else 412 precondition_failed and nothing changes. A malformed value is a 400.` });
+      .meta({ description: `* or ETags (in double quotes, comma-separated), as GET and PATCH of the record give them: carried out only if the record is at one of these versions, else 412 precondition_failed and nothing changes. A malformed value is a 400.` });
   }
   const header = Object.keys(headerParams).length > 0 ? z.object(headerParams) : undefined;
   return {

@@ -121,7 +121,15 @@ export const updateContact = defineOperation({
 });
 
 /** DELETE archives: the contact stays readable with status archived. */
-export const archiveContact = defineOperation({ worker: 'contacts', resource: 'contacts', verb: 'archive', scope: 'contacts:write', destructive: true, input: ById, output: Contact });
+export const archiveContact = defineOperation({
+  worker: 'contacts',
+  resource: 'contacts',
+  verb: 'archive',
+  scope: 'contacts:write',
+  destructive: true,
+  input: ById.extend({ expected_versions: ExpectedVersions }),
+  output: Contact,
+});
 
 export const countContacts = defineOperation({
   worker: 'contacts',

@@ -157,7 +157,15 @@ export const updateDeal = defineOperation({
 
 export const DeletedDeal = z.object({ object: z.literal('deal'), id: z.string(), deleted: z.literal(true) }).meta({ id: 'DeletedDeal' });
 
-export const deleteDeal = defineOperation({ worker: 'deals', resource: 'deals', verb: 'delete', scope: 'deals:write', destructive: true, input: ById, output: DeletedDeal });
+export const deleteDeal = defineOperation({
+  worker: 'deals',
+  resource: 'deals',
+  verb: 'delete',
+  scope: 'deals:write',
+  destructive: true,
+  input: ById.extend({ expected_versions: ExpectedVersions }),
+  output: DeletedDeal,
+});
 
 /** What a deal's contact is, in one line of a deal result: only for a credential that may read that contact. */
 export const DealContactSummary = z.object({

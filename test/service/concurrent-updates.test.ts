@@ -117,6 +117,48 @@ for (const k of kinds) {
   });
 }
 
+t.test('DELETE with If-Match archives the contact or deletes the deal only at the version it names', async (t) => {
+  for (const k of kinds) {
+    const record = await k.create();
+    const tag = etagOf(await api.get(`${k.path}/${record.id}`))!;
+    const changed = await api.send('PATCH', `${k.path}/${record.id}`, { body: k.change });
+    const before = (await api.get(`${k.path}/${record.id}`)).body;
+    // Before: any tag on DELETE was a 412, the current one too, so a client could not delete only what it had read.
+    const stale = await api.send<ErrorBody>('DELETE', `${k.path}/${record.id}`, { headers: { 'If-Match': tag } });
+    t.equal(stale.status, 412, `${k.kind}: a stale tag`);
+    t.equal(stale.body.error.code, 'precondition_failed');
+    t.match(stale.body.error.message, etagOf(changed)!, `${k.kind}: the message names the current tag`);
+    t.same((await api.get(`${k.path}/${record.id}`)).body, before, `${k.kind}: neither archived nor deleted`);
+    const removed = await api.send<{ updated_at?: string }>('DELETE', `${k.path}/${record.id}`, { headers: { 'If-Match': etagOf(changed)! } });
+    t.equal(removed.status, 200, `${k.kind}: the current tag`);
+    if (k.kind === 'contact') {
+      t.equal(etagOf(removed), `"${removed.body.updated_at}"`, 'the archived contact answers with its new tag');
+      const again = await api.send('DELETE', `${k.path}/${record.id}`, { headers: { 'If-Match': etagOf(changed)! } });
+      t.equal(again.status, 412, 'archived already, at another version than the one named');
+      t.equal((await api.send('DELETE', `${k.path}/${record.id}`, { headers: { 'If-Match': etagOf(removed)! } })).status, 200, 'archiving again at its version changes nothing');
+      t.same((await eventTypes(record.id)).filter((type) => type === 'contact.archived'), ['contact.archived'], 'one archive event');
+    } else {
+      t.equal(etagOf(removed), null, 'a deleted deal has no tag');
+      t.equal((await api.get(`${k.path}/${record.id}`)).status, 404, 'deleted');
+    }
+    t.equal((await api.send('DELETE', `${k.path}/${newId(k.kind)}`, { headers: { 'If-Match': '*' } })).status, 404, `${k.kind}: If-Match: * on no record`);
+  }
+});
+
+t.test('of a DELETE and a PATCH with the same ETag, exactly one succeeds', async (t) => {
+  for (const k of kinds) {
+    const record = await k.create();
+    const tag = `"${record.updated_at}"`;
+    const [patch, del] = await Promise.all([
+      api.send('PATCH', `${k.path}/${record.id}`, { body: k.change, headers: { 'If-Match': tag } }),
+      api.send('DELETE', `${k.path}/${record.id}`, { headers: { 'If-Match': tag } }),
+    ]);
+    // The PATCH that comes second finds a deleted deal gone (404), an archived contact at another version (412).
+    const expected = patch.status === 200 ? [200, 412] : [k.kind === 'deal' ? 404 : 412, 200];
+    t.same([patch.status, del.status], expected, k.kind);
+  }
+});
+
 /** Each write in turn, with If-Match of the version before it: each must get a new tag, the one before then refused. */
 async function eachWriteMovesTheTag(t: Test, path: string, id: string, probe: Record<string, unknown>, writes: [string, string, Record<string, unknown> | undefined][]) {
   let tag = etagOf(await api.get(`${path}/${id}`))!;

@@ -63,6 +63,16 @@ t.test('complete: exactly the endpoints the gateway mounts, each fully described
   }
 });
 
+t.test('DELETE of a contact or deal takes If-Match; only the archived contact answers with an ETag', async (t) => {
+  for (const path of ['/v1/contacts/{id}', '/v1/deals/{id}']) {
+    const op = doc.paths[path]?.delete as Operation;
+    t.ok(op.parameters?.some((p) => p.in === 'header' && p.name === 'If-Match'), `DELETE ${path}: If-Match`);
+  }
+  const headersOf = (path: string) => Object.keys((doc.paths[path]?.delete?.responses['200'] as { headers?: Record<string, unknown> }).headers ?? {});
+  t.ok(headersOf('/v1/contacts/{id}').includes('ETag'), 'the archived contact: ETag');
+  t.notOk(headersOf('/v1/deals/{id}').includes('ETag'), 'a deleted deal: none');
+});
+
 t.test('the body parser refusals are documented on every operation, whatever its method', async (t) => {
   for (const e of V1_ENDPOINTS) {
     const op = doc.paths[e.path]?.[e.method] as Operation;

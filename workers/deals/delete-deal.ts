@@ -1,4 +1,5 @@
 import type { deleteDeal } from '../../shared/contracts/deals.js';
+import { requireExpectedVersion } from '../runtime/expected-version.js';
 import { toNoteResource } from '../notes/note-resource.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { toDealResource } from './deal-resource.js';
@@ -10,6 +11,7 @@ import { findVisibleDeal } from './get-deal.js';
  */
 export const deleteDealHandler: OperationHandler<typeof deleteDeal> = async ({ input, context, db, events }) => {
   const deal = await findVisibleDeal(db, context, input.id, { lock: true });
+  requireExpectedVersion('deal', deal.id, deal, input.expected_versions);
   const notes = await db.selectFrom('notes').selectAll().where('deal_id', '=', deal.id).orderBy('created_at').orderBy('id').forUpdate().execute();
   await db.deleteFrom('deals').where('id', '=', deal.id).execute();
   await events.record(

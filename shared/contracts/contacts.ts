@@ -5,6 +5,7 @@ import { AppliedRange, createdRangeFilters } from './created-range.js';
 import { CustomFieldValues } from './custom-field-values.js';
 import { EmailAddress } from './email-address.js';
 import { ExpectedVersions } from './entity-tags.js';
+import { expectedValuesOf } from './expected-values.js';
 
 export const ContactStatus = z.enum(['active', 'archived']);
 
@@ -116,7 +117,11 @@ export const updateContact = defineOperation({
   destructive: true,
   scope: 'contacts:write',
   idempotent: true,
-  input: UpdateContactFields.extend({ id: z.string().max(64), expected_versions: ExpectedVersions }),
+  input: UpdateContactFields.extend({
+    id: z.string().max(64),
+    expected_versions: ExpectedVersions,
+    expected_values: expectedValuesOf(Contact.pick({ first_name: true, last_name: true, email: true, phone: true, status: true, owner_id: true, custom_fields: true })),
+  }),
   output: Contact,
 });
 

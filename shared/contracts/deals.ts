@@ -4,6 +4,7 @@ import { cleanText, CreationSort, inNfc, nameToLookUp, Cursor, isoInstant, Owner
 import { AppliedRange, createdRangeFilters } from './created-range.js';
 import { CustomFieldValues } from './custom-field-values.js';
 import { ExpectedVersions } from './entity-tags.js';
+import { expectedValuesOf } from './expected-values.js';
 import { ACTIVE_CURRENCIES, withdrawnCurrencyProblem } from './iso-4217.js';
 
 export const Deal = z
@@ -151,7 +152,11 @@ export const updateDeal = defineOperation({
   destructive: true,
   scope: 'deals:write',
   idempotent: true,
-  input: UpdateDealFields.extend({ id: Ref, expected_versions: ExpectedVersions }),
+  input: UpdateDealFields.extend({
+    id: Ref,
+    expected_versions: ExpectedVersions,
+    expected_values: expectedValuesOf(Deal.pick({ name: true, amount: true, currency: true, contact_id: true, owner_id: true, closed_at: true, custom_fields: true })),
+  }),
   output: Deal,
 });
 

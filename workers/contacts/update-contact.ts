@@ -1,5 +1,6 @@
 import type { updateContact } from '../../shared/contracts/contacts.js';
 import { NotFoundError } from '../../shared/errors.js';
+import { refuseChangedMeanwhile } from '../runtime/changed-meanwhile.js';
 import { requireExpectedVersion } from '../runtime/expected-version.js';
 import { nextUpdatedAtSql } from '../runtime/next-updated-at.js';
 import { resolveOwner } from '../runtime/resolve-owner.js';
@@ -8,7 +9,7 @@ import type { OperationHandler } from '../runtime/worker-call.js';
 import { activeKeys } from '../schema/custom-field-definitions.js';
 import { lockFieldDefinitions } from '../schema/lock-field-definitions.js';
 import { mergedCustomFieldsSql } from '../schema/merge-custom-fields-sql.js';
-import { customFieldChange, refuseClearingRequired } from '../schema/validate-custom-field-values.js';
+import { customFieldChange, refuseClearingRequired, valuesWritten } from '../schema/validate-custom-field-values.js';
 import { toContactResource } from './contact-resource.js';
 import { contactUnchanged } from './contact-unchanged.js';
 import { writeOrPhoneTaken } from './create-contact.js';
@@ -17,7 +18,7 @@ import { normalizePhone } from './normalize-phone.js';
 
 /** Changes the fields given. Custom fields merge in the UPDATE itself, so concurrent changes to different keys both stay. */
 export const updateContactHandler: OperationHandler<typeof updateContact> = async ({ input, context, em, db, events }) => {
-  const { id, custom_fields: customFields, expected_versions: expectedVersions, ...fields } = input;
+  const { id, custom_fields: customFields, expected_versions: expectedVersions, expected_values: expectedValues, ...fields } = input;
   // See lockFieldDefinitions: before the read, and only when custom fields are written.
   if (customFields !== undefined) await lockFieldDefinitions(db, 'contact', Object.keys(customFields));
   const setup = await loadContactSetup(db);
@@ -37,6 +38,9 @@ export const updateContactHandler: OperationHandler<typeof updateContact> = asyn
   requireExpectedVersion('contact', id, before, expectedVersions);
   refuseClearingRequired(change, before.custom_fields);
   const keys = activeKeys(setup.fields);
+  // A phone read is compared as it is stored (E.164), as the one written is.
+  const expected = expectedValues?.phone === undefined ? expectedValues : { ...expectedValues, phone: normalizePhone(expectedValues.phone, setup.default_country) };
+  refuseChangedMeanwhile('contact', toContactResource(before, keys), expected, { ...fields, phone, owner_id: ownerId, custom_fields: valuesWritten(change) });
   if (contactUnchanged(before, { ...fields, phone, owner_id: ownerId }, change)) return toContactResource(before, keys);
 
   const row = await writeOrPhoneTaken(em, db, context, phone ?? '', (txDb) =>

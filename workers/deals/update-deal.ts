@@ -1,5 +1,6 @@
 import type { updateDeal } from '../../shared/contracts/deals.js';
 import { NotFoundError } from '../../shared/errors.js';
+import { refuseChangedMeanwhile } from '../runtime/changed-meanwhile.js';
 import { requireExpectedVersion } from '../runtime/expected-version.js';
 import { nextUpdatedAtSql } from '../runtime/next-updated-at.js';
 import { resolveOwner } from '../runtime/resolve-owner.js';
@@ -8,7 +9,7 @@ import type { OperationHandler } from '../runtime/worker-call.js';
 import { activeKeys } from '../schema/custom-field-definitions.js';
 import { lockFieldDefinitions } from '../schema/lock-field-definitions.js';
 import { mergedCustomFieldsSql } from '../schema/merge-custom-fields-sql.js';
-import { customFieldChange, refuseClearingRequired } from '../schema/validate-custom-field-values.js';
+import { customFieldChange, refuseClearingRequired, valuesWritten } from '../schema/validate-custom-field-values.js';
 import { resolvePlacement } from './deal-placement.js';
 import { requireLinkableContact } from './deal-references.js';
 import { toDealResource } from './deal-resource.js';
@@ -20,7 +21,7 @@ import { asStoredInstant } from './stored-instant.js';
 
 /** Changes the fields given; moves between stages stay inside the deal's pipeline unless pipeline_id moves it. */
 export const updateDealHandler: OperationHandler<typeof updateDeal> = async ({ input, context, db, events }) => {
-  const { id, custom_fields: customFields, pipeline_id: pipelineId, stage_id: stageId, stage: stageName, expected_versions: expectedVersions, ...given } = input;
+  const { id, custom_fields: customFields, pipeline_id: pipelineId, stage_id: stageId, stage: stageName, expected_versions: expectedVersions, expected_values: expectedValues, ...given } = input;
   const fields = { ...given, closed_at: await asStoredInstant(db, given.closed_at) };
   const current = await findVisibleDeal(db, context, id, { lock: true });
   requireExpectedVersion('deal', id, current, expectedVersions);
@@ -44,6 +45,7 @@ export const updateDealHandler: OperationHandler<typeof updateDeal> = async ({ i
   const ownerId = fields.owner_id === undefined ? undefined : await resolveOwner(db, context, fields.owner_id);
   const owner = ownerRestriction(context);
   const keys = activeKeys(dealFields);
+  refuseChangedMeanwhile('deal', toDealResource(current, keys), expectedValues, { ...fields, owner_id: ownerId, custom_fields: valuesWritten(change) });
   if (dealUnchanged(current, { ...fields, owner_id: ownerId }, placement, change)) return toDealResource(current, keys);
 
   const row = await db

@@ -129,6 +129,15 @@ function checkedCustomFieldChange(
   return { change: { set, clear, requiredNulls }, problems };
 }
 
+/** The values a change writes, key by key: a cleared one as null. */
+export function valuesWritten(change: CustomFieldChange | null): CustomFieldValues {
+  const values = nullPrototypeRecord<CustomFieldValue | null>();
+  if (!change) return values;
+  Object.assign(values, change.set);
+  for (const key of [...change.clear, ...change.requiredNulls]) values[key] = null;
+  return values;
+}
+
 /** Refuses a change that sends null for a required field the record (as stored, locked) holds a value in. */
 export function refuseClearingRequired(change: CustomFieldChange | null, stored: CustomFieldValues): void {
   for (const key of change?.requiredNulls ?? []) {

@@ -17,6 +17,7 @@ import { addNoteFromForm } from '../note-form.js';
 import { customFieldLabels } from '../custom-field-labels.js';
 import { changedCustomFieldValues, customFieldFormFrom, customFieldFormOf, customFieldLabelsOf } from '../custom-field-inputs.js';
 import { workspaceSchema } from '../workspace-schema.js';
+import { changedMeanwhileMessage, fieldsChangedMeanwhile, formValuesOf, rebasedOn } from '../changed-meanwhile.js';
 import { CONTACT_FIELD_LABELS, contactDetailsOf } from '../pages/contact-fields.js';
 import { contactPage } from '../pages/contact-page.js';
 import { recordEvents } from '../record-events.js';
@@ -43,6 +44,16 @@ function changedFields(form: ContactForm, original: ContactForm): Partial<Record
     changed[field] = field === 'email' && form.email.trim() === '' ? null : form[field];
   }
   return changed;
+}
+
+/** The values the changed fields were read with, as the contact showed them (an empty box is null where the field may be unset). */
+function readValues(form: ContactForm, original: ContactForm): Partial<Record<keyof ContactForm, string | null>> {
+  const read: Partial<Record<keyof ContactForm, string | null>> = {};
+  for (const field of CONTACT_FORM_FIELDS) {
+    if (form[field] === original[field]) continue;
+    read[field] = (field === 'email' || field === 'last_name') && original[field] === '' ? null : original[field];
+  }
+  return read;
 }
 
 /**
@@ -89,28 +100,36 @@ export function contactRoute(deps: GatewayDeps): Router {
   router.post('/:contactId/edit', async (req, res) => {
     const [contact, fields] = await Promise.all([editable(req), fieldsOf(req)]);
     const form = typedForm(req);
-    const original = typedForm(req, 'original_');
+    let original = typedForm(req, 'original_');
     const custom = customFieldFormOf(req, fields);
-    const originalCustom = customFieldFormOf(req, fields, { original: true });
+    let originalCustom = customFieldFormOf(req, fields, { original: true });
     try {
       const values = changedCustomFieldValues(fields, custom, originalCustom);
+      // The same comparison the other way round: the changed custom fields' values as read.
+      const readCustom = changedCustomFieldValues(fields, originalCustom, custom);
       const changes = { ...changedFields(form, original), ...(Object.keys(values).length > 0 ? { custom_fields: values } : {}) };
-      if (Object.keys(changes).length > 0) await callWorker(deps.bus, req, updateContact, parseWith(updateContact.input, { id: contact.id, ...changes }));
+      // The worker refuses a changed field someone else changed since the form was read (conflict), on the locked row.
+      const expected = { ...readValues(form, original), ...(Object.keys(readCustom).length > 0 ? { custom_fields: readCustom } : {}) };
+      if (Object.keys(changes).length > 0) await callWorker(deps.bus, req, updateContact, parseWith(updateContact.input, { id: contact.id, ...changes, expected_values: expected }));
     } catch (error) {
-      if (crmErrorIn(error, ['validation_failed', 'phone_taken', 'missing_scope'])) {
-        const labels = { ...LABELS, ...customFieldLabelsOf(fields) };
-        const page = contactEditPage({
-          session: sessionOf(req),
-          contact,
-          form,
-          original,
-          fields,
-          custom,
-          originalCustom,
-          error: refusalMessage(error, labels),
-          errorField: refusedField(error, labels),
-          existingId: error.details.existing_id,
-        });
+      if (crmErrorIn(error, ['validation_failed', 'phone_taken', 'missing_scope', 'conflict'])) {
+        const labels: Record<string, string> = { ...LABELS, ...customFieldLabelsOf(fields) };
+        let message = refusalMessage(error, labels);
+        let errorField = refusedField(error, labels);
+        let shown = contact;
+        if (error.code === 'conflict') {
+          // The contact as it is now: each field changed meanwhile is named with its current value, and the form is based on it.
+          shown = (await callWorker(deps.bus, req, getContact, { id: contact.id })).result;
+          const now = formValuesOf(contactFormOf(shown), customFieldFormFrom(fields, shown.custom_fields));
+          const read = formValuesOf(original, originalCustom);
+          const changed = fieldsChangedMeanwhile(Object.keys(labels), formValuesOf(form, custom), read, now);
+          if (changed.length > 0) {
+            message = changed.map((field) => changedMeanwhileMessage(labels[field] ?? field, read[field] ?? '', now[field] ?? '')).join(' ');
+            errorField = changed[0];
+            ({ original, originalCustom } = rebasedOn(original, originalCustom, changed, now));
+          }
+        }
+        const page = contactEditPage({ session: sessionOf(req), contact: shown, form, original, fields, custom, originalCustom, error: message, errorField, existingId: error.details.existing_id });
         return sendPage(res, page, HTTP_STATUS[error.code]);
       }
       throw error;

@@ -12,7 +12,8 @@ import { parseWith } from '../../validation.js';
 import { minorUnitsOf } from '../amount-field.js';
 import { may } from '../console-layout.js';
 import { sessionOf } from '../console-session.js';
-import { changedCustomFieldValues, customFieldFormFrom, customFieldFormOf, customFieldLabelsOf, type CustomFieldForm } from '../custom-field-inputs.js';
+import { changedMeanwhileMessage, fieldsChangedMeanwhile, formValuesOf, rebasedOn } from '../changed-meanwhile.js';
+import { changedCustomFieldValues, customFieldFormFrom, customFieldFormOf, customFieldLabelsOf, customFieldName, type CustomFieldForm } from '../custom-field-inputs.js';
 import { chosenContactId, presetContact, unknownContactMessage } from '../deal-contact-choice.js';
 import { pathParam, textField } from '../form-fields.js';
 import { refusalMessage, refusedField } from '../form-refusal.js';
@@ -70,11 +71,11 @@ const sameAmount = (a: Pick<DealEditForm, 'amount' | 'currency'>, b: Pick<DealEd
 
 /**
  * The refusal of a changed amount or currency when the deal's amount or currency is no longer
- * what the form was read with: amount and currency are sent together (one value), so saving
- * would silently undo the other change. Not when the deal already holds what the form sets (the
- * same form sent twice). The form keeps what was typed, takes the current value of the half the
- * member left alone, and is now based on the current values, so saving again sets it knowingly.
- * Null: nothing in the way.
+ * what the form was read with (the worker refused the save: see changesOf), as the deal is now:
+ * amount and currency are sent together (one value), so saving would silently undo the other
+ * change. Not when the deal already holds what the form sets (the same form sent twice). The form
+ * keeps what was typed, takes the current value of the half the member left alone, and is now
+ * based on the current values, so saving again sets it knowingly. Null: nothing in the way.
  */
 function amountChangedMeanwhile(deal: Deal, typed: TypedDeal): string | null {
   const { form, original } = typed;
@@ -90,27 +91,70 @@ function amountChangedMeanwhile(deal: Deal, typed: TypedDeal): string | null {
   return `${DEAL_EDIT_LABELS.amount}: changed meanwhile by someone else; it is now ${amountShown(current)} (it was ${amountShown(original)} when you opened this form). Nothing was saved; what you typed is kept, the rest shows the current value: save again to set it.`;
 }
 
+/** The form's amount and currency as the deal holds them. */
+const moneyOf = (form: Pick<DealEditForm, 'amount' | 'currency'>) => ({ amount: minorUnitsOf(form.amount, form.currency), currency: form.currency.trim() === '' ? null : form.currency });
+
 /**
  * The fields changed from the values the form was read with, as PATCH takes them, so a change
- * someone made meanwhile to another field stands. An amount and its currency are one value:
- * either changed sends both, the amount read in the currency typed. The contact only from a
- * member who may read contacts (the form offers it to no one else); emptied, it unlinks. The
- * owner only from a member who sees every record (one who sees their own cannot hand one on).
+ * someone made meanwhile to another field stands; with the values they were read with, so the
+ * worker refuses one someone changed meanwhile (409 conflict) rather than overwrite it. An
+ * amount and its currency are one value: either changed sends both, the amount read in the
+ * currency typed. The contact only from a member who may read contacts (the form offers it to
+ * no one else); emptied, it unlinks. The owner only from a member who sees every record (one
+ * who sees their own cannot hand one on).
  */
 async function changesOf(deps: GatewayDeps, req: Request, deal: Deal, fields: readonly CustomField[], typed: TypedDeal) {
   const { form, original } = typed;
   const values = changedCustomFieldValues(fields, typed.custom, typed.originalCustom);
+  // The same comparison the other way round: the changed custom fields' values as read.
+  const readCustom = changedCustomFieldValues(fields, typed.originalCustom, typed.custom);
   const contactChanged = may(sessionOf(req), 'contacts:read') && form.contact.trim() !== original.contact.trim();
+  const ownerChanged = handsOn(req) && form.owner !== original.owner;
+  const nameChanged = form.name !== original.name;
+  const amountChanged = !sameAmount(form, original);
   return parseWith(updateDeal.input, {
     id: deal.id,
-    ...(form.name !== original.name ? { name: form.name } : {}),
-    ...(!sameAmount(form, original)
-      ? { amount: minorUnitsOf(form.amount, form.currency), currency: form.currency.trim() === '' ? null : form.currency }
-      : {}),
+    ...(nameChanged ? { name: form.name } : {}),
+    ...(amountChanged ? moneyOf(form) : {}),
     ...(contactChanged ? { contact_id: (await chosenContactId(deps, req, form.contact)) ?? null } : {}),
-    ...(handsOn(req) && form.owner !== original.owner ? { owner_id: form.owner === '' ? null : form.owner } : {}),
+    ...(ownerChanged ? { owner_id: form.owner === '' ? null : form.owner } : {}),
     ...(Object.keys(values).length > 0 ? { custom_fields: values } : {}),
+    expected_values: {
+      ...(nameChanged ? { name: original.name } : {}),
+      ...(amountChanged ? moneyOf(original) : {}),
+      ...(contactChanged ? { contact_id: original.contact.trim() === '' ? null : original.contact.trim() } : {}),
+      ...(ownerChanged ? { owner_id: original.owner === '' ? null : original.owner } : {}),
+      ...(Object.keys(readCustom).length > 0 ? { custom_fields: readCustom } : {}),
+    },
   });
+}
+
+/**
+ * After the worker refused the save (conflict): each changed field someone else changed
+ * meanwhile named with its current value (an amount as its own refusal), the form kept as typed
+ * and based on the deal as it is now. Null: none is any more (changed back since).
+ */
+async function changedMeanwhileRefusal(deps: GatewayDeps, req: Request, now: Deal, fields: readonly CustomField[], typed: TypedDeal): Promise<{ error: string; errorField: string } | null> {
+  const labels: Record<string, string> = { ...DEAL_EDIT_LABELS, ...customFieldLabelsOf(fields) };
+  const nowValues = formValuesOf(dealFormOf(now), customFieldFormFrom(fields, now.custom_fields));
+  const read = formValuesOf(typed.original, typed.originalCustom);
+  const compared = ['name', ...(may(sessionOf(req), 'contacts:read') ? ['contact'] : []), ...(handsOn(req) ? ['owner'] : []), ...fields.map((f) => customFieldName(f.key))];
+  const changed = fieldsChangedMeanwhile(compared, formValuesOf(typed.form, typed.custom), read, nowValues);
+  const amount = amountChangedMeanwhile(now, typed);
+  ({ original: typed.original, originalCustom: typed.originalCustom } = rebasedOn(typed.original, typed.originalCustom, changed, nowValues));
+  // Ids as the member knows them: the contact's name, the owner's e-mail.
+  const owners = changed.includes('owner') ? ((await ownersOf(deps, req)) ?? []) : [];
+  const shown = async (field: string, value: string) => {
+    if (field === 'contact') return (await presetContact(deps, req, value))?.name ?? value;
+    if (field === 'owner') return owners.find((o) => o.id === value)?.name ?? value;
+    return value;
+  };
+  const messages = [
+    ...(amount === null ? [] : [amount]),
+    ...(await Promise.all(changed.map(async (field) => changedMeanwhileMessage(labels[field] ?? field, await shown(field, read[field] ?? ''), await shown(field, nowValues[field] ?? ''))))),
+  ];
+  const first = amount === null ? changed[0] : 'amount';
+  return first === undefined ? null : { error: messages.join(' '), errorField: first };
 }
 
 /**
@@ -140,12 +184,15 @@ export function dealEditRoute(deps: GatewayDeps): Router {
   router.post('/:dealId/edit', async (req, res) => {
     const [deal, fields] = await Promise.all([editable(req), fieldsOf(req)]);
     const typed: TypedDeal = { form: typedForm(req), original: typedForm(req, 'original_'), custom: customFieldFormOf(req, fields), originalCustom: customFieldFormOf(req, fields, { original: true }) };
-    const meanwhile = amountChangedMeanwhile(deal, typed);
-    if (meanwhile !== null) return sendPage(res, await page(req, deal, fields, typed, { error: meanwhile, errorField: 'amount' }), HTTP_STATUS.conflict);
     try {
       const input = await changesOf(deps, req, deal, fields, typed);
-      if (Object.keys(input).length > 1) await callWorker(deps.bus, req, updateDeal, input);
+      if (Object.keys(input).some((field) => field !== 'id' && field !== 'expected_values')) await callWorker(deps.bus, req, updateDeal, input);
     } catch (error) {
+      if (crmErrorIn(error, ['conflict'])) {
+        const now = (await callWorker(deps.bus, req, getDeal, { id: deal.id })).result;
+        const refusal = (await changedMeanwhileRefusal(deps, req, now, fields, typed)) ?? { error: error.message, errorField: undefined };
+        return sendPage(res, await page(req, now, fields, typed, refusal), HTTP_STATUS.conflict);
+      }
       // A contact the member may not see is refused beside its field, as one that does not exist; so is an owner removed meanwhile.
       const refused = crmErrorIn(error, ['validation_failed', 'missing_scope']) || (crmErrorIn(error, ['not_found']) && ['contact_id', 'owner_id'].includes(error.details.param ?? ''));
       if (refused) {

@@ -1,0 +1,40 @@
+import t from 'tap';
+import type { Contact } from '../../shared/contracts/contacts.js';
+import type { Deal } from '../../shared/contracts/deals.js';
+import type { Event } from '../../shared/contracts/events.js';
+import type { ListPage } from '../helpers/api-types.js';
+import { signInToConsole } from '../helpers/console-forms.js';
+import { client } from '../helpers/http.js';
+import { useStack } from '../helpers/shared-stack.js';
+import { TEST_PASSWORD } from '../helpers/stack.js';
+
+/**
+ * The console's edit forms send the values their changed fields were read with, and the worker
+ * compares them on the row it locks for the write: of two forms read at once that change one
+ * field, exactly one is saved, whatever the timing (no read-then-write gap in the gateway).
+ */
+const stack = await useStack(t);
+const admin = await stack.bootstrap({ org: 'Formco', workspace: 'Races', email: 'fay@formco.test', defaultCountry: 'US' });
+const wsId = admin.workspace.id;
+const api = client(stack.baseUrl, await stack.token(wsId, ['contacts:write', 'deals:write', 'events:read']));
+const forms = await signInToConsole(stack.baseUrl, wsId, admin.user.email, TEST_PASSWORD);
+const events = async (id: string) => (await api.get<ListPage<Event>>(`/v1/events?object_id=${id}`)).body.data.map((e) => e.type);
+
+t.test('contact: two forms read at once changing the first name: one saved, the other refused (409)', async (t) => {
+  const contact = (await api.post<Contact>('/v1/contacts', { first_name: 'Ada', phone: '+1 415 555 0980' })).body;
+  const form = (first: string) => ({ first_name: first, original_first_name: 'Ada', last_name: '', original_last_name: '', email: '', original_email: '', phone: '+14155550980', original_phone: '+14155550980', status: 'active', original_status: 'active' });
+  const answers = await Promise.all(['Adele', 'Ida'].map((name) => forms.post(`/contacts/${contact.id}/edit`, form(name))));
+  t.same(answers.map((a) => a.status).sort(), [303, 409]);
+  t.same((await events(contact.id)).filter((type) => type === 'contact.updated'), ['contact.updated'], 'one change');
+  // The same form sent again after it was saved is no conflict: the contact holds what it sets.
+  const saved = (await api.get<Contact>(`/v1/contacts/${contact.id}`)).body.first_name;
+  t.equal((await forms.post(`/contacts/${contact.id}/edit`, form(saved))).status, 303);
+});
+
+t.test('deal: two forms read at once changing the name: one saved; one changing another field is saved too', async (t) => {
+  const deal = (await api.post<Deal>('/v1/deals', { name: 'Crane', amount: 1000, currency: 'USD' })).body;
+  const form = (name: string, amount = '10.00') => ({ name, original_name: 'Crane', amount, original_amount: '10.00', currency: 'USD', original_currency: 'USD' });
+  const answers = await Promise.all([form('Crane A'), form('Crane B'), form('Crane', '20.00')].map((fields) => forms.post(`/deals/${deal.id}/edit`, fields)));
+  t.same(answers.map((a) => a.status).sort(), [303, 303, 409], 'the amount change is no conflict with either name');
+  t.match((await api.get<Deal>(`/v1/deals/${deal.id}`)).body, { name: /^Crane [AB]$/, amount: 2000 });
+});

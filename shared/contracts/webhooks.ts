@@ -78,6 +78,13 @@ const WebhookUrl = z
   .pipe(z.string().max(2048, 'must be at most 2048 characters, written out as a URL'))
   .describe('Where deliveries are POSTed: https, on a public address. Stored as the URL parser reads it (e.g. https://example.com/hooks, lower-case host, ASCII form of a Unicode name)');
 
+/**
+ * Endpoints a workspace may have, enabled or disabled (Stripe's figure): every event is
+ * matched against each of them and fans out to every match, so one token could otherwise
+ * multiply each write's deliveries by thousands.
+ */
+export const MAX_WEBHOOK_ENDPOINTS = 16;
+
 export const WebhookEndpoint = z
   .object({
     object: z.literal('webhook_endpoint'),

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import t from 'tap';
 import { collectCspViolations, launchBrowser } from '../helpers/browser.js';
 import { check, shownText, signIn } from '../helpers/console-pages.js';
+import { MAX_WEBHOOK_ENDPOINTS } from '../../shared/contracts/webhooks.js';
 import { client } from '../helpers/http.js';
 import { startStack, TEST_PASSWORD } from '../helpers/stack.js';
 import { receiversClosedWith, type ReceivedWebhook } from '../helpers/webhook-receiver.js';
@@ -258,10 +259,17 @@ t.test('more than a page of endpoints: on to the next page and back to the first
   // A workspace of its own, so its 51 endpoints receive none of the other tests' events.
   const other = await stack.bootstrap({ org: 'Hooli', workspace: 'Many hooks', email: 'ada@hooli.test' });
   const api = client(base, await stack.token(other.workspace.id, ['webhooks:write', 'events:read', 'schema:read']));
-  for (let i = 1; i <= 51; i++) {
+  for (let i = 1; i <= MAX_WEBHOOK_ENDPOINTS; i++) {
     const res = await api.post('/v1/webhook-endpoints', { url: `${hook.url}?n=${i}`, enabled_events: ['pipeline.created'] });
     if (res.status !== 201) t.fail(`endpoint ${i}: ${res.status} ${JSON.stringify(res.body)}`);
   }
+  // The rest past the API's limit, as a workspace made before there was one holds them: copies of the last, each a millisecond later.
+  await stack.db.query(
+    `insert into webhook_endpoints (id, workspace_id, url, description, enabled_events, status, secret_encrypted, secret_rotated_at, created_at, updated_at, failing_since)
+     select e.id || '_' || n, e.workspace_id, e.url || '&copy=' || n, e.description, e.enabled_events, e.status, e.secret_encrypted, null, e.created_at + n * interval '1 millisecond', e.updated_at, null
+     from (select * from webhook_endpoints where workspace_id = $1 order by created_at desc, id desc limit 1) e, generate_series(1, $2::int) n`,
+    [other.workspace.id, 51 - MAX_WEBHOOK_ENDPOINTS],
+  );
   const list = `/console/w/${other.workspace.id}/webhooks`;
   await page.goto(`${base}${list}`);
   const pager = page.getByRole('navigation', { name: 'Pages' });

@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { CallContext } from '../../shared/contracts/call-context.js';
-import { createWebhookEndpoint } from '../../shared/contracts/webhooks.js';
+import { createWebhookEndpoint, MAX_WEBHOOK_ENDPOINTS } from '../../shared/contracts/webhooks.js';
 import { busAs } from '../helpers/bus-as.js';
 import { whileHeld } from '../helpers/held-lock.js';
 import { client } from '../helpers/http.js';
@@ -42,6 +42,11 @@ interface EventBody {
 
 const eventsOf = async (id: string) => (await api.get<{ data: EventBody[] }>(`/v1/events?object_id=${id}`)).body.data;
 const listIds = async () => (await api.get<{ data: Endpoint[] }>('/v1/webhook-endpoints?limit=100')).body.data.map((e) => e.id);
+
+// A workspace has at most MAX_WEBHOOK_ENDPOINTS endpoints: each test starts with none of the ones before it left.
+t.afterEach(async () => {
+  await stack.db.query('delete from webhook_endpoints where workspace_id = $1', [ws.workspace.id]);
+});
 
 // Public-looking names that do not resolve: accepted at creation, refused (without a socket) at delivery.
 const URL_A = 'https://hooks.unresolvable.invalid/crm';
@@ -513,4 +518,30 @@ t.test('a test event or a retry racing the deletion or disabling of its endpoint
   t.ok(retryWhileDisabling.waited, 'the retry waits for the change of status');
   t.match(retryWhileDisabling.result, { status: 409, body: { error: { code: 'conflict', message: /disabled/ } } });
   t.equal((await api.get<Delivery>(`/v1/webhook-endpoints/${disabled.id}/deliveries/${failed.id}`)).body.status, 'failed', 'the delivery left as it was');
+});
+
+t.test(`a workspace has at most ${MAX_WEBHOOK_ENDPOINTS} endpoints, enabled or disabled: the next is a 409 naming the limit, and two creations at the cap never both pass`, async (t) => {
+  const own = await stack.bootstrap();
+  const hooks = client(stack.baseUrl, await stack.token(own.workspace.id, ['webhooks:write', 'events:read', 'contacts:read']));
+  const create = (i: number, status = 'enabled') => hooks.post<Endpoint & { error?: { code: string; message: string } }>('/v1/webhook-endpoints', { url: `https://cap-${i}.unresolvable.invalid/hook`, enabled_events: ['contact.created'], status });
+  const made: string[] = [];
+  for (let i = 0; i < MAX_WEBHOOK_ENDPOINTS - 1; i++) {
+    const res = await create(i, i % 2 === 0 ? 'disabled' : 'enabled');
+    t.equal(res.status, 201, `endpoint ${i + 1} created`);
+    made.push(res.body.id);
+  }
+  // The last place, asked for twice at once: exactly one gets it.
+  const racing = await Promise.all([create(100), create(101), create(102)]);
+  t.same(racing.map((r) => r.status).sort(), [201, 409, 409], 'one creation takes the last place');
+  const refused = racing.find((r) => r.status === 409);
+  t.equal(refused?.body.error?.code, 'conflict');
+  t.match(refused?.body.error?.message, new RegExp(`at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints, enabled or disabled, and this one has ${MAX_WEBHOOK_ENDPOINTS}; delete one`));
+  const stored = await stack.db.query<{ n: string }>('select count(*) as n from webhook_endpoints where workspace_id = $1', [own.workspace.id]);
+  t.equal(Number(stored[0]?.n), MAX_WEBHOOK_ENDPOINTS, 'no more stored than the limit');
+  const created = await stack.db.query<{ n: string }>("select count(*) as n from events where workspace_id = $1 and type = 'webhook_endpoint.created'", [own.workspace.id]);
+  t.equal(Number(created[0]?.n), MAX_WEBHOOK_ENDPOINTS, 'a refused creation records no event');
+
+  t.equal((await hooks.send('DELETE', `/v1/webhook-endpoints/${made[0]}`)).status, 200);
+  t.equal((await create(200)).status, 201, 'a deleted endpoint frees its place');
+  t.equal((await api.post('/v1/webhook-endpoints', { url: URL_A, enabled_events: ['*'] })).status, 201, 'another workspace has places of its own');
 });

@@ -4,12 +4,14 @@ import type { OperationHandler } from '../../runtime/worker-call.js';
 import { toWebhookEndpointResource } from './endpoint-resource.js';
 import { newWebhookSecret, sealWebhookSecret } from './endpoint-secret.js';
 import { requireDeliverableUrl } from './require-deliverable-url.js';
+import { requireEndpointRoom } from './require-endpoint-room.js';
 import { requireReadableEvents } from './require-readable-events.js';
 
 /** The secret is in this reply only; the database holds it encrypted. */
 export const createEndpointHandler: OperationHandler<typeof createWebhookEndpoint> = async ({ input, context, db, events, services }) => {
   requireReadableEvents(context, input.enabled_events);
   await requireDeliverableUrl(input.url, services);
+  await requireEndpointRoom(db);
   const secret = newWebhookSecret();
   const now = new Date();
   const row = await db

@@ -5,6 +5,7 @@ import {
   getWebhookDelivery,
   listWebhookDeliveries,
   listWebhookEndpoints,
+  MAX_WEBHOOK_ENDPOINTS,
   retryWebhookDelivery,
   RotateSecretFields,
   rotateWebhookSecret,
@@ -32,12 +33,12 @@ export const createWebhookEndpointEndpoint = defineEndpoint({
   operationId: 'createWebhookEndpoint',
   summary: 'Create a webhook endpoint',
   description:
-    'Events of the types in enabled_events are POSTed to url, signed per the Standard Webhooks specification (headers webhook-id, webhook-timestamp, webhook-signature) with the secret in this response, which is shown only here. The URL must be https and its host a public address (loopback, private, link-local and metadata addresses are refused, after DNS too), unless the operator set WEBHOOK_ALLOW_PRIVATE_NETWORKS for development. An endpoint receives events that happen after its creation. It may only receive events its creator could read with GET /v1/events: it needs events:read, and each type its record\'s read scope (contact.* contacts:read, deal.* deals:read, note.* both, custom_field.*, pipeline.*, stage.* and workspace.* schema:read, token.*, member.* and agent.* tokens:write; * all of them), else 403 missing_scope; a member who sees only their own records gets 403 forbidden.',
+    `Events of the types in enabled_events are POSTed to url, signed per the Standard Webhooks specification (headers webhook-id, webhook-timestamp, webhook-signature) with the secret in this response, which is shown only here. The URL must be https and its host a public address (loopback, private, link-local and metadata addresses are refused, after DNS too), unless the operator set WEBHOOK_ALLOW_PRIVATE_NETWORKS for development. An endpoint receives events that happen after its creation. It may only receive events its creator could read with GET /v1/events: it needs events:read, and each type its record's read scope (contact.* contacts:read, deal.* deals:read, note.* both, custom_field.*, pipeline.*, stage.* and workspace.* schema:read, token.*, member.* and agent.* tokens:write; * all of them), else 403 missing_scope; a member who sees only their own records gets 403 forbidden. A workspace has at most ${MAX_WEBHOOK_ENDPOINTS} endpoints, enabled or disabled: one more is a 409 conflict (delete one first; one endpoint can take several types, or *).`,
   tag,
   op: createWebhookEndpoint,
   body: CreateWebhookEndpointBody,
   status: 201,
-  errors: ['forbidden'],
+  errors: ['forbidden', 'conflict'],
   location: (endpoint) => `/v1/webhook-endpoints/${endpoint.id}`,
 });
 

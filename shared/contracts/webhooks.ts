@@ -173,7 +173,9 @@ export const WebhookDelivery = z
     event_type: z.string().describe('The event type, or webhook_endpoint.test for a test event'),
     status: WebhookDeliveryStatus.describe('pending (to be sent or retried), succeeded (a 2xx), failed (retries exhausted)'),
     attempt_count: z.number().int(),
-    next_attempt_at: Timestamp.nullable().describe('When it is sent next, while pending'),
+    next_attempt_at: Timestamp.nullable().describe(
+      'When it is sent next, while pending and waiting; null while an attempt of it is under way (its outcome then appears in attempts, and a retry by hand is a 409 until it ends), and once it succeeded or failed',
+    ),
     created_at: Timestamp,
     attempts: z.array(WebhookDeliveryAttempt).describe('Every attempt, oldest first'),
   })

@@ -29,6 +29,7 @@ interface Delivery {
   event_id: string;
   status: string;
   attempt_count: number;
+  next_attempt_at: string | null;
   attempts: { attempted_at: string; succeeded: boolean; status_code: number | null; error: string | null }[];
 }
 
@@ -211,6 +212,20 @@ t.test('a retry by hand waits for the attempt under way and refuses a succeeded 
   const until = Date.now() + 15_000;
   while ((await endpoint()) !== null && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
   t.equal(await endpoint(), null, 'so does a delivered test event: the receiver works again');
+});
+
+t.test('while an attempt is under way, a delivery shows no next_attempt_at, not its lease (WEBHOOK_TIMEOUT plus 30 s ahead)', async (t) => {
+  const slow = await receiver((n) => (n === 0 ? 'hang' : 500));
+  const endpointId = await main.addEndpoint(slow);
+  const event = await main.write();
+  await slow.waitFor(1);
+  // Within the attempt's 1 s.
+  const read = async () => (await main.deliveries(endpointId)).find((d) => d.event_id === event.id);
+  const during = await read();
+  t.match(during, { status: 'pending', attempt_count: 0, attempts: [] });
+  t.equal(during?.next_attempt_at, null, 'listed: being sent now, not scheduled half a minute ahead');
+  const one = await main.api.get<Delivery>(`/v1/webhook-endpoints/${endpointId}/deliveries/${during?.id}`);
+  t.equal(one.body.next_attempt_at, null, 'read on its own: the same');
 });
 
 t.test('a delivery that comes due while its endpoint is disabled fails without a request, and says why', async (t) => {

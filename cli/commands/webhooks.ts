@@ -3,7 +3,7 @@ import { newId } from '../../shared/ids.js';
 import { CLI_ACTOR } from '../../workers/runtime/events/event-actor.js';
 import { sendWebhook } from '../../workers/webhooks/deliveries/send-webhook.js';
 import { isWebhookSecret, newWebhookSecret } from '../../workers/webhooks/endpoints/endpoint-secret.js';
-import { TEST_EVENT_TYPE } from '../../workers/webhooks/endpoints/send-test-event.js';
+import { WEBHOOK_TEST_EVENT_TYPE, type WebhookEvent } from '../../shared/contracts/webhook-payload.js';
 import { systemResolver } from '../../shared/ssrf/delivery-address.js';
 import { webhookUrlProblem } from '../../workers/webhooks/ssrf/webhook-url-problem.js';
 import { optional, parseCommandArgs } from '../args.js';
@@ -12,7 +12,7 @@ import { UsageError } from '../usage-error.js';
 
 export const usage = `Usage: crm webhooks test URL [--secret whsec_…] [--json]
 
-Sends one signed test event (type ${TEST_EVENT_TYPE}) to URL, as the service delivers
+Sends one signed test event (type ${WEBHOOK_TEST_EVENT_TYPE}) to URL, as the service delivers
 webhooks: Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature),
 https to a public address only (unless WEBHOOK_ALLOW_PRIVATE_NETWORKS=true), no redirects
 followed, WEBHOOK_TIMEOUT. Signs with --secret, or with a new secret it prints, so the
@@ -35,10 +35,10 @@ export async function run(argv: string[]): Promise<void> {
 
   const secret = given ?? newWebhookSecret();
   const now = new Date();
-  const event = {
+  const event: WebhookEvent = {
     object: 'event',
     id: newId('event', now.getTime()),
-    type: TEST_EVENT_TYPE,
+    type: WEBHOOK_TEST_EVENT_TYPE,
     workspace_id: null,
     created_at: now.toISOString(),
     request_id: null,

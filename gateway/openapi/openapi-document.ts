@@ -8,6 +8,7 @@ import type { ErrorCode } from '../../shared/errors.js';
 import type { Endpoint } from '../api/endpoint.js';
 import { ErrorBody } from '../api/error-body.js';
 import { HTTP_STATUS } from '../errors/http-status.js';
+import { webhooksSection } from './webhooks-section.js';
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'The request is not valid; `param` names the parameter or field at fault. Nothing was changed.',
@@ -140,6 +141,7 @@ export function buildOpenApiDocument(endpoints: readonly Endpoint[], serverUrl: 
         'Contacts, deals, pipelines and custom fields of one workspace. The workspace is implied by the API token; there is no tenant header.',
         'Lists use keyset pagination: follow `links.next` (absolute, carrying the filters) until it is null. `limit` defaults to 25, at most 100.',
         `Every error has the shape \`${errorShape()}\` (the Error schema) and every response carries \`Request-Id\` and \`Cache-Control: no-store\`.`,
+        'Webhooks: what the service POSTs to a webhook endpoint is under `webhooks` (the WebhookEvent schema and the Standard Webhooks headers), to generate a receiver from.',
         '| Scope | Allows |\n|---|---|\n' + scopeTable + '\n\nA `:write` scope implies its `:read`.',
       ].join('\n\n'),
     },
@@ -167,5 +169,6 @@ export function buildOpenApiDocument(endpoints: readonly Endpoint[], serverUrl: 
       },
     },
     paths,
+    webhooks: webhooksSection(),
   });
 }

@@ -1,9 +1,11 @@
 import { Webhook } from 'standardwebhooks';
 import t from 'tap';
+import { WEBHOOK_NAME } from '../../gateway/openapi/webhooks-section.js';
 import type { Event } from '../../shared/contracts/events.js';
 import { eventStreamPublisher } from '../helpers/event-stream.js';
 import { client } from '../helpers/http.js';
 import { startStack } from '../helpers/stack.js';
+import { webhookContractOf } from '../helpers/webhook-contract.js';
 import { receiversClosedWith, type ReceivedWebhook, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 /**
@@ -393,6 +395,19 @@ t.test('rotation with an overlap: both secrets verify until it ends, then only t
   const bare = await rotate();
   t.equal(bare.status, 200, 'no body: the previous secret stops at once');
   t.equal(bare.body.previous_secret_expires_at, null);
+});
+
+t.test("every delivery received, events and test events alike, is what the OpenAPI document's webhooks section says: its headers and its body schema", async (t) => {
+  const check = await webhookContractOf(stack.baseUrl, WEBHOOK_NAME);
+  const received = receiver.started.flatMap((r) => r.received);
+  const types = new Set(received.map((got) => got.event.type));
+  t.ok(types.has('contact.created') && types.has('webhook_endpoint.test'), 'change events and a test event were received');
+  for (const got of received) t.same(check(got.headers, got.body), [], `${got.event.type} ${got.id}`);
+  // The check itself refuses what the document does not allow.
+  const sample = received[0];
+  if (!sample) throw new Error('nothing received');
+  t.not(check({ ...sample.headers, 'webhook-signature': undefined }, sample.body).length, 0, 'a missing signature header');
+  t.not(check(sample.headers, JSON.stringify({ ...JSON.parse(sample.body), type: 'contact.exploded' })).length, 0, 'an unknown type');
 });
 
 t.test('no webhook secret, signature or token appears in any log', async (t) => {

@@ -1,6 +1,9 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import t from 'tap';
+import { WEBHOOK_NAME } from '../../gateway/openapi/webhooks-section.js';
 import { V1_ENDPOINTS } from '../../gateway/routes/v1/endpoints.js';
+import { EVENT_TYPES } from '../../shared/contracts/events.js';
+import { WEBHOOK_TEST_EVENT_TYPE, WebhookEvent, WebhookHeaders } from '../../shared/contracts/webhook-payload.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { client, request } from '../helpers/http.js';
 import { checkResponseContract, ContractViolation } from '../helpers/openapi-contract.js';
@@ -18,7 +21,12 @@ interface OpenApiDocument {
   openapi: string;
   servers: { url: string }[];
   paths: Record<string, Record<string, Operation>>;
+  webhooks?: Record<string, Record<string, Operation>>;
   components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
+}
+interface ObjectSchema {
+  properties: Record<string, { enum?: string[] }>;
+  required: string[];
 }
 
 const stack = await useStack(t);
@@ -34,6 +42,26 @@ t.test('served without a token, valid OpenAPI 3.1', async (t) => {
   const result = await validator.validate(doc as unknown as Parameters<Validator["validate"]>[0]);
   t.same(result.errors ?? [], [], 'no errors against the OpenAPI 3.1 schema');
   t.equal(result.valid, true);
+});
+
+t.test('webhooks: what a receiver gets is in the document (OpenAPI 3.1 webhooks), generated from the contract', async (t) => {
+  // Before, the document described only the API: a receiver's types could not be generated from it.
+  const receive = doc.webhooks?.[WEBHOOK_NAME]?.post;
+  if (!receive) return t.fail('no webhooks section');
+  t.same(Object.keys(doc.webhooks ?? {}), [WEBHOOK_NAME], 'one webhook: every type arrives alike, told apart by type');
+  t.same(
+    receive.parameters?.filter((p) => p.in === 'header').map((p) => [p.name, (p as { required?: boolean }).required]),
+    Object.keys(WebhookHeaders.shape).map((name) => [name, true]),
+    'the Standard Webhooks headers, each required',
+  );
+  t.same(receive.security, [], 'no API token: the signature is the credential');
+  const body = (receive.requestBody as { content: Record<string, { schema: { $ref: string } }> }).content['application/json']?.schema.$ref;
+  t.equal(body, '#/components/schemas/WebhookEvent');
+  const schema = doc.components.schemas.WebhookEvent as ObjectSchema;
+  t.same(Object.keys(schema.properties).sort(), Object.keys(WebhookEvent.shape).sort(), 'the fields of the contract schema');
+  t.same(schema.required.sort(), Object.entries(WebhookEvent.shape).filter(([, s]) => !s.safeParse(undefined).success).map(([k]) => k).sort());
+  t.same(schema.properties.type?.enum, [...EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE], 'every event type and the test event');
+  t.notOk((doc.components.schemas.Event as ObjectSchema).properties.type?.enum?.includes(WEBHOOK_TEST_EVENT_TYPE), 'the history never holds a test event');
 });
 
 t.test('complete: exactly the endpoints the gateway mounts, each fully described', async (t) => {

@@ -7,7 +7,7 @@ import type { Secrets } from '../../../shared/secrets.js';
 import { openWebhookSecret } from '../endpoints/endpoint-secret.js';
 import { previousSecretExpiry, type WebhookEndpointRow } from '../endpoints/endpoint-resource.js';
 import type { AttemptBatch } from './attempt-batch.js';
-import { TEST_EVENT_TYPE } from '../endpoints/send-test-event.js';
+import { WEBHOOK_TEST_EVENT_TYPE } from '../../../shared/contracts/webhook-payload.js';
 import { endpointWants, notSentUnsubscribed } from '../endpoints/endpoint-wants.js';
 import type { WebhookDeliveryRow } from './delivery-resource.js';
 import { noteEndpointFailure } from './disable-failing-endpoint.js';
@@ -113,7 +113,7 @@ export async function attemptDelivery(claimed: WebhookDeliveryRow, deps: Deliver
   );
   const now = new Date();
   const attemptCount = claimed.attempt_count + 1;
-  const isTest = claimed.event_type === TEST_EVENT_TYPE;
+  const isTest = claimed.event_type === WEBHOOK_TEST_EVENT_TYPE;
   const delay = outcome.succeeded || isTest ? null : retryDelayMs(deps.settings.retrySchedule, attemptCount);
   const next = delay === null ? null : new Date(now.getTime() + delay);
   const status = outcome.succeeded ? 'succeeded' : next === null ? 'failed' : 'pending';

@@ -5,6 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import { bareHost, deliveryAddress, RefusedAddressError, type ResolvedAddress } from '../../../shared/ssrf/delivery-address.js';
 import { systemNetwork, type OutboundNetwork } from '../../../shared/ssrf/outbound-network.js';
 import { pinnedAgentsOf } from './pinned-agents.js';
+import type { WebhookHeaders } from '../../../shared/contracts/webhook-payload.js';
 
 /** At most this much of a response is read: receivers answer with a status, not a document. */
 export const RESPONSE_BODY_LIMIT = 4096;
@@ -84,6 +85,12 @@ export async function sendWebhook(message: WebhookMessage, options: SendOptions)
     .map((secret) => new Webhook(secret).sign(message.id, timestamp, message.payload))
     .join(' ');
   const port = Number(url.port || (secure ? 443 : 80));
+  // Typed by the contract the OpenAPI document's webhooks section is generated from.
+  const signedHeaders: WebhookHeaders = {
+    'webhook-id': message.id,
+    'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+    'webhook-signature': signature,
+  };
   const request: SignedRequest = {
     url,
     secure,
@@ -95,9 +102,7 @@ export async function sendWebhook(message: WebhookMessage, options: SendOptions)
     headers: {
       'content-type': 'application/json',
       'user-agent': 'workspace-crm-webhooks/1',
-      'webhook-id': message.id,
-      'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
-      'webhook-signature': signature,
+      ...signedHeaders,
     },
   };
   const first = await post(request, options.timeoutMs, outcome);

@@ -1,4 +1,4 @@
-import { TEST_EVENT_TYPE } from './send-test-event.js';
+import { WEBHOOK_TEST_EVENT_TYPE } from '../../../shared/contracts/webhook-payload.js';
 
 /**
  * Whether an endpoint with these `enabled_events` receives events of `type` now: read at
@@ -12,7 +12,7 @@ export function endpointWants(enabledEvents: readonly string[], type: string): b
 
 /** The same rule as a list, for a query that selects deliveries by type: `all`, or the types. */
 export function typesWanted(enabledEvents: readonly string[]): 'all' | readonly string[] {
-  return enabledEvents.includes('*') ? 'all' : [TEST_EVENT_TYPE, ...enabledEvents];
+  return enabledEvents.includes('*') ? 'all' : [WEBHOOK_TEST_EVENT_TYPE, ...enabledEvents];
 }
 
 /** What a delivery that came due after its type was dropped from the endpoint's `enabled_events` shows for it. */

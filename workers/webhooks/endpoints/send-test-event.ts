@@ -1,4 +1,4 @@
-import type { Event } from '../../../shared/contracts/events.js';
+import { WEBHOOK_TEST_EVENT_TYPE, type WebhookEvent } from '../../../shared/contracts/webhook-payload.js';
 import type { sendTestWebhook } from '../../../shared/contracts/webhooks.js';
 import { ConflictError } from '../../../shared/errors.js';
 import { newId } from '../../../shared/ids.js';
@@ -10,9 +10,6 @@ import { queueDeliveries } from '../deliveries/queue-delivery.js';
 import { toWebhookEndpointResource } from './endpoint-resource.js';
 import { findEndpoint } from './find-endpoint.js';
 
-/** The type of the test event: not a change, so never stored as an event nor retried. */
-export const TEST_EVENT_TYPE = 'webhook_endpoint.test';
-
 /**
  * Queues a signed test event for the endpoint, sent at once by the delivery loop: the reply
  * is the pending delivery, whose attempt the delivery log shows a moment later.
@@ -22,17 +19,17 @@ export const sendTestEventHandler: OperationHandler<typeof sendTestWebhook> = as
   const endpoint = await findEndpoint(db, input.id, { forUpdate: true });
   if (endpoint.status !== 'enabled') throw new ConflictError('The endpoint is disabled and receives nothing: enable it first.', 'id');
   const now = new Date();
-  const event: Omit<Event, 'type'> & { type: typeof TEST_EVENT_TYPE } = {
+  const event: WebhookEvent = {
     object: 'event',
     id: newId('event', now.getTime()),
-    type: TEST_EVENT_TYPE,
+    type: WEBHOOK_TEST_EVENT_TYPE,
     workspace_id: db.workspaceId,
     created_at: now.toISOString(),
     request_id: requestId === 'unknown' ? null : requestId,
     actor: await actorOf(db, context),
     data: { object: { ...toWebhookEndpointResource(endpoint) }, previous_attributes: null },
   };
-  const [row] = await queueDeliveries(db, [{ endpointId: endpoint.id, eventId: event.id, eventType: TEST_EVENT_TYPE, payload: JSON.stringify(event) }]);
+  const [row] = await queueDeliveries(db, [{ endpointId: endpoint.id, eventId: event.id, eventType: WEBHOOK_TEST_EVENT_TYPE, payload: JSON.stringify(event) }]);
   if (!row) throw new Error('the test delivery was not stored');
   afterCommit(wakeDeliveryLoop);
   return toWebhookDeliveryResource(row, []);

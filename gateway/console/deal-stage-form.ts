@@ -27,6 +27,7 @@ export function dealStageForm(view: DealStageFormView): Html {
     ${view.error ? html`<p class="error" role="alert" id="stage-error">${view.error}</p>` : ''}
     <form method="post" action="${view.base}/stage" class="inline-fields">
       <input type="hidden" name="csrf_token" value="${view.csrf}">
+      <input type="hidden" name="read_stage_id" value="${view.deal.stage_id}">
       <label for="stage_id">Stage</label>
       <select id="stage_id" name="stage_id" ${controlState(refused, 'stage_id')}>
         ${stages.map((s) => html`<option value="${s.id}" ${s.id === view.deal.stage_id ? 'selected' : ''}>${s.name}${s.archived ? ' (archived)' : ''}</option>`)}

@@ -155,7 +155,7 @@ export const updateDeal = defineOperation({
   input: UpdateDealFields.extend({
     id: Ref,
     expected_versions: ExpectedVersions,
-    expected_values: expectedValuesOf(Deal.pick({ name: true, amount: true, currency: true, contact_id: true, owner_id: true, closed_at: true, custom_fields: true })),
+    expected_values: expectedValuesOf(Deal.pick({ name: true, amount: true, currency: true, contact_id: true, owner_id: true, closed_at: true, stage_id: true, custom_fields: true })),
   }),
   output: Deal,
 });

@@ -2,6 +2,7 @@ import t from 'tap';
 import type { Contact } from '../../shared/contracts/contacts.js';
 import type { Deal } from '../../shared/contracts/deals.js';
 import type { Event } from '../../shared/contracts/events.js';
+import type { Pipeline } from '../../shared/contracts/pipelines.js';
 import type { ListPage } from '../helpers/api-types.js';
 import { signInToConsole } from '../helpers/console-forms.js';
 import { client } from '../helpers/http.js';
@@ -37,4 +38,20 @@ t.test('deal: two forms read at once changing the name: one saved; one changing 
   const answers = await Promise.all([form('Crane A'), form('Crane B'), form('Crane', '20.00')].map((fields) => forms.post(`/deals/${deal.id}/edit`, fields)));
   t.same(answers.map((a) => a.status).sort(), [303, 303, 409], 'the amount change is no conflict with either name');
   t.match((await api.get<Deal>(`/v1/deals/${deal.id}`)).body, { name: /^Crane [AB]$/, amount: 2000 });
+});
+
+t.test('deal: moving it to a stage from a page read before someone else moved it is refused (409), not undone', async (t) => {
+  const schemaApi = client(stack.baseUrl, await stack.token(wsId, ['schema:read']));
+  const pipeline = (await schemaApi.get<ListPage<Pipeline>>('/v1/pipelines')).body.data[0]!;
+  const [first, second, third] = pipeline.stages;
+  const deal = (await api.post<Deal>('/v1/deals', { name: 'Hoist', pipeline_id: pipeline.id, stage_id: first!.id })).body;
+  t.equal((await api.send('PATCH', `/v1/deals/${deal.id}`, { body: { stage_id: second!.id } })).status, 200);
+  // The page showed the first stage; its form moves to the third.
+  const stale = await forms.post(`/deals/${deal.id}/stage`, { stage_id: third!.id, read_stage_id: first!.id });
+  t.equal(stale.status, 409);
+  t.match(await stale.text(), /someone else moved this deal meanwhile/);
+  t.equal((await api.get<Deal>(`/v1/deals/${deal.id}`)).body.stage_id, second!.id, 'the other move stands');
+  const current = await forms.post(`/deals/${deal.id}/stage`, { stage_id: third!.id, read_stage_id: second!.id });
+  t.equal(current.status, 303);
+  t.equal((await api.get<Deal>(`/v1/deals/${deal.id}`)).body.stage_id, third!.id);
 });

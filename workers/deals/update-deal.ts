@@ -45,7 +45,7 @@ export const updateDealHandler: OperationHandler<typeof updateDeal> = async ({ i
   const ownerId = fields.owner_id === undefined ? undefined : await resolveOwner(db, context, fields.owner_id);
   const owner = ownerRestriction(context);
   const keys = activeKeys(dealFields);
-  refuseChangedMeanwhile('deal', toDealResource(current, keys), expectedValues, { ...fields, owner_id: ownerId, custom_fields: valuesWritten(change) });
+  refuseChangedMeanwhile('deal', toDealResource(current, keys), expectedValues, { ...fields, owner_id: ownerId, stage_id: placement?.stageId, custom_fields: valuesWritten(change) });
   if (dealUnchanged(current, { ...fields, owner_id: ownerId }, placement, change)) return toDealResource(current, keys);
 
   const row = await db

@@ -27,6 +27,7 @@ import { recordValueNames } from '../record-value-names.js';
 const NOTICES: Record<string, string> = { moved: 'The deal was moved.', created: 'The deal was created.', saved: 'The deal was saved.' };
 /** The stage form's field as the page labels it, for its refusals. */
 const LABELS = { stage_id: 'Stage' };
+const MOVED_MEANWHILE = 'Stage: someone else moved this deal meanwhile; the list shows the stage it is in now. Nothing was moved: choose the stage again to move it.';
 
 /** The deal's contact by name, or null when the member may not read it (the page shows the id). */
 async function contactNameOf(deps: GatewayDeps, req: Request, session: ConsoleSession, contactId: string | null): Promise<string | null> {
@@ -91,8 +92,14 @@ export function dealRoute(deps: GatewayDeps): Router {
   router.post('/:dealId/stage', async (req, res) => {
     const id = pathParam(req, 'dealId');
     try {
-      await callWorker(deps.bus, req, updateDeal, parseWith(updateDeal.input, { id, stage_id: textField(req, 'stage_id', 100) }));
+      // The stage the page showed: a move someone made since is refused (409), not silently undone.
+      const read = textField(req, 'read_stage_id', 100);
+      const expected = read === '' ? {} : { expected_values: { stage_id: read } };
+      await callWorker(deps.bus, req, updateDeal, parseWith(updateDeal.input, { id, stage_id: textField(req, 'stage_id', 100), ...expected }));
     } catch (error) {
+      if (crmErrorIn(error, ['conflict']) && error.details.param === 'stage_id') {
+        return show(req, res, { stageForm: { error: MOVED_MEANWHILE, status: HTTP_STATUS.conflict } });
+      }
       const stageRefused = crmErrorIn(error, ['validation_failed', 'missing_scope']) || (crmErrorIn(error, ['not_found']) && error.details.param === 'stage_id');
       if (stageRefused) return show(req, res, { stageForm: { error: refusalMessage(error, LABELS), status: HTTP_STATUS[error.code] } });
       throw error;

@@ -28,6 +28,7 @@ t.test('an update with nothing to change is a tool error naming what it can chan
     [crm, 'update_deal', { id: deal.id }, /name.*stage.*amount.*closed_at/],
     // An empty custom_fields merges nothing.
     [crm, 'update_contact', { id: contact.id, custom_fields: {} }, /first_name.*phone.*owner_id/],
+    [crm, 'update_deal', { id: deal.id, custom_fields: {} }, /name.*stage.*amount.*closed_at/],
     [studio, 'update_custom_field', { id: field.id }, /label.*options.*required.*archived/],
     [studio, 'update_pipeline', { id: pipeline.id }, /name.*is_default/],
     [studio, 'update_stage', { pipeline_id: pipeline.id, stage_id: pipeline.stages[1]?.id }, /name.*position/],
@@ -44,5 +45,8 @@ t.test('an update with nothing to change is a tool error naming what it can chan
   // A field given is a change, null too (it clears): those still go through.
   t.match(okResult(t, await callTool(crm, 'update_contact', { id: contact.id, last_name: 'Lovelace' })), { last_name: 'Lovelace' });
   t.match(okResult(t, await callTool(crm, 'update_deal', { id: deal.id, owner_id: null })), { owner_id: null });
+  // custom_fields with a value in it is a change, a null (which clears) too.
+  t.match(okResult(t, await callTool(crm, 'update_deal', { id: deal.id, custom_fields: { source: 'Fair' } })), { custom_fields: { source: 'Fair' } });
+  t.match(okResult(t, await callTool(crm, 'update_deal', { id: deal.id, custom_fields: { source: null } })), { custom_fields: { source: null } });
   t.match(okResult(t, await callTool(studio, 'update_stage', { pipeline_id: pipeline.id, stage_id: pipeline.stages[1]?.id, position: 0 })), { stage: { position: 0 } });
 });

@@ -155,7 +155,7 @@ t.test('a custom field value of the wrong kind says how to write it; an archived
     [{ motto: true }, /custom_fields\.motto: must be text, not true or false: write "true" in quotes\.$/],
     [{ revenue: '1,500' }, /custom_fields\.revenue: must be a number such as 1500 or -12\.5 \(digits, a dot before decimals, no thousands separators or units\)\.$/],
     [{ revenue: '$20' }, /custom_fields\.revenue: must be a number such as 1500/],
-    [{ legacy: 'x' }, /custom_fields\.legacy: the field "legacy" is archived and cannot be written: leave it out, or restore the field first \(archived: false\)\.$/],
+    [{ legacy: 'x' }, /custom_fields\.legacy: the field "legacy" is archived and cannot be written: leave it out, or have the field restored first \(archived: false, with PATCH \/v1\/custom-fields\/\{id\} or Studio's update_custom_field\)\.$/],
   ] as const) {
     const refused = await call(writer, 'update_contact', { id: ada.id, custom_fields: custom });
     t.match(refused.structuredContent, { code: 'validation_failed', param: `custom_fields.${Object.keys(custom)[0]}`, message }, JSON.stringify(custom));

@@ -113,7 +113,7 @@ function checkedCustomFieldChange(
     }
     if (field.archived) {
       // Else a caller corrects the value and is refused again: the key is what to change.
-      problems.push(new ValidationError(`${param}: the field "${key}" is archived and cannot be written: leave it out, or restore the field first (archived: false).`, param));
+      problems.push(new ValidationError(`${param}: the field "${key}" is archived and cannot be written: leave it out, or have the field restored first (archived: false, with PATCH /v1/custom-fields/{id} or Studio's update_custom_field).`, param));
       continue;
     }
     if (value === null) {

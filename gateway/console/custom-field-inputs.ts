@@ -44,8 +44,22 @@ export function customFieldFormOf(req: Request, fields: readonly CustomField[], 
 /** A stored value as the form types it: a number in plain digits (never 1e-7, which the form would refuse), yes/no as true/false; none is empty. */
 function textOf(value: CustomFieldValue | undefined): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'number') return value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 });
+  if (typeof value === 'number') return plainDigits(value);
   return String(value);
+}
+
+/**
+ * A number in plain digits that reads back as the same number: 1e-21 as 0.000…001, where
+ * toLocaleString (at most 20 decimals) gave 0, and a save of the form then changed it.
+ */
+function plainDigits(value: number): string {
+  const text = String(value); // the shortest text that reads back as the same number
+  const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
+  if (!m) return text;
+  const [, sign = '', lead = '', rest = '', exponent = '0'] = m;
+  const shift = Number(exponent);
+  if (shift < 0) return `${sign}0.${'0'.repeat(-shift - 1)}${lead}${rest}`;
+  return `${sign}${lead}${rest}${'0'.repeat(Math.max(0, shift - rest.length))}`;
 }
 
 /** A record's values of the active fields as an edit form shows them. */

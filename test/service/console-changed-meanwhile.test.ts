@@ -5,6 +5,7 @@ import type { Event } from '../../shared/contracts/events.js';
 import type { Pipeline } from '../../shared/contracts/pipelines.js';
 import type { ListPage } from '../helpers/api-types.js';
 import { signInToConsole } from '../helpers/console-forms.js';
+import { field } from '../helpers/oauth-forms.js';
 import { client } from '../helpers/http.js';
 import { useStack } from '../helpers/shared-stack.js';
 import { TEST_PASSWORD } from '../helpers/stack.js';
@@ -54,4 +55,20 @@ t.test('deal: moving it to a stage from a page read before someone else moved it
   const current = await forms.post(`/deals/${deal.id}/stage`, { stage_id: third!.id, read_stage_id: second!.id });
   t.equal(current.status, 303);
   t.equal((await api.get<Deal>(`/v1/deals/${deal.id}`)).body.stage_id, third!.id);
+});
+
+t.test('contact: custom values no form can give back as stored (blank text, CR line breaks, 1e-21) are edited without a false 409', async (t) => {
+  const schemaApi = client(stack.baseUrl, await stack.token(wsId, ['schema:write']));
+  for (const [key, type] of [['nickname', 'text'], ['memo', 'text'], ['tiny', 'number']] as const) {
+    t.equal((await schemaApi.post('/v1/custom-fields', { object_type: 'contact', key, label: key, type })).status, 201);
+  }
+  const stored = { nickname: '', memo: 'line one\r\nline two', tiny: 1e-21 };
+  const contact = (await api.post<Contact>('/v1/contacts', { first_name: 'Cy', phone: '+1 415 555 0981', custom_fields: stored })).body;
+  const html = await (await forms.browser.request(`${stack.baseUrl}/console/w/${wsId}/contacts/${contact.id}/edit`)).text();
+  t.equal(field(html, 'original_custom_fields.tiny'), '0.000000000000000000001', 'the number in digits that read back as it');
+  const base = { first_name: 'Cy', original_first_name: 'Cy', last_name: '', original_last_name: '', email: '', original_email: '', phone: '+14155550981', original_phone: '+14155550981', status: 'active', original_status: 'active' };
+  const read = { 'original_custom_fields.nickname': '', 'original_custom_fields.memo': 'line one\r\nline two', 'original_custom_fields.tiny': field(html, 'original_custom_fields.tiny') };
+  const saved = await forms.post(`/contacts/${contact.id}/edit`, { ...base, ...read, 'custom_fields.nickname': 'Cyd', 'custom_fields.memo': 'line one', 'custom_fields.tiny': '2' });
+  t.equal(saved.status, 303, await saved.text());
+  t.match((await api.get<Contact>(`/v1/contacts/${contact.id}`)).body.custom_fields, { nickname: 'Cyd', memo: 'line one', tiny: 2 });
 });

@@ -4,14 +4,24 @@ import { ConflictError } from '../../shared/errors.js';
 
 type Values = Readonly<Record<string, unknown>> & { custom_fields?: CustomFieldValues | undefined };
 
+/**
+ * A value as a form can give it back: an HTML form has no null and sends line breaks as LF, so
+ * text that is blank or holds CR (stored so through REST) would otherwise never match what an
+ * edit form read, and every save of that field would be a conflict.
+ */
+function asFormReads(value: unknown): unknown {
+  if (typeof value !== 'string') return value ?? null;
+  return value.trim() === '' ? null : value.replace(/\r\n?/g, '\n');
+}
+
 /** A record's fields (custom fields as custom_fields.<key>), flat, missing custom values as null. */
 function flatten(values: Values): Map<string, unknown> {
   const flat = new Map<string, unknown>();
   for (const [field, value] of Object.entries(values)) {
     if (field === 'custom_fields' || value === undefined) continue;
-    flat.set(field, value);
+    flat.set(field, asFormReads(value));
   }
-  for (const [key, value] of Object.entries(values.custom_fields ?? {})) flat.set(`custom_fields.${key}`, value ?? null);
+  for (const [key, value] of Object.entries(values.custom_fields ?? {})) flat.set(`custom_fields.${key}`, asFormReads(value));
   return flat;
 }
 

@@ -45,9 +45,9 @@ const Phone = cleanText(40)
 /** The body of POST /v1/contacts, and the input of contacts.create. */
 export const CreateContactInput = z
   .strictObject({
-    first_name: FirstName,
-    last_name: LastName.nullable().optional().describe('Empty text clears it, as null does'),
-    email: Email.nullable().optional(),
+    first_name: FirstName.describe('The first (given) name as the person writes it, e.g. Ada; at most 100 characters'),
+    last_name: LastName.nullable().optional().describe('The last (family) name, e.g. Lovelace; at most 100 characters. Empty text clears it, as null does'),
+    email: Email.nullable().optional().describe('One e-mail address, e.g. ada@example.com; null: none (on update, clears it)'),
     phone: Phone,
     status: ContactStatus.optional().describe('Default on create: active'),
     custom_fields: CustomFieldValues.optional().describe('Values checked against the custom field definitions; null clears'),

@@ -51,7 +51,7 @@ const PIPELINE_ID = 'A pipeline id (pipe_…), not a name; describe_schema (GET 
 
 const DealFields = z.strictObject({
   // Something that shows, as a contact's first name and a stage's: a name of only U+200B is a blank card on the board.
-  name: shownText(200, 'is required'),
+  name: shownText(200, 'is required').describe('What the deal is called, as shown on the board, e.g. "Acme renewal 2026"; at most 200 characters'),
   pipeline_id: Ref.describe(`${PIPELINE_ID} On create, default: the default pipeline, or the pipeline of stage_id. Moving a deal to another pipeline takes a stage_id of that pipeline too (or its first stage).`),
   stage_id: Ref.describe("A stage id (stg_…). On create, default: the first stage of the pipeline. A stage of the deal's pipeline, unless pipeline_id moves it."),
   stage: cleanText(100)
@@ -62,7 +62,9 @@ const DealFields = z.strictObject({
   currency: Currency.nullable().describe('An ISO 4217 code, e.g. USD or EUR (case does not matter). Required with an amount'),
   contact_id: Ref.nullable().describe('The contact (con_…) the deal is with; null: none. Linking a contact needs contacts:read as well (else 403 missing_scope); null unlinks without it'),
   owner_id: OwnerIdInput.create,
-  custom_fields: CustomFieldValues,
+  custom_fields: CustomFieldValues.describe(
+    'Values of deal custom fields by key, e.g. {"region": "EMEA"}; describe_schema lists the keys and types. null for a key clears it; on update, keys not given keep their value',
+  ),
   closed_at: Instant.nullable().describe(
     'When the deal closed: ISO 8601 with its offset, e.g. 2026-01-31T16:00:00Z; null: open. Never set for you: moving the deal to a stage such as Won leaves it as it was',
   ),

@@ -109,6 +109,18 @@ t.test('count_deals: the count and the amounts per stage and currency, with the 
   t.match(none.structuredContent, { code: 'not_found', param: 'stage' });
 });
 
+t.test('count_deals with a pipeline lists every active stage in order, those with no deals as 0', async (t) => {
+  const empty = (await admin.post<Pipeline>('/v1/pipelines', { name: 'Quiet', stages: ['Lead', 'Proposal', 'Signed'] })).body;
+  const none = ok(t, await call(writer, 'count_deals', { pipeline: 'Quiet' })) as { count: number; by_stage: { stage_id: string; stage_name: string; count: number; amounts: unknown[] }[] };
+  t.equal(none.count, 0);
+  t.same(none.by_stage.map((s) => [s.stage_name, s.count, s.amounts]), [['Lead', 0, []], ['Proposal', 0, []], ['Signed', 0, []]], 'the stages are there, not []');
+  await admin.post('/v1/deals', { name: 'Quiet deal', pipeline_id: empty.id, stage: 'Proposal' });
+  const one = ok(t, await call(writer, 'count_deals', { pipeline: empty.id })) as typeof none;
+  t.same(one.by_stage.map((s) => [s.stage_name, s.count]), [['Lead', 0], ['Proposal', 1], ['Signed', 0]], 'in stage order, zero included');
+  const byStage = ok(t, await call(writer, 'count_deals', { pipeline: 'Quiet', stage: 'Signed' })) as typeof none;
+  t.same(byStage.by_stage, [], 'a stage filter keeps to stages with matching deals');
+});
+
 t.test('a stage or pipeline named with İ is found by its own name (Postgres folds İ to i, JavaScript to two characters)', async (t) => {
   const turkish = (await admin.post<Pipeline>('/v1/pipelines', { name: 'İhracat', stages: ['İletişim', 'Kapanış'] })).body;
   const deal = (await admin.post<{ id: string }>('/v1/deals', { name: 'Export deal', pipeline_id: turkish.id, stage: 'İletişim' })).body;

@@ -8,7 +8,7 @@ import { applicableDealFilters, explainEmptyResult, whereDealFilters } from './d
 import { amountSum } from './money.js';
 import { stagesWithPipelines } from './stages-with-pipelines.js';
 
-/** How many deals match, and their count and amount per stage and currency, in pipeline and stage order. */
+/** How many deals match, and their count and amount per stage and currency, in pipeline and stage order; with a pipeline filter, every active stage of it (zero included). */
 export const countDealsHandler: OperationHandler<typeof countDeals> = async ({ input, context, db }) =>
   withListSettings(db, 'deal', async (settings, current) => {
     const range = resolveCreatedRange(input, settings.time_zone, new Date());
@@ -23,7 +23,9 @@ export const countDealsHandler: OperationHandler<typeof countDeals> = async ({ i
     const groups = await whereDealFilters(query, applied).execute();
     if (groups.length === 0) await explainEmptyResult(db, context, input);
 
-    const stages = await stagesWithPipelines(db, groups.map((g) => g.stage_id));
+    // With a pipeline and no stage filter, its empty stages too: a by_stage of [] read as "the pipeline has no stages".
+    const wholePipeline = applied.stage_ids === undefined ? applied.pipeline_id : undefined;
+    const stages = await stagesWithPipelines(db, groups.map((g) => g.stage_id), wholePipeline);
     const byStage = stages.map((s) => {
       const own = groups.filter((g) => g.stage_id === s.id);
       return {

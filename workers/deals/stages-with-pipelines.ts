@@ -1,13 +1,20 @@
 import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
 
-/** These stages with their pipelines' names, in pipeline order as list_pipelines and GET /v1/pipelines give it (the default first, then oldest first) and stage order. */
-export async function stagesWithPipelines(db: WorkspaceSql, stageIds: readonly string[]) {
-  if (stageIds.length === 0) return [];
+/**
+ * These stages with their pipelines' names, in pipeline order as list_pipelines and GET /v1/pipelines give it (the default first, then oldest first) and stage order.
+ * `activeOf`: every active stage of this pipeline too, so a stage holding nothing is listed rather than missing.
+ */
+export async function stagesWithPipelines(db: WorkspaceSql, stageIds: readonly string[], activeOf?: string) {
+  if (stageIds.length === 0 && activeOf === undefined) return [];
   return db
     .selectFrom('stages as s')
     .innerJoin(db.table('pipelines', 'p'), 'p.id', 's.pipeline_id')
     .select(['s.id', 's.name', 's.pipeline_id', 'p.name as pipeline_name'])
-    .where('s.id', 'in', [...new Set(stageIds)])
+    .where((eb) => {
+      const listed = stageIds.length > 0 ? [eb('s.id', 'in', [...new Set(stageIds)])] : [];
+      const active = activeOf !== undefined ? [eb.and([eb('s.pipeline_id', '=', activeOf), eb('s.archived_at', 'is', null)])] : [];
+      return eb.or([...listed, ...active]);
+    })
     .orderBy('p.is_default', 'desc')
     .orderBy('p.created_at')
     .orderBy('p.id')

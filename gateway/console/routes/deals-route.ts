@@ -30,7 +30,7 @@ export function dealsRoute(deps: GatewayDeps): Router {
    */
   const boardColumns = async (req: Request, pipeline: Pipeline): Promise<StageColumn[]> => {
     const { result: totals } = await callWorker(deps.bus, req, countDeals, { pipeline_id: pipeline.id });
-    const holding = new Set(totals.by_stage.map((s) => s.stage_id));
+    const holding = new Set(totals.by_stage.filter((s) => s.count > 0).map((s) => s.stage_id));
     return Promise.all(
       pipeline.stages.map((s) => (holding.has(s.id) ? stageColumn(req, pipeline.id, s, PER_STAGE) : { stage: s, deals: [], nextCursor: null })),
     );

@@ -59,7 +59,10 @@ const DealFields = z.strictObject({
     .describe("Instead of stage_id: a stage's name (case does not matter), in the deal's pipeline (or the one pipeline_id names); a stage id (stg_…) is taken too, as the deal lists' stage filter takes one"),
   // Said where the argument is, not only in a tool's description: 1500 meant as $1,500 is stored as $15.00, and nothing refuses it.
   amount: Amount.nullable().describe('In minor units of the currency, a whole number: 150000 is 1,500.00 USD (cents), 1500 is 1,500 JPY (which has none); null: no amount'),
-  currency: Currency.nullable().describe('An ISO 4217 code, e.g. USD or EUR (case does not matter). Required with an amount'),
+  // Alone it is kept on purpose (a deal known to be in EUR, its amount not yet), and clearing an amount leaves it; said so a model does not read it as a value.
+  currency: Currency.nullable().describe(
+    'An ISO 4217 code, e.g. USD or EUR (case does not matter). Required with an amount. Without one it only records the currency the amount will be in: the deal has no value, and count_deals adds nothing for it',
+  ),
   contact_id: Ref.nullable().describe('The contact (con_…) the deal is with; null: none. Linking a contact needs contacts:read as well (else 403 missing_scope); null unlinks without it'),
   owner_id: OwnerIdInput.create,
   custom_fields: CustomFieldValues.describe(

@@ -121,6 +121,14 @@ t.test('count_deals with a pipeline lists every active stage in order, those wit
   t.same(byStage.by_stage, [], 'a stage filter keeps to stages with matching deals');
 });
 
+t.test('create_deal: a currency without an amount is kept as the currency to come, and its description says so', async (t) => {
+  const { tools } = await writer.listTools();
+  const currency = (tools.find((tool) => tool.name === 'create_deal')?.inputSchema.properties as Record<string, { description?: string }>).currency;
+  t.match(currency?.description, /Required with an amount\. Without one it only records the currency the amount will be in: the deal has no value/);
+  const deal = ok(t, await call(writer, 'create_deal', { name: 'Euro, amount to come', currency: 'eur' }));
+  t.match(deal, { amount: null, currency: 'EUR' });
+});
+
 t.test('a stage or pipeline named with İ is found by its own name (Postgres folds İ to i, JavaScript to two characters)', async (t) => {
   const turkish = (await admin.post<Pipeline>('/v1/pipelines', { name: 'İhracat', stages: ['İletişim', 'Kapanış'] })).body;
   const deal = (await admin.post<{ id: string }>('/v1/deals', { name: 'Export deal', pipeline_id: turkish.id, stage: 'İletişim' })).body;

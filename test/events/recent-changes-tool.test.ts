@@ -113,21 +113,33 @@ t.test('days and periods are read in the workspace time zone, and echoed as the 
   t.equal((await admin.send('PATCH', '/v1/workspace', { body: { time_zone: 'Asia/Tokyo' } })).status, 200);
   t.equal((await admin.post('/v1/contacts', { first_name: 'Yuki', phone: '+81 3-1234-5678' })).status, 201);
   const agent = await connect(await stack.token(T, ['contacts:read', 'events:read']));
-  type Ranged = Result & { structuredContent?: { applied_range?: { created_after: string | null; created_before: string | null; time_zone: string } } };
+  type Ranged = Result & { structuredContent?: { applied_range?: { since: string | null; before: string | null; time_zone: string } } };
 
   const today = (await agent.callTool({ name: 'recent_changes', arguments: { within: 'today', object_type: 'contact' } })) as Ranged;
   t.notOk(today.isError, JSON.stringify(today.content));
   t.same(today.structuredContent?.changes.map((c) => c.type), ['contact.created']);
   const range = today.structuredContent?.applied_range;
   t.equal(range?.time_zone, 'Asia/Tokyo');
-  t.match(range?.created_after, /T15:00:00\.000Z$/, "today begins at Tokyo's midnight, 15:00 UTC the day before");
-  t.equal(Date.parse(range?.created_before ?? '') - Date.parse(range?.created_after ?? ''), 86_400_000);
+  t.match(range?.since, /T15:00:00\.000Z$/, "today begins at Tokyo's midnight, 15:00 UTC the day before");
+  t.equal(Date.parse(range?.before ?? '') - Date.parse(range?.since ?? ''), 86_400_000);
 
   const fromDay = (await agent.callTool({ name: 'recent_changes', arguments: { since: '2020-01-01', object_type: 'contact' } })) as Ranged;
-  t.equal(fromDay.structuredContent?.applied_range?.created_after, '2019-12-31T15:00:00.000Z', 'a day starts at its start there');
+  t.equal(fromDay.structuredContent?.applied_range?.since, '2019-12-31T15:00:00.000Z', 'a day starts at its start there');
   t.equal(fromDay.structuredContent?.changes.length, 1);
   const plain = (await agent.callTool({ name: 'recent_changes', arguments: { since: '2020-01-01T00:00:00Z' } })) as Ranged;
   t.equal(plain.structuredContent?.applied_range, undefined, 'an instant needs no time zone');
+
+  const { tools } = await agent.listTools();
+  const tool = tools.find((x) => x.name === 'recent_changes');
+  const since = (tool?.inputSchema.properties as Record<string, { description?: string }>).since;
+  t.match(since?.description, /strictly after this instant \(exclusive: a change at exactly it is left out/, 'since says an instant itself is not included');
+  t.match(since?.description, /start of this day .* inclusive/, 'and a day is, from its start');
+  t.match(since?.description, /applied_range\.since/, 'and names its echo');
+  t.notMatch(JSON.stringify(tool?.outputSchema), /created_after|created_before/, 'the echo uses the names the tool takes');
+  t.same(Object.keys(range ?? {}).sort(), ['before', 'since', 'time_zone']);
+  const at = (today.structuredContent as { changes: { at: string; type: string }[] } | undefined)?.changes[0]?.at ?? '';
+  const fromThatInstant = (await agent.callTool({ name: 'recent_changes', arguments: { since: at, object_type: 'contact' } })) as Ranged;
+  t.same(fromThatInstant.structuredContent?.changes, [], 'a change at the since instant itself is not listed, as the description says');
 
   const both = (await agent.callTool({ name: 'recent_changes', arguments: { since: '2020-01-01', within: 'today' } })) as Result;
   t.ok(both.isError, 'since and within together are an error');

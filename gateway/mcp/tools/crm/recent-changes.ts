@@ -56,6 +56,16 @@ const Change = z.object({
   record: z.record(z.string(), z.unknown()).describe('The record after the change (as it was, for a deletion)'),
 });
 
+/**
+ * The range applied, in the tool's own words: REST's created_after/created_before echoed to a
+ * model that sent since left it to guess which is which, and whether the start is included.
+ */
+const AppliedChangesRange = z.object({
+  since: z.string().nullable().describe('The start of the day in since or the period in within (UTC ISO 8601), inclusive: changes at or after it are listed; null when open'),
+  before: z.string().nullable().describe('Changes before this instant (exclusive, UTC ISO 8601) are listed: the end of the period given in within; null when open'),
+  time_zone: AppliedRange.shape.time_zone,
+});
+
 export const recentChangesTool = defineTool({
   name: 'recent_changes',
   title: 'Recent changes',
@@ -73,12 +83,18 @@ export const recentChangesTool = defineTool({
       .optional()
       .describe("One actor's changes: the by.id of a change (a token tok_…, an agent gnt_…, a user usr_…)"),
     since: dayOrInstant('within').optional().describe(
-      'Only changes after this instant (ISO 8601 with its offset), or from the start of this day (YYYY-MM-DD) in the workspace time zone',
+      "Only changes strictly after this instant (exclusive: a change at exactly it is left out, so the newest change's at gives only newer ones; ISO 8601 with its offset, e.g. 2026-01-31T16:00:00Z), or from the start of this day (YYYY-MM-DD) in the workspace time zone, inclusive. A day is echoed as applied_range.since",
     ),
-    within: CreatedWithin.optional().describe('Only changes in this period of the workspace time zone, e.g. today or last_7_days. Not with since'),
+    within: CreatedWithin.optional().describe(
+      'Only changes in this period of the workspace time zone, e.g. today or last_7_days; echoed as applied_range.since (inclusive) and applied_range.before (exclusive). Not with since',
+    ),
     ...PagingInput,
   },
-  output: z.object({ changes: z.array(Change), ...PageInfo, applied_range: AppliedRange.optional() }),
+  output: z.object({
+    changes: z.array(Change),
+    ...PageInfo,
+    applied_range: AppliedChangesRange.optional().describe('For a day in since or a period in within: the instants they meant'),
+  }),
   opInput: ({ object_id: objectId, object_type: objectType, type, actor_kind: actorKind, actor_id: actorId, since, within, limit, cursor }) => {
     if (type && objectType && !type.startsWith(`${objectType}.`)) {
       throw new ValidationError(`type ${type} is not a change to a ${objectType}; give one of them, or a matching pair.`, 'type');
@@ -107,6 +123,8 @@ export const recentChangesTool = defineTool({
     })),
     has_more: page.has_more,
     next_cursor: page.next_cursor,
-    ...(page.applied_range ? { applied_range: page.applied_range } : {}),
+    ...(page.applied_range
+      ? { applied_range: { since: page.applied_range.created_after, before: page.applied_range.created_before, time_zone: page.applied_range.time_zone } }
+      : {}),
   }),
 });

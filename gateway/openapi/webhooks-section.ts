@@ -17,7 +17,7 @@ export function webhooksSection(): ZodOpenApiPathsObject {
         description: [
           'Sent to the url of each enabled endpoint whose enabled_events match the type, signed per the Standard Webhooks specification (https://www.standardwebhooks.com/) with the endpoint secret (whsec_…).',
           'Verify before trusting the body: new Webhook(secret).verify(rawBody, headers) with any Standard Webhooks library, on the body exactly as received.',
-          'At least once: deduplicate on webhook-id. A 2xx answer within WEBHOOK_TIMEOUT (10 s) is a success; redirects are not followed; anything else is retried on WEBHOOK_RETRY_SCHEDULE (about 24 hours).',
+          'At least once: deduplicate on webhook-id. A 2xx answer within WEBHOOK_TIMEOUT (10 s unless configured) is a success; redirects are not followed; anything else is retried on WEBHOOK_RETRY_SCHEDULE (about 24 hours by default), except a test event, which is sent once.',
         ].join('\n\n'),
         tags: ['Webhooks'],
         security: [],
@@ -25,7 +25,7 @@ export function webhooksSection(): ZodOpenApiPathsObject {
         requestBody: { required: true, content: { 'application/json': { schema: WebhookEvent } } },
         responses: {
           '2XX': { description: 'Received: the delivery succeeded. The body, if any, is ignored (at most 4 KB of it is read).' },
-          default: { description: 'Not received: the delivery is retried on its schedule, then failed; each attempt is kept with its status (GET /v1/webhook-endpoints/{id}/deliveries).' },
+          default: { description: 'Not received: the delivery is retried on its schedule, then failed (a test event is not retried); each attempt is kept with its status (GET /v1/webhook-endpoints/{id}/deliveries).' },
         },
       },
     },

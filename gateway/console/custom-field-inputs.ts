@@ -157,7 +157,8 @@ function control(field: CustomField, typed: string, refused: Refused, demanded: 
       // the tag is the one the HTML parser drops, so a value starting with one keeps it. Any
       // other in a one-line input, where Enter sends the form rather than adding a line break
       // to a value such as an account code.
-      if (typed.includes('\n')) {
+      // A lone CR too (REST keeps one): an input would drop it, and a save of other fields with it.
+      if (/[\r\n]/.test(typed)) {
         return html`<textarea id="${id}" name="${name}" rows="3" maxlength="2000" autocomplete="off" ${required} ${controlState(refused, name)}>
 ${typed}</textarea>`;
       }

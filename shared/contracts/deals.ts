@@ -61,12 +61,12 @@ const DealFields = z.strictObject({
   amount: Amount.nullable().describe('In minor units of the currency, a whole number: 150000 is 1,500.00 USD (cents), 1500 is 1,500 JPY (which has none); null: no amount'),
   // Alone it is kept on purpose (a deal known to be in EUR, its amount not yet), and clearing an amount leaves it; said so a model does not read it as a value.
   currency: Currency.nullable().describe(
-    'An ISO 4217 code, e.g. USD or EUR (case does not matter). Required with an amount. Without one it only records the currency the amount will be in: the deal has no value, and count_deals adds nothing for it',
+    'An ISO 4217 code, e.g. USD or EUR (case does not matter). Required with an amount. On a deal without an amount it only records the currency the amount will be in: the deal has no value. On a deal with an amount, changing it alone changes the currency that amount is in (the number stays)',
   ),
   contact_id: Ref.nullable().describe('The contact (con_…) the deal is with; null: none. Linking a contact needs contacts:read as well (else 403 missing_scope); null unlinks without it'),
   owner_id: OwnerIdInput.create,
   custom_fields: CustomFieldValues.describe(
-    'Values of deal custom fields by key, e.g. {"region": "EMEA"}; describe_schema lists the keys and types. null for a key clears it; on update, keys not given keep their value',
+    'Values of deal custom fields by key, e.g. {"region": "EMEA"}; describe_schema (GET /v1/schema) lists the keys and types. null for a key clears it; on update, keys not given keep their value',
   ),
   closed_at: Instant.nullable().describe(
     'When the deal closed: ISO 8601 with its offset, e.g. 2026-01-31T16:00:00Z; null: open. Never set for you: moving the deal to a stage such as Won leaves it as it was',

@@ -72,3 +72,23 @@ t.test('contact: custom values no form can give back as stored (blank text, CR l
   t.equal(saved.status, 303, await saved.text());
   t.match((await api.get<Contact>(`/v1/contacts/${contact.id}`)).body.custom_fields, { nickname: 'Cyd', memo: 'line one', tiny: 2 });
 });
+
+t.test('deal: a stage move from a page read before someone moved the deal to another pipeline is that conflict (409), not a stage refusal', async (t) => {
+  const schemaApi = client(stack.baseUrl, await stack.token(wsId, ['schema:read', 'schema:write']));
+  const home = (await schemaApi.get<ListPage<Pipeline>>('/v1/pipelines')).body.data[0]!;
+  const other = (await schemaApi.post<Pipeline>('/v1/pipelines', { name: 'Renewals', stages: ['Due', 'Renewed'] })).body;
+  const deal = (await api.post<Deal>('/v1/deals', { name: 'Winch', pipeline_id: home.id, stage_id: home.stages[0]!.id })).body;
+  t.equal((await api.send('PATCH', `/v1/deals/${deal.id}`, { body: { pipeline_id: other.id, stage_id: other.stages[0]!.id } })).status, 200);
+  const stale = await forms.post(`/deals/${deal.id}/stage`, { stage_id: home.stages[1]!.id, read_stage_id: home.stages[0]!.id });
+  t.equal(stale.status, 409);
+  t.match(await stale.text(), /someone else moved this deal meanwhile/);
+  t.equal((await api.get<Deal>(`/v1/deals/${deal.id}`)).body.stage_id, other.stages[0]!.id, 'the other move stands');
+});
+
+t.test('contact: a custom text value with a lone CR (REST keeps one) is shown in a text area, so a save of another field keeps it', async (t) => {
+  const schemaApi = client(stack.baseUrl, await stack.token(wsId, ['schema:write']));
+  t.equal((await schemaApi.post('/v1/custom-fields', { object_type: 'contact', key: 'crnote', label: 'crnote', type: 'text' })).status, 201);
+  const contact = (await api.post<Contact>('/v1/contacts', { first_name: 'Di', phone: '+1 415 555 0982', custom_fields: { crnote: 'one\rtwo' } })).body;
+  const html = await (await forms.browser.request(`${stack.baseUrl}/console/w/${wsId}/contacts/${contact.id}/edit`)).text();
+  t.match(html, /<textarea id="field-crnote" name="custom_fields\.crnote"/);
+});

@@ -124,7 +124,7 @@ t.test('count_deals with a pipeline lists every active stage in order, those wit
 t.test('create_deal: a currency without an amount is kept as the currency to come, and its description says so', async (t) => {
   const { tools } = await writer.listTools();
   const currency = (tools.find((tool) => tool.name === 'create_deal')?.inputSchema.properties as Record<string, { description?: string }>).currency;
-  t.match(currency?.description, /Required with an amount\. Without one it only records the currency the amount will be in: the deal has no value/);
+  t.match(currency?.description, /Required with an amount\. On a deal without an amount it only records the currency the amount will be in: the deal has no value\. On a deal with an amount, changing it alone changes the currency/);
   const deal = ok(t, await call(writer, 'create_deal', { name: 'Euro, amount to come', currency: 'eur' }));
   t.match(deal, { amount: null, currency: 'EUR' });
 });

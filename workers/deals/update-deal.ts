@@ -35,6 +35,9 @@ export const updateDealHandler: OperationHandler<typeof updateDeal> = async ({ i
   const dealFields = await loadDealFields(db);
   const change = customFields === undefined ? null : customFieldChange(dealFields, 'deal', customFields);
   refuseClearingRequired(change, current.custom_fields);
+  // A stage move from a page read before someone moved the deal (to another pipeline too) is that
+  // conflict, not the refusal of a stage outside the pipeline the deal is in now.
+  refuseChangedMeanwhile('deal', { stage_id: current.stage_id }, expectedValues?.stage_id === undefined ? undefined : { stage_id: expectedValues.stage_id }, { stage_id: stageId });
   const placement =
     pipelineId === undefined && stageId === undefined && stageName === undefined
       ? undefined

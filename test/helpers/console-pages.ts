@@ -70,3 +70,16 @@ export async function check(t: Test, page: Page, name: string): Promise<void> {
 export async function shownText(page: Page, id: string): Promise<string> {
   return (await page.locator(`#${id}`).innerText()).trim();
 }
+
+/** Clicks a form's button and answers the status of the POST it sent, once the next page has loaded. */
+export async function submit(page: Page, button: string): Promise<number> {
+  const [response] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: button, exact: true }).click()]);
+  await page.waitForLoadState();
+  return response.status();
+}
+
+/** What the page's clipboard holds (needs the clipboard permissions on its context). */
+export async function clipboard(page: Page): Promise<string> {
+  // A string, evaluated in the page: the tests are compiled without the DOM library.
+  return page.evaluate<string>('navigator.clipboard.readText()');
+}

@@ -40,14 +40,14 @@ import {
  * Runs: REST_RUNS per endpoint, TOOL_RUNS per tool, RPC_RUNS raw JSON-RPC bodies
  * (scaled by FC_RUNS_FACTOR; FC_SEED and FC_PATH replay what fc.assert reports), within
  * the file's time budget: a slow machine runs fewer cases (each property says how many)
- * rather than hitting tap's 300 s timeout.
+ * rather than running into tap's per-file timeout (600 s, package.json).
  */
 // Sized for `npm test` on two cores, where this file shares the CPU with the others; each run
 // draws new cases (a new seed), and FC_RUNS_FACTOR=10 runs ten times as many.
 const REST_RUNS = 60;
 const TOOL_RUNS = 40;
 const RPC_RUNS = 100;
-/** From the start of the process, stack and seed included; the rest of the 300 s is margin. */
+/** From the start of the process, stack and seed included; the rest of the file's timeout is margin. */
 const PROPERTIES_BUDGET_MS = 150_000;
 const PROPERTY_MAX_MS = 10_000;
 

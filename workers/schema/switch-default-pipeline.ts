@@ -1,8 +1,8 @@
-import { sql } from 'kysely';
 import type { Pipeline } from '../../shared/contracts/pipelines.js';
 import { isoTimestamp } from '../../shared/db/sql.js';
 import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
 import { loadPipeline } from './pipeline-resource.js';
+import { lockUntilTransactionEnds } from '../../shared/db/transaction-lock.js';
 
 /** A pipeline that stopped being the default, as it was and as it is. */
 export interface ClearedDefault {
@@ -17,7 +17,7 @@ export interface ClearedDefault {
  * default they saw and both set theirs, which pipelines_one_default_key refuses with a 500.
  */
 export async function clearDefaultPipeline(tx: WorkspaceSql, nextId: string): Promise<ClearedDefault | null> {
-  await sql`select pg_advisory_xact_lock(hashtextextended(${`crm default pipeline:${tx.workspaceId}`}, 0))`.execute(tx.global);
+  await lockUntilTransactionEnds(tx.global, `crm default pipeline:${tx.workspaceId}`);
   // Read after the lock: a switch that committed meanwhile is seen. At most one (the unique index).
   const current = await tx.selectFrom('pipelines').select('id').where('is_default', '=', true).where('id', '!=', nextId).executeTakeFirst();
   if (!current) return null;

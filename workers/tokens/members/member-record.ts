@@ -1,9 +1,9 @@
-import { sql } from 'kysely';
 import type { Permission } from '../../../shared/auth/permissions.js';
 import type { MemberEventObject, MemberRecord } from '../../../shared/contracts/members.js';
 import type { Membership } from '../../../shared/db/entities/index.js';
 import { isoTimestamp } from '../../../shared/db/sql.js';
 import type { WorkspaceSql } from '../../../shared/db/workspace-sql.js';
+import { lockUntilTransactionEnds } from '../../../shared/db/transaction-lock.js';
 
 /** Members of a workspace with their e-mail addresses; one user's when `userId` is given. */
 export async function memberRecords(db: WorkspaceSql, userId?: string): Promise<MemberRecord[]> {
@@ -33,7 +33,7 @@ export function memberEventObject(db: WorkspaceSql, record: MemberRecord): Membe
  * changed let two administrators be demoted (or removed) at once, each counting the other.
  */
 export async function otherAdministrators(db: WorkspaceSql, exceptUserId: string): Promise<number> {
-  await sql`select pg_advisory_xact_lock(hashtextextended(${`crm administrators:${db.workspaceId}`}, 0))`.execute(db.global);
+  await lockUntilTransactionEnds(db.global, `crm administrators:${db.workspaceId}`);
   const row = await db
     .selectFrom('memberships')
     .select((eb) => eb.fn.countAll<string>().as('n'))

@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
 import type { EntityManager } from '../../../shared/db/orm.js';
 import { sqlOf } from '../../../shared/db/sql.js';
 import { RateLimitedError } from '../../../shared/errors.js';
+import { lockUntilTransactionEnds } from '../../../shared/db/transaction-lock.js';
 
 /**
  * Failed attempts allowed in the window: for one address from one IP, from one IP, and
@@ -25,7 +25,7 @@ export async function reserveAttempt(em: EntityManager, address: string, ip: str
   const email = address.trim().toLowerCase();
   return em.transactional(async (tx) => {
     const db = sqlOf(tx);
-    await sql`select pg_advisory_xact_lock(hashtextextended(${`sign-in:${email}`}, 0))`.execute(db);
+    await lockUntilTransactionEnds(db, `sign-in:${email}`);
     const since = new Date(Date.now() - SIGN_IN_LIMITS.windowMinutes * 60_000).toISOString();
     const row = await db
       .selectFrom('sign_in_attempts')

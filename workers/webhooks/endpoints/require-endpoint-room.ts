@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
 import { MAX_WEBHOOK_ENDPOINTS } from '../../../shared/contracts/webhooks.js';
 import type { WorkspaceSql } from '../../../shared/db/workspace-sql.js';
 import { ConflictError } from '../../../shared/errors.js';
+import { lockUntilTransactionEnds } from '../../../shared/db/transaction-lock.js';
 
 /**
  * Refuses a new endpoint once the workspace has {@link MAX_WEBHOOK_ENDPOINTS}. Counted under a
@@ -9,7 +9,7 @@ import { ConflictError } from '../../../shared/errors.js';
  * before the other inserts, would otherwise both pass.
  */
 export async function requireEndpointRoom(tx: WorkspaceSql): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtextextended(${`crm webhook endpoints:${tx.workspaceId}`}, 0))`.execute(tx.global);
+  await lockUntilTransactionEnds(tx.global, `crm webhook endpoints:${tx.workspaceId}`);
   const row = await tx
     .selectFrom('webhook_endpoints')
     .select((eb) => eb.fn.countAll<string>().as('n'))

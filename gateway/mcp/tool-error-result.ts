@@ -51,7 +51,7 @@ const STUDIO_CONFLICT_HINTS: ReadonlyMap<string, string> = new Map([
     'Call again with the options the message names kept in the list (list_custom_fields gives the current one, with include_archived: true for an archived field), or ask the user to change the records that hold them first (update_contact or update_deal on the CRM server; an archived field is first restored with archived: false).',
   ],
   // An archived stage renamed or moved, or the last active stage archived.
-  ['stage_id', "Use an active stage: list_pipelines gives each pipeline's active stages in order, and create_stage adds one."],
+  ['stage_id', "Use an active stage: list_pipelines gives each pipeline's active stages in order, and create_stage adds one; update_stage with archived: false restores an archived one."],
 ]);
 
 /** A name or key already taken: say what else to do, which rereading the record would not. */

@@ -32,11 +32,11 @@ export type Pipeline = z.infer<typeof Pipeline>;
 
 /**
  * What a stage write answers: the whole pipeline, as it always did (the new order), and the
- * stage the call created, changed or archived, so that a caller need not pick it out of
+ * stage the call created, changed, restored or archived, so that a caller need not pick it out of
  * `stages` by name.
  */
 export const PipelineWithStage = Pipeline.extend({
-  stage: Stage.describe('The stage this call created, renamed or moved, or archived, as it is now (it is among stages too)'),
+  stage: Stage.describe('The stage this call created, renamed, moved, restored or archived, as it is now (it is among stages too)'),
 }).meta({ id: 'PipelineWithStage' });
 export type PipelineWithStage = z.infer<typeof PipelineWithStage>;
 
@@ -84,7 +84,19 @@ export const CreateStageFields = z
 export const UpdateStageFields = z
   .strictObject({
     name: Name.optional(),
-    position: z.number().int().min(0).optional().describe(`Move the stage here among the active stages: ${POSITIONS}. The others shift`),
+    position: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe(`Move the stage here among the active stages: ${POSITIONS}. The others shift. With archived: false, where the restored stage goes (default last)`),
+    archived: z
+      // Archiving stays the archive operation's (DELETE, archive_stage), which keeps a pipeline's last active stage: here a stage is only brought back.
+      .literal(false, { error: 'can only be false (restores an archived stage): to archive a stage, use its archive operation' })
+      .optional()
+      .describe(
+        'false restores an archived stage, last among the active stages unless position is given, under its name unless name is given (refused while an active stage of the pipeline has that name); the deals still in it are on its board again and can move in and out as before. On an active stage it changes nothing',
+      ),
   })
   .meta({ id: 'UpdateStage' });
 

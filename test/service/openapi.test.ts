@@ -226,7 +226,7 @@ t.test('/docs renders the reference in Chromium, from local assets only', async 
   });
   await tab.goto(`${stack.baseUrl}/docs`);
   await tab.getByText('Workspace CRM API').first().waitFor();
-  for (const summary of ['List contacts', 'Create a deal', 'Rename or reorder a stage']) {
+  for (const summary of ['List contacts', 'Create a deal', 'Rename, reorder or restore a stage']) {
     t.ok(await tab.getByText(summary).first().isVisible(), `shows "${summary}"`);
   }
   t.same(foreign, [], 'nothing is loaded from outside the service');

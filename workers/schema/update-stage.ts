@@ -5,11 +5,18 @@ import type { OperationHandler } from '../runtime/worker-call.js';
 import { nameConflict, nameTaken } from './name-conflicts.js';
 import { recordStageChange } from './stage-events.js';
 import { loadPipeline, loadPipelineWithStage, lockPipeline } from './pipeline-resource.js';
+import { restoreStage } from './restore-stage.js';
 import { activeStages, moveStageTo, shiftStages, stageNotFound } from './stage-order.js';
 
-/** Renames a stage and/or moves it to `position`; the stages in between shift by one. */
+/**
+ * Renames a stage and/or moves it to `position`; the stages in between shift by one. With
+ * `archived: false`, an archived stage comes back (restore-stage.ts); on an active one that
+ * asks for nothing, as restoring an active custom field does.
+ */
 export const updateStageHandler: OperationHandler<typeof updateStage> = async ({ input, em, db, events }) => {
   let before: Pipeline | undefined;
+  // The name the write gives the stage: what a unique index refusing it (a race) is about.
+  let written: string | undefined = input.name;
   try {
     await em.transactional(async (tx) => {
       const txDb = db.within(tx);
@@ -20,8 +27,13 @@ export const updateStageHandler: OperationHandler<typeof updateStage> = async ({
       if (!stage || stage.position === null) {
         // An archived stage is still there (its deals stay in it): say so rather than that it does not exist.
         const archived = before.stages.find((s) => s.id === input.stage_id && s.archived);
-        if (archived) throw new ConflictError(`The stage "${archived.name}" is archived; an archived stage is neither renamed nor moved.`, 'stage_id');
-        throw await stageNotFound(txDb, input.stage_id);
+        if (!archived) throw await stageNotFound(txDb, input.stage_id);
+        if (input.archived !== false) {
+          throw new ConflictError(`The stage "${archived.name}" is archived; an archived stage is neither renamed nor moved. Restore it first with archived: false.`, 'stage_id');
+        }
+        written ??= archived.name;
+        await restoreStage(txDb, { pipelineId: input.pipeline_id, stage: archived, name: input.name, position: input.position });
+        return;
       }
       if (input.name !== undefined) {
         const taken = await nameTaken(txDb, input.name, { pipelineId: input.pipeline_id, except: stage.id });
@@ -38,9 +50,9 @@ export const updateStageHandler: OperationHandler<typeof updateStage> = async ({
       await txDb.updateTable('stages').set({ name: input.name, position, updated_at: new Date() }).where('id', '=', stage.id).execute();
     });
   } catch (error) {
-    throw nameConflict(error, input.name ?? '');
+    throw nameConflict(error, written ?? '');
   }
-  const written = await loadPipelineWithStage(db, input.pipeline_id, input.stage_id);
-  if (before) await recordStageChange(events, 'stage.updated', input.stage_id, before, written);
-  return written;
+  const after = await loadPipelineWithStage(db, input.pipeline_id, input.stage_id);
+  if (before) await recordStageChange(events, 'stage.updated', input.stage_id, before, after);
+  return after;
 };

@@ -71,7 +71,7 @@ export const updatePipelineTool = defineTool({
   identifiedBy: ['id'],
   notTaken: {
     stages:
-      "A pipeline's stages change one at a time, not here: nothing was changed. create_stage adds one, update_stage renames one or moves it (position), archive_stage archives one.",
+      "A pipeline's stages change one at a time, not here: nothing was changed. create_stage adds one, update_stage renames one, moves it (position) or restores it (archived: false), archive_stage archives one.",
   },
 });
 
@@ -87,8 +87,9 @@ export const createStageTool = defineTool({
 
 export const updateStageTool = defineTool({
   name: 'update_stage',
-  title: 'Rename or reorder a stage',
-  description: 'Renames a stage and/or moves it to a position; the stages in between shift by one. Returns the pipeline in its new order, and the stage under stage.',
+  title: 'Rename, reorder or restore a stage',
+  description:
+    'Renames a stage and/or moves it to a position; the stages in between shift by one. archived: false restores an archived stage (last, or at position; under its name, or name), with the deals still in it; refused while an active stage of the pipeline has that name. Returns the pipeline in its new order, and the stage under stage.',
   op: updateStage,
   input: { pipeline_id: PipelineId, stage_id: StageId, ...UpdateStageFields.shape, name: UpdateStageFields.shape.name.describe('The new name, unique within the pipeline (case ignored); omit to keep it') },
   output: PipelineWithStage,
@@ -100,7 +101,7 @@ export const archiveStageTool = defineTool({
   name: 'archive_stage',
   title: 'Archive a stage',
   description:
-    'Archives a stage for good (it cannot be restored; a new stage may take its name): deals in it stay, none can move in, and a pipeline keeps at least one active stage. Confirm with the user first: this cannot be undone. Returns the pipeline, and the archived stage under stage.',
+    'Archives a stage: it leaves the order, deals in it stay, none can move in, a new stage may take its name, and a pipeline keeps at least one active stage. Confirm with the user first. update_stage with archived: false restores it. Returns the pipeline, and the archived stage under stage.',
   op: archiveStage,
   input: { pipeline_id: PipelineId, stage_id: StageId },
   output: PipelineWithStage,

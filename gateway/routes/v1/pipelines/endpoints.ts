@@ -88,8 +88,9 @@ export const updateStageEndpoint = defineEndpoint({
   method: 'patch',
   path: '/v1/pipelines/{id}/stages/{stage_id}',
   operationId: 'updateStage',
-  summary: 'Rename or reorder a stage',
-  description: 'Returns the whole pipeline, with the new order, and the stage changed under `stage`.',
+  summary: 'Rename, reorder or restore a stage',
+  description:
+    '`archived: false` restores an archived stage: last among the active stages unless `position` is given, under its name unless `name` is given (a 409 naming the active stage that has it, if one does), with the deals still in it. On an active stage it changes nothing. Returns the whole pipeline, with the new order, and the stage changed under `stage`.',
   tag,
   op: updateStage,
   params: StageParams,
@@ -104,7 +105,8 @@ export const archiveStageEndpoint = defineEndpoint({
   path: '/v1/pipelines/{id}/stages/{stage_id}',
   operationId: 'archiveStage',
   summary: 'Archive a stage',
-  description: 'Deals in it stay there, but no deal can move into it. A pipeline keeps at least one active stage. Returns the whole pipeline, and the stage archived under `stage`.',
+  description:
+    'Deals in it stay there, but no deal can move into it. A pipeline keeps at least one active stage. PATCH with `archived: false` restores it. Returns the whole pipeline, and the stage archived under `stage`.',
   tag,
   op: archiveStage,
   params: StageParams,

@@ -13,8 +13,8 @@ import { TEST_PASSWORD } from '../helpers/stack.js';
 /**
  * Stages in the console, in headless Chromium: moving a deal between the stages of its pipeline
  * from its page (the move is the API's, a reload does not move it again, a stage archived
- * meanwhile is refused beside the list), and an administrator adding and archiving stages; a
- * member who may only read deals gets neither.
+ * meanwhile is refused beside the list), and an administrator adding, archiving and restoring
+ * stages; a member who may only read deals gets neither.
  */
 const stack = await useStack(t);
 const base = stack.baseUrl;
@@ -251,6 +251,59 @@ t.test('an administrator renames a pipeline, a refused name kept as typed, and m
 
   // Put the first default back: the tests after this one read it as the default.
   t.equal(await submitForm(page, `Make default: ${defaultNow?.name ?? ''}`), 303);
+  t.same(cspReports, [], 'no CSP violation');
+});
+
+t.test('an administrator restores an archived stage with its button, its deals with it; a name taken meanwhile is refused at its pipeline', async (t) => {
+  const revival = (await api.post<Pipeline>('/v1/pipelines', { name: 'Revival', stages: ['Lead', 'Pitch', 'Won'] })).body;
+  const [lead, pitch] = revival.stages;
+  if (!lead || !pitch) throw new Error('Revival has fewer than two stages');
+  const kept = (await api.post<Deal>('/v1/deals', { name: 'Kept in pitch', pipeline_id: revival.id, stage_id: pitch.id })).body;
+  for (const stage of [pitch, lead]) t.equal((await api.send('DELETE', `/v1/pipelines/${revival.id}/stages/${stage.id}`)).status, 200);
+  t.equal((await api.post(`/v1/pipelines/${revival.id}/stages`, { name: 'LEAD' })).status, 201, "an active stage takes Lead's name");
+  const stagesNow = async () => (await api.get<Pipeline>(`/v1/pipelines/${revival.id}`)).body.stages.map((s) => [s.name, s.position, s.archived]);
+  const restoreEvents = async () => (await api.get<ListPage<Event>>(`/v1/events?object_id=${pitch.id}&type=stage.updated`)).body.data;
+
+  const page = await newPage();
+  await signIn(page, base, admin.user.email, TEST_PASSWORD, `${ws}/pipelines`);
+  const section = page.getByRole('region', { name: 'Revival' });
+  t.match(await section.innerText(), /Archived: Pitch · Restore, Lead · Restore/, 'each archived stage with its button');
+  await check(t, page, 'console-pipelines-archived');
+
+  const before = await stagesNow();
+  t.equal(await submitForm(page, 'Restore Lead of Revival'), 409, 'its name is an active stage\'s now');
+  t.match(await section.getByRole('alert').innerText(), /"Lead" cannot be restored under its name: the active stage "LEAD"/, 'said at its pipeline, naming that stage');
+  t.same(await stagesNow(), before, 'nothing changed');
+
+  t.equal(await submitForm(page, 'Restore Pitch of Revival'), 303);
+  t.match(await page.getByRole('status').innerText(), /restored, last among the active stages, with the deals still in it/);
+  t.match(await section.getByRole('listitem').last().innerText(), /^Pitch/, 'listed last among the active stages');
+  t.match(await section.innerText(), /Archived: Lead · Restore/);
+  t.same(await stagesNow(), [
+    ['Won', 0, false],
+    ['LEAD', 1, false],
+    ['Pitch', 2, false],
+    ['Lead', null, true],
+  ], 'and so in the API');
+  const events = await restoreEvents();
+  t.equal(events.length, 1, 'one stage.updated');
+  t.match(events[0], { actor: { kind: 'console_user', name: admin.user.email }, data: { previous_attributes: { archived: true, position: null } } });
+  await check(t, page, 'console-pipelines-restored');
+
+  // Its deal never left it: its page offers the stage again, chosen.
+  await page.goto(`${base}${ws}/deals/${kept.id}`);
+  t.equal(await page.getByLabel('Stage', { exact: true }).inputValue(), pitch.id, 'the deal is in the restored stage');
+
+  // Sent again (a reload of the POST, a double click): the stage is active, nothing changes.
+  const forms = await signInToConsole(base, wsId, admin.user.email, TEST_PASSWORD);
+  t.equal((await forms.post(`/pipelines/${revival.id}/stages/${pitch.id}/restore`, {})).status, 303);
+  t.equal((await restoreEvents()).length, 1, 'no second event');
+  t.equal((await api.get<Pipeline>(`/v1/pipelines/${revival.id}`)).body.stages.find((s) => s.id === pitch.id)?.position, 2, 'still last');
+
+  // A member who may only read deals: refused, nothing restored.
+  const rita = await signInToConsole(base, wsId, 'rita@stagecraft.test', TEST_PASSWORD);
+  t.equal((await rita.post(`/pipelines/${revival.id}/stages/${lead.id}/restore`, {})).status, 403);
+  t.equal((await api.get<Pipeline>(`/v1/pipelines/${revival.id}`)).body.stages.find((s) => s.id === lead.id)?.archived, true);
   t.same(cspReports, [], 'no CSP violation');
 });
 

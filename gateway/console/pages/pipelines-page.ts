@@ -66,6 +66,13 @@ function stageItem(view: PipelinesView, pipeline: Pipeline, stage: Pipeline['sta
     · <a href="${stageUrl}/archive" aria-label="Archive ${stage.name} of ${pipeline.name}">Archive</a></li>`;
 }
 
+/** Brings an archived stage back, last among the active ones (PATCH with archived: false): a form, so it works without JavaScript. */
+function restoreButton(view: PipelinesView, pipeline: Pipeline, stage: Pipeline['stages'][number]): Html {
+  const stageUrl = workspacePath(view.session, `/pipelines/${encodeURIComponent(pipeline.id)}/stages/${encodeURIComponent(stage.id)}`);
+  // On one line: the comma after it follows the button, with no space before it.
+  return html`<form class="inline-form" method="post" action="${stageUrl}/restore"><input type="hidden" name="csrf_token" value="${view.session.csrf}"><button class="link" type="submit" aria-label="Restore ${stage.name} of ${pipeline.name}">Restore</button></form>`;
+}
+
 function pipelineSection(view: PipelinesView, pipeline: Pipeline): Html {
   const refusal = view.refusal?.pipelineId === pipeline.id ? view.refusal : undefined;
   const pipelineUrl = workspacePath(view.session, `/pipelines/${encodeURIComponent(pipeline.id)}`);
@@ -78,7 +85,7 @@ function pipelineSection(view: PipelinesView, pipeline: Pipeline): Html {
     <h2 id="${ids.heading}">${pipeline.name}${pipeline.is_default ? html` <span class="muted">(default)</span>` : ''}</h2>
     <p><a href="${pipelineUrl}" aria-label="Rename the pipeline ${pipeline.name}">Rename</a>${pipeline.is_default ? '' : html` · ${makeDefaultButton(view, pipeline, pipelineUrl)}`}</p>
     <ol>${active.map((s, i) => stageItem(view, pipeline, s, i, active.length))}</ol>
-    ${archived.length > 0 ? html`<p class="muted">Archived: ${archived.map((s) => s.name).join(', ')}</p>` : ''}
+    ${archived.length > 0 ? html`<div class="muted">Archived: ${archived.map((s, i) => html`${i > 0 ? ', ' : ''}${s.name} · ${restoreButton(view, pipeline, s)}`)}</div>` : ''}
     ${refusal ? html`<p class="error" role="alert" id="${ids.error}">${refusal.error}</p>` : ''}
     <form method="post" action="${workspacePath(view.session, `/pipelines/${encodeURIComponent(pipeline.id)}/stages`)}" class="inline-fields">
       <input type="hidden" name="csrf_token" value="${view.session.csrf}">
@@ -109,7 +116,7 @@ function newPipelineSection(view: PipelinesView): Html {
   </section>`;
 }
 
-/** The workspace's pipelines and their stages (administrators): rename a pipeline or make it the default; add a stage at the end, rename or move one, archive one after a confirmation; add a pipeline. */
+/** The workspace's pipelines and their stages (administrators): rename a pipeline or make it the default; add a stage at the end, rename or move one, archive one after a confirmation, restore one; add a pipeline. */
 export function pipelinesPage(view: PipelinesView): Html {
   return consoleLayout({
     session: view.session,
@@ -117,7 +124,7 @@ export function pipelinesPage(view: PipelinesView): Html {
     title: 'Pipelines and stages',
     body: html`
       ${noticeLine(view.notice)}
-      <p class="muted">A new stage comes last; move it up from there. Renaming or moving a stage keeps its deals in it. An archived stage keeps its deals, but no deal can move into it.</p>
+      <p class="muted">A new stage comes last; move it up from there. Renaming or moving a stage keeps its deals in it. An archived stage keeps its deals, but no deal can move into it; restored, it comes back last, its deals with it.</p>
       ${view.pipelines.map((p) => pipelineSection(view, p))}
       ${newPipelineSection(view)}
       <p><a href="${workspacePath(view.session, '/deals')}">Back to the deals</a></p>`,

@@ -22,6 +22,7 @@ import { workspacePath } from '../workspace-url.js';
 const NOTICES: Record<string, string> = {
   added: 'The stage was added.',
   archived: 'The stage was archived. Its deals stay in it until they are moved.',
+  restored: 'The stage was restored, last among the active stages, with the deals still in it.',
   renamed: 'The stage was renamed.',
   moved: 'The stage was moved.',
   created: 'The pipeline was added.',
@@ -193,7 +194,7 @@ export function pipelinesRoutes(deps: GatewayDeps): Router {
         title: `Archive the stage "${stage.name}" of ${pipeline.name}?`,
         details: stage.archived
           ? html`<p>This stage is already archived.</p>`
-          : html`<p>Deals in ${stage.name} stay there and keep their history, but no deal can be moved into it, and the board shows it only while it holds deals. An archived stage cannot be brought back.</p>`,
+          : html`<p>Deals in ${stage.name} stay there and keep their history, but no deal can be moved into it, and the board shows it only while it holds deals. It can be restored from the pipelines page, its deals with it.</p>`,
         action: `${list}/${encodeURIComponent(pipeline.id)}/stages/${encodeURIComponent(stage.id)}/archive`,
         button: 'Archive stage',
         cancel: list,
@@ -211,6 +212,19 @@ export function pipelinesRoutes(deps: GatewayDeps): Router {
       throw error;
     }
     res.redirect(303, `${listPath(req)}?notice=archived`);
+  });
+
+  // Restoring takes nothing away: no confirmation. Sent twice, the stage is restored once (an active one is left as it is).
+  router.post('/:pipelineId/stages/:stageId/restore', async (req, res) => {
+    const pipelineId = pathParam(req, 'pipelineId');
+    try {
+      await callWorker(deps.bus, req, updateStage, { pipeline_id: pipelineId, stage_id: pathParam(req, 'stageId'), archived: false });
+    } catch (error) {
+      // Its name taken by an active stage meanwhile, or a pipeline already at its most stages: said at its pipeline.
+      if (crmErrorIn(error, ['conflict'])) return showList(req, res, { pipelineId, error: error.message, name: '', status: HTTP_STATUS[error.code] });
+      throw error;
+    }
+    res.redirect(303, `${listPath(req)}?notice=restored`);
   });
 
   return router;

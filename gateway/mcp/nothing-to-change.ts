@@ -1,5 +1,6 @@
 import { ValidationError } from '../../shared/errors.js';
 import type { ToolDefinition } from './tool.js';
+import { UNCHANGED_SINCE } from './unchanged-since.js';
 
 /**
  * An update given only what names its record changes nothing, yet answered the record as a
@@ -8,10 +9,12 @@ import type { ToolDefinition } from './tool.js';
  */
 export function nothingToChangeError(tool: ToolDefinition, args: Record<string, unknown>): ValidationError | undefined {
   const names = tool.identifiedBy;
+  // unchanged_since is a condition on the change, not one.
+  const notChanges = [...(names ?? []), ...(tool.unchangedSince ? [UNCHANGED_SINCE] : [])];
   // custom_fields: {} merges nothing: as good as left out.
-  const changes = Object.entries(args).filter(([k, v]) => !names?.includes(k) && !isEmptyObject(v));
+  const changes = Object.entries(args).filter(([k, v]) => !notChanges.includes(k) && !isEmptyObject(v));
   if (!names || changes.length > 0) return undefined;
-  const changeable = Object.keys(tool.inputSchema.shape).filter((k) => !names.includes(k));
+  const changeable = Object.keys(tool.inputSchema.shape).filter((k) => !notChanges.includes(k));
   const emptyMerge = changeable.includes('custom_fields') ? ' (an empty custom_fields changes none)' : '';
   return new ValidationError(
     `${tool.name} would change nothing: besides ${names.map((n) => `\`${n}\``).join(' and ')} it was given no field to change${emptyMerge}. Give at least one of: ${changeable.join(', ')}.`,

@@ -11,6 +11,7 @@ import { nothingToChangeError } from './nothing-to-change.js';
 import { refuseCursor } from './single-page-list.js';
 import { descriptionOf, parseToolArguments, type OmittedBlanks } from './tool-arguments.js';
 import { toolErrorResult } from './tool-error-result.js';
+import { changedSinceResult } from './unchanged-since.js';
 import { wrongKindIdHint } from './wrong-kind-id-hint.js';
 
 /** Whether a connection sees a tool: read tools always, tools that change data only if it may. */
@@ -118,6 +119,8 @@ export function toolCaller(server: McpServerDefinition, tools: readonly ToolDefi
         // A scope the worker found missing (a note's deal, a kind of event) gets the same remedy as one the tool declares.
         const scope = error.code === 'missing_scope' ? Scope.safeParse(error.details.required_scope) : null;
         if (scope?.success) return toolErrorResult(error, server.key, missingScopeHint(scope.data, call.credential, server, await userMayBeGranted(scope.data, call)));
+        // Only unchanged_since makes such a tool's write conditional: the record changed since.
+        if (error.code === 'precondition_failed' && tool.unchangedSince) return changedSinceResult(tool.unchangedSince, args, call, server.key);
         if (error.code === 'internal') return toolErrorResult(error, server.key, `Call again once; if it fails again, give the user the request id ${call.requestId}.`);
         return toolErrorResult(error, server.key, wrongKindIdHint(error, tool, tools, params.arguments, server.key));
       }

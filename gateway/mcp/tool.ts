@@ -10,6 +10,7 @@ import { scopesOn, type Operation, type OperationInput, type OperationOutput } f
 import type { ResolvedCredential } from '../request-state.js';
 import { toolJsonSchema, type JsonObjectSchema } from './portable-json-schema.js';
 import { ToolError } from './tool-error-result.js';
+import { expectedVersionsOf, UNCHANGED_SINCE, unchangedSinceArgument, type VersionedRecord } from './unchanged-since.js';
 
 /** What a tool runs with: the connection's credential, and the bus to the workers. */
 export interface ToolCall {
@@ -89,6 +90,12 @@ export interface ToolSpec<Op extends Operation = Operation, I extends z.ZodRawSh
    * and stage_id): a call with none but these is refused (nothing-to-change.ts).
    */
   identifiedBy?: readonly string[];
+  /**
+   * Changes this contact or deal in place: the tool takes unchanged_since, the operation's
+   * expected_versions (unchanged-since.ts), and a refusal says the record changed since.
+   * Only for an operation that takes expected_versions.
+   */
+  unchangedSince?: 'expected_versions' extends keyof OperationInput<Op> ? VersionedRecord : never;
 }
 
 /** Without an input mapping, the arguments must be the operation's input. */
@@ -147,6 +154,8 @@ export interface ToolDefinition {
   notTaken?: Readonly<Record<string, string>>;
   /** See ToolSpec.identifiedBy. */
   identifiedBy?: readonly string[];
+  /** See ToolSpec.unchangedSince. */
+  unchangedSince?: VersionedRecord;
   run(args: Record<string, unknown>, call: ToolCall): Promise<Record<string, unknown>>;
   /**
    * For a tool with `rows`: the same result as JSON text, the worker's rows spliced in as
@@ -161,13 +170,19 @@ export function serverScopes(server: McpServerDefinition): readonly Scope[] {
 }
 
 function offerTool(server: McpServerDefinition, tool: ToolSpec): ToolDefinition {
-  const { op, opInput, result, rows, destructiveArguments } = tool;
+  const { op, opInput, result, rows, destructiveArguments, unchangedSince } = tool;
   const keyed = takesIdempotencyKey(op);
-  const inputSchema = z.strictObject({ ...tool.input, ...(keyed ? { idempotency_key: IdempotencyKeyArgument } : {}) });
+  const inputSchema = z.strictObject({
+    ...tool.input,
+    ...(unchangedSince ? { [UNCHANGED_SINCE]: unchangedSinceArgument(unchangedSince) } : {}),
+    ...(keyed ? { idempotency_key: IdempotencyKeyArgument } : {}),
+  });
   const outputSchema = z.object(tool.output.shape);
   const opInputOf = (args: Record<string, unknown>) => {
-    const { idempotency_key: idempotencyKey, ...rest } = args as Record<string, unknown> & { idempotency_key?: string };
-    return { input: opInput ? opInput(rest as never) : rest, idempotencyKey: keyed ? idempotencyKey : undefined };
+    const { idempotency_key: idempotencyKey, [UNCHANGED_SINCE]: since, ...rest } = args as Record<string, unknown> & { idempotency_key?: string };
+    const input: Record<string, unknown> = opInput ? (opInput(rest as never) as Record<string, unknown>) : rest;
+    const versions = unchangedSince ? expectedVersionsOf(since) : undefined;
+    return { input: versions ? { ...input, expected_versions: versions } : input, idempotencyKey: keyed ? idempotencyKey : undefined };
   };
   return {
     name: tool.name,
@@ -185,6 +200,7 @@ function offerTool(server: McpServerDefinition, tool: ToolSpec): ToolDefinition 
     ...(tool.errorParams ? { errorParams: tool.errorParams } : {}),
     ...(tool.notTaken ? { notTaken: tool.notTaken } : {}),
     ...(tool.identifiedBy ? { identifiedBy: tool.identifiedBy } : {}),
+    ...(unchangedSince ? { unchangedSince } : {}),
     run: async (args, call) => {
       const { input, idempotencyKey } = opInputOf(args);
       const output = await call.run(op, input, { idempotencyKey });

@@ -18,10 +18,12 @@ export const createContactTool = defineTool({
 export const updateContactTool = defineTool({
   name: 'update_contact',
   title: 'Update a contact',
-  description: 'Changes only the fields given of a contact (con_…); the others stay as they are. custom_fields merge key by key and null clears one. To write a note about the contact use add_note.',
+  description:
+    "Changes only the fields given of a contact (con_…); the others stay as they are. custom_fields merge key by key and null clears one. If some time has passed since you read the contact, pass its updated_at as unchanged_since: the change is then refused, not applied, if someone changed the contact meanwhile. To write a note about the contact use add_note.",
   op: updateContact,
   input: { id: idArgument('contact'), ...UpdateContactFields.shape },
   identifiedBy: ['id'],
+  unchangedSince: 'contact',
   output: Contact,
 });
 
@@ -40,10 +42,11 @@ export const updateDealTool = defineTool({
   name: 'update_deal',
   title: 'Update or move a deal',
   description:
-    "Changes only the fields given of a deal (deal_…); the others stay as they are. stage (a stage name, e.g. \"Won\") or stage_id moves it to another stage of its pipeline; to move it to another pipeline give pipeline_id too.",
+    "Changes only the fields given of a deal (deal_…); the others stay as they are. stage (a stage name, e.g. \"Won\") or stage_id moves it to another stage of its pipeline; to move it to another pipeline give pipeline_id too. If some time has passed since you read the deal, pass its updated_at as unchanged_since: the change is then refused, not applied, if someone changed the deal meanwhile.",
   op: updateDeal,
   input: { id: idArgument('deal'), ...UpdateDealFields.shape },
   identifiedBy: ['id'],
+  unchangedSince: 'deal',
   output: DealForAgents,
   result: (deal, _server, call) => dealForAgents(deal, call),
 });

@@ -83,7 +83,7 @@ function pipelineSection(view: PipelinesView, pipeline: Pipeline): Html {
   const active = pipeline.stages.filter((s) => !s.archived);
   return html`<section aria-labelledby="${ids.heading}">
     <h2 id="${ids.heading}">${pipeline.name}${pipeline.is_default ? html` <span class="muted">(default)</span>` : ''}</h2>
-    <p><a href="${pipelineUrl}" aria-label="Rename the pipeline ${pipeline.name}">Rename</a>${pipeline.is_default ? '' : html` · ${makeDefaultButton(view, pipeline, pipelineUrl)}`}</p>
+    <div><a href="${pipelineUrl}" aria-label="Rename the pipeline ${pipeline.name}">Rename</a>${pipeline.is_default ? '' : html` · ${makeDefaultButton(view, pipeline, pipelineUrl)}`}</div>
     <ol>${active.map((s, i) => stageItem(view, pipeline, s, i, active.length))}</ol>
     ${archived.length > 0 ? html`<div class="muted">Archived: ${archived.map((s, i) => html`${i > 0 ? ', ' : ''}${s.name} · ${restoreButton(view, pipeline, s)}`)}</div>` : ''}
     ${refusal ? html`<p class="error" role="alert" id="${ids.error}">${refusal.error}</p>` : ''}

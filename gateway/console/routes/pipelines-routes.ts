@@ -18,11 +18,12 @@ import { PIPELINE_NAME_LABEL, pipelineEditPage } from '../pages/pipeline-edit-pa
 import { STAGE_NAME_LABEL, stageEditPage } from '../pages/stage-edit-page.js';
 import { requireConfiguration } from '../require-configuration.js';
 import { workspacePath } from '../workspace-url.js';
+import { stageRefusalInConsole } from '../stage-refusal.js';
 
 const NOTICES: Record<string, string> = {
   added: 'The stage was added.',
   archived: 'The stage was archived. Its deals stay in it until they are moved.',
-  restored: 'The stage was restored, last among the active stages, with the deals still in it.',
+  restored: 'The stage is active again, with the deals still in it.',
   renamed: 'The stage was renamed.',
   moved: 'The stage was moved.',
   created: 'The pipeline was added.',
@@ -160,7 +161,7 @@ export function pipelinesRoutes(deps: GatewayDeps): Router {
       if (crmErrorIn(error, ['validation_failed', 'conflict'])) {
         const { pipeline, stage } = await stageOf(req);
         const labels = { name: STAGE_NAME_LABEL };
-        const refusal = { name, error: refusalMessage(error, labels), field: refusedField(error, labels) };
+        const refusal = { name, error: stage.archived ? stageRefusalInConsole(error, pipeline, stage.id) : refusalMessage(error, labels), field: refusedField(error, labels) };
         return sendPage(res, stageEditPage({ session: sessionOf(req), pipeline, stage, refusal }), HTTP_STATUS[error.code]);
       }
       throw error;
@@ -176,7 +177,11 @@ export function pipelinesRoutes(deps: GatewayDeps): Router {
       await callWorker(deps.bus, req, updateStage, input);
     } catch (error) {
       // A stage archived meanwhile, or a position that is none: said at its pipeline.
-      if (crmErrorIn(error, ['validation_failed', 'conflict'])) return showList(req, res, { pipelineId, error: error.message, name: '', status: HTTP_STATUS[error.code] });
+      if (crmErrorIn(error, ['validation_failed', 'conflict'])) {
+        const list = await pipelines(req);
+        const message = stageRefusalInConsole(error, list.find((p) => p.id === pipelineId), pathParam(req, 'stageId'));
+        return showList(req, res, { pipelineId, error: message, name: '', status: HTTP_STATUS[error.code] }, list);
+      }
       throw error;
     }
     res.redirect(303, `${listPath(req)}?notice=moved`);
@@ -221,7 +226,11 @@ export function pipelinesRoutes(deps: GatewayDeps): Router {
       await callWorker(deps.bus, req, updateStage, { pipeline_id: pipelineId, stage_id: pathParam(req, 'stageId'), archived: false });
     } catch (error) {
       // Its name taken by an active stage meanwhile, or a pipeline already at its most stages: said at its pipeline.
-      if (crmErrorIn(error, ['conflict'])) return showList(req, res, { pipelineId, error: error.message, name: '', status: HTTP_STATUS[error.code] });
+      if (crmErrorIn(error, ['conflict'])) {
+        const list = await pipelines(req);
+        const message = stageRefusalInConsole(error, list.find((p) => p.id === pipelineId), pathParam(req, 'stageId'));
+        return showList(req, res, { pipelineId, error: message, name: '', status: HTTP_STATUS[error.code] }, list);
+      }
       throw error;
     }
     res.redirect(303, `${listPath(req)}?notice=restored`);

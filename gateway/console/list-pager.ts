@@ -1,5 +1,8 @@
 import { html, type Html } from '../pages/html.js';
 
+/** Rows a page of the console's administration lists (tokens, endpoints, members, agents) shows. */
+export const ADMIN_LIST_PAGE_SIZE = 50;
+
 /** Where a list read in pages stands, and the words of its links. */
 export interface ListPagerView {
   /** The page's path; `filters` and the cursor go in its query. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Scope } from '../auth/scopes.js';
 import { defineOperation } from '../bus/operation.js';
-import { Timestamp } from './common.js';
+import { Cursor, DEFAULT_PAGE_SIZE, PageLimit, pageOf, Timestamp } from './common.js';
 import { McpServerKey } from './oauth.js';
 
 /** Connected agents: the OAuth grants of a workspace (tokens worker). */
@@ -33,14 +33,18 @@ export const Agent = z
   .meta({ id: 'Agent' });
 export type Agent = z.infer<typeof Agent>;
 
-/** Administrators see every grant of the workspace; other members see their own. */
+/**
+ * Administrators see every grant of the workspace; other members see their own. A page at a
+ * time, newest first, with how many there are in all: an agent platform whose every sign-in
+ * is a new client leaves hundreds, which were read in one piece.
+ */
 export const listGrants = defineOperation({
   worker: 'tokens',
   resource: 'oauth',
   verb: 'list-grants',
   readOnly: true,
-  input: z.strictObject({ include_revoked: z.boolean().optional() }),
-  output: z.object({ agents: z.array(ConnectedAgent) }),
+  input: z.strictObject({ include_revoked: z.boolean().optional(), limit: PageLimit.default(DEFAULT_PAGE_SIZE), cursor: Cursor.optional() }),
+  output: pageOf(ConnectedAgent).extend({ total: z.number().int().describe('Agents in all under the same filter') }),
 });
 
 /** One connected agent, under the same rule: an administrator's any, a member's own. */

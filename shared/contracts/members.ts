@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { GrantedPermissions, Permission, Visibility } from '../auth/permissions.js';
 import { defineOperation } from '../bus/operation.js';
+import { Cursor, DEFAULT_PAGE_SIZE, PageLimit, pageOf } from './common.js';
 import { Member, UserEmail } from './identity.js';
 
 /** Workspace membership administration (tokens worker); administrators only. */
@@ -19,14 +20,29 @@ export const MemberEventObject = Member.extend({
 }).meta({ id: 'MemberEventObject' });
 export type MemberEventObject = z.infer<typeof MemberEventObject>;
 
+/**
+ * The members a page at a time, in the order they joined (oldest first), with how many there
+ * are in all: a workspace of hundreds of members was read, and drawn, in one piece.
+ */
 export const listMembers = defineOperation({
   worker: 'tokens',
   resource: 'members',
   verb: 'list',
   readOnly: true,
   scope: 'tokens:write',
-  input: z.strictObject({}),
-  output: z.object({ members: z.array(MemberRecord) }),
+  input: z.strictObject({ limit: PageLimit.default(DEFAULT_PAGE_SIZE), cursor: Cursor.optional() }),
+  output: pageOf(MemberRecord).extend({ total: z.number().int().describe('Members of the workspace in all') }),
+});
+
+/** One member of the workspace (the console's change and remove pages). */
+export const getMember = defineOperation({
+  worker: 'tokens',
+  resource: 'members',
+  verb: 'get',
+  readOnly: true,
+  scope: 'tokens:write',
+  input: z.strictObject({ user_id: z.string().max(64) }),
+  output: MemberRecord,
 });
 
 /**

@@ -16,13 +16,13 @@ import {
   viewConsent,
 } from '../../shared/contracts/oauth.js';
 import { getGrant, listGrants, revokeGrantById } from '../../shared/contracts/grants.js';
-import { inviteMember, listMembers, nameMembers, removeMember, updateMember } from '../../shared/contracts/members.js';
+import { getMember, inviteMember, listMembers, nameMembers, removeMember, updateMember } from '../../shared/contracts/members.js';
 import { changePassword, resolveSession, sessionMemberships, signIn, signOut } from '../../shared/contracts/sessions.js';
 import { whoAmI } from '../../shared/contracts/whoami.js';
 import { handle, type WorkerDefinition } from '../runtime/worker-call.js';
 import { purgeExpiredIdentityRecords } from './credentials/purge-expired.js';
 import { inviteMemberHandler } from './members/invite-member.js';
-import { listMembersHandler } from './members/list-members.js';
+import { getMemberHandler, listMembersHandler } from './members/list-members.js';
 import { nameMembersHandler } from './members/name-members.js';
 import { removeMemberHandler, updateMemberHandler } from './members/update-member.js';
 import { getGrantHandler, listGrantsHandler, revokeGrantByIdHandler } from './oauth/connected-agents.js';
@@ -85,6 +85,7 @@ export const tokensWorker: WorkerDefinition = {
     handle(rotateSigningKey, rotateSigningKeyHandler),
     handle(sessionMemberships, sessionMembershipsHandler),
     handle(listMembers, listMembersHandler),
+    handle(getMember, getMemberHandler),
     handle(nameMembers, nameMembersHandler),
     handle(inviteMember, inviteMemberHandler),
     handle(updateMember, updateMemberHandler),

@@ -8,10 +8,18 @@ import { noticeLine } from '../notice.js';
 import { workspacePath } from '../workspace-url.js';
 import { memberFields, type MemberForm } from './member-fields.js';
 import { controlState } from '../form-refusal.js';
+import { listPager } from '../list-pager.js';
+import { withQuery } from '../list-return.js';
 
 export interface MembersView {
   session: ConsoleSession;
+  /** One page of the members, in the order they joined. */
   members: MemberRecord[];
+  /** Members of the workspace in all. */
+  total: number;
+  nextCursor: string | null;
+  /** The cursor of this page; none on the first. */
+  cursor?: string | undefined;
   notice?: string;
   /** The invitation was refused: said in the invite form, which keeps what was typed. */
   error?: string;
@@ -22,19 +30,22 @@ export interface MembersView {
   removeError?: string;
 }
 
-function memberRow(session: ConsoleSession, member: MemberRecord): Html {
+function memberRow(session: ConsoleSession, member: MemberRecord, back: Record<string, string>): Html {
   const base = workspacePath(session, `/members/${member.user_id}`);
   return html`<tr>
     <td>${member.email}${member.user_id === session.user.id ? html` <span class="muted">(you)</span>` : ''}</td>
     <td><ul class="plain">${member.permissions.map((p) => html`<li>${PERMISSION_DESCRIPTIONS[p]}</li>`)}</ul></td>
     <td>${VISIBILITY_DESCRIPTIONS[member.visibility]}</td>
     <td>${when(member.created_at, session)}</td>
-    <td><a href="${base}" aria-label="Change ${member.email}">Change</a> · <a href="${base}/remove" aria-label="Remove ${member.email}">Remove</a></td>
+    <td><a href="${withQuery(base, back)}" aria-label="Change ${member.email}">Change</a> · <a href="${withQuery(`${base}/remove`, back)}" aria-label="Remove ${member.email}">Remove</a></td>
   </tr>`;
 }
 
 export function membersPage(view: MembersView): Html {
   const form = view.form ?? { email: '', permissions: ['contacts.read', 'deals.read'], visibility: 'all' };
+  const base = workspacePath(view.session, '/members');
+  // A row's Change and Remove come back to this page.
+  const back: Record<string, string> = view.cursor ? { cursor: view.cursor } : {};
   return consoleLayout({
     session: view.session,
     section: 'members',
@@ -42,18 +53,24 @@ export function membersPage(view: MembersView): Html {
     body: html`
       ${noticeLine(view.notice)}
       ${view.removeError ? html`<p class="error" role="alert" id="remove-error">${view.removeError}</p>` : ''}
-      <div class="table-scroll"><table>
-        <caption class="sr-only">Members of this workspace</caption>
-        <thead><tr><th scope="col">E-mail</th><th scope="col">Permissions</th><th scope="col">Sees</th><th scope="col">Member since</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
-        <tbody>${view.members.map((m) => memberRow(view.session, m))}</tbody>
-      </table></div>
+      <p role="status">${view.total === 1 ? '1 member' : `${view.total} members`}, in the order they joined.</p>
+      ${
+        view.members.length === 0
+          ? html`<p>No members on this page.</p>`
+          : html`<div class="table-scroll"><table>
+              <caption class="sr-only">Members of this workspace</caption>
+              <thead><tr><th scope="col">E-mail</th><th scope="col">Permissions</th><th scope="col">Sees</th><th scope="col">Member since</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+              <tbody>${view.members.map((m) => memberRow(view.session, m, back))}</tbody>
+            </table></div>`
+      }
+      ${listPager({ base, nextCursor: view.nextCursor, onLaterPage: view.cursor !== undefined, next: 'More members' })}
 
       <section aria-labelledby="invite-heading">
         <h2 id="invite-heading">Invite a member</h2>
         <p class="muted">Someone new gets a temporary password, shown to you once, to pass on; they choose their own when they first sign in.
           Someone who already has an account signs in with theirs.</p>
         ${view.error ? html`<p class="error" role="alert" id="invite-error">${view.error}</p>` : ''}
-        <form method="post" action="${workspacePath(view.session, '/members')}" ${view.error ? html`aria-describedby="invite-error"` : ''}>
+        <form method="post" action="${base}" ${view.error ? html`aria-describedby="invite-error"` : ''}>
           <input type="hidden" name="csrf_token" value="${view.session.csrf}">
           <label for="invite-email">E-mail</label>
           <input id="invite-email" name="email" type="email" maxlength="254" required value="${form.email}" autocomplete="off" ${controlState({ field: view.errorField, errorId: 'invite-error' }, 'email')}>

@@ -9,6 +9,7 @@ import { noticeLine } from '../notice.js';
 import { workspacePath } from '../workspace-url.js';
 import { controlState } from '../form-refusal.js';
 import { listPager } from '../list-pager.js';
+import { withQuery } from '../list-return.js';
 
 export interface TokenForm {
   name: string;
@@ -26,6 +27,8 @@ export interface TokensView {
   nextCursor: string | null;
   /** Past the first page of tokens. */
   onLaterPage: boolean;
+  /** The cursor of this page, where a row's Revoke comes back to; none on the first. */
+  cursor?: string | undefined;
   notice?: string;
   error?: string;
   /** The field the error is about (name, expires_at), marked on the form. */
@@ -34,7 +37,8 @@ export interface TokensView {
 }
 
 function tokenRow(view: TokensView, token: ApiToken): Html {
-  const revokeHref = workspacePath(view.session, `/tokens/${token.id}/revoke`);
+  const back: Record<string, string> = { ...(view.includeRevoked ? { revoked: '1' } : {}), ...(view.cursor ? { cursor: view.cursor } : {}) };
+  const revokeHref = withQuery(workspacePath(view.session, `/tokens/${token.id}/revoke`), back);
   return html`<tr>
     <td>${token.name}</td>
     <td><code>${token.display_hint}</code></td>

@@ -10,6 +10,8 @@ import { when } from '../format.js';
 import { noticeFrom } from '../notice.js';
 import { agentsPage } from '../pages/agents-page.js';
 import { revokeRoutes } from './revoke-routes.js';
+import { ADMIN_LIST_PAGE_SIZE } from '../list-pager.js';
+import { listReturn } from '../list-return.js';
 
 const NOTICES: Record<string, string> = {
   revoked: 'The agent was disconnected. Its next call is refused, and it cannot refresh its access.',
@@ -21,13 +23,18 @@ export function agentsRoutes(deps: GatewayDeps): Router {
 
   router.get('/', async (req, res) => {
     const includeRevoked = req.query.revoked === '1';
-    const { result } = await callWorker(deps.bus, req, listGrants, { include_revoked: includeRevoked });
-    sendPage(res, agentsPage({ session: sessionOf(req), agents: result.agents, includeRevoked, notice: noticeFrom(req, NOTICES) }));
+    const { cursor } = listReturn(req);
+    const { result } = await callWorker(deps.bus, req, listGrants, { include_revoked: includeRevoked, limit: ADMIN_LIST_PAGE_SIZE, ...(cursor ? { cursor } : {}) });
+    sendPage(
+      res,
+      agentsPage({ session: sessionOf(req), agents: result.data, total: result.total, nextCursor: result.next_cursor, cursor, includeRevoked, notice: noticeFrom(req, NOTICES) }),
+    );
   });
 
   revokeRoutes<ConnectedAgent>(router, {
     section: 'agents',
     list: '/agents',
+    filterKeys: ['revoked'],
     load: async (req, id) => (await callWorker(deps.bus, req, getGrant, { grant_id: id })).result,
     confirm: (agent, session) => {
       const name = agent.client_name ?? 'this unnamed client';

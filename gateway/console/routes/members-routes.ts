@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
-import { inviteMember, listMembers, removeMember, updateMember, type MemberRecord } from '../../../shared/contracts/members.js';
-import { NotFoundError, type ErrorCode } from '../../../shared/errors.js';
+import { getMember, inviteMember, listMembers, removeMember, updateMember, type MemberRecord } from '../../../shared/contracts/members.js';
+import type { ErrorCode } from '../../../shared/errors.js';
 import { callWorker } from '../../call-worker.js';
 import type { GatewayDeps } from '../../deps.js';
 import { HTTP_STATUS } from '../../errors/http-status.js';
@@ -19,6 +19,8 @@ import { membersPage } from '../pages/members-page.js';
 import { requireConfiguration } from '../require-configuration.js';
 import { workspacePath } from '../workspace-url.js';
 import { refusalMessage, refusedField } from '../form-refusal.js';
+import { ADMIN_LIST_PAGE_SIZE } from '../list-pager.js';
+import { listReturn, withQuery } from '../list-return.js';
 
 /**
  * Removing a member unsets the owner of every record they owned, each with its event: for a
@@ -47,15 +49,16 @@ export function membersRoutes(deps: GatewayDeps): Router {
   const router = Router();
   router.use(requireConfiguration);
 
-  const members = async (req: Request) => (await callWorker(deps.bus, req, listMembers, {})).result.members;
-  const memberOf = async (req: Request): Promise<MemberRecord> => {
-    const id = pathParam(req, 'userId');
-    const member = (await members(req)).find((m) => m.user_id === id);
-    if (!member) throw new NotFoundError('member', id);
-    return member;
-  };
+  const memberOf = async (req: Request): Promise<MemberRecord> => (await callWorker(deps.bus, req, getMember, { user_id: pathParam(req, 'userId') })).result;
+  /** The page of members the request names (its cursor), or the first. */
   const showList = async (req: Request, res: Response, extra: { error?: string; errorField?: string | undefined; form?: MemberForm; removeError?: string; status?: number } = {}) => {
-    sendPage(res, membersPage({ session: sessionOf(req), members: await members(req), notice: noticeFrom(req, NOTICES), ...extra }), extra.status ?? 200);
+    const { cursor } = listReturn(req);
+    const { result } = await callWorker(deps.bus, req, listMembers, { limit: ADMIN_LIST_PAGE_SIZE, ...(cursor ? { cursor } : {}) });
+    sendPage(
+      res,
+      membersPage({ session: sessionOf(req), members: result.data, total: result.total, nextCursor: result.next_cursor, cursor, notice: noticeFrom(req, NOTICES), ...extra }),
+      extra.status ?? 200,
+    );
   };
 
   router.get('/', (req, res) => showList(req, res));
@@ -71,7 +74,7 @@ export function membersRoutes(deps: GatewayDeps): Router {
     }
   });
 
-  router.get('/:userId', async (req, res) => sendPage(res, memberEditPage(sessionOf(req), await memberOf(req))));
+  router.get('/:userId', async (req, res) => sendPage(res, memberEditPage(sessionOf(req), await memberOf(req), { back: listReturn(req) })));
 
   router.post('/:userId', async (req, res) => {
     const session = sessionOf(req);
@@ -82,9 +85,12 @@ export function membersRoutes(deps: GatewayDeps): Router {
       await callWorker(deps.bus, req, updateMember, input);
       // An administrator who gave up their own Configuration may no longer see the list: the overview says what they may do now.
       const gaveUpConfiguration = member.user_id === session.user.id && !input.permissions.includes('configuration');
-      res.redirect(303, gaveUpConfiguration ? `${workspacePath(session)}?notice=permissions-changed` : `${workspacePath(session, '/members')}?notice=updated`);
+      // Back to the page of the list the member was changed from.
+      res.redirect(303, gaveUpConfiguration ? `${workspacePath(session)}?notice=permissions-changed` : withQuery(workspacePath(session, '/members'), { ...listReturn(req), notice: 'updated' }));
     } catch (error) {
-      if (crmErrorIn(error, FORM_ERRORS)) return sendPage(res, memberEditPage(sessionOf(req), member, { error: refusalMessage(error, LABELS), errorField: refusedField(error, LABELS), form }), HTTP_STATUS[error.code]);
+      if (crmErrorIn(error, FORM_ERRORS)) {
+        return sendPage(res, memberEditPage(sessionOf(req), member, { error: refusalMessage(error, LABELS), errorField: refusedField(error, LABELS), form, back: listReturn(req) }), HTTP_STATUS[error.code]);
+      }
       throw error;
     }
   });
@@ -93,6 +99,7 @@ export function membersRoutes(deps: GatewayDeps): Router {
     const session = sessionOf(req);
     const member = await memberOf(req);
     const list = workspacePath(session, '/members');
+    const back = listReturn(req);
     sendPage(
       res,
       confirmPage({
@@ -102,9 +109,9 @@ export function membersRoutes(deps: GatewayDeps): Router {
         details: html`<p>${member.user_id === session.user.id ? 'You will lose access to this workspace. ' : ''}${member.email} will no longer see this workspace,
             and every agent they connected to it stops working. API tokens stay: they belong to the workspace.
             Records they own stay, without an owner.</p>`,
-        action: `${list}/${member.user_id}/remove`,
+        action: withQuery(`${list}/${member.user_id}/remove`, back),
         button: 'Remove member',
-        cancel: list,
+        cancel: withQuery(list, back),
       }),
     );
   });
@@ -118,7 +125,8 @@ export function membersRoutes(deps: GatewayDeps): Router {
       if (crmErrorIn(error, FORM_ERRORS)) return showList(req, res, { removeError: error.message, status: HTTP_STATUS[error.code] });
       throw error;
     }
-    res.redirect(303, userId === session.user.id ? '/console' : `${workspacePath(session, '/members')}?notice=removed`);
+    // Back to the page the member was removed from: its cursor names the row before it, which stays.
+    res.redirect(303, userId === session.user.id ? '/console' : withQuery(workspacePath(session, '/members'), { ...listReturn(req), notice: 'removed' }));
   });
 
   return router;

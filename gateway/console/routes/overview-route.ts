@@ -28,9 +28,9 @@ export function overviewRoute(deps: GatewayDeps): Router {
     const [contacts, pipelines, agents, tokens, members, settings] = await Promise.all([
       may(session, 'contacts:read') ? callWorker(deps.bus, req, countContacts, {}).then((r) => r.result.count) : null,
       may(session, 'schema:read') ? callWorker(deps.bus, req, listPipelines, {}).then((r) => r.result.data.length) : null,
-      callWorker(deps.bus, req, listGrants, {}).then((r) => r.result.agents.length),
+      callWorker(deps.bus, req, listGrants, { limit: 1 }).then((r) => r.result.total),
       admin ? callWorker(deps.bus, req, listTokens, { limit: TOKENS_SHOWN }).then((r) => r.result) : null,
-      admin ? callWorker(deps.bus, req, listMembers, {}).then((r) => r.result.members.length) : null,
+      admin ? callWorker(deps.bus, req, listMembers, { limit: 1 }).then((r) => r.result.total) : null,
       callWorker(deps.bus, req, getWorkspaceSettings, {}).then((r) => r.result),
     ]);
     sendPage(

@@ -16,6 +16,7 @@ import { tokensPage, type TokenForm } from '../pages/tokens-page.js';
 import { requireConfiguration } from '../require-configuration.js';
 import { revokeRoutes } from './revoke-routes.js';
 import { refusalMessage, refusedField } from '../form-refusal.js';
+import { ADMIN_LIST_PAGE_SIZE } from '../list-pager.js';
 
 /** The create form's fields as the page labels them, for its refusals. */
 const LABELS = { name: 'Name', scopes: 'Scopes', expires_at: 'Expires on' };
@@ -49,7 +50,7 @@ export function tokensRoutes(deps: GatewayDeps): Router {
     const session = sessionOf(req);
     const includeRevoked = req.query.revoked === '1';
     const cursor = typeof req.query.cursor === 'string' && extra.form === undefined ? req.query.cursor : undefined;
-    const tokens = await callWorker(deps.bus, req, listTokens, { limit: 50, include_revoked: includeRevoked, ...(cursor ? { cursor } : {}) });
+    const tokens = await callWorker(deps.bus, req, listTokens, { limit: ADMIN_LIST_PAGE_SIZE, include_revoked: includeRevoked, ...(cursor ? { cursor } : {}) });
     const creators = await creatorNames(deps, req, tokens.result.data);
     sendPage(
       res,
@@ -61,6 +62,7 @@ export function tokensRoutes(deps: GatewayDeps): Router {
         includeRevoked,
         nextCursor: tokens.result.next_cursor,
         onLaterPage: cursor !== undefined,
+        cursor,
         notice: noticeFrom(req, NOTICES),
         ...extra,
       }),
@@ -85,6 +87,7 @@ export function tokensRoutes(deps: GatewayDeps): Router {
   revokeRoutes<ApiToken>(router, {
     section: 'tokens',
     list: '/tokens',
+    filterKeys: ['revoked'],
     load: async (req, id) => (await callWorker(deps.bus, req, getToken, { id })).result,
     confirm: (token, session) => ({
       title: `Revoke the token "${token.name}"?`,

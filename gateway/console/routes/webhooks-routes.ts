@@ -13,6 +13,7 @@ import { webhookSecretPage } from '../pages/webhook-secret-page.js';
 import { webhooksPage, type WebhookForm } from '../pages/webhooks-page.js';
 import { requireConfiguration } from '../require-configuration.js';
 import { refusalMessage, refusedField } from '../form-refusal.js';
+import { ADMIN_LIST_PAGE_SIZE } from '../list-pager.js';
 
 const NOTICES: Record<string, string> = {
   deleted: 'The endpoint was deleted, with its deliveries. It receives nothing more.',
@@ -38,7 +39,7 @@ export function webhooksRoutes(deps: GatewayDeps): Router {
 
   const showList = async (req: Request, res: Response, extra: { error?: string; errorField?: string | undefined; form?: WebhookForm; status?: number } = {}) => {
     const cursor = typeof req.query.cursor === 'string' && extra.form === undefined ? req.query.cursor : undefined;
-    const endpoints = (await callWorker(deps.bus, req, listWebhookEndpoints, { limit: 50, ...(cursor ? { cursor } : {}) })).result;
+    const endpoints = (await callWorker(deps.bus, req, listWebhookEndpoints, { limit: ADMIN_LIST_PAGE_SIZE, ...(cursor ? { cursor } : {}) })).result;
     // The newest delivery of each, for the "last delivery" column: one small read per endpoint.
     const newest = await Promise.all(
       endpoints.data.map(async (e) => (await callWorker(deps.bus, req, listWebhookDeliveries, { endpoint_id: e.id, limit: 1 })).result.data[0]),

@@ -4,6 +4,8 @@ import type { EntityManager } from '../../../shared/db/orm.js';
 import { isoTimestamp, isoTimestampOrNull } from '../../../shared/db/sql.js';
 import type { WorkspaceSql } from '../../../shared/db/workspace-sql.js';
 import { ForbiddenError, NotFoundError } from '../../../shared/errors.js';
+import { decodeCursor, pageFrom, type CursorScope, type KeysetPosition } from '../../runtime/keyset-cursor.js';
+import { beforePosition } from '../../runtime/keyset-sql.js';
 import type { OperationHandler } from '../../runtime/worker-call.js';
 import { isAdministrator } from '../members/grantable-scopes.js';
 import { announceGrantChanged, revokeGrant } from './revoke-grant.js';
@@ -15,8 +17,15 @@ async function onlyUser(em: EntityManager, context: CallContext): Promise<string
   return (await isAdministrator(em, context)) ? null : context.principal.id;
 }
 
-async function agents(db: WorkspaceSql, filter: { userId: string | null; grantId?: string; includeRevoked: boolean }): Promise<ConnectedAgent[]> {
-  const rows = await db
+interface GrantFilter {
+  userId: string | null;
+  grantId?: string;
+  includeRevoked: boolean;
+}
+
+/** The grants under a filter, newest first: (created_at, id) descending, so a page ends where the next begins. */
+function grantRows(db: WorkspaceSql, filter: GrantFilter, page?: { limit: number; before: KeysetPosition | undefined }) {
+  return db
     .selectFrom('oauth_grants as g')
     .innerJoin('oauth_clients as c', 'c.id', 'g.client_id')
     .innerJoin('users as u', 'u.id', 'g.user_id')
@@ -24,9 +33,17 @@ async function agents(db: WorkspaceSql, filter: { userId: string | null; grantId
     .$if(filter.userId !== null, (q) => q.where('g.user_id', '=', filter.userId!))
     .$if(filter.grantId !== undefined, (q) => q.where('g.id', '=', filter.grantId!))
     .$if(!filter.includeRevoked, (q) => q.where('g.revoked_at', 'is', null))
+    .$if(page?.before !== undefined, (q) => q.where(beforePosition(page!.before!, 'g')))
     .orderBy('g.created_at', 'desc')
+    .orderBy('g.id', 'desc')
+    .$if(page !== undefined, (q) => q.limit(page!.limit + 1))
     .execute();
-  return rows.map((r) => ({
+}
+
+type GrantRow = Awaited<ReturnType<typeof grantRows>>[number];
+
+function connectedAgent(r: GrantRow): ConnectedAgent {
+  return {
     id: r.id,
     client_name: r.client_name,
     redirect_host: r.redirect_uris[0] ? new URL(r.redirect_uris[0]).host : '',
@@ -37,12 +54,27 @@ async function agents(db: WorkspaceSql, filter: { userId: string | null; grantId
     created_at: isoTimestamp(r.created_at),
     last_used_at: isoTimestampOrNull(r.last_used_at),
     revoked_at: isoTimestampOrNull(r.revoked_at),
-  }));
+  };
 }
 
-export const listGrantsHandler: OperationHandler<typeof listGrants> = async ({ input, context, em, db }) => ({
-  agents: await agents(db, { userId: await onlyUser(em, context), includeRevoked: input.include_revoked === true }),
-});
+async function agents(db: WorkspaceSql, filter: GrantFilter): Promise<ConnectedAgent[]> {
+  return (await grantRows(db, filter)).map(connectedAgent);
+}
+
+export const listGrantsHandler: OperationHandler<typeof listGrants> = async ({ input, context, em, db, services }) => {
+  const filter: GrantFilter = { userId: await onlyUser(em, context), includeRevoked: input.include_revoked === true };
+  // Bound to whose grants too: a member's cursor is no use in an administrator's list, nor the other way round.
+  const scope: CursorScope = { workspaceId: context.workspace_id, list: 'agents', filters: { user: filter.userId, include_revoked: filter.includeRevoked } };
+  const before = input.cursor ? decodeCursor(services.secrets.cursorKey, scope, input.cursor) : undefined;
+  const rows = await grantRows(db, filter, { limit: input.limit, before });
+  const count = await db
+    .selectFrom('oauth_grants')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .$if(filter.userId !== null, (q) => q.where('user_id', '=', filter.userId!))
+    .$if(!filter.includeRevoked, (q) => q.where('revoked_at', 'is', null))
+    .executeTakeFirstOrThrow();
+  return { ...pageFrom(rows, input.limit, services.secrets.cursorKey, scope, connectedAgent), total: Number(count.n) };
+};
 
 export const getGrantHandler: OperationHandler<typeof getGrant> = async ({ input, context, em, db }) => {
   const [agent] = await agents(db, { userId: await onlyUser(em, context), grantId: input.grant_id, includeRevoked: true });

@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { launchBrowser } from '../helpers/browser.js';
 import { check, signIn, submit } from '../helpers/console-pages.js';
 import { authorizeWithForms, FormBrowser, pkce, registerClient, tokenRequest } from '../helpers/oauth-forms.js';
@@ -58,6 +58,12 @@ const memberEmails = async (page: Page) => (await page.locator('main tbody tr td
 const countLine = (page: Page, text: RegExp) => page.getByRole('status').filter({ hasText: text }).innerText();
 const query = (page: Page) => new URL(page.url()).searchParams;
 
+/** Waits until the page is the list at `path` again, on the page `cursor` names: a return from a row's action. */
+async function backOnList(t: Test, page: Page, path: string, cursor: string | null, what: string): Promise<void> {
+  await page.waitForURL((url) => url.pathname === `${ws}${path}` && url.searchParams.get('cursor') === cursor);
+  t.pass(what);
+}
+
 t.test('members: 50 a page in the order they joined, and a change or removal from page 2 returns there', async (t) => {
   const { context, page } = await signedIn({ javaScriptEnabled: false });
   t.teardown(() => context.close());
@@ -83,18 +89,18 @@ t.test('members: 50 a page in the order they joined, and a change or removal fro
   await page.getByRole('heading', { name: `Change ${changed}` }).waitFor();
   await page.getByLabel('Read deals').check();
   t.equal(await submit(page, 'Save changes'), 303);
-  t.equal(query(page).get('cursor'), cursor, 'back on page 2');
+  await backOnList(t, page, '/members', cursor, 'back on page 2');
   await page.getByText('The member’s permissions were changed.').waitFor();
   t.match(await page.locator('tr', { hasText: changed }).innerText(), /Read deals/, 'with the new permission');
 
   // Cancel keeps the page too.
   await page.getByRole('link', { name: `Remove ${removed}` }).click();
   await page.getByRole('link', { name: 'Cancel' }).click();
-  t.equal(query(page).get('cursor'), cursor, 'cancel goes back to page 2');
+  await backOnList(t, page, '/members', cursor, 'cancel goes back to page 2');
 
   await page.getByRole('link', { name: `Remove ${removed}` }).click();
   t.equal(await submit(page, 'Remove member'), 303);
-  t.equal(query(page).get('cursor'), cursor, 'a removal goes back to page 2');
+  await backOnList(t, page, '/members', cursor, 'a removal goes back to page 2');
   await page.getByText('The member was removed.').waitFor();
   t.match(await countLine(page, /members, in the order/), /^54 members/);
   t.equal(await rows(page).count(), 4, 'the four left on page 2');
@@ -126,7 +132,7 @@ t.test('connected agents: 50 a page, newest first, and a revocation from page 2 
   await page.getByRole('link', { name: /^Revoke Agent 02/ }).click();
   await page.getByRole('heading', { name: 'Disconnect Agent 02?' }).waitFor();
   t.equal(await submit(page, 'Revoke access'), 303);
-  t.equal(query(page).get('cursor'), cursor, 'back on page 2');
+  await backOnList(t, page, '/agents', cursor, 'back on page 2');
   await page.getByText('The agent was disconnected.').waitFor();
   t.same((await rows(page).allInnerTexts()).map((r) => /Agent \d\d/.exec(r)?.[0]), ['Agent 01'], 'the revoked one gone');
   t.match(await countLine(page, /newest first/), /^51 connected agents/);
@@ -138,6 +144,12 @@ t.test('connected agents: 50 a page, newest first, and a revocation from page 2 
   await page.waitForURL((url) => url.searchParams.has('cursor'));
   t.equal(query(page).get('revoked'), '1');
   t.match(await page.locator('tr', { hasText: 'Agent 02' }).innerText(), /Revoked/);
+
+  // A page-2 address made for another filter (a bookmark, say): the first page, saying why, not a bare error page.
+  const stale = await page.goto(`${base}${ws}/agents?cursor=${encodeURIComponent(query(page).get('cursor') ?? '')}`);
+  t.equal(stale?.status(), 200, 'answered');
+  t.equal(await page.getByText(/That page’s address no longer works.*here is the first page/).count(), 1, 'said above it');
+  t.equal(await rows(page).count(), PAGE, 'the first page');
 });
 
 t.test('connected agents: the paged list passes the accessibility check', async (t) => {
@@ -159,7 +171,7 @@ t.test('API tokens: a revocation from page 2 returns to page 2', async (t) => {
   const target = page.locator('tr', { hasText: 'Token 52' });
   await target.getByRole('link', { name: 'Revoke Token 52' }).click();
   t.equal(await submit(page, 'Revoke token'), 303);
-  t.equal(query(page).get('cursor'), cursor, 'back on page 2');
+  await backOnList(t, page, '/tokens', cursor, 'back on page 2');
   await page.getByText('The token was revoked.').waitFor();
   t.equal(await page.locator('tr', { hasText: 'Token 52' }).count(), 0, 'gone from the active tokens');
 });

@@ -12,6 +12,7 @@ import { agentsPage } from '../pages/agents-page.js';
 import { revokeRoutes } from './revoke-routes.js';
 import { ADMIN_LIST_PAGE_SIZE } from '../list-pager.js';
 import { listReturn } from '../list-return.js';
+import { PAGE_GONE_NOTICE, pageOrFirst } from '../page-or-first.js';
 
 const NOTICES: Record<string, string> = {
   revoked: 'The agent was disconnected. Its next call is refused, and it cannot refresh its access.',
@@ -23,11 +24,13 @@ export function agentsRoutes(deps: GatewayDeps): Router {
 
   router.get('/', async (req, res) => {
     const includeRevoked = req.query.revoked === '1';
-    const { cursor } = listReturn(req);
-    const { result } = await callWorker(deps.bus, req, listGrants, { include_revoked: includeRevoked, limit: ADMIN_LIST_PAGE_SIZE, ...(cursor ? { cursor } : {}) });
+    const { cursor: asked } = listReturn(req);
+    const { page, lost } = await pageOrFirst((c) => callWorker(deps.bus, req, listGrants, { include_revoked: includeRevoked, limit: ADMIN_LIST_PAGE_SIZE, ...(c ? { cursor: c } : {}) }), asked);
+    const { result } = page;
+    const cursor = lost ? undefined : asked;
     sendPage(
       res,
-      agentsPage({ session: sessionOf(req), agents: result.data, total: result.total, nextCursor: result.next_cursor, cursor, includeRevoked, notice: noticeFrom(req, NOTICES) }),
+      agentsPage({ session: sessionOf(req), agents: result.data, total: result.total, nextCursor: result.next_cursor, cursor, includeRevoked, notice: lost ? PAGE_GONE_NOTICE : noticeFrom(req, NOTICES) }),
     );
   });
 

@@ -21,6 +21,7 @@ import { workspacePath } from '../workspace-url.js';
 import { refusalMessage, refusedField } from '../form-refusal.js';
 import { ADMIN_LIST_PAGE_SIZE } from '../list-pager.js';
 import { listReturn, withQuery } from '../list-return.js';
+import { PAGE_GONE_NOTICE, pageOrFirst } from '../page-or-first.js';
 
 /**
  * Removing a member unsets the owner of every record they owned, each with its event: for a
@@ -52,11 +53,13 @@ export function membersRoutes(deps: GatewayDeps): Router {
   const memberOf = async (req: Request): Promise<MemberRecord> => (await callWorker(deps.bus, req, getMember, { user_id: pathParam(req, 'userId') })).result;
   /** The page of members the request names (its cursor), or the first. */
   const showList = async (req: Request, res: Response, extra: { error?: string; errorField?: string | undefined; form?: MemberForm; removeError?: string; status?: number } = {}) => {
-    const { cursor } = listReturn(req);
-    const { result } = await callWorker(deps.bus, req, listMembers, { limit: ADMIN_LIST_PAGE_SIZE, ...(cursor ? { cursor } : {}) });
+    const { cursor: asked } = listReturn(req);
+    const { page, lost } = await pageOrFirst((c) => callWorker(deps.bus, req, listMembers, { limit: ADMIN_LIST_PAGE_SIZE, ...(c ? { cursor: c } : {}) }), asked);
+    const { result } = page;
+    const cursor = lost ? undefined : asked;
     sendPage(
       res,
-      membersPage({ session: sessionOf(req), members: result.data, total: result.total, nextCursor: result.next_cursor, cursor, notice: noticeFrom(req, NOTICES), ...extra }),
+      membersPage({ session: sessionOf(req), members: result.data, total: result.total, nextCursor: result.next_cursor, cursor, notice: lost ? PAGE_GONE_NOTICE : noticeFrom(req, NOTICES), ...extra }),
       extra.status ?? 200,
     );
   };

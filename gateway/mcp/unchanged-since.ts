@@ -66,8 +66,9 @@ function holdsEveryValue(record: Record<string, unknown>, args: Record<string, u
  * The worker's refusal (its words are REST's, If-Match and ETag) as the agent needs it: the
  * record changed since, its updated_at now, nothing changed, and how to go on. Where "changed
  * since" would be untrue it says what is: a value it never had (later than its updated_at,
- * earlier than its creation), one with its milliseconds dropped, or a change already there (the
- * agent's own earlier call, say, that timed out after it committed).
+ * earlier than its creation), one that matches only to the second (it may have changed within
+ * it), or a change already there (the agent's own earlier call, say, that timed out after it
+ * committed).
  */
 export async function changedSinceResult(record: VersionedRecord, args: Record<string, unknown>, call: ToolCall, server: McpServerKey): Promise<CallToolResult> {
   const { read, get } = VERSIONED[record];
@@ -81,13 +82,15 @@ export async function changedSinceResult(record: VersionedRecord, args: Record<s
   );
   const now = current === undefined ? '' : `; its updated_at is now ${current.updated_at}`;
   const reread = `Read the ${record} again with ${get}, check it is still as you meant to change it, then call again with its updated_at exactly as given, milliseconds included.`;
+  const redo = `Read the ${record} again with ${get}, make your change on what it is now (ask the user if the other change touches what you meant to change), then call again with ${UNCHANGED_SINCE} set to its new updated_at, milliseconds included.`;
   let what: string;
   let hint: string;
   const digits = fractionDigits(written);
   if (current !== undefined && digits < 3 && cutTo(current.updated_at, digits) === cutTo(given, digits)) {
-    what = `unchanged_since ${written} is the ${record} ${id}'s updated_at without all its milliseconds${now}: it must be given to the millisecond, as read.`;
-    hint = reread;
-  } else if (current !== undefined && (given > current.updated_at || given < current.created_at)) {
+    // Without its milliseconds the value cannot tell the version read from one written later in the same second: never say "unchanged".
+    what = `unchanged_since ${written} matches the ${record} ${id}'s updated_at now (${current.updated_at}) to the second but not to the millisecond, so it may have been changed within that second.`;
+    hint = redo;
+  } else if (current !== undefined && (given > current.updated_at || given < cutTo(current.created_at, digits))) {
     // Not a time this record was ever at (another field's time, or made up): "changed since" would be untrue.
     what = `The ${record} ${id} never had the updated_at ${given} (unchanged_since takes the updated_at it was read with)${now}.`;
     hint = reread;
@@ -96,7 +99,7 @@ export async function changedSinceResult(record: VersionedRecord, args: Record<s
     hint = `Check with ${get} that the ${record} is as you meant; if it is, there is nothing more to do.`;
   } else {
     what = `The ${record} ${id} has been changed since you read it (at updated_at ${given})${now}.`;
-    hint = `Read the ${record} again with ${get}, make your change on what it is now (ask the user if the other change touches what you meant to change), then call again with ${UNCHANGED_SINCE} set to its new updated_at.`;
+    hint = redo;
   }
   const error = new CrmError('precondition_failed', `${what} Nothing was changed.`, { param: UNCHANGED_SINCE });
   return toolErrorResult(error, server, hint);

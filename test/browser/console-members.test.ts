@@ -1,5 +1,5 @@
 import t from 'tap';
-import { launchBrowser } from '../helpers/browser.js';
+import { collectCspViolations, launchBrowser } from '../helpers/browser.js';
 import { check, clipboard, shownText, signIn, submit } from '../helpers/console-pages.js';
 import { client } from '../helpers/http.js';
 import { useStack } from '../helpers/shared-stack.js';
@@ -8,13 +8,15 @@ import { TEST_PASSWORD } from '../helpers/stack.js';
 /**
  * The console's members page and workspace switcher in real headless Chromium: an
  * administrator invites, changes and removes a member (who signs in with the temporary
- * password), and moves between the workspaces they belong to, with and without script.
+ * password), and moves between the workspaces they belong to, with and without script. Its
+ * organizations and people are used by no other test file: the browser files share one stack,
+ * and bootstrap reuses an organization and workspace found by name.
  */
 const stack = await useStack(t);
 const base = stack.baseUrl;
-const admin = await stack.bootstrap({ org: 'Initech', workspace: 'Sales', email: 'peter@initech.test', defaultCountry: 'US' });
-const support = await stack.bootstrap({ org: 'Initech', workspace: 'Support', email: 'peter@initech.test', defaultCountry: 'US' });
-const elsewhere = await stack.bootstrap({ org: 'Globex', workspace: 'Secret', email: 'hank@globex.test' });
+const admin = await stack.bootstrap({ org: 'Wernham Hogg', workspace: 'Sales', email: 'david@wernham.test', defaultCountry: 'US' });
+const support = await stack.bootstrap({ org: 'Wernham Hogg', workspace: 'Support', email: 'david@wernham.test', defaultCountry: 'US' });
+const elsewhere = await stack.bootstrap({ org: 'Vance Refrigeration', workspace: 'Secret', email: 'bob@vance.test' });
 const ws = `/console/w/${admin.workspace.id}`;
 // Three contacts nobody owns: an `owned` member sees none of them, an `all` member all three.
 const writer = client(base, await stack.token(admin.workspace.id, ['contacts:write']));
@@ -25,15 +27,17 @@ t.teardown(() => browser.close());
 const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
 await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
 const page = await context.newPage();
-await signIn(page, base, 'peter@initech.test', TEST_PASSWORD);
+const cspReports: string[] = [];
+collectCspViolations(page, cspReports);
+await signIn(page, base, 'david@wernham.test', TEST_PASSWORD);
 
 t.test('members: invite with a temporary password shown once, change, remove', async (t) => {
   await page.goto(`${base}${ws}/members`);
   await check(t, page, 'console-members');
-  await page.getByLabel('E-mail').fill('Milton@Initech.test');
+  await page.getByLabel('E-mail').fill('Gareth@Wernham.test');
   await page.getByLabel('Only the records they own').check();
   t.equal(await submit(page, 'Invite member'), 200);
-  await page.getByRole('heading', { name: 'milton@initech.test is now a member' }).waitFor();
+  await page.getByRole('heading', { name: 'gareth@wernham.test is now a member' }).waitFor();
   t.match(await page.locator('main').innerText(), /You will not see it again/);
   const temporary = await shownText(page, 'temporary-password');
   await page.getByRole('button', { name: 'Copy temporary password' }).click();
@@ -45,34 +49,35 @@ t.test('members: invite with a temporary password shown once, change, remove', a
   t.equal(await page.getByRole('heading', { name: 'Members', level: 1 }).count(), 1, 'a reload shows the list');
   t.equal(await page.getByRole('alert').count(), 0, 'without posting the invitation again');
 
-  // Milton signs in with it and must choose a password before anything else.
+  // Gareth signs in with it and must choose a password before anything else.
   const boContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   t.teardown(() => boContext.close());
   const bo = await boContext.newPage();
-  await signIn(bo, base, 'milton@initech.test', temporary);
+  collectCspViolations(bo, cspReports);
+  await signIn(bo, base, 'gareth@wernham.test', temporary);
   t.equal(new URL(bo.url()).pathname, '/console/account');
   t.match(await bo.locator('main').innerText(), /temporary password/);
   await check(t, bo, 'console-account');
   await bo.goto(`${base}${ws}/contacts`);
   t.equal(new URL(bo.url()).pathname, '/console/account', 'every other page waits for the new password');
   await bo.getByLabel('Current password').fill(temporary);
-  await bo.getByLabel('New password', { exact: true }).fill('milton chose this password');
-  await bo.getByLabel('New password again').fill('milton chose something else');
+  await bo.getByLabel('New password', { exact: true }).fill('gareth chose this password');
+  await bo.getByLabel('New password again').fill('gareth chose something else');
   t.equal(await submit(bo, 'Change password'), 400, 'the two new passwords must agree');
   await bo.getByLabel('Current password').fill(temporary);
-  await bo.getByLabel('New password', { exact: true }).fill('milton chose this password');
-  await bo.getByLabel('New password again').fill('milton chose this password');
+  await bo.getByLabel('New password', { exact: true }).fill('gareth chose this password');
+  await bo.getByLabel('New password again').fill('gareth chose this password');
   t.equal(await submit(bo, 'Change password'), 303);
   t.equal(new URL(bo.url()).pathname, ws, 'then on into the workspace');
   const boNav = await bo.getByRole('navigation', { name: 'Console sections' }).innerText();
-  t.notMatch(boNav, /API tokens|Members/, 'no administration for Milton');
+  t.notMatch(boNav, /API tokens|Members/, 'no administration for Gareth');
   await bo.goto(`${base}${ws}/contacts`);
-  t.match(await bo.getByRole('status').innerText(), /0 contacts that you own match/, 'Milton sees only what Milton owns');
+  t.match(await bo.getByRole('status').innerText(), /0 contacts that you own match/, 'Gareth sees only what Gareth owns');
 
-  // The administrator lets Milton change contacts.
+  // The administrator lets Gareth change contacts.
   await page.goto(`${base}${ws}/members`);
-  await page.getByRole('link', { name: 'Change milton@initech.test' }).click();
-  await page.getByRole('heading', { name: 'Change milton@initech.test' }).waitFor();
+  await page.getByRole('link', { name: 'Change gareth@wernham.test' }).click();
+  await page.getByRole('heading', { name: 'Change gareth@wernham.test' }).waitFor();
   await check(t, page, 'console-member-edit');
   for (const box of await page.getByRole('checkbox').all()) await box.uncheck();
   t.equal(await submit(page, 'Save changes'), 400, 'a member needs a permission');
@@ -85,26 +90,26 @@ t.test('members: invite with a temporary password shown once, change, remove', a
   await page.getByLabel('Create and change contacts').check();
   await page.getByLabel('Every record of the workspace').check();
   t.equal(await submit(page, 'Save changes'), 303);
-  const boRow = page.locator('tr', { hasText: 'milton@initech.test' });
+  const boRow = page.locator('tr', { hasText: 'gareth@wernham.test' });
   t.match(await boRow.innerText(), /Create and change contacts[\s\S]*Every record of the workspace/);
   await bo.reload();
-  t.match(await bo.getByRole('status').innerText(), /3 contacts match/, 'the change applies at Milton’s next page');
+  t.match(await bo.getByRole('status').innerText(), /3 contacts match/, 'the change applies at Gareth’s next page');
 
   // The last administrator cannot remove themselves.
-  await page.getByRole('link', { name: 'Remove peter@initech.test' }).click();
+  await page.getByRole('link', { name: 'Remove david@wernham.test' }).click();
   t.equal(await submit(page, 'Remove member'), 409);
   t.match(await page.getByRole('alert').innerText(), /last member with the Configuration permission/);
   const invite = page.getByRole('region', { name: 'Invite a member' });
   t.equal(await invite.getByRole('alert').count(), 0, 'the refused removal is not said as if the invitation had failed');
   t.equal(await invite.locator('form').getAttribute('aria-describedby'), null, 'nor given as the invite form’s description');
 
-  await page.getByRole('link', { name: 'Remove milton@initech.test' }).click();
-  await page.getByRole('heading', { name: 'Remove milton@initech.test?' }).waitFor();
+  await page.getByRole('link', { name: 'Remove gareth@wernham.test' }).click();
+  await page.getByRole('heading', { name: 'Remove gareth@wernham.test?' }).waitFor();
   await check(t, page, 'console-member-remove');
   t.equal(await submit(page, 'Remove member'), 303);
-  t.equal(await page.locator('tr', { hasText: 'milton@initech.test' }).count(), 0);
+  t.equal(await page.locator('tr', { hasText: 'gareth@wernham.test' }).count(), 0);
   const gone = await bo.goto(`${base}${ws}`);
-  t.equal(gone?.status(), 404, 'Milton no longer reaches the workspace');
+  t.equal(gone?.status(), 404, 'Gareth no longer reaches the workspace');
   await bo.goto(`${base}/console`);
   t.match(await bo.locator('main').innerText(), /not a member of any workspace/);
 });
@@ -112,8 +117,8 @@ t.test('members: invite with a temporary password shown once, change, remove', a
 t.test('the workspace switcher, with and without script; other workspaces stay hidden', async (t) => {
   await page.goto(`${base}${ws}/contacts`);
   const switcher = page.getByLabel('Workspace');
-  t.same(await switcher.locator('option').allInnerTexts(), ['Initech / Sales', 'Initech / Support']);
-  await switcher.selectOption({ label: 'Initech / Support' });
+  t.same(await switcher.locator('option').allInnerTexts(), ['Wernham Hogg / Sales', 'Wernham Hogg / Support']);
+  await switcher.selectOption({ label: 'Wernham Hogg / Support' });
   await page.waitForURL(`${base}/console/w/${support.workspace.id}/contacts`);
   t.match(await page.locator('.workspace-name').innerText(), /Support/, 'the same section, in the other workspace');
   t.match(await page.getByRole('status').innerText(), /0 contacts match/, 'with that workspace’s data');
@@ -121,8 +126,9 @@ t.test('the workspace switcher, with and without script; other workspaces stay h
   const noScript = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 800 } });
   t.teardown(() => noScript.close());
   const plain = await noScript.newPage();
-  await signIn(plain, base, 'peter@initech.test', TEST_PASSWORD, `${ws}/deals`);
-  await plain.getByLabel('Workspace').selectOption({ label: 'Initech / Support' });
+  collectCspViolations(plain, cspReports);
+  await signIn(plain, base, 'david@wernham.test', TEST_PASSWORD, `${ws}/deals`);
+  await plain.getByLabel('Workspace').selectOption({ label: 'Wernham Hogg / Support' });
   await plain.getByRole('button', { name: 'Switch' }).click();
   await plain.waitForURL(`${base}/console/w/${support.workspace.id}/deals`);
   t.pass('switching works without script');
@@ -146,3 +152,6 @@ t.test('the workspace switcher, with and without script; other workspaces stay h
   t.same(await current(), [], 'and in none for an address of none');
 });
 
+t.test('the pages ran without a single CSP violation', async (t) => {
+  t.same(cspReports, []);
+});

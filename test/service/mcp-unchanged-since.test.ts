@@ -80,8 +80,11 @@ for (const c of CASES) {
     const noMillis = cur.updated_at.replace(/\.\d{3}Z$/, 'Z');
     if (!cur.updated_at.endsWith('.000Z')) {
       const dropped = await callTool(crm, c.update, { id: created.id, [c.field]: c.ours, unchanged_since: noMillis });
-      t.match(dropped.structuredContent, { code: 'precondition_failed', message: /without all its milliseconds.*Nothing was changed/, hint: /milliseconds included/ }, 'the current one without its milliseconds is said to be that, not a change since');
-      t.notMatch(dropped.structuredContent?.message, /changed since/);
+      t.match(
+        dropped.structuredContent,
+        { code: 'precondition_failed', message: /matches the .* updated_at now .* to the second but not to the millisecond, so it may have been changed within that second.*Nothing was changed/, hint: /make your change on what it is now.*milliseconds included/ },
+        'the current one without its milliseconds is refused, and said to match only to the second (it cannot tell a change within that second)',
+      );
     }
     // The current instant in another offset, with extra digits: the same version, it applies.
     const shifted = new Date(new Date(cur.updated_at).getTime() + 2 * 3600_000).toISOString().replace('Z', '999+02:00');

@@ -161,7 +161,7 @@ export function pipelinesRoutes(deps: GatewayDeps): Router {
       if (crmErrorIn(error, ['validation_failed', 'conflict'])) {
         const { pipeline, stage } = await stageOf(req);
         const labels = { name: STAGE_NAME_LABEL };
-        const refusal = { name, error: stage.archived ? stageRefusalInConsole(error, pipeline, stage.id) : refusalMessage(error, labels), field: refusedField(error, labels) };
+        const refusal = { name, error: stage.archived && error.code === 'conflict' ? stageRefusalInConsole(error, pipeline, stage.id) : refusalMessage(error, labels), field: refusedField(error, labels) };
         return sendPage(res, stageEditPage({ session: sessionOf(req), pipeline, stage, refusal }), HTTP_STATUS[error.code]);
       }
       throw error;

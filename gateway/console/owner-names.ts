@@ -1,21 +1,22 @@
 import type { Request } from 'express';
-import { MAX_PAGE_SIZE } from '../../shared/contracts/common.js';
-import { listMembers, nameMembers, type MemberRecord } from '../../shared/contracts/members.js';
+import { nameMembers } from '../../shared/contracts/members.js';
+import { CrmError } from '../../shared/errors.js';
 import type { GatewayDeps } from '../deps.js';
 import { callWorker } from '../call-worker.js';
 import { may } from './console-layout.js';
 import type { ConsoleSession } from './console-session.js';
 
-/** Every member, read a page at a time as the list operation gives them. */
-async function allMembers(deps: GatewayDeps, req: Request): Promise<MemberRecord[]> {
-  const members: MemberRecord[] = [];
-  let cursor: string | null = null;
-  do {
-    const page: { data: MemberRecord[]; next_cursor: string | null } = (await callWorker(deps.bus, req, listMembers, { limit: MAX_PAGE_SIZE, ...(cursor ? { cursor } : {}) })).result;
-    members.push(...page.data);
-    cursor = page.next_cursor;
-  } while (cursor !== null);
-  return members;
+/**
+ * The members' e-mails; none when the tokens worker refuses (one of the release before, which
+ * named members only to those who read records): the page then shows ids, not an error.
+ */
+async function memberNames(deps: GatewayDeps, req: Request): Promise<{ user_id: string; email: string }[]> {
+  try {
+    return (await callWorker(deps.bus, req, nameMembers, {})).result.members;
+  } catch (error) {
+    if (error instanceof CrmError && error.code === 'forbidden') return [];
+    throw error;
+  }
 }
 
 /**
@@ -27,7 +28,7 @@ async function allMembers(deps: GatewayDeps, req: Request): Promise<MemberRecord
 export async function ownerNames(deps: GatewayDeps, req: Request, session: ConsoleSession): Promise<(ownerId: string | null) => string> {
   const emails = new Map<string, string>();
   const readsOthers = session.membership?.visibility === 'all' && (may(session, 'contacts:read') || may(session, 'deals:read'));
-  const members = readsOthers ? (await callWorker(deps.bus, req, nameMembers, {})).result.members : session.isAdministrator ? await allMembers(deps, req) : [];
+  const members = readsOthers || session.isAdministrator ? await memberNames(deps, req) : [];
   for (const m of members) emails.set(m.user_id, m.email);
   return (ownerId) => (ownerId === null ? 'No owner' : ownerId === session.user.id ? 'You' : (emails.get(ownerId) ?? ownerId));
 }

@@ -48,13 +48,15 @@ export const getMember = defineOperation({
 /**
  * The workspace's members by e-mail, for naming the owner of a record to any member who reads
  * records (the Activity page already names people by e-mail): a bare usr_… id says nothing.
+ * An administrator (tokens:write) gets them too, in one call rather than a page of
+ * members.list at a time.
  */
 export const nameMembers = defineOperation({
   worker: 'tokens',
   resource: 'members',
   verb: 'name',
   readOnly: true,
-  scope: ['contacts:read', 'deals:read'],
+  scope: ['contacts:read', 'deals:read', 'tokens:write'],
   input: z.strictObject({}),
   output: z.object({ members: z.array(z.object({ user_id: z.string(), email: z.string() })) }),
 });

@@ -50,8 +50,9 @@ export async function resolveSecret(config: Config): Promise<string> {
  * the reply inbox it reads.
  */
 export async function connectTransport(config: Config, log: Logger, name: string, role: NatsRole): Promise<BusTransport> {
-  if (config.natsUrl) return NatsTransport.connect(config.natsUrl, name, log, natsConnectionOptions(config, role), requesterInboxesOf(config.busNamespace));
-  return new InProcessTransport();
+  if (!config.natsUrl) return new InProcessTransport();
+  // A shutdown waits for an unreachable NATS as long as a requester waits for a reply: no longer is of use to anyone.
+  return NatsTransport.connect(config.natsUrl, name, log, natsConnectionOptions(config, role), { replyPrefixes: requesterInboxesOf(config.busNamespace), drainGraceMs: config.busTimeoutMs });
 }
 
 

@@ -2,6 +2,7 @@ import { connect, headers as natsHeaders, ErrorCode, type ConnectionOptions, typ
 import type { Logger } from '../logger.js';
 import { ConfigError } from '../config.js';
 import { CoalescedSends } from './coalesced-sends.js';
+import { DrainGrace } from './drain-grace.js';
 import { ReplyInbox } from './nats-reply-inbox.js';
 import { printableNatsUrl } from './printable-nats-url.js';
 import { ForeignKeyValueBucketError, isStreamNotFound, KeyValueBucketMissingError } from './jetstream-errors.js';
@@ -29,6 +30,13 @@ function fromHeaders(h: BusHeaders): MsgHdrs | undefined {
  * seen when many processes start at once on a small machine), as opposed to one that refuses us.
  */
 const UNREACHABLE = new Set<string>([ErrorCode.ConnectionRefused, ErrorCode.ConnectionTimeout, ErrorCode.Timeout, 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/**
+ * How long a stopping process waits for NATS to confirm its drain, unless told otherwise: the
+ * default BUS_TIMEOUT_MS. No requester waits longer than its deadline for a reply, so a reply
+ * still unsent by then is wanted by no one.
+ */
+const DEFAULT_DRAIN_GRACE_MS = 5_000;
 
 function errorCode(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
@@ -61,13 +69,18 @@ export class NatsTransport implements BusTransport, JetStreamAccess {
   private replies?: ReplyInbox;
   /** Requests, replies and broadcasts, in the order they were made, written to the socket once per turn of the event loop. */
   private readonly sends = new CoalescedSends();
+  private readonly drainGrace: DrainGrace;
+  /** Said once: a shutdown that closed without NATS confirming its drain. */
+  private drainCut = false;
 
   private constructor(
     private readonly nc: NatsConnection,
     private readonly log: Logger,
     private readonly inboxPrefix: string | undefined,
     private readonly replyPrefixes: readonly string[] | undefined,
+    drainGraceMs: number,
   ) {
+    this.drainGrace = new DrainGrace(drainGraceMs);
     void this.watchStatus();
   }
 
@@ -77,8 +90,15 @@ export class NatsTransport implements BusTransport, JetStreamAccess {
    * stops at once when a server refuses this process (credentials, TLS): retrying cannot help.
    * `replyPrefixes`: the only reply subjects a request served here is answered on
    * (shared/bus/nats-permissions.ts, requesterInboxesOf); others are refused unserved.
+   * `drainGraceMs`: how long a shutdown waits for an unreachable NATS (./drain-grace.ts).
    */
-  static async connect(url: string, name: string, log: Logger, identity: Partial<ConnectionOptions> = {}, replyPrefixes?: readonly string[]): Promise<NatsTransport> {
+  static async connect(
+    url: string,
+    name: string,
+    log: Logger,
+    identity: Partial<ConnectionOptions> = {},
+    { replyPrefixes, drainGraceMs = DEFAULT_DRAIN_GRACE_MS }: { replyPrefixes?: readonly string[]; drainGraceMs?: number } = {},
+  ): Promise<NatsTransport> {
     const options: ConnectionOptions = {
       ...identity,
       servers: url.split(',').map((s) => s.trim()),
@@ -96,7 +116,7 @@ export class NatsTransport implements BusTransport, JetStreamAccess {
       try {
         const nc = await connect(options);
         log.info({ server: nc.getServer() }, 'connected to NATS');
-        return new NatsTransport(nc, log, identity.inboxPrefix, replyPrefixes);
+        return new NatsTransport(nc, log, identity.inboxPrefix, replyPrefixes, drainGraceMs);
       } catch (error) {
         if (!UNREACHABLE.has(errorCode(error) ?? '')) {
           // A ConfigError: the command line prints it as one line, not the client's stack trace.
@@ -159,7 +179,7 @@ export class NatsTransport implements BusTransport, JetStreamAccess {
     return {
       drain: async () => {
         // Stop taking messages (pending ones are still delivered), then wait for replies to go out.
-        if (!sub.isClosed()) await sub.drain();
+        if (!sub.isClosed()) await this.drainWithinGrace(sub.drain());
         while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
         this.sends.flush();
       },
@@ -189,7 +209,7 @@ export class NatsTransport implements BusTransport, JetStreamAccess {
         }
       },
     });
-    return { drain: async () => void (sub.isClosed() ? undefined : await sub.drain()) };
+    return { drain: async () => void (sub.isClosed() ? undefined : await this.drainWithinGrace(sub.drain())) };
   }
 
   /** A JetStream key-value bucket (created when missing), e.g. for counts shared by gateways. */
@@ -245,19 +265,41 @@ export class NatsTransport implements BusTransport, JetStreamAccess {
     return this.nc.jetstreamManager();
   }
 
+  /**
+   * Drains the connection (what was sent so far reaches the server), waiting for a server that
+   * is away up to the drain grace period, then closes without it, saying so.
+   */
   async close(): Promise<void> {
     if (this.nc.isClosed()) return;
-    // Drained even while the server is away: the client holds what was sent meanwhile (a
-    // committed write's reply, a JetStream ack) and sends it once it is back.
     this.sends.flush();
-    await this.nc.drain();
+    await this.drainWithinGrace(this.nc.drain());
+    // nats.js ends a drain whose last PING a disconnect cut without closing the connection.
+    if (!this.nc.isClosed()) {
+      this.saidDrainCut();
+      await this.nc.close();
+    }
+  }
+
+  /** Waits for a drain of NATS within the grace period; past it, says once that the shutdown goes on without NATS. */
+  private async drainWithinGrace(drain: Promise<unknown>): Promise<void> {
+    if (!(await this.drainGrace.within(drain))) this.saidDrainCut();
+  }
+
+  private saidDrainCut(): void {
+    if (this.drainCut) return;
+    this.drainCut = true;
+    // Nothing acknowledged is lost by it: a requester past its deadline has answered 503 already,
+    // and an event whose acknowledgement is dropped comes again from the stream.
+    this.log.warn(
+      { grace_ms: this.drainGrace.graceMs, connected: this.connected },
+      'NATS unreachable at shutdown: closing without it; replies and acknowledgements not yet sent are dropped',
+    );
   }
 
   /**
-   * As close(), but while the server is away at once, without the drain that would wait for it
-   * to come back: for a reader with nothing of its own to send (crm events tail on Ctrl-C
-   * during an outage). The gateway and the workers close(), so that nothing they acknowledged
-   * is dropped.
+   * As close(), but while the server is away at once, without waiting out the drain grace
+   * period for it: for a reader with nothing of its own to send (crm events tail on Ctrl-C
+   * during an outage).
    */
   async closeNow(): Promise<void> {
     if (this.connected || this.nc.isClosed()) return this.close();

@@ -20,6 +20,14 @@ export interface PrivateNats {
   plan: NatsServerPlan;
   /** Stops the server (SIGKILL when `hard`) and starts it again on the same port and store. */
   restart(options?: { downMs?: number; hard?: boolean }): Promise<void>;
+  /**
+   * Freezes the server (SIGSTOP) until {@link thaw}: its port still accepts connections, but
+   * nothing answers, as when its host or the network to it goes silent. Unlike a stopped
+   * server, whose refusals clients notice at once, clients notice only when their pings go
+   * unanswered.
+   */
+  freeze(): void;
+  thaw(): void;
   stop(): Promise<void>;
 }
 
@@ -65,7 +73,10 @@ export async function startPrivateNats(options: Parameters<typeof planNatsServer
       await new Promise((r) => setTimeout(r, downMs));
       await start();
     },
+    freeze: () => void child?.kill('SIGSTOP'),
+    thaw: () => void child?.kill('SIGCONT'),
     stop: async () => {
+      child?.kill('SIGCONT');
       await halt('SIGTERM');
       await rm(plan.dir, { recursive: true, force: true });
     },

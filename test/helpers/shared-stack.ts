@@ -86,7 +86,7 @@ export async function startSharedStack(): Promise<void> {
   await stopSharedStack();
   mkdirSync(SHARED_STACK_DIR, { recursive: true });
   const plan = await planNatsServer();
-  const { db, envFor, natsWatcher } = await prepareEnvironment({}, { nats: { url: plan.url, plan, restart: notOwned, stop: notOwned } });
+  const { db, envFor, natsWatcher } = await prepareEnvironment({}, { nats: { url: plan.url, plan, restart: notOwned, freeze: notOwned, thaw: notOwned, stop: notOwned } });
   await db.close();
   const envs = Object.fromEntries(NATS_ROLES.map((role) => [role, definedOnly(envFor(role))])) as SharedStackState['envs'];
   const state: SharedStackState = { baseUrl: '', databaseName: db.name, envs, pids: [], natsDir: plan.dir, natsWatcher, logs: [] };

@@ -23,7 +23,7 @@ export async function connectCommandNats(config: Config & { natsUrl: string }, n
     );
   });
   try {
-    return await Promise.race([NatsTransport.connect(config.natsUrl, name, log, natsConnectionOptions(config, 'cli')), unreachable]);
+    return await Promise.race([NatsTransport.connect(config.natsUrl, name, log, natsConnectionOptions(config, 'cli'), { drainGraceMs: config.busTimeoutMs }), unreachable]);
   } finally {
     clearTimeout(timer);
   }

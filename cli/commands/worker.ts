@@ -24,7 +24,7 @@ share the load. Needs NATS_URL; in production also DATABASE_URL and CRM_SECRET
 one "crm start" uses). Several kinds share a
 process only without per-kind NATS credentials (NATS_NKEY_SEED, NATS_CREDS). On SIGTERM a worker
 stops taking messages, finishes the ones it holds, and closes its connections; it waits
-for an unreachable NATS at most BUS_TIMEOUT_MS.`;
+for an unreachable NATS at most BUS_TIMEOUT_MS (at least 2 s) at each of its two drains.`;
 
 export async function run(argv: string[]): Promise<void> {
   const { positionals } = parseCommandArgs(argv, {}, usage);

@@ -162,6 +162,9 @@ export class NatsTransport implements BusTransport, JetStreamAccess {
   subscribe(subject: string, queue: string, handler: BusHandler): BusSubscription {
     const inFlight = new Set<Promise<void>>();
     const handle = (msg: Msg): void => {
+      // NATS was taken for unreachable at shutdown: its reply could not be sent, and the process is
+      // closing what the work needs (a request that arrives as NATS thaws, before close()).
+      if (this.drainGrace.wasCut) return;
       // Refused before any work: a write would be done for an answer that must not be sent.
       if (msg.reply && this.replyPrefixes && !this.replyPrefixes.some((prefix) => msg.reply?.startsWith(prefix))) {
         this.log.warn({ subject, reply_to: msg.reply }, "request refused: its reply subject is no requester's inbox");

@@ -17,7 +17,12 @@ import { DELIVERIES_IN_FLIGHT } from '../../workers/webhooks/deliveries/deliveri
  * is back. The NATS server is the test's own: freezing it disturbs no other test.
  */
 const BUS_TIMEOUT_MS = 3_000;
-const WEBHOOK_TIMEOUT_S = 2;
+/**
+ * Long enough that the first hanging attempt, started with the first contact, is still hanging
+ * when NATS freezes (35 writes and the checks later, on a loaded machine): one that timed out
+ * would free a slot and a waiting delivery would be sent early.
+ */
+const WEBHOOK_TIMEOUT_S = 10;
 /** A stop may wait for webhook attempts in flight (WEBHOOK_TIMEOUT), then for NATS (BUS_TIMEOUT_MS); plus a loaded machine's margin. */
 const EXIT_WITHIN_MS = WEBHOOK_TIMEOUT_S * 1000 + BUS_TIMEOUT_MS + 4_000;
 const WAITING = 4;

@@ -134,7 +134,9 @@ export const DealTotals = z.object({
       count: z.number().int(),
       amounts: z.array(z.object({ currency: z.string(), amount: AmountSum })).describe('Per currency; deals without an amount count but add nothing'),
     }),
-  ).describe('In pipeline order, then stage order. With a pipeline filter (and no stage filter): every active stage of that pipeline, count 0 included, and any archived stage still holding matching deals; otherwise only stages with matching deals'),
+  ).describe(
+    'In pipeline order, then stage order. Without a stage filter: every active stage of the pipeline filtered on, or without a pipeline filter of every active pipeline, count 0 included (a stage missing here does not exist), and any archived stage still holding matching deals. With a stage filter: only stages with matching deals',
+  ),
   applied_range: AppliedRange,
 });
 

@@ -6,9 +6,12 @@ import { ownerRestriction } from '../runtime/visibility.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { applicableDealFilters, explainEmptyResult, whereDealFilters } from './deal-filters.js';
 import { amountSum } from './money.js';
-import { stagesWithPipelines } from './stages-with-pipelines.js';
+import { stagesWithPipelines, type ActiveStagesOf } from './stages-with-pipelines.js';
 
-/** How many deals match, and their count and amount per stage and currency, in pipeline and stage order; with a pipeline filter, every active stage of it (zero included). */
+/**
+ * How many deals match, and their count and amount per stage and currency, in pipeline and stage order. Without a stage
+ * filter, every active stage of the pipeline filtered on, or without one of every active pipeline, zero included.
+ */
 export const countDealsHandler: OperationHandler<typeof countDeals> = async ({ input, context, db }) =>
   withListSettings(db, 'deal', async (settings, current) => {
     const range = resolveCreatedRange(input, settings.time_zone, new Date());
@@ -23,9 +26,9 @@ export const countDealsHandler: OperationHandler<typeof countDeals> = async ({ i
     const groups = await whereDealFilters(query, applied).execute();
     if (groups.length === 0) await explainEmptyResult(db, context, input);
 
-    // With a pipeline and no stage filter, its empty stages too: a by_stage of [] read as "the pipeline has no stages".
-    const wholePipeline = applied.stage_ids === undefined ? applied.pipeline_id : undefined;
-    const stages = await stagesWithPipelines(db, groups.map((g) => g.stage_id), wholePipeline);
+    // Without a stage filter, the empty stages too: a stage or pipeline left out of by_stage was read as one that does not exist.
+    const activeOf: ActiveStagesOf | undefined = applied.stage_ids !== undefined ? undefined : applied.pipeline_id !== undefined ? { pipeline_id: applied.pipeline_id } : 'every active pipeline';
+    const stages = await stagesWithPipelines(db, groups.map((g) => g.stage_id), activeOf);
     const byStage = stages.map((s) => {
       const own = groups.filter((g) => g.stage_id === s.id);
       return {

@@ -12,6 +12,7 @@ import { refuseCursor } from './single-page-list.js';
 import { descriptionOf, parseToolArguments, type OmittedBlanks } from './tool-arguments.js';
 import { toolErrorResult } from './tool-error-result.js';
 import { changedSinceResult } from './unchanged-since.js';
+import { nameForIdMatches } from './name-for-id-matches.js';
 import { wrongKindIdHint } from './wrong-kind-id-hint.js';
 
 /** Whether a connection sees a tool: read tools always, tools that change data only if it may. */
@@ -122,7 +123,8 @@ export function toolCaller(server: McpServerDefinition, tools: readonly ToolDefi
         // Only unchanged_since makes such a tool's write conditional: the record changed since.
         if (error.code === 'precondition_failed' && tool.unchangedSince) return changedSinceResult(tool.unchangedSince, args, call, server.key);
         if (error.code === 'internal') return toolErrorResult(error, server.key, `Call again once; if it fails again, give the user the request id ${call.requestId}.`);
-        return toolErrorResult(error, server.key, wrongKindIdHint(error, tool, tools, params.arguments, server.key));
+        const named = await nameForIdMatches(error, tool, params.arguments, call);
+        return toolErrorResult(error, server.key, named ?? wrongKindIdHint(error, tool, tools, params.arguments, server.key));
       }
       throw error;
     }

@@ -81,7 +81,7 @@ type NamedKind = (typeof NAMED_KINDS)[number];
 const snakeCase = (kind: IdKind) => kind.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** The kind of record an argument takes: by its described prefix, its name (stage_id), or for `id` the tool's (update_custom_field). */
-function namedKindTakenBy(tool: ToolDefinition, param: string): NamedKind | undefined {
+export function namedKindTakenBy(tool: ToolDefinition, param: string): NamedKind | undefined {
   const prefix = prefixTakenBy(tool, param);
   if (prefix) return NAMED_KINDS.find((k) => ID_PREFIXES[k] === prefix);
   if (param === 'id') return NAMED_KINDS.find((k) => tool.name.endsWith(`_${snakeCase(k)}`));

@@ -341,7 +341,7 @@ t.test('a name or key where an id goes says it is not an id, and which argument 
   const followed = ok(t, await call(writer, 'create_deal', { name: 'Named stage', stage: 'Won' }));
   t.equal(followed.stage_name, 'Won', 'the advice followed places the deal');
   const pipelineName = await call(writer, 'update_deal', { id: followed.id, pipeline_id: 'Sales' });
-  t.match(pipelineName.structuredContent, { code: 'not_found', param: 'pipeline_id', hint: /^"Sales" is not a pipeline id: pipeline_id takes an id \(pipe_…\), not a name or key; .*describe_schema/ });
+  t.match(pipelineName.structuredContent, { code: 'not_found', param: 'pipeline_id', hint: /^"Sales" is the name of the pipeline pipe_\w+, not an id \(pipe_…\): call again with pipeline_id "pipe_\w+"\.$/ });
   const contactName = await call(reader, 'get_contact', { id: 'Ada Lovelace' });
   t.match(contactName.structuredContent, { code: 'not_found', hint: /^"Ada Lovelace" is not a contact id: id takes an id \(con_…\).*find_contacts/ });
   // The call that gives the id, for the kind named: a pipeline's name used to be sent to find_contacts and find_deals too.
@@ -355,9 +355,9 @@ t.test('a name or key where an id goes says it is not an id, and which argument 
   const studio = await connect('studio', await stack.token(W, ['studio:write']));
   const sales = ((await call(studio, 'list_pipelines')).structuredContent as { pipelines: { id: string; name: string }[] }).pipelines[0]!;
   const stageOnStudio = await call(studio, 'update_stage', { pipeline_id: sales.id, stage_id: 'Qualified', name: 'Vetted' });
-  t.match(stageOnStudio.structuredContent, { code: 'not_found', param: 'stage_id', hint: /^"Qualified" is not a stage id: stage_id takes an id \(stg_…\), not a name or key; list_pipelines/ });
+  t.match(stageOnStudio.structuredContent, { code: 'not_found', param: 'stage_id', hint: new RegExp(`^"Qualified" is the name of the stage stg_\\w+ \\(pipeline "${sales.name}", ${sales.id}\\), not an id \\(stg_…\\): call again with stage_id "stg_`) });
   const pipelineOnStudio = await call(studio, 'get_pipeline', { id: sales.name });
-  t.match(pipelineOnStudio.structuredContent, { code: 'not_found', hint: /is not a pipeline id.*list_pipelines/ });
+  t.match(pipelineOnStudio.structuredContent, { code: 'not_found', hint: `"${sales.name}" is the name of the pipeline ${sales.id}, not an id (pipe_…): call again with id "${sales.id}".` });
   const fieldKey = await call(studio, 'update_custom_field', { id: 'tier', label: 'Level' });
   t.match(fieldKey.structuredContent, { code: 'not_found', param: 'id', hint: /^"tier" is not a custom field id: id takes an id \(fld_…\), not a name or key; .*list_custom_fields/ });
   const unknownId = await call(studio, 'get_pipeline', { id: 'pipe_doesnotexist' });

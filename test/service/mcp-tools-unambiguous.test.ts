@@ -34,3 +34,48 @@ t.test('count_deals without a pipeline lists every active stage of every active 
   const { tools } = await crm.listTools();
   t.match(tools.find((tool) => tool.name === 'count_deals')?.description, /of every active pipeline/);
 });
+
+t.test('a pipeline or stage name where its id goes is refused with the id(s) of that name, in the caller\'s workspace only', async (t) => {
+  const deal = okResult(t, await callTool(crm, 'create_deal', { name: 'Harbour survey' }));
+  const moved = await callTool(crm, 'update_deal', { id: deal.id, pipeline_id: ' surveys ' });
+  t.match(moved.structuredContent, { code: 'not_found', param: 'pipeline_id', hint: `"surveys" is the name of the pipeline ${surveys.id}, not an id (pipe_…): call again with pipeline_id "${surveys.id}".` });
+  t.equal(okResult(t, await callTool(crm, 'update_deal', { id: deal.id, pipeline_id: surveys.id })).pipeline_id, surveys.id, 'the retry the hint says moves the deal');
+  const created = await callTool(crm, 'create_deal', { name: 'Estuary survey', pipeline_id: 'SURVEYS' });
+  t.match(created.structuredContent, { code: 'not_found', hint: new RegExp(`call again with pipeline_id "${surveys.id}"`) }, 'create_deal too');
+
+  const studio = await connectMcp(t, stack.baseUrl, 'studio', await stack.token(W, ['studio:write']));
+  const soundings = okResult(t, await callTool(studio, 'create_pipeline', { name: 'Soundings', stages: ['Requested', 'Sounded'] })) as Pipeline;
+  const addStage = await callTool(studio, 'create_stage', { pipeline_id: 'Soundings', name: 'Plotted' });
+  t.match(addStage.structuredContent, { code: 'not_found', param: 'pipeline_id', hint: new RegExp(`pipeline ${soundings.id}, not an id`) }, 'Studio: create_stage');
+  const requested = (p: Pipeline) => p.stages.find((s) => s.name === 'Requested')!.id;
+  const inPipeline = await callTool(studio, 'update_stage', { pipeline_id: soundings.id, stage_id: 'requested', name: 'Asked for' });
+  t.match(
+    inPipeline.structuredContent,
+    { code: 'not_found', param: 'stage_id', hint: `"requested" is the name of the stage ${requested(soundings)} (pipeline "Soundings", ${soundings.id}), not an id (stg_…): call again with stage_id "${requested(soundings)}".` },
+    'a stage of the pipeline the call names, though Surveys has one of that name too',
+  );
+  const unknown = await callTool(studio, 'update_stage', { pipeline_id: 'Nowhere at all', stage_id: 'x', name: 'Anything' });
+  t.match(unknown.structuredContent, { code: 'not_found', hint: /not a pipeline id/ }, 'a name nothing has: the usual hint');
+
+  // Another workspace's pipeline of a name this one lacks is never named.
+  const rival = await stack.bootstrap({ org: 'Halyard Soundings Co', workspace: 'Depths', email: 'chief@halyard-soundings.test', defaultCountry: 'GB' });
+  const rivalAdmin = restClient(stack.baseUrl, await stack.token(rival.workspace.id, ['schema:write']));
+  const hidden = (await rivalAdmin.post<Pipeline>('/v1/pipelines', { name: 'Hydrography', stages: ['Logged'] })).body;
+  const crossed = await callTool(crm, 'update_deal', { id: deal.id, pipeline_id: 'Hydrography' });
+  t.match(crossed.structuredContent, { code: 'not_found', param: 'pipeline_id' });
+  t.notMatch(JSON.stringify(crossed), hidden.id, "the other workspace's id is not given");
+  t.match(crossed.structuredContent?.hint, /not a pipeline id/, 'the usual hint: where the ids are listed');
+});
+
+t.test('a stage name several pipelines share is refused with every candidate, none chosen', async (t) => {
+  const studio = await connectMcp(t, stack.baseUrl, 'studio', await stack.token(W, ['studio:write']));
+  const pipelines = (okResult(t, await callTool(studio, 'list_pipelines')) as { pipelines: Pipeline[] }).pipelines;
+  const requested = pipelines.flatMap((p) => p.stages.filter((s) => s.name === 'Requested').map((s) => [s.id, p.id]));
+  t.equal(requested.length, 2, 'Surveys and Soundings both have Requested');
+  const refused = await callTool(studio, 'archive_stage', { pipeline_id: main.id, stage_id: 'REQUESTED' });
+  t.match(refused.structuredContent, { code: 'not_found', param: 'stage_id', hint: /^"REQUESTED" is not an id \(stg_…\) but a name 2 stages have: .*Call again with the stage_id of the one meant \(and its pipeline_id\); ask the user which/ });
+  for (const [stage, pipeline] of requested) t.match(refused.structuredContent?.hint, `${stage} (pipeline "`, `names ${stage}, with its pipeline ${pipeline}`);
+  for (const [, pipeline] of requested) t.match(refused.structuredContent?.hint, `, ${pipeline})`);
+  const after = (okResult(t, await callTool(studio, 'list_pipelines')) as { pipelines: Pipeline[] }).pipelines;
+  t.same(after, pipelines, 'nothing archived');
+});

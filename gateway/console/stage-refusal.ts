@@ -1,4 +1,5 @@
 import type { Pipeline } from '../../shared/contracts/pipelines.js';
+import { isArchivedStageMove } from '../../shared/contracts/archived-stage-move.js';
 import type { CrmError } from '../../shared/errors.js';
 
 /**
@@ -17,4 +18,16 @@ export function stageRefusalInConsole(error: CrmError, pipeline: Pipeline | unde
     return `The stage "${stage.name}" is archived (someone archived it meanwhile): restore it with its Restore button on the pipelines page first. Nothing was changed.`;
   }
   return error.message;
+}
+
+/**
+ * A deal's move into a stage archived since the page was read, in the console's words: the
+ * worker's names the API's restore (PATCH … archived: false, Studio's update_stage), which a
+ * console user does with a button, and only an administrator may.
+ */
+export function archivedStageMoveInConsole(error: CrmError, stageLabel: string): string | undefined {
+  if (!isArchivedStageMove(error)) return undefined;
+  const name = /the stage "(.*)" is archived/u.exec(error.message)?.[1];
+  const stage = name === undefined ? 'The stage' : `the stage "${name}"`;
+  return `${stageLabel}: ${stage} is archived, so no deal can move into it; an administrator can restore it with its Restore button on the pipelines page. Nothing was changed.`;
 }

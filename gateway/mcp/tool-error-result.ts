@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { Scope } from '../../shared/auth/scopes.js';
+import { isArchivedStageMove } from '../../shared/contracts/archived-stage-move.js';
 import type { McpServerKey } from '../../shared/contracts/oauth.js';
 import { ErrorCode, type CrmError } from '../../shared/errors.js';
 
@@ -72,10 +73,16 @@ function conflictHint(e: CrmError, server: McpServerKey): string {
   }
 }
 
+/** A deal moved into an archived stage: who can restore it, which the CRM connection itself cannot (Studio has no deal tools). */
+const ARCHIVED_STAGE_HINT =
+  "The stage is archived, and this CRM connection cannot restore it: move the deal to an active stage (describe_schema lists them), or ask the user whether someone with Studio access should restore the stage (Studio's update_stage with archived: false), then call again.";
+
 /** The next step for each kind of error, worded for an agent acting for its user. */
 const HINTS: Partial<Record<ErrorCode, HintOf>> = {
-  validation_failed: (e) =>
-    e.message.startsWith('Unknown parameter') ? 'Call again with only the valid parameters listed.' : `Correct ${e.details.param ? `\`${e.details.param}\`` : 'the arguments'} and call again.`,
+  validation_failed: (e, server) =>
+    server === 'crm' && isArchivedStageMove(e)
+      ? ARCHIVED_STAGE_HINT
+      : e.message.startsWith('Unknown parameter') ? 'Call again with only the valid parameters listed.' : `Correct ${e.details.param ? `\`${e.details.param}\`` : 'the arguments'} and call again.`,
   invalid_cursor: () => 'Call again without cursor (or with the next_cursor of the same query) to start over.',
   not_found: notFoundHint,
   phone_taken: (e) => (e.details.existing_id ? `That contact exists: read it with get_contact id ${e.details.existing_id}, or change it with update_contact.` : 'A contact with this phone exists but this connection may not see it; ask the user.'),

@@ -59,7 +59,10 @@ t.test('a member who may write deals moves one to another stage', async (t) => {
   t.equal((await api.send('DELETE', `/v1/pipelines/${pipeline.id}/stages/${third.id}`)).status, 200);
   await stage.selectOption({ label: third.name });
   t.equal(await submitForm(page, 'Move deal'), 400);
-  t.match(await page.getByRole('alert').innerText(), new RegExp(`^Stage: the stage "${third.name}" is archived`), 'named by its label on the page');
+  const archivedRefusal = await page.getByRole('alert').innerText();
+  t.match(archivedRefusal, new RegExp(`^Stage: the stage "${third.name}" is archived`), 'named by its label on the page');
+  t.match(archivedRefusal, /an administrator can restore it with its Restore button on the pipelines page/, 'the restore in the console\'s terms');
+  t.notMatch(archivedRefusal, /PATCH|archived: false|update_stage/, 'not the API\'s');
   t.equal(await page.getByLabel('Stage', { exact: true }).getAttribute('aria-invalid'), 'true', 'the list is marked');
   t.equal((await api.get<Deal>(`/v1/deals/${dealId}`)).body.stage_id, second.id, 'the deal stayed');
   t.same(await page.getByLabel('Stage', { exact: true }).locator('option').allInnerTexts(), pipeline.stages.filter((s) => s !== third).map((s) => s.name), 'an archived stage is no longer offered');

@@ -79,3 +79,32 @@ t.test('a stage name several pipelines share is refused with every candidate, no
   const after = (okResult(t, await callTool(studio, 'list_pipelines')) as { pipelines: Pipeline[] }).pipelines;
   t.same(after, pipelines, 'nothing archived');
 });
+
+t.test('a deal moved into an archived stage is told the stage can be restored: over REST by the restore call, on CRM by someone with Studio access', async (t) => {
+  const pipeline = (await admin.post<Pipeline>('/v1/pipelines', { name: 'Tide tables', stages: ['Drafted', 'Checked', 'Printed'] })).body;
+  const [drafted, checked] = pipeline.stages;
+  const deal = (await admin.post<{ id: string }>('/v1/deals', { name: 'Spring tides', pipeline_id: pipeline.id, stage_id: drafted!.id })).body;
+  t.equal((await admin.send('DELETE', `/v1/pipelines/${pipeline.id}/stages/${checked!.id}`)).status, 200);
+
+  const rest = await admin.send<{ error: { code: string; param: string; message: string } }>('PATCH', `/v1/deals/${deal.id}`, { body: { stage_id: checked!.id } });
+  t.equal(rest.status, 400);
+  t.match(rest.body.error, {
+    code: 'validation_failed',
+    param: 'stage_id',
+    message: `stage_id: the stage "Checked" is archived; deals cannot move into it until it is restored (archived: false, with PATCH /v1/pipelines/${pipeline.id}/stages/${checked!.id} or Studio's update_stage); or move the deal to an active stage.`,
+  });
+
+  const refused = await callTool(crm, 'update_deal', { id: deal.id, stage_id: checked!.id });
+  t.ok(refused.isError);
+  t.match(refused.structuredContent, { code: 'validation_failed', param: 'stage_id', message: /"Checked" is archived/ });
+  t.match(refused.structuredContent?.hint, /^The stage is archived, and this CRM connection cannot restore it: .*someone with Studio access .*update_stage with archived: false/);
+  t.match(refused.content?.[0]?.text, /Hint: The stage is archived, and this CRM connection cannot restore it/, 'in the text as well');
+  const created = await callTool(crm, 'create_deal', { name: 'Neap tides', pipeline_id: pipeline.id, stage_id: checked!.id });
+  t.match(created.structuredContent?.hint, /this CRM connection cannot restore it/, 'create_deal too');
+  t.equal((await admin.get<{ stage_id: string }>(`/v1/deals/${deal.id}`)).body.stage_id, drafted!.id, 'the deal stayed');
+
+  // The advice followed: restored on Studio, the CRM move goes through.
+  const studio = await connectMcp(t, stack.baseUrl, 'studio', await stack.token(W, ['studio:write']));
+  okResult(t, await callTool(studio, 'update_stage', { pipeline_id: pipeline.id, stage_id: checked!.id, archived: false }));
+  t.equal(okResult(t, await callTool(crm, 'update_deal', { id: deal.id, stage_id: checked!.id })).stage_id, checked!.id);
+});

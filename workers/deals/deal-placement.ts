@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
 import { CrmError, NotFoundError, ValidationError } from '../../shared/errors.js';
 import { isMadeId } from '../../shared/ids.js';
+import { archivedStageMoveMessage } from '../../shared/contracts/archived-stage-move.js';
 
 /** The other pipelines named when a stage name is found elsewhere: enough to choose from, not a listing. */
 const MAX_PIPELINES_NAMED = 3;
@@ -38,7 +39,8 @@ async function findStage(db: WorkspaceSql, stageId: string) {
     .forShare()
     .executeTakeFirst();
   if (!stage) throw new NotFoundError('stage', stageId, 'stage_id');
-  if (stage.archived_at) throw new ValidationError(`stage_id: the stage "${stage.name}" is archived; deals cannot move into it.`, 'stage_id');
+  // Where it is restored, said: "cannot move into it" alone read as for good, and the stage as one to give up on.
+  if (stage.archived_at) throw new ValidationError(archivedStageMoveMessage(stage), 'stage_id');
   return stage;
 }
 

@@ -145,9 +145,32 @@ export function uniqueName(max: number) {
 /** Text in Unicode NFC, the one form names are kept and looked up in. */
 export const inNfc = (text: string): string => text.normalize('NFC');
 
-/** A name looked up among names kept in NFC ({@link uniqueName}), put in that form too: "Café" sent with a combining accent finds the stage stored precomposed. */
+/**
+ * Each run of white space (what trim() strips: spaces, tabs, U+00A0, U+3000 and the like) made
+ * one plain space: "Closed  Won" and "Closed\u00a0Won" show as "Closed Won" in every list, and
+ * kept as sent they would pass every check as another name. Trimmed text keeps no space at
+ * either end to collapse.
+ */
+export const singleSpaced = (text: string): string => text.replace(/\s+/gu, ' ');
+
+/** A name as names are compared in JavaScript: NFC, trimmed, single-spaced, case folded (the workers compare in SQL, sameName). */
+export const nameKey = (name: string): string => singleSpaced(inNfc(name).trim()).toLowerCase();
+
+/**
+ * A name kept unique among its kind that people pick from a list (a pipeline's, a stage's):
+ * in NFC and single-spaced, the one form it is stored, compared and looked up in.
+ */
+export function singleSpacedName(max: number) {
+  return uniqueName(max).overwrite(singleSpaced);
+}
+
+/**
+ * A name looked up among names kept in NFC and single-spaced ({@link singleSpacedName}), put in
+ * that form too: "Café" sent with a combining accent finds the stage stored precomposed, and
+ * "Closed  Won" the stage "Closed Won".
+ */
 export function nameToLookUp(max: number) {
-  return z.string().trim().min(1).max(max).overwrite(inNfc);
+  return z.string().trim().min(1).max(max).overwrite(inNfc).overwrite(singleSpaced);
 }
 
 /** The first name that repeats an earlier one with case ignored, with the earlier one; null when none does. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DESIGN_READ_SCOPES, DESIGN_WRITE_SCOPES } from '../auth/scopes.js';
 import { defineOperation } from '../bus/operation.js';
-import { Cursor, refuseRepeatedNames, shownText, PageLimit, pageOf, Timestamp, uniqueName, userWritten } from './common.js';
+import { Cursor, refuseRepeatedNames, shownText, PageLimit, pageOf, singleSpaced, Timestamp, uniqueName, userWritten } from './common.js';
 import { CustomFieldKey } from './custom-field-values.js';
 
 export const CustomFieldObjectType = z.enum(['contact', 'deal']);
@@ -41,6 +41,9 @@ export function optionNamed(options: readonly string[], value: string): string |
   return matching.length === 1 ? matching[0] : undefined;
 }
 
+/** The name shown for a field, single-spaced as pipeline and stage names are: "Deal  size" and "Deal size" would show as one label. */
+const Label = shownText(100).overwrite(singleSpaced).describe('Trimmed, each run of spaces kept as one');
+
 const Options = z
   .array(uniqueName(100))
   .min(1, 'a select field needs at least one option')
@@ -52,7 +55,7 @@ export const CreateCustomFieldInput = z
   .strictObject({
     object_type: CustomFieldObjectType,
     key: CustomFieldKey,
-    label: shownText(100),
+    label: Label,
     type: CustomFieldType,
     options: Options.optional().describe('Required for select fields, refused for others; unique, case ignored'),
     required: z.boolean().optional().describe('Default false'),
@@ -61,7 +64,7 @@ export const CreateCustomFieldInput = z
 
 export const UpdateCustomFieldFields = z
   .strictObject({
-    label: shownText(100).optional(),
+    label: Label.optional(),
     options: Options.optional().describe(
       'The complete list of options of a select field: it replaces the current one, so include every option to keep. An option that records still hold cannot be left out (409)',
     ),

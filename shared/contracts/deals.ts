@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../bus/operation.js';
-import { cleanText, CreationSort, inNfc, nameToLookUp, Cursor, isoInstant, OwnerIdInput, PageLimit, pageOf, RecordId, shownText, Timestamp, userWritten, SearchWords } from './common.js';
+import { cleanText, CreationSort, inNfc, nameToLookUp, Cursor, isoInstant, OwnerIdInput, PageLimit, pageOf, RecordId, shownText, singleSpaced, Timestamp, userWritten, SearchWords } from './common.js';
 import { AppliedRange, createdRangeFilters } from './created-range.js';
 import { CustomFieldValues } from './custom-field-values.js';
 import { ExpectedVersions } from './entity-tags.js';
@@ -55,7 +55,7 @@ const DealFields = z.strictObject({
   pipeline_id: Ref.describe(`${PIPELINE_ID} On create, default: the default pipeline, or the pipeline of stage_id. Moving a deal to another pipeline takes a stage_id of that pipeline too (or its first stage).`),
   stage_id: Ref.describe("A stage id (stg_…). On create, default: the first stage of the pipeline. A stage of the deal's pipeline, unless pipeline_id moves it."),
   stage: cleanText(100)
-    .pipe(z.string().min(1, 'must not be empty').overwrite(inNfc))
+    .pipe(z.string().min(1, 'must not be empty').overwrite(inNfc).overwrite(singleSpaced))
     .describe("Instead of stage_id: a stage's name (case does not matter), in the deal's pipeline (or the one pipeline_id names); a stage id (stg_…) is taken too, as the deal lists' stage filter takes one"),
   // Said where the argument is, not only in a tool's description: 1500 meant as $1,500 is stored as $15.00, and nothing refuses it.
   amount: Amount.nullable().describe('In minor units of the currency, a whole number: 150000 is 1,500.00 USD (cents), 1500 is 1,500 JPY (which has none); null: no amount'),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DESIGN_READ_SCOPES, DESIGN_WRITE_SCOPES } from '../auth/scopes.js';
 import { defineOperation } from '../bus/operation.js';
-import { refuseRepeatedNames, Timestamp, uniqueName, userWritten } from './common.js';
+import { refuseRepeatedNames, singleSpacedName, Timestamp, userWritten } from './common.js';
 
 export const Stage = z
   .object({
@@ -40,8 +40,12 @@ export const PipelineWithStage = Pipeline.extend({
 }).meta({ id: 'PipelineWithStage' });
 export type PipelineWithStage = z.infer<typeof PipelineWithStage>;
 
-/** A pipeline's or stage's name: something that shows, as a label or an option must (a zero-width space alone names nothing on a board). */
-const Name = uniqueName(100);
+/**
+ * A pipeline's or stage's name: something that shows, as a label or an option must (a zero-width
+ * space alone names nothing on a board), trimmed and single-spaced, so that "Closed  Won" is
+ * stored as, and refused beside, "Closed Won".
+ */
+const Name = singleSpacedName(100).describe('Trimmed, each run of spaces kept as one; unique with case ignored (among the active pipelines, or the active stages of the pipeline)');
 
 /** The most active stages a pipeline has: on create (its stage names) and when a stage is added. */
 export const MAX_ACTIVE_STAGES = 50;

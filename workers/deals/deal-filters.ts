@@ -6,6 +6,7 @@ import type { ScopedSelect, WorkspaceSql } from '../../shared/db/workspace-sql.j
 import { NotFoundError, ValidationError } from '../../shared/errors.js';
 import { sql } from 'kysely';
 import { foldedLikePrefix } from '../runtime/like-prefix.js';
+import { sameName } from '../runtime/same-name.js';
 import { requireVisibleContact } from './deal-references.js';
 
 /** Filters as applied: a stage name resolved to ids, the creation range as instants. */
@@ -25,8 +26,8 @@ const isStageId = (stage: string) => stage.startsWith('stg_');
 export type DealListFilters = DealFilters & { pipeline?: string };
 
 /**
- * A stage filter is an id (stg_…) or a name matched without case in every pipeline (both
- * sides by Postgres' lower(): JavaScript's folds İ to two characters, Postgres' to i); a
+ * A stage filter is an id (stg_…) or a name matched without case or spacing in every pipeline
+ * (sameName: both sides by Postgres' lower(), as JavaScript's folds İ to two characters); a
  * name is resolved to ids here (an unknown name is a 404 at once), and so is a stage of
  * another pipeline than the one filtered on. An unknown id is said only when nothing
  * matched: see {@link explainEmptyResult}.
@@ -52,7 +53,7 @@ export async function applicableDealFilters(db: WorkspaceSql, f: DealListFilters
     const stages = await db
       .selectFrom('stages')
       .select(['id', 'pipeline_id'])
-      .where((eb) => eb(eb.fn('lower', ['name']), '=', eb.fn('lower', [eb.val(name)])))
+      .where(sameName('name', name))
       .orderBy('id')
       .execute();
     if (stages.length === 0) throw await unknownName(db, 'stage', f.stage);
@@ -105,7 +106,7 @@ async function pipelineNamed(db: WorkspaceSql, given: string): Promise<string> {
   const pipelines = await db
     .selectFrom('pipelines')
     .select(['id', 'archived_at'])
-    .where((eb) => (given.startsWith('pipe_') ? eb('id', '=', given) : eb(eb.fn('lower', ['name']), '=', eb.fn('lower', [eb.val(given)]))))
+    .where((eb) => (given.startsWith('pipe_') ? eb('id', '=', given) : sameName('name', given)))
     .orderBy('id')
     .execute();
   const active = pipelines.filter((p) => p.archived_at === null);

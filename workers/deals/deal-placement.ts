@@ -1,8 +1,8 @@
-import { sql } from 'kysely';
 import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
 import { CrmError, NotFoundError, ValidationError } from '../../shared/errors.js';
 import { isMadeId } from '../../shared/ids.js';
 import { archivedStageMoveMessage } from '../../shared/contracts/archived-stage-move.js';
+import { sameName } from '../runtime/same-name.js';
 
 /** The other pipelines named when a stage name is found elsewhere: enough to choose from, not a listing. */
 const MAX_PIPELINES_NAMED = 3;
@@ -78,8 +78,8 @@ async function pipelineOf(db: WorkspaceSql, pipelineId: string | undefined): Pro
  * `own`: where the deal is, in this pipeline; its stage's name given back means it even once archived.
  */
 async function stageNamed(db: WorkspaceSql, pipelineId: string, name: string, own?: Placement): Promise<Placement> {
-  // Case folded by Postgres' lower() on both sides, as the stage filter of the lists and the names' unique index do (JavaScript folds İ otherwise).
-  const named = sql<boolean>`lower(name) = lower(${name.trim()})`;
+  // Case and spacing ignored, as the stage filter of the lists and the names' uniqueness do (sameName).
+  const named = sameName('name', name);
   const stages = await db
     .selectFrom('stages')
     .select(['id', 'pipeline_id', 'name', named.as('matches')])
@@ -118,7 +118,7 @@ async function elsewhere(db: WorkspaceSql, pipelineId: string, name: string): Pr
     .select(['p.id', 'p.name'])
     .where('s.pipeline_id', '<>', pipelineId)
     .where('s.archived_at', 'is', null)
-    .where(sql<boolean>`lower(s.name) = lower(${name.trim()})`)
+    .where(sameName('s.name', name))
     .orderBy('p.is_default', 'desc')
     .orderBy('p.name')
     .limit(MAX_PIPELINES_NAMED + 1)

@@ -1,8 +1,8 @@
-import { sql } from 'kysely';
 import type { createPipeline } from '../../shared/contracts/pipelines.js';
 import { uniqueViolation } from '../../shared/db/sql.js';
 import { ConflictError, ValidationError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
+import { sameName } from '../runtime/same-name.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { DEFAULT_STAGES } from './default-pipeline.js';
 import { refuseDesignPastLimit } from './design-size.js';
@@ -14,11 +14,11 @@ export const createPipelineHandler: OperationHandler<typeof createPipeline> = as
   // Named, so that a create retried without an idempotency key can go on with the pipeline it made.
   const holder = await db
     .selectFrom('pipelines')
-    .select('id')
-    .where(sql<string>`lower(name)`, '=', sql<string>`lower(${input.name})`)
+    .select(['id', 'name'])
+    .where(sameName('name', input.name))
     .where('archived_at', 'is', null)
     .executeTakeFirst();
-  if (holder) throw new ConflictError(`A pipeline called "${input.name}" already exists: ${holder.id}.`, 'name', holder.id);
+  if (holder) throw new ConflictError(`A pipeline called "${holder.name}" already exists: ${holder.id}.`, 'name', holder.id);
   const id = newId('pipeline');
   let cleared = null as ClearedDefault | null;
   try {

@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
 import { uniqueViolation } from '../../shared/db/sql.js';
 import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
 import { ConflictError } from '../../shared/errors.js';
+import { sameName } from '../runtime/same-name.js';
 
 /** Turns the name-uniqueness violations of pipelines and stages into 409s naming `name`. */
 export function nameConflict(error: unknown, name: string): Error {
@@ -13,32 +13,33 @@ export function nameConflict(error: unknown, name: string): Error {
 
 /**
  * A 409 naming, in `existing_id`, the active pipeline (or, with `pipelineId`, the active stage
- * of that pipeline) that already has `name` (case ignored, as the unique indexes fold it),
+ * of that pipeline) that already has `name` (case and spacing ignored: sameName),
  * other than `except` itself; null when the name is free. Checked before the write, as
  * POST /v1/pipelines does, so a rename or a new stage says which one holds the name; the
  * index still decides a race (then {@link nameConflict}, without the id).
  */
 export async function nameTaken(db: WorkspaceSql, name: string, where: { pipelineId?: string; except?: string }): Promise<ConflictError | null> {
-  const named = sql<boolean>`lower(name) = lower(${name})`;
+  const named = sameName('name', name);
   const holder =
     where.pipelineId === undefined
       ? await db
           .selectFrom('pipelines')
-          .select('id')
+          .select(['id', 'name'])
           .where(named)
           .where('archived_at', 'is', null)
           .$if(where.except !== undefined, (q) => q.where('id', '!=', where.except!))
           .executeTakeFirst()
       : await db
           .selectFrom('stages')
-          .select('id')
+          .select(['id', 'name'])
           .where('pipeline_id', '=', where.pipelineId)
           .where(named)
           .where('archived_at', 'is', null)
           .$if(where.except !== undefined, (q) => q.where('id', '!=', where.except!))
           .executeTakeFirst();
   if (!holder) return null;
+  // Named as stored: "Closed Won" may be held by "closed won", or by a "Closed  Won" kept from before names were single-spaced.
   return where.pipelineId === undefined
-    ? new ConflictError(`A pipeline called "${name}" already exists: ${holder.id}.`, 'name', holder.id)
-    : new ConflictError(`This pipeline already has a stage called "${name}": ${holder.id}.`, 'name', holder.id);
+    ? new ConflictError(`A pipeline called "${holder.name}" already exists: ${holder.id}.`, 'name', holder.id)
+    : new ConflictError(`This pipeline already has a stage called "${holder.name}": ${holder.id}.`, 'name', holder.id);
 }

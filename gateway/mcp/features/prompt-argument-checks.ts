@@ -1,3 +1,4 @@
+import { nameKey } from '../../../shared/contracts/common.js';
 import type { Pipeline } from '../../../shared/contracts/pipelines.js';
 import { InternalError, ValidationError } from '../../../shared/errors.js';
 import { ID_PREFIXES, isMadeId, type IdKind } from '../../../shared/ids.js';
@@ -24,22 +25,22 @@ export function quoted(value: string): string {
 
 const quotedNames = (names: readonly string[]) => names.map(quoted).join(', ');
 
-/** The pipeline named (case ignored, as names are unique) or given by id, or the default one when none is. */
+/** The pipeline named (case and spacing ignored, as names are unique) or given by id, or the default one when none is. */
 export function pipelineNamed(pipelines: readonly Pipeline[], name: string | undefined): Pipeline {
   if (name === undefined) {
     const chosen = pipelines.find((p) => p.is_default) ?? pipelines[0];
     if (!chosen) throw new InternalError('The workspace has no pipeline.');
     return chosen;
   }
-  const found = pipelines.find((p) => p.id === name || p.name.toLowerCase() === name.toLowerCase());
+  const found = pipelines.find((p) => p.id === name || nameKey(p.name) === nameKey(name));
   if (!found) throw new ValidationError(`pipeline: there is no pipeline named ${JSON.stringify(name)}. Pipelines: ${quotedNames(pipelines.map((p) => p.name))}.`, 'pipeline');
   return found;
 }
 
-/** An active stage of the pipeline, by name (case ignored). */
+/** An active stage of the pipeline, by name (case and spacing ignored). */
 export function stageNamed(pipeline: Pipeline, name: string): string {
   const active = pipeline.stages.filter((s) => !s.archived).map((s) => s.name);
-  const found = active.find((s) => s.toLowerCase() === name.toLowerCase());
+  const found = active.find((s) => nameKey(s) === nameKey(name));
   if (!found) throw new ValidationError(`stage: the pipeline ${JSON.stringify(pipeline.name)} has no stage named ${JSON.stringify(name)}. Its stages: ${quotedNames(active)}.`, 'stage');
   return found;
 }

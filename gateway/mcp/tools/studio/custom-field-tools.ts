@@ -24,7 +24,7 @@ const KeyArgument = CreateCustomFieldInput.shape.key.describe(
   'The name values are stored under in custom_fields: lower snake case, starting with a letter (e.g. lead_source); it never changes. Not the label people see',
 );
 const FieldId = idArgument('customField');
-const LABEL = 'The name people see, e.g. "Lead source"';
+const LABEL = 'The name people see, e.g. "Lead source"; trimmed, runs of spaces kept as one';
 const KEY_AND_TYPE_STAY =
   "A field's key and type never change, so that stored values keep their meaning: nothing was changed. For another key or type, ask the user, then create a new field with create_custom_field (archive_custom_field hides this one).";
 const REQUIRED = 'true: records created from then on must have a value, and no value can be cleared';

@@ -20,9 +20,11 @@ import { idArgument } from '../id-argument.js';
 
 const PipelineId = idArgument('pipeline');
 const StageId = idArgument('stage');
-/** The names, described for an agent (the contract's carry no description); validation stays the contract's. */
-const PipelineName = CreatePipelineInput.shape.name.describe('The pipeline\'s name, unique in the workspace (case ignored), e.g. "Partners"');
-const StageName = CreateStageFields.shape.name.describe('The stage\'s name, unique within its pipeline (case ignored), e.g. "Negotiation"');
+/** The names, described for an agent (with an example and where they are unique); validation stays the contract's. */
+/** How a name is kept, said with each name argument: "Closed  Won" is stored, and refused beside, "Closed Won". */
+const KEPT = 'trimmed, runs of spaces kept as one';
+const PipelineName = CreatePipelineInput.shape.name.describe(`The pipeline's name, unique in the workspace (case ignored), e.g. "Partners"; ${KEPT}`);
+const StageName = CreateStageFields.shape.name.describe(`The stage's name, unique within its pipeline (case ignored), e.g. "Negotiation"; ${KEPT}`);
 /** A missing pipeline is named as the REST path names it (`/v1/pipelines/{id}/stages`); here it is pipeline_id. */
 const PIPELINE_ID_PARAM = { id: 'pipeline_id' } as const;
 
@@ -64,7 +66,7 @@ export const updatePipelineTool = defineTool({
   op: updatePipeline,
   input: {
     id: PipelineId,
-    name: UpdatePipelineFields.shape.name.describe('The new name, unique in the workspace (case ignored); omit to keep it'),
+    name: UpdatePipelineFields.shape.name.describe(`The new name, unique in the workspace (case ignored), ${KEPT}; omit to keep it`),
     is_default: UpdatePipelineFields.shape.is_default,
   },
   output: Pipeline,
@@ -91,7 +93,7 @@ export const updateStageTool = defineTool({
   description:
     'Renames a stage and/or moves it to a position; the stages in between shift by one. archived: false restores an archived stage (last, or at position; under its name, or name), with the deals still in it; refused while an active stage of the pipeline has that name. Returns the pipeline in its new order, and the stage under stage.',
   op: updateStage,
-  input: { pipeline_id: PipelineId, stage_id: StageId, ...UpdateStageFields.shape, name: UpdateStageFields.shape.name.describe('The new name, unique within the pipeline (case ignored); omit to keep it') },
+  input: { pipeline_id: PipelineId, stage_id: StageId, ...UpdateStageFields.shape, name: UpdateStageFields.shape.name.describe(`The new name, unique within the pipeline (case ignored), ${KEPT}; omit to keep it`) },
   output: PipelineWithStage,
   errorParams: PIPELINE_ID_PARAM,
   identifiedBy: ['pipeline_id', 'stage_id'],

@@ -17,6 +17,7 @@ import { Migration0016CurrentZoneNames } from './0016-current-zone-names.js';
 import { Migration0017IdempotencyResponseAsWritten } from './0017-idempotency-response-as-written.js';
 import { Migration0018CanonicalEmails } from './0018-canonical-emails.js';
 import { Migration0019NfcNames } from './0019-nfc-names.js';
+import { Migration0020SingleSpacedNames } from './0020-single-spaced-names.js';
 
 /** Every migration, in order. Listed explicitly so the compiled service needs no file discovery. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   Migration0017IdempotencyResponseAsWritten,
   Migration0018CanonicalEmails,
   Migration0019NfcNames,
+  Migration0020SingleSpacedNames,
 ];

@@ -1,3 +1,4 @@
+import { nameKey } from '../../shared/contracts/common.js';
 import { describeSchema } from '../../shared/contracts/schema.js';
 import { ID_PREFIXES } from '../../shared/ids.js';
 import type { CrmError } from '../../shared/errors.js';
@@ -6,8 +7,6 @@ import { namedKindTakenBy } from './wrong-kind-id-hint.js';
 
 const ID_FORMS = Object.values(ID_PREFIXES).map((prefix) => `${prefix}_`);
 
-/** A name as names are compared here: case and runs of spaces ignored. */
-const folded = (name: string) => name.normalize('NFC').trim().replace(/\s+/gu, ' ').toLowerCase();
 
 type Match = { id: string; archived: boolean; pipeline?: { id: string; name: string } };
 
@@ -38,11 +37,11 @@ export async function nameForIdMatches(error: CrmError, tool: ToolDefinition, ar
   } catch {
     return undefined;
   }
-  const name = folded(value);
+  const name = nameKey(value);
   const matches: Match[] =
     kind === 'pipeline'
-      ? design.pipelines.filter((p) => folded(p.name) === name).map((p) => ({ id: p.id, archived: false }))
-      : design.pipelines.flatMap((p) => p.stages.filter((s) => folded(s.name) === name).map((s) => ({ id: s.id, archived: s.archived, pipeline: { id: p.id, name: p.name } })));
+      ? design.pipelines.filter((p) => nameKey(p.name) === name).map((p) => ({ id: p.id, archived: false }))
+      : design.pipelines.flatMap((p) => p.stages.filter((s) => nameKey(s.name) === name).map((s) => ({ id: s.id, archived: s.archived, pipeline: { id: p.id, name: p.name } })));
   // A stage of the pipeline the same call names, when it has one of that name; else those of every pipeline, with their pipeline_id.
   const pipelineId = Object.hasOwn(tool.inputSchema.shape, 'pipeline_id') ? args?.pipeline_id : undefined;
   const inPipeline = matches.filter((m) => m.pipeline?.id === pipelineId);

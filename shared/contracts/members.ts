@@ -20,9 +20,25 @@ export const MemberEventObject = Member.extend({
 }).meta({ id: 'MemberEventObject' });
 export type MemberEventObject = z.infer<typeof MemberEventObject>;
 
+/** How long a members search may be: longer than any part of an address an administrator types. */
+export const MEMBER_SEARCH_MAX = 100;
+
+/**
+ * Part of a member's e-mail, anywhere in it and in any case: an administrator looks for
+ * `smith` in jane.smith@… or for a domain (`@example.com`), which a prefix would miss.
+ */
+export const MemberEmailSearch = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty: leave it out to list every member')
+  .max(MEMBER_SEARCH_MAX, `must be at most ${MEMBER_SEARCH_MAX} characters`)
+  .describe('Members whose e-mail contains this text, in any case; % and _ are literal');
+
 /**
  * The members a page at a time, in the order they joined (oldest first), with how many there
- * are in all: a workspace of hundreds of members was read, and drawn, in one piece.
+ * are in all: a workspace of hundreds of members was read, and drawn, in one piece. With
+ * `email_contains`, only the members whose e-mail contains it, and `total` counts those; a
+ * cursor continues only the search it came from.
  */
 export const listMembers = defineOperation({
   worker: 'tokens',
@@ -30,8 +46,8 @@ export const listMembers = defineOperation({
   verb: 'list',
   readOnly: true,
   scope: 'tokens:write',
-  input: z.strictObject({ limit: PageLimit.default(DEFAULT_PAGE_SIZE), cursor: Cursor.optional() }),
-  output: pageOf(MemberRecord).extend({ total: z.number().int().describe('Members of the workspace in all') }),
+  input: z.strictObject({ limit: PageLimit.default(DEFAULT_PAGE_SIZE), cursor: Cursor.optional(), email_contains: MemberEmailSearch.optional() }),
+  output: pageOf(MemberRecord).extend({ total: z.number().int().describe('Members of the workspace in all, or those matching email_contains') }),
 });
 
 /** One member of the workspace (the console's change and remove pages). */

@@ -34,7 +34,7 @@ await signIn(page, base, 'david@wernham.test', TEST_PASSWORD);
 t.test('members: invite with a temporary password shown once, change, remove', async (t) => {
   await page.goto(`${base}${ws}/members`);
   await check(t, page, 'console-members');
-  await page.getByLabel('E-mail').fill('Gareth@Wernham.test');
+  await page.getByLabel('E-mail', { exact: true }).fill('Gareth@Wernham.test');
   await page.getByLabel('Only the records they own').check();
   t.equal(await submit(page, 'Invite member'), 200);
   await page.getByRole('heading', { name: 'gareth@wernham.test is now a member' }).waitFor();

@@ -1,5 +1,5 @@
 import { PERMISSION_DESCRIPTIONS, VISIBILITY_DESCRIPTIONS } from '../../../shared/auth/permissions.js';
-import type { MemberRecord } from '../../../shared/contracts/members.js';
+import { MEMBER_SEARCH_MAX, type MemberRecord } from '../../../shared/contracts/members.js';
 import { html, type Html } from '../../pages/html.js';
 import { consoleLayout } from '../console-layout.js';
 import type { ConsoleSession } from '../console-session.js';
@@ -15,8 +15,10 @@ export interface MembersView {
   session: ConsoleSession;
   /** One page of the members, in the order they joined. */
   members: MemberRecord[];
-  /** Members of the workspace in all. */
+  /** Members of the workspace in all, or those matching the search. */
   total: number;
+  /** Part of an e-mail the list is narrowed to; none lists everyone. */
+  search?: string | undefined;
   nextCursor: string | null;
   /** The cursor of this page; none on the first. */
   cursor?: string | undefined;
@@ -44,8 +46,11 @@ function memberRow(session: ConsoleSession, member: MemberRecord, back: Record<s
 export function membersPage(view: MembersView): Html {
   const form = view.form ?? { email: '', permissions: ['contacts.read', 'deals.read'], visibility: 'all' };
   const base = workspacePath(view.session, '/members');
+  // The search goes in every link of the list: its cursors continue only that search.
+  const filters: Record<string, string> = view.search ? { search: view.search } : {};
   // A row's Change and Remove come back to this page.
-  const back: Record<string, string> = view.cursor ? { cursor: view.cursor } : {};
+  const back: Record<string, string> = { ...filters, ...(view.cursor ? { cursor: view.cursor } : {}) };
+  const count = view.total === 1 ? '1 member' : `${view.total} members`;
   return consoleLayout({
     session: view.session,
     section: 'members',
@@ -53,17 +58,23 @@ export function membersPage(view: MembersView): Html {
     body: html`
       ${noticeLine(view.notice)}
       ${view.removeError ? html`<p class="error" role="alert" id="remove-error">${view.removeError}</p>` : ''}
-      <p role="status">${view.total === 1 ? '1 member' : `${view.total} members`}, in the order they joined.</p>
+      <form method="get" action="${base}" class="filters" role="search" aria-label="Search members">
+        <div class="field"><label for="member-search">E-mail contains</label>
+          <input id="member-search" name="search" type="text" maxlength="${MEMBER_SEARCH_MAX}" value="${view.search ?? ''}" aria-describedby="member-search-help"></div>
+        <div class="field actions-inline"><button type="submit">Search</button>${view.search ? html` <a href="${base}">Show all members</a>` : ''}</div>
+      </form>
+      <p id="member-search-help" class="muted">Finds members whose e-mail has the text anywhere in it, such as part of a name or <code>@example.com</code>; case does not matter.</p>
+      <p role="status">${view.search ? `${count} ${view.total === 1 ? 'matches' : 'match'} “${view.search}”` : count}, in the order they joined.</p>
       ${
         view.members.length === 0
-          ? html`<p>No members on this page.</p>`
+          ? html`<p>${view.search && view.cursor === undefined ? 'No member’s e-mail contains that.' : 'No members on this page.'}</p>`
           : html`<div class="table-scroll"><table>
               <caption class="sr-only">Members of this workspace</caption>
               <thead><tr><th scope="col">E-mail</th><th scope="col">Permissions</th><th scope="col">Sees</th><th scope="col">Member since</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
               <tbody>${view.members.map((m) => memberRow(view.session, m, back))}</tbody>
             </table></div>`
       }
-      ${listPager({ base, nextCursor: view.nextCursor, onLaterPage: view.cursor !== undefined, next: 'More members' })}
+      ${listPager({ base, filters, nextCursor: view.nextCursor, onLaterPage: view.cursor !== undefined, next: 'More members' })}
 
       <section aria-labelledby="invite-heading">
         <h2 id="invite-heading">Invite a member</h2>

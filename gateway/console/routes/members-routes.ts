@@ -39,10 +39,24 @@ const NOTICES: Record<string, string> = {
 /** The member forms' fields as the pages label them, for their refusals. */
 const LABELS = { email: 'E-mail', permissions: 'Permissions', visibility: 'Which records they see' };
 
+/** The list's query a row's action carries back to it, with the cursor. */
+const FILTER_KEYS = ['search'] as const;
+
 const FORM_ERRORS: readonly ErrorCode[] = ['validation_failed', 'conflict', 'forbidden'];
 
 function memberForm(req: Request): MemberForm {
   return { email: textField(req, 'email', 300), permissions: listField(req, 'permissions'), visibility: textField(req, 'visibility', 20) };
+}
+
+/**
+ * The list's search (`?search=`), trimmed; blank is none. Not cut to length: one too long is
+ * refused by members.list's input, as a 400, rather than silently searched for in part.
+ */
+function searchOf(req: Request): string | undefined {
+  const value = req.query.search;
+  if (typeof value !== 'string') return undefined;
+  const trimmed = value.trim();
+  return trimmed === '' ? undefined : trimmed;
 }
 
 /** Members of the workspace (administrators only): list, invite, change, remove. */
@@ -51,15 +65,19 @@ export function membersRoutes(deps: GatewayDeps): Router {
   router.use(requireConfiguration);
 
   const memberOf = async (req: Request): Promise<MemberRecord> => (await callWorker(deps.bus, req, getMember, { user_id: pathParam(req, 'userId') })).result;
-  /** The page of members the request names (its cursor), or the first. */
+  /** The page of members the request names (its search and cursor), or the first. */
   const showList = async (req: Request, res: Response, extra: { error?: string; errorField?: string | undefined; form?: MemberForm; removeError?: string; status?: number } = {}) => {
-    const { cursor: asked } = listReturn(req);
-    const { page, lost } = await pageOrFirst((c) => callWorker(deps.bus, req, listMembers, { limit: ADMIN_LIST_PAGE_SIZE, ...(c ? { cursor: c } : {}) }), asked);
+    const search = searchOf(req);
+    const { cursor: asked } = listReturn(req, FILTER_KEYS);
+    const { page, lost } = await pageOrFirst(
+      (c) => callWorker(deps.bus, req, listMembers, parseWith(listMembers.input, { limit: ADMIN_LIST_PAGE_SIZE, ...(search ? { email_contains: search } : {}), ...(c ? { cursor: c } : {}) })),
+      asked,
+    );
     const { result } = page;
     const cursor = lost ? undefined : asked;
     sendPage(
       res,
-      membersPage({ session: sessionOf(req), members: result.data, total: result.total, nextCursor: result.next_cursor, cursor, notice: lost ? PAGE_GONE_NOTICE : noticeFrom(req, NOTICES), ...extra }),
+      membersPage({ session: sessionOf(req), members: result.data, total: result.total, search, nextCursor: result.next_cursor, cursor, notice: lost ? PAGE_GONE_NOTICE : noticeFrom(req, NOTICES), ...extra }),
       extra.status ?? 200,
     );
   };
@@ -77,7 +95,7 @@ export function membersRoutes(deps: GatewayDeps): Router {
     }
   });
 
-  router.get('/:userId', async (req, res) => sendPage(res, memberEditPage(sessionOf(req), await memberOf(req), { back: listReturn(req) })));
+  router.get('/:userId', async (req, res) => sendPage(res, memberEditPage(sessionOf(req), await memberOf(req), { back: listReturn(req, FILTER_KEYS) })));
 
   router.post('/:userId', async (req, res) => {
     const session = sessionOf(req);
@@ -89,10 +107,10 @@ export function membersRoutes(deps: GatewayDeps): Router {
       // An administrator who gave up their own Configuration may no longer see the list: the overview says what they may do now.
       const gaveUpConfiguration = member.user_id === session.user.id && !input.permissions.includes('configuration');
       // Back to the page of the list the member was changed from.
-      res.redirect(303, gaveUpConfiguration ? `${workspacePath(session)}?notice=permissions-changed` : withQuery(workspacePath(session, '/members'), { ...listReturn(req), notice: 'updated' }));
+      res.redirect(303, gaveUpConfiguration ? `${workspacePath(session)}?notice=permissions-changed` : withQuery(workspacePath(session, '/members'), { ...listReturn(req, FILTER_KEYS), notice: 'updated' }));
     } catch (error) {
       if (crmErrorIn(error, FORM_ERRORS)) {
-        return sendPage(res, memberEditPage(sessionOf(req), member, { error: refusalMessage(error, LABELS), errorField: refusedField(error, LABELS), form, back: listReturn(req) }), HTTP_STATUS[error.code]);
+        return sendPage(res, memberEditPage(sessionOf(req), member, { error: refusalMessage(error, LABELS), errorField: refusedField(error, LABELS), form, back: listReturn(req, FILTER_KEYS) }), HTTP_STATUS[error.code]);
       }
       throw error;
     }
@@ -102,7 +120,7 @@ export function membersRoutes(deps: GatewayDeps): Router {
     const session = sessionOf(req);
     const member = await memberOf(req);
     const list = workspacePath(session, '/members');
-    const back = listReturn(req);
+    const back = listReturn(req, FILTER_KEYS);
     sendPage(
       res,
       confirmPage({
@@ -129,7 +147,7 @@ export function membersRoutes(deps: GatewayDeps): Router {
       throw error;
     }
     // Back to the page the member was removed from: its cursor names the row before it, which stays.
-    res.redirect(303, userId === session.user.id ? '/console' : withQuery(workspacePath(session, '/members'), { ...listReturn(req), notice: 'removed' }));
+    res.redirect(303, userId === session.user.id ? '/console' : withQuery(workspacePath(session, '/members'), { ...listReturn(req, FILTER_KEYS), notice: 'removed' }));
   });
 
   return router;

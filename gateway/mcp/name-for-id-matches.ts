@@ -7,7 +7,6 @@ import { namedKindTakenBy } from './wrong-kind-id-hint.js';
 
 const ID_FORMS = Object.values(ID_PREFIXES).map((prefix) => `${prefix}_`);
 
-
 type Match = { id: string; archived: boolean; pipeline?: { id: string; name: string } };
 
 const described = (m: Match) => `${m.id}${m.pipeline === undefined ? '' : ` (pipeline "${m.pipeline.name}", ${m.pipeline.id}${m.archived ? ', archived' : ''})`}`;

@@ -61,7 +61,7 @@ function conflictHint(e: CrmError, server: McpServerKey): string {
     case 'name': {
       // Names are unique among pipelines, and among a pipeline's stages: where custom fields or contacts are listed does not help.
       const taken = e.details.existing_id ? ` (${e.details.existing_id})` : '';
-      return `Choose another name (case and spacing are ignored when names are compared), or use the one that exists${taken}: ${server === 'studio' ? 'list_pipelines lists the pipelines with their stages' : 'describe_schema lists the pipelines with their stages'}.`;
+      return `Choose another name (case and extra spaces are ignored when names are compared), or use the one that exists${taken}: ${server === 'studio' ? 'list_pipelines lists the pipelines with their stages' : 'describe_schema lists the pipelines with their stages'}.`;
     }
     case 'key':
       if (e.details.existing_id) {

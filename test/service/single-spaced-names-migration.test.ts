@@ -23,6 +23,13 @@ t.test('names are single-spaced; one whose single-spaced form another active nam
   await pipeline('pipe_doubled', 'New  business', true);
   await pipeline('pipe_plain', 'Renewals');
   await pipeline('pipe_twin', ' renewals\u00a0');
+  // Two old twins, neither single-spaced: the older gets the name (though it was stored last and its id sorts last).
+  for (const [id, name, createdAt] of [
+    ['pipe_aa_newer', 'Key   accounts', '2025-06-01T00:00:00Z'],
+    ['pipe_zz_older', 'Key  accounts', '2025-01-01T00:00:00Z'],
+  ]) {
+    await db.query(`insert into pipelines (id, workspace_id, name, is_default, created_at, updated_at) values ($1, 'ws_spaced', $2, false, $3, '2026-01-02T00:00:00Z')`, [id, name, createdAt]);
+  }
   await stage('stg_doubled', 'pipe_doubled', 'Closed  Won', 0);
   await stage('stg_wide', 'pipe_doubled', 'Closed\u3000Lost', 1);
   await stage('stg_plain', 'pipe_doubled', 'Lead', 2);
@@ -35,7 +42,11 @@ t.test('names are single-spaced; one whose single-spaced form another active nam
 
   t.ok((await migrateDatabase(orm, db.url)).includes('0020-single-spaced-names'), '0020 ran');
   const names = async (table: string) => Object.fromEntries((await db.query<{ id: string; name: string }>(`select id, name from ${table} where workspace_id = 'ws_spaced'`)).map((r) => [r.id, r.name]));
-  t.same(await names('pipelines'), { pipe_doubled: 'New business', pipe_plain: 'Renewals', pipe_twin: ' renewals\u00a0' }, 'pipelines: single-spaced, and the twin of an active name kept');
+  t.same(
+    await names('pipelines'),
+    { pipe_doubled: 'New business', pipe_plain: 'Renewals', pipe_twin: ' renewals\u00a0', pipe_zz_older: 'Key accounts', pipe_aa_newer: 'Key   accounts' },
+    'pipelines: single-spaced, the twin of an active name kept, and of two old twins the older single-spaced',
+  );
   t.same(
     await names('stages'),
     { stg_doubled: 'Closed Won', stg_wide: 'Closed Lost', stg_plain: 'Lead', stg_twin: 'Lead ', stg_archived: 'Closed Won' },
@@ -49,4 +60,10 @@ t.test('names are single-spaced; one whose single-spaced form another active nam
           + (select count(*) from custom_fields where workspace_id = 'ws_spaced' and updated_at <> '2026-01-02T00:00:00Z') as n`,
   );
   t.equal(stamps[0]?.n, '0', 'updated_at unchanged: the name is the same name');
+
+  // Run again (a migration table restored from before it): nothing changes.
+  const before = { pipelines: await names('pipelines'), stages: await names('stages') };
+  await db.query(`delete from crm_migrations where name like '0020%'`);
+  t.ok((await migrateDatabase(orm, db.url)).includes('0020-single-spaced-names'), '0020 ran again');
+  t.same({ pipelines: await names('pipelines'), stages: await names('stages') }, before, 'and changed nothing');
 });

@@ -21,7 +21,7 @@ export function pipelineEditPage(view: PipelineEditView): Html {
     action: `${workspacePath(view.session, '/pipelines')}/${encodeURIComponent(view.pipeline.id)}`,
     idPrefix: 'pipeline',
     label: PIPELINE_NAME_LABEL,
-    help: 'Unique in the workspace (case and spacing ignored: runs of spaces are kept as one). Its stages and deals stay as they are.',
+    help: 'Unique in the workspace (case and extra spaces ignored: runs of spaces are kept as one). Its stages and deals stay as they are.',
     current: view.pipeline.name,
     refusal: view.refusal,
   });

@@ -22,7 +22,7 @@ export function stageEditPage(view: StageEditView): Html {
     action: `${workspacePath(view.session, '/pipelines')}/${encodeURIComponent(view.pipeline.id)}/stages/${encodeURIComponent(view.stage.id)}`,
     idPrefix: 'stage',
     label: STAGE_NAME_LABEL,
-    help: 'Unique within the pipeline (case and spacing ignored: runs of spaces are kept as one). Its deals stay in it.',
+    help: 'Unique within the pipeline (case and extra spaces ignored: runs of spaces are kept as one). Its deals stay in it.',
     current: view.stage.name,
     refusal: view.refusal,
   });

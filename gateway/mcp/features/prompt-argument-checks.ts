@@ -32,7 +32,11 @@ export function pipelineNamed(pipelines: readonly Pipeline[], name: string | und
     if (!chosen) throw new InternalError('The workspace has no pipeline.');
     return chosen;
   }
-  const found = pipelines.find((p) => p.id === name || nameKey(p.name) === nameKey(name));
+  const byId = pipelines.find((p) => p.id === name);
+  const named = byId ? [byId] : pipelines.filter((p) => nameKey(p.name) === nameKey(name));
+  // Two only where names kept from before spacing was folded read as one now: choosing would be a guess.
+  if (named.length > 1) throw new ValidationError(`pipeline: several pipelines are named ${JSON.stringify(name)} but for spacing; give the id of one: ${named.map((p) => p.id).join(', ')}.`, 'pipeline');
+  const [found] = named;
   if (!found) throw new ValidationError(`pipeline: there is no pipeline named ${JSON.stringify(name)}. Pipelines: ${quotedNames(pipelines.map((p) => p.name))}.`, 'pipeline');
   return found;
 }

@@ -20,7 +20,6 @@ import { idArgument } from '../id-argument.js';
 
 const PipelineId = idArgument('pipeline');
 const StageId = idArgument('stage');
-/** The names, described for an agent (with an example and where they are unique); validation stays the contract's. */
 /** How a name is kept, said with each name argument: "Closed  Won" is stored, and refused beside, "Closed Won". */
 const KEPT = 'trimmed, runs of spaces kept as one';
 const PipelineName = CreatePipelineInput.shape.name.describe(`The pipeline's name, unique in the workspace (case ignored), e.g. "Partners"; ${KEPT}`);

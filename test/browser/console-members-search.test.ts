@@ -121,6 +121,11 @@ t.test('members: % and _ are searched for as themselves; a blank search lists ev
   t.notMatch(await countLine(page), /match/);
   const long = await page.goto(`${base}${ws}/members?search=${'x'.repeat(101)}`);
   t.equal(long?.status(), 400, 'a search longer than the field allows');
+  const field = page.getByLabel('E-mail contains');
+  t.equal(await field.inputValue(), 'x'.repeat(101), 'comes back in its field as typed');
+  t.equal(await field.getAttribute('aria-invalid'), 'true', 'marked');
+  t.match(await page.getByRole('alert').first().innerText(), /E-mail contains: must be at most 100 characters/, 'the reason, by the field’s label');
+  t.notMatch(await countLine(page), /match/, 'over the list of everyone');
 });
 
 t.test('members: the search and its second page pass the accessibility check', async (t) => {

@@ -52,6 +52,8 @@ t.test('email_contains: % and _ are literal, not wildcards', async (t) => {
   t.same(ids(all), [], 'a lone % is not "everything"');
   t.equal(all.total, 0);
   t.same(ids(await members({ email_contains: '\\' })), [], 'a backslash is literal too');
+  // Were the backslash not escaped, 'r\\_s' would be the pattern r_s, which the under_score member matches.
+  t.same(ids(await members({ email_contains: 'r\\_s' })), [], 'a backslash before _ is a backslash, not an escape');
 });
 
 t.test('email_contains: a cursor continues only its own search', async (t) => {

@@ -19,6 +19,8 @@ export interface MembersView {
   total: number;
   /** Part of an e-mail the list is narrowed to; none lists everyone. */
   search?: string | undefined;
+  /** A search that was refused: kept in its field with the reason; the list is everyone. */
+  searchRefused?: { typed: string; reason: string };
   nextCursor: string | null;
   /** The cursor of this page; none on the first. */
   cursor?: string | undefined;
@@ -58,9 +60,11 @@ export function membersPage(view: MembersView): Html {
     body: html`
       ${noticeLine(view.notice)}
       ${view.removeError ? html`<p class="error" role="alert" id="remove-error">${view.removeError}</p>` : ''}
+      ${view.searchRefused ? html`<p class="error" role="alert" id="member-search-error">${view.searchRefused.reason}</p>` : ''}
       <form method="get" action="${base}" class="filters" role="search" aria-label="Search members">
         <div class="field"><label for="member-search">E-mail contains</label>
-          <input id="member-search" name="search" type="text" maxlength="${MEMBER_SEARCH_MAX}" value="${view.search ?? ''}" aria-describedby="member-search-help"></div>
+          <input id="member-search" name="search" type="text" maxlength="${MEMBER_SEARCH_MAX}" value="${view.searchRefused?.typed ?? view.search ?? ''}"
+            ${view.searchRefused ? html`aria-invalid="true" aria-describedby="member-search-error member-search-help" autofocus` : html`aria-describedby="member-search-help"`}></div>
         <div class="field actions-inline"><button type="submit">Search</button>${view.search ? html` <a href="${base}">Show all members</a>` : ''}</div>
       </form>
       <p id="member-search-help" class="muted">Finds members whose e-mail has the text anywhere in it, such as part of a name or <code>@example.com</code>; case does not matter.</p>
@@ -81,7 +85,7 @@ export function membersPage(view: MembersView): Html {
         <p class="muted">Someone new gets a temporary password, shown to you once, to pass on; they choose their own when they first sign in.
           Someone who already has an account signs in with theirs.</p>
         ${view.error ? html`<p class="error" role="alert" id="invite-error">${view.error}</p>` : ''}
-        <form method="post" action="${base}" ${view.error ? html`aria-describedby="invite-error"` : ''}>
+        <form method="post" action="${withQuery(base, filters)}" ${view.error ? html`aria-describedby="invite-error"` : ''}>
           <input type="hidden" name="csrf_token" value="${view.session.csrf}">
           <label for="invite-email">E-mail</label>
           <input id="invite-email" name="email" type="email" maxlength="254" required value="${form.email}" autocomplete="off" ${controlState({ field: view.errorField, errorId: 'invite-error' }, 'email')}>

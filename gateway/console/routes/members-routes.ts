@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { getMember, inviteMember, listMembers, removeMember, updateMember, type MemberRecord } from '../../../shared/contracts/members.js';
+import { getMember, inviteMember, listMembers, MemberEmailSearch, removeMember, updateMember, type MemberRecord } from '../../../shared/contracts/members.js';
 import type { ErrorCode } from '../../../shared/errors.js';
 import { callWorker } from '../../call-worker.js';
 import type { GatewayDeps } from '../../deps.js';
@@ -67,18 +67,39 @@ export function membersRoutes(deps: GatewayDeps): Router {
   const memberOf = async (req: Request): Promise<MemberRecord> => (await callWorker(deps.bus, req, getMember, { user_id: pathParam(req, 'userId') })).result;
   /** The page of members the request names (its search and cursor), or the first. */
   const showList = async (req: Request, res: Response, extra: { error?: string; errorField?: string | undefined; form?: MemberForm; removeError?: string; status?: number } = {}) => {
-    const search = searchOf(req);
+    const typed = searchOf(req);
+    const listed = (search: string | undefined, cursor: string | undefined) =>
+      pageOrFirst((c) => callWorker(deps.bus, req, listMembers, parseWith(listMembers.input, { limit: ADMIN_LIST_PAGE_SIZE, ...(search ? { email_contains: search } : {}), ...(c ? { cursor: c } : {}) })), cursor);
+    // A search refused (too long for the form's own limit, typed into the address; or by a tokens
+    // worker of the release before, which has no search) comes back in its field with the reason,
+    // over the list of everyone, as other console filters do.
+    let searchError = typed === undefined ? undefined : MemberEmailSearch.safeParse(typed).error?.issues[0]?.message;
     const { cursor: asked } = listReturn(req, FILTER_KEYS);
-    const { page, lost } = await pageOrFirst(
-      (c) => callWorker(deps.bus, req, listMembers, parseWith(listMembers.input, { limit: ADMIN_LIST_PAGE_SIZE, ...(search ? { email_contains: search } : {}), ...(c ? { cursor: c } : {}) })),
-      asked,
-    );
-    const { result } = page;
-    const cursor = lost ? undefined : asked;
+    let listing: Awaited<ReturnType<typeof listed>>;
+    try {
+      listing = await listed(searchError === undefined ? typed : undefined, searchError === undefined ? asked : undefined);
+    } catch (error) {
+      if (typed === undefined || searchError !== undefined || !crmErrorIn(error, ['validation_failed'])) throw error;
+      searchError = 'cannot be searched for yet: the service is being updated, try again in a few minutes';
+      listing = await listed(undefined, undefined);
+    }
+    const { result } = listing.page;
+    const search = searchError === undefined ? typed : undefined;
+    const cursor = listing.lost || searchError !== undefined ? undefined : asked;
     sendPage(
       res,
-      membersPage({ session: sessionOf(req), members: result.data, total: result.total, search, nextCursor: result.next_cursor, cursor, notice: lost ? PAGE_GONE_NOTICE : noticeFrom(req, NOTICES), ...extra }),
-      extra.status ?? 200,
+      membersPage({
+        session: sessionOf(req),
+        members: result.data,
+        total: result.total,
+        search,
+        ...(searchError === undefined ? {} : { searchRefused: { typed: typed ?? '', reason: `E-mail contains: ${searchError}.` } }),
+        nextCursor: result.next_cursor,
+        cursor,
+        notice: listing.lost ? PAGE_GONE_NOTICE : noticeFrom(req, NOTICES),
+        ...extra,
+      }),
+      searchError === undefined ? (extra.status ?? 200) : 400,
     );
   };
 

@@ -25,9 +25,11 @@ export function stageRefusalInConsole(error: CrmError, pipeline: Pipeline | unde
  * worker's names the API's restore (PATCH … archived: false, Studio's update_stage), which a
  * console user does with a button, and only an administrator may.
  */
-export function archivedStageMoveInConsole(error: CrmError, stageLabel: string): string | undefined {
+export function archivedStageMoveInConsole(error: CrmError, stageLabel: string, isAdministrator: boolean): string | undefined {
   if (!isArchivedStageMove(error)) return undefined;
   const name = /the stage "(.*)" is archived/u.exec(error.message)?.[1];
   const stage = name === undefined ? 'The stage' : `the stage "${name}"`;
-  return `${stageLabel}: ${stage} is archived, so no deal can move into it; an administrator can restore it with its Restore button on the pipelines page. Nothing was changed.`;
+  // The pipelines page is an administrator's: one who is gets told to use it, anyone else whom to ask.
+  const restore = isAdministrator ? 'restore it with its Restore button on the pipelines page' : 'an administrator can restore it with its Restore button on the pipelines page';
+  return `${stageLabel}: ${stage} is archived, so no deal can move into it; ${restore}. Nothing was changed.`;
 }

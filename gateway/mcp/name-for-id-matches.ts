@@ -44,7 +44,10 @@ export async function nameForIdMatches(error: CrmError, tool: ToolDefinition, ar
   // A stage of the pipeline the same call names, when it has one of that name; else those of every pipeline, with their pipeline_id.
   const pipelineId = Object.hasOwn(tool.inputSchema.shape, 'pipeline_id') ? args?.pipeline_id : undefined;
   const inPipeline = matches.filter((m) => m.pipeline?.id === pipelineId);
-  const candidates = inPipeline.length > 0 ? inPipeline : matches;
+  const near = inPipeline.length > 0 ? inPipeline : matches;
+  // An active stage wins over archived ones of its name, as it does where the workers look stages up by name.
+  const active = near.filter((m) => !m.archived);
+  const candidates = active.length > 0 ? active : near;
   if (candidates.length === 0) return undefined;
   const text = value.trim();
   const idForm = `${ID_PREFIXES[kind]}_…`;

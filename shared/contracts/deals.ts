@@ -135,7 +135,7 @@ export const DealTotals = z.object({
       amounts: z.array(z.object({ currency: z.string(), amount: AmountSum })).describe('Per currency; deals without an amount count but add nothing'),
     }),
   ).describe(
-    'In pipeline order, then stage order. Without a stage filter: every active stage of the pipeline filtered on, or without a pipeline filter of every active pipeline, count 0 included (a stage missing here does not exist), and any archived stage still holding matching deals. With a stage filter: only stages with matching deals',
+    'In pipeline order, then stage order. Without a stage filter: every active stage of the pipeline filtered on, or without a pipeline filter of every active pipeline, count 0 included (a stage missing here is not an active stage), and any archived stage still holding matching deals. With a stage filter: only stages with matching deals',
   ),
   applied_range: AppliedRange,
 });

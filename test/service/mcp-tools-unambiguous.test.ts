@@ -108,3 +108,13 @@ t.test('a deal moved into an archived stage is told the stage can be restored: o
   okResult(t, await callTool(studio, 'update_stage', { pipeline_id: pipeline.id, stage_id: checked!.id, archived: false }));
   t.equal(okResult(t, await callTool(crm, 'update_deal', { id: deal.id, stage_id: checked!.id })).stage_id, checked!.id);
 });
+
+t.test('a stage name an active and an archived stage share names the active one, as the workers choose it', async (t) => {
+  const studio = await connectMcp(t, stack.baseUrl, 'studio', await stack.token(W, ['studio:write']));
+  const charted = surveys.stages.find((s) => s.name === 'Charted')!;
+  t.equal((await admin.send('DELETE', `/v1/pipelines/${surveys.id}/stages/${charted.id}`)).status, 200, 'Charted archived');
+  const again = (await admin.post<{ stage: { id: string } }>(`/v1/pipelines/${surveys.id}/stages`, { name: 'Charted' })).body.stage;
+  const refused = await callTool(studio, 'update_stage', { pipeline_id: surveys.id, stage_id: 'charted', name: 'Drawn' });
+  t.match(refused.structuredContent, { code: 'not_found', hint: `"charted" is the name of the stage ${again.id} (pipeline "Surveys", ${surveys.id}), not an id (stg_…): call again with stage_id "${again.id}".` });
+  t.notMatch(JSON.stringify(refused), charted.id, 'not the archived one');
+});

@@ -29,8 +29,10 @@ export const countDealsHandler: OperationHandler<typeof countDeals> = async ({ i
     // Without a stage filter, the empty stages too: a stage or pipeline left out of by_stage was read as one that does not exist.
     const activeOf: ActiveStagesOf | undefined = applied.stage_ids !== undefined ? undefined : applied.pipeline_id !== undefined ? { pipeline_id: applied.pipeline_id } : 'every active pipeline';
     const stages = await stagesWithPipelines(db, groups.map((g) => g.stage_id), activeOf);
+    const groupsOf = new Map<string, typeof groups>();
+    for (const g of groups) groupsOf.set(g.stage_id, [...(groupsOf.get(g.stage_id) ?? []), g]);
     const byStage = stages.map((s) => {
-      const own = groups.filter((g) => g.stage_id === s.id);
+      const own = groupsOf.get(s.id) ?? [];
       return {
         stage_id: s.id,
         stage_name: s.name,

@@ -102,7 +102,7 @@ export function dealRoute(deps: GatewayDeps): Router {
         return show(req, res, { stageForm: { error: MOVED_MEANWHILE, status: HTTP_STATUS.conflict } });
       }
       const stageRefused = crmErrorIn(error, ['validation_failed', 'missing_scope']) || (crmErrorIn(error, ['not_found']) && error.details.param === 'stage_id');
-      if (stageRefused) return show(req, res, { stageForm: { error: archivedStageMoveInConsole(error, LABELS.stage_id) ?? refusalMessage(error, LABELS), status: HTTP_STATUS[error.code] } });
+      if (stageRefused) return show(req, res, { stageForm: { error: archivedStageMoveInConsole(error, LABELS.stage_id, sessionOf(req).isAdministrator) ?? refusalMessage(error, LABELS), status: HTTP_STATUS[error.code] } });
       throw error;
     }
     // Redirected, so a reload or Back does not post the move again.

@@ -35,6 +35,16 @@ export const ErrorCode = z.enum(ERROR_CODES);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 
 /** What travels on the bus (and, with `type` and `request_id` added, in an HTTP error body). */
+/**
+ * Which of a code's causes it was, where a surface answers them differently: each surface tells
+ * its own next step from it (a console button, a tool an agent lacks), not from the message's
+ * words, which name what the user wrote.
+ */
+export const ErrorReason = z
+  .enum(['stage_archived'])
+  .describe('Which cause, where a code has several: stage_archived, a deal moved into an archived stage (restore it with archived: false on the stage, or choose an active stage)');
+export type ErrorReason = z.infer<typeof ErrorReason>;
+
 export const ErrorPayload = z.object({
   code: ErrorCode,
   message: z.string(),
@@ -42,6 +52,7 @@ export const ErrorPayload = z.object({
   required_scope: Scope.optional(),
   existing_id: z.string().optional(),
   retry_after: z.number().int().positive().optional(),
+  reason: ErrorReason.optional(),
 });
 export type ErrorPayload = z.infer<typeof ErrorPayload>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Scope } from '../../shared/auth/scopes.js';
-import { ErrorCode } from '../../shared/errors.js';
+import { ErrorCode, ErrorReason } from '../../shared/errors.js';
 import { ErrorType } from '../errors/error-type.js';
 
 /** The one error shape of every non-2xx response. */
@@ -14,6 +14,7 @@ export const ErrorBody = z
       required_scope: Scope.optional().describe('On missing_scope: exactly the scope that is missing'),
       existing_id: z.string().optional().describe('The record already holding what was asked for: on phone_taken the contact with the phone; on a conflict over a custom field key the field holding it, over a pipeline name that pipeline'),
       retry_after: z.number().int().optional(),
+      reason: ErrorReason.optional(),
       request_id: z.string(),
     }),
   })

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { Scope } from '../../shared/auth/scopes.js';
 import { isArchivedStageMove } from '../../shared/contracts/archived-stage-move.js';
 import type { McpServerKey } from '../../shared/contracts/oauth.js';
-import { ErrorCode, type CrmError } from '../../shared/errors.js';
+import { ErrorCode, ErrorReason, type CrmError } from '../../shared/errors.js';
 
 /** What a tool error carries as structuredContent: the code, the words, and what to do next. */
 export const ToolError = z.object({
@@ -13,6 +13,7 @@ export const ToolError = z.object({
   required_scope: Scope.optional().describe('The scope the call needs and the connection lacks'),
   existing_id: z.string().optional().describe('The record that already exists (e.g. a contact with this phone)'),
   retry_after: z.number().int().optional().describe('Seconds to wait before calling again'),
+  reason: ErrorReason.optional(),
   hint: z.string().describe('One line: what to do next'),
 });
 export type ToolError = z.infer<typeof ToolError>;

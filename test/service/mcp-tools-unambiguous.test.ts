@@ -91,12 +91,13 @@ t.test('a deal moved into an archived stage is told the stage can be restored: o
   t.match(rest.body.error, {
     code: 'validation_failed',
     param: 'stage_id',
+    reason: 'stage_archived',
     message: `stage_id: the stage "Checked" is archived; deals cannot move into it until it is restored (archived: false, with PATCH /v1/pipelines/${pipeline.id}/stages/${checked!.id} or Studio's update_stage); or move the deal to an active stage.`,
   });
 
   const refused = await callTool(crm, 'update_deal', { id: deal.id, stage_id: checked!.id });
   t.ok(refused.isError);
-  t.match(refused.structuredContent, { code: 'validation_failed', param: 'stage_id', message: /"Checked" is archived/ });
+  t.match(refused.structuredContent, { code: 'validation_failed', param: 'stage_id', reason: 'stage_archived', message: /"Checked" is archived/ });
   t.match(refused.structuredContent?.hint, /^The stage is archived, and this CRM connection cannot restore it: .*someone with Studio access .*update_stage with archived: false/);
   t.match(refused.content?.[0]?.text, /Hint: The stage is archived, and this CRM connection cannot restore it/, 'in the text as well');
   const created = await callTool(crm, 'create_deal', { name: 'Neap tides', pipeline_id: pipeline.id, stage_id: checked!.id });

@@ -40,7 +40,7 @@ async function findStage(db: WorkspaceSql, stageId: string) {
     .executeTakeFirst();
   if (!stage) throw new NotFoundError('stage', stageId, 'stage_id');
   // Where it is restored, said: "cannot move into it" alone read as for good, and the stage as one to give up on.
-  if (stage.archived_at) throw new ValidationError(archivedStageMoveMessage(stage), 'stage_id');
+  if (stage.archived_at) throw new CrmError('validation_failed', archivedStageMoveMessage(stage), { param: 'stage_id', reason: 'stage_archived' });
   return stage;
 }
 

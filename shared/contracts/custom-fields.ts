@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DESIGN_READ_SCOPES, DESIGN_WRITE_SCOPES } from '../auth/scopes.js';
 import { defineOperation } from '../bus/operation.js';
-import { Cursor, refuseRepeatedNames, shownText, PageLimit, pageOf, singleSpaced, Timestamp, uniqueName, userWritten } from './common.js';
+import { Cursor, pickedName, refuseRepeatedNames, PageLimit, pageOf, singleSpaced, Timestamp, uniqueName, userWritten } from './common.js';
 import { CustomFieldKey } from './custom-field-values.js';
 
 export const CustomFieldObjectType = z.enum(['contact', 'deal']);
@@ -42,7 +42,7 @@ export function optionNamed(options: readonly string[], value: string): string |
 }
 
 /** The name shown for a field, single-spaced as pipeline and stage names are: "Deal  size" and "Deal size" would show as one label. */
-const Label = shownText(100).overwrite(singleSpaced).describe('Trimmed, each run of spaces kept as one');
+const Label = pickedName(100).overwrite(singleSpaced).describe('Trimmed, each run of spaces kept as one');
 
 const Options = z
   .array(uniqueName(100))

@@ -183,26 +183,32 @@ export function nameToLookUp(max: number) {
   return z.string().trim().min(1).max(max).overwrite(inNfc).overwrite(singleSpaced);
 }
 
-/** The first name that repeats an earlier one with case ignored, with the earlier one; null when none does. */
+/** The first name that repeats an earlier one with case and extra spaces ignored (nameKey), with the earlier one; null when none does. */
 function repeatedName(names: readonly string[]): { repeat: string; earlier: string } | null {
   const seen = new Map<string, string>();
   for (const name of names) {
-    const earlier = seen.get(name.toLowerCase());
+    const earlier = seen.get(nameKey(name));
     if (earlier !== undefined) return { repeat: name, earlier };
-    seen.set(name.toLowerCase(), name);
+    seen.set(nameKey(name), name);
   }
   return null;
 }
 
 /**
  * Refuses a list of names (a pipeline's stages, a select's options) where two are one name with
- * case ignored, quoting both: "Lead" and "lead" read as two names to whoever wrote them, and
- * "must be unique" alone sends them looking for a repeat they cannot see.
+ * case and extra spaces ignored, quoting both: "Lead" and "lead" read as two names to whoever wrote
+ * them, and "must be unique" alone sends them looking for a repeat they cannot see. Names are
+ * quoted single-spaced, as they would be stored: "Gold  tier" and "Gold tier" are one name given twice.
  */
 export function refuseRepeatedNames(what: string) {
   return (names: readonly string[], ctx: z.RefinementCtx<readonly string[]>): void => {
     const found = repeatedName(names);
-    if (found) ctx.addIssue({ code: 'custom', input: names, message: `${what} must be unique (case ignored): "${found.earlier}" and "${found.repeat}" are the same name` });
+    if (!found) return;
+    const which =
+      found.earlier === found.repeat
+        ? `"${found.repeat}" is given twice (each run of spaces is kept as one)`
+        : `"${found.earlier}" and "${found.repeat}" are the same name`;
+    ctx.addIssue({ code: 'custom', input: names, message: `${what} must be unique (case and extra spaces ignored): ${which}` });
   };
 }
 

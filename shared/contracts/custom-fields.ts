@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DESIGN_READ_SCOPES, DESIGN_WRITE_SCOPES } from '../auth/scopes.js';
 import { defineOperation } from '../bus/operation.js';
-import { Cursor, pickedName, refuseRepeatedNames, PageLimit, pageOf, singleSpaced, Timestamp, uniqueName, userWritten } from './common.js';
+import { Cursor, inNfc, nameKey, pickedName, refuseRepeatedNames, PageLimit, pageOf, singleSpaced, singleSpacedName, Timestamp, userWritten } from './common.js';
 import { CustomFieldKey } from './custom-field-values.js';
 
 export const CustomFieldObjectType = z.enum(['contact', 'deal']);
@@ -26,29 +26,35 @@ export type CustomField = z.infer<typeof CustomField>;
 
 /**
  * The option of a select field a value names: as written; else the same text in NFC (options
- * are kept in NFC, uniqueName, so "Café" sent with a combining accent is that option); else the
- * one option equal to it with case and surrounding spaces ignored ("Gold" and " gold" name
- * gold), as the options are unique that way (Options, below). The one rule of
- * every write (REST, the tools, the import) and of the console forms showing a stored value. Undefined for none.
+ * are kept in NFC, so "Café" sent with a combining accent is that option); else the one option
+ * equal to it with case and extra spaces ignored (nameKey: "Gold", " gold" and "gold  tier" name
+ * "Gold" and "Gold tier"), as the options are unique that way (Options, below), an option stored
+ * double-spaced before options were single-spaced too. The one rule of every write (REST, the
+ * tools, the import), of the console forms showing a stored value, and of which stored values an
+ * options change would leave without an option (removed-options-in-use.ts). Undefined for none.
  */
 export function optionNamed(options: readonly string[], value: string): string | undefined {
   if (options.includes(value)) return value;
-  const nfc = value.normalize('NFC');
-  const same = options.find((option) => option.normalize('NFC') === nfc);
+  const nfc = inNfc(value);
+  const same = options.find((option) => inNfc(option) === nfc);
   if (same !== undefined) return same;
-  const folded = nfc.trim().toLowerCase();
-  const matching = options.filter((option) => option.normalize('NFC').toLowerCase() === folded);
+  const folded = nameKey(value);
+  const matching = options.filter((option) => nameKey(option) === folded);
   return matching.length === 1 ? matching[0] : undefined;
 }
 
 /** The name shown for a field, single-spaced as pipeline and stage names are: "Deal  size" and "Deal size" would show as one label. */
 const Label = pickedName(100).overwrite(singleSpaced).describe('Trimmed, each run of spaces kept as one');
 
+/**
+ * A select field's options: single-spaced and in NFC, as pipeline and stage names are, and unique
+ * with case and extra spaces ignored: "Web" and "web", or "Gold  tier" and "Gold tier", would show
+ * as one choice twice.
+ */
 const Options = z
-  .array(uniqueName(100))
+  .array(singleSpacedName(100))
   .min(1, 'a select field needs at least one option')
   .max(200)
-  // Case ignored, as pipeline and stage names are: "Web" and "web" would show as one choice twice.
   .superRefine(refuseRepeatedNames('options'));
 
 export const CreateCustomFieldInput = z
@@ -57,7 +63,7 @@ export const CreateCustomFieldInput = z
     key: CustomFieldKey,
     label: Label,
     type: CustomFieldType,
-    options: Options.optional().describe('Required for select fields, refused for others; unique, case ignored'),
+    options: Options.optional().describe('Required for select fields, refused for others; each trimmed, each run of spaces kept as one; unique, case and extra spaces ignored'),
     required: z.boolean().optional().describe('Default false'),
   })
   .meta({ id: 'CreateCustomField' });

@@ -161,7 +161,7 @@ t.test('select options that differ only in case are one option twice: refused on
   const rest = await stack.token(W, ['schema:write'], { name: 'Design script' });
   const fieldEvents = (await eventsOf('custom_field')).length;
   const refused = await callTool(studio, 'create_custom_field', { object_type: 'contact', key: 'channel', label: 'Channel', type: 'select', options: ['Web', 'Phone', 'web'] });
-  t.match(refused.structuredContent, { code: 'validation_failed', param: 'options', message: /unique.*case ignored/, hint: /options/ });
+  t.match(refused.structuredContent, { code: 'validation_failed', param: 'options', message: /unique.*case and extra spaces ignored/, hint: /options/ });
   const posted = await request(`${stack.baseUrl}/v1/custom-fields`, { token: rest, body: { object_type: 'contact', key: 'channel', label: 'Channel', type: 'select', options: ['Web', 'Phone', 'web'] } });
   t.match(posted, { status: 400, body: { error: { code: 'validation_failed', param: 'options', message: refused.structuredContent?.message } } }, 'REST says the same');
 
@@ -199,11 +199,11 @@ t.test('a key, type or stage list given to a tool that cannot change it says wha
 t.test('a repeated stage name or option is quoted with the one it repeats, saying case is ignored, through Studio and REST alike', async (t) => {
   const rest = await stack.token(W, ['schema:write'], { name: 'Repeat script' });
   const stages = await callTool(studio, 'create_pipeline', { name: 'Repeats', stages: ['Lead', 'Won', 'lead'] });
-  t.match(stages.structuredContent, { code: 'validation_failed', param: 'stages', message: 'stages: stage names must be unique (case ignored): "Lead" and "lead" are the same name' });
+  t.match(stages.structuredContent, { code: 'validation_failed', param: 'stages', message: 'stages: stage names must be unique (case and extra spaces ignored): "Lead" and "lead" are the same name' });
   const posted = await request(`${stack.baseUrl}/v1/pipelines`, { token: rest, body: { name: 'Repeats', stages: ['Lead', 'Won', 'lead'] } });
   t.match(posted, { status: 400, body: { error: { code: 'validation_failed', param: 'stages', message: stages.structuredContent?.message } } }, 'REST says the same');
   const options = await callTool(studio, 'create_custom_field', { object_type: 'deal', key: 'repeats', label: 'Repeats', type: 'select', options: ['Web', 'Phone', 'WEB'] });
-  t.match(options.structuredContent, { code: 'validation_failed', param: 'options', message: 'options: options must be unique (case ignored): "Web" and "WEB" are the same name' });
+  t.match(options.structuredContent, { code: 'validation_failed', param: 'options', message: 'options: options must be unique (case and extra spaces ignored): "Web" and "WEB" are the same name' });
   t.equal(((await request(`${stack.baseUrl}/v1/pipelines`, { token: rest })).body.data as { name: string }[]).filter((p) => p.name === 'Repeats').length, 0, 'nothing created');
 });
 

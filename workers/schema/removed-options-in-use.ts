@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { optionNamed } from '../../shared/contracts/custom-fields.js';
 import type { CustomFieldObject } from '../../shared/db/entities/custom-field.js';
 import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
 import { ConflictError } from '../../shared/errors.js';
@@ -15,25 +16,38 @@ export async function refuseRemovingOptionsInUse(
   field: { object_type: CustomFieldObject; key: string; options: string[] | null; archived_at: unknown },
   next: string[],
 ): Promise<void> {
-  // Compared in NFC, as `next` is (uniqueName): an option or a value stored before options were
-  // kept so is the same option as its NFC form.
-  const kept = new Set(next.map((option) => option.normalize('NFC')));
-  const removed = (field.options ?? []).map((option) => option.normalize('NFC')).filter((option) => !kept.has(option));
-  if (removed.length === 0) return;
+  const options = field.options ?? [];
+  // Gone is an old option no new one is, by the rule a written value names an option (optionNamed:
+  // NFC, case and extra spaces ignored): "Gold  tier", kept before options were single-spaced and
+  // sent back as "Gold tier", is not removed, and its records' values name the new spelling.
+  if (options.every((option) => optionNamed(next, option) !== undefined)) return;
   const table = TABLES[field.object_type];
-  const held = await db
+  // The field's values as stored, each once: a handful (a select's values are its options, in
+  // the spellings written over time), matched in JavaScript by the same rule as every write.
+  const stored = await db
     .selectFrom(table)
-    .select([sql<string>`normalize(custom_fields ->> ${field.key}, NFC)`.as('value'), sql<number>`count(*)::int`.as('records')])
-    .where(sql<boolean>`normalize(custom_fields ->> ${field.key}, NFC) = any(${removed}::text[])`)
+    .select([sql<string>`custom_fields ->> ${field.key}`.as('value'), sql<number>`count(*)::int`.as('records')])
+    .where(sql<boolean>`custom_fields ->> ${field.key} is not null`)
     .groupBy(sql`1`)
-    .orderBy(sql`1`)
     .execute();
-  if (held.length === 0) return;
-  const which = held.map((h) => `"${h.value}" (${h.records} ${h.records === 1 ? field.object_type : table})`).join(', ');
+  const held = new Map<string, number>();
+  for (const { value, records } of stored) {
+    const option = optionNamed(options, value);
+    if (option === undefined || optionNamed(next, value) !== undefined) continue;
+    held.set(option, (held.get(option) ?? 0) + records);
+  }
+  if (held.size === 0) return;
+  const which = options
+    .filter((option) => held.has(option))
+    .map((option) => {
+      const records = held.get(option) ?? 0;
+      return `"${option}" (${records} ${records === 1 ? field.object_type : table})`;
+    })
+    .join(', ');
   // An archived field's values cannot be written, so its records change only once it is restored.
   const remedy = field.archived_at === null ? 'change those records first' : 'restore the field (archived: false) and change those records first: an archived field cannot be written';
   throw new ConflictError(
-    `options replaces the whole list, and it leaves out ${which} still held by records. Keep ${held.length === 1 ? 'it' : 'them'} in the list, or ${remedy}.`,
+    `options replaces the whole list, and it leaves out ${which} still held by records. Keep ${held.size === 1 ? 'it' : 'them'} in the list, or ${remedy}.`,
     'options',
   );
 }

@@ -212,6 +212,22 @@ export class ConflictError extends CrmError {
   }
 }
 
+export class EmailTakenError extends ConflictError {
+  /**
+   * Only where the caller asked for e-mail addresses to be unique (create_contact). As with
+   * {@link PhoneTakenError}, `existingId` is left out when the caller may not see that contact.
+   */
+  constructor(email: string, existingId?: string) {
+    super(
+      existingId
+        ? `A contact with e-mail ${email} already exists in this workspace: ${existingId}.`
+        : 'A contact with this e-mail address already exists in this workspace; it is not one of the contacts you may see.',
+      'email',
+      existingId,
+    );
+  }
+}
+
 export class IdempotencyKeyReusedError extends CrmError {
   constructor() {
     super(

@@ -56,8 +56,16 @@ const STUDIO_CONFLICT_HINTS: ReadonlyMap<string, string> = new Map([
   ['stage_id', "Use an active stage: list_pipelines gives each pipeline's active stages in order, and create_stage adds one; update_stage with archived: false restores an archived one."],
 ]);
 
+/** create_contact's e-mail address another contact has: the person is likely that contact, not a new one. */
+function emailTakenHint(e: CrmError): string {
+  return e.details.existing_id
+    ? `That person is probably already the contact ${e.details.existing_id}: read it with get_contact, or change it with update_contact. Only if the user wants a separate contact with the same email, call create_contact again with allow_duplicate_email: true.`
+    : 'A contact with this email exists that this connection may not see: ask the user whether it is the same person; only if they want a separate contact, call create_contact again with allow_duplicate_email: true.';
+}
+
 /** A name or key already taken: say what else to do, which rereading the record would not. */
 function conflictHint(e: CrmError, server: McpServerKey): string {
+  if (server === 'crm' && e.details.param === 'email') return emailTakenHint(e);
   switch (e.details.param) {
     case 'name': {
       // Names are unique among pipelines, and among a pipeline's stages: where custom fields or contacts are listed does not help.

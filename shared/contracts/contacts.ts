@@ -42,7 +42,7 @@ const Phone = cleanText(40)
   .pipe(z.string().min(1, 'is required'))
   .describe('Any common format; stored as E.164. Without a country code the workspace default_country applies.');
 
-/** The body of POST /v1/contacts, and the input of contacts.create. */
+/** The body of POST /v1/contacts, and (with {@link CreateContactOperationInput}'s one more field) the input of contacts.create. */
 export const CreateContactInput = z
   .strictObject({
     first_name: FirstName.describe('The first (given) name as the person writes it, e.g. Ada; at most 100 characters'),
@@ -88,13 +88,23 @@ export const ListContactsInput = z.strictObject({
 
 const ById = z.strictObject({ id: z.string().max(64) });
 
+/**
+ * contacts.create's input: the REST body, and `unique_email`, which only create_contact sends
+ * (REST, the console and the import never do: e-mail addresses are not unique, phones are).
+ * With it, an e-mail address another contact of the workspace has is refused (a conflict),
+ * so an agent does not make a second contact of someone who exists.
+ */
+const CreateContactOperationInput = CreateContactInput.extend({
+  unique_email: z.literal(true).optional().describe('Refuse an e-mail address another contact of the workspace has (create_contact only)'),
+});
+
 export const createContact = defineOperation({
   worker: 'contacts',
   resource: 'contacts',
   verb: 'create',
   scope: 'contacts:write',
   idempotent: true,
-  input: CreateContactInput,
+  input: CreateContactOperationInput,
   output: Contact,
 });
 

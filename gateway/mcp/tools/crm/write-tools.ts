@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { Contact, CreateContactInput, createContact, UpdateContactFields, updateContact } from '../../../../shared/contracts/contacts.js';
 import { CreateDealInput, createDeal, UpdateDealFields, updateDeal } from '../../../../shared/contracts/deals.js';
 import { defineTool } from '../../tool.js';
@@ -5,13 +6,26 @@ import { idArgument } from '../id-argument.js';
 import { dealForAgents, DealForAgents } from './deal-for-agents.js';
 
 /** The CRM tools that change data: listed only to connections that may write. */
+/**
+ * A second contact of someone who exists is a classic slip of an agent that did not look first:
+ * create_contact refuses an e-mail address the workspace has (REST does not: addresses are not
+ * unique), unless the call says a separate contact is meant.
+ */
+const AllowDuplicateEmail = z
+  .boolean()
+  .optional()
+  .describe(
+    'true only when the user wants a separate contact although another contact already has this email; otherwise leave it out, and an email in use is refused with the existing contact to read or update instead',
+  );
+
 export const createContactTool = defineTool({
   name: 'create_contact',
   title: 'Create a contact',
   description:
-    'Creates a contact. first_name and phone are required; the phone is stored in E.164 and must be new in the workspace. custom_fields must match describe_schema. Give idempotency_key to make a retry safe.',
+    'Creates a contact. first_name and phone are required; the phone is stored in E.164 and must be new in the workspace. An email another contact already has is refused too (case ignored), naming that contact: read or update it rather than making a second one, unless the user wants a separate contact (allow_duplicate_email: true). custom_fields must match describe_schema. Give idempotency_key to make a retry safe.',
   op: createContact,
-  input: CreateContactInput.shape,
+  input: { ...CreateContactInput.shape, allow_duplicate_email: AllowDuplicateEmail },
+  opInput: ({ allow_duplicate_email: allowed, ...contact }) => (allowed === true || contact.email == null ? contact : { ...contact, unique_email: true as const }),
   output: Contact,
 });
 

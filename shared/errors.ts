@@ -41,8 +41,10 @@ export type ErrorCode = z.infer<typeof ErrorCode>;
  * words, which name what the user wrote.
  */
 export const ErrorReason = z
-  .enum(['stage_archived'])
-  .describe('Which cause, where a code has several: stage_archived, a deal moved into an archived stage (restore it with archived: false on the stage, or choose an active stage)');
+  .enum(['stage_archived', 'email_taken'])
+  .describe(
+    'Which cause, where a code has several: stage_archived, a deal moved into an archived stage (restore it with archived: false on the stage, or choose an active stage); email_taken, create_contact given an e-mail another contact has',
+  );
 export type ErrorReason = z.infer<typeof ErrorReason>;
 
 export const ErrorPayload = z.object({
@@ -207,8 +209,12 @@ export class PhoneTakenError extends CrmError {
 
 export class ConflictError extends CrmError {
   /** `existingId`: the record that holds what the request wanted (a custom field's key), to use instead. */
-  constructor(message: string, param?: string, existingId?: string) {
-    super('conflict', message, { ...(param === undefined ? {} : { param }), ...(existingId === undefined ? {} : { existing_id: existingId }) });
+  constructor(message: string, param?: string, existingId?: string, reason?: ErrorReason) {
+    super('conflict', message, {
+      ...(param === undefined ? {} : { param }),
+      ...(existingId === undefined ? {} : { existing_id: existingId }),
+      ...(reason === undefined ? {} : { reason }),
+    });
   }
 }
 
@@ -224,6 +230,7 @@ export class EmailTakenError extends ConflictError {
         : 'A contact with this e-mail address already exists in this workspace; it is not one of the contacts you may see.',
       'email',
       existingId,
+      'email_taken',
     );
   }
 }

@@ -65,7 +65,7 @@ function emailTakenHint(e: CrmError): string {
 
 /** A name or key already taken: say what else to do, which rereading the record would not. */
 function conflictHint(e: CrmError, server: McpServerKey): string {
-  if (server === 'crm' && e.details.param === 'email') return emailTakenHint(e);
+  if (server === 'crm' && e.details.reason === 'email_taken') return emailTakenHint(e);
   switch (e.details.param) {
     case 'name': {
       // Names are unique among pipelines, and among a pipeline's stages: where custom fields or contacts are listed does not help.

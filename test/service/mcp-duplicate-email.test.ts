@@ -25,7 +25,7 @@ t.test('an e-mail address in use is refused, naming the contact; variants too; o
 
   const refused = await callTool(crm, 'create_contact', { first_name: 'Ada', last_name: 'Lovelace', phone: '+1 415 555 7002', email: 'ada@twinmail.test' });
   t.equal(refused.isError, true, 'a second contact with the address is refused');
-  t.match(refused.structuredContent, { code: 'conflict', param: 'email', existing_id: first.id, message: new RegExp(first.id), hint: /get_contact.*update_contact.*allow_duplicate_email: true/ });
+  t.match(refused.structuredContent, { code: 'conflict', param: 'email', reason: 'email_taken', existing_id: first.id, message: new RegExp(first.id), hint: /get_contact.*update_contact.*allow_duplicate_email: true/ });
   t.match(refused.content?.[0]?.text, /^conflict: /, 'the text says it too');
 
   // As stored: lower case, composed, the domain in Unicode; and a contact stored with a punycode domain before that.

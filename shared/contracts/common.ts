@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { refuseHiddenCharacters } from './hidden-characters.js';
 
 /** Page size for list reads: default 25, maximum 100. */
 export const DEFAULT_PAGE_SIZE = 25;
@@ -135,21 +134,12 @@ export function shownText(max: number, emptyMessage = 'is required and must not 
 }
 
 /**
- * Text that names something people pick from a list (a pipeline, a stage, a custom field's label,
- * a select option): shown text without a character that shows as nothing where it does nothing,
- * which would make a twin of another name (refuseHiddenCharacters).
- */
-export function pickedName(max: number) {
-  return shownText(max).superRefine(refuseHiddenCharacters);
-}
-
-/**
  * A name kept unique among its kind (a pipeline's, a stage's, a select option), in Unicode NFC:
  * "Café" typed with a combining accent (as some keyboards and models send it) and with the
  * precomposed "é" look alike, and stored as given they would pass every check as two names.
  */
 export function uniqueName(max: number) {
-  return pickedName(max).overwrite(inNfc);
+  return shownText(max).overwrite(inNfc);
 }
 
 /** Text in Unicode NFC, the one form names are kept and looked up in. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DESIGN_READ_SCOPES, DESIGN_WRITE_SCOPES } from '../auth/scopes.js';
 import { defineOperation } from '../bus/operation.js';
-import { Cursor, inNfc, nameKey, pickedName, refuseRepeatedNames, PageLimit, pageOf, singleSpaced, singleSpacedName, Timestamp, userWritten } from './common.js';
+import { Cursor, inNfc, nameKey, refuseRepeatedNames, PageLimit, pageOf, singleSpaced, singleSpacedName, shownText, Timestamp, userWritten } from './common.js';
 import { CustomFieldKey } from './custom-field-values.js';
 
 export const CustomFieldObjectType = z.enum(['contact', 'deal']);
@@ -44,7 +44,7 @@ export function optionNamed(options: readonly string[], value: string): string |
 }
 
 /** The name shown for a field, single-spaced as pipeline and stage names are: "Deal  size" and "Deal size" would show as one label. */
-const Label = pickedName(100).overwrite(singleSpaced).describe('Trimmed, each run of spaces kept as one');
+const Label = shownText(100).overwrite(singleSpaced).describe('Trimmed, each run of spaces kept as one');
 
 /**
  * A select field's options: single-spaced and in NFC, as pipeline and stage names are, and unique

@@ -62,6 +62,8 @@ t.test('an e-mail address in use is refused, naming the contact; variants too; o
 
   // A taken phone is still phone_taken (the hard rule), and a malformed phone a validation error before the address is looked at.
   t.match((await callTool(crm, 'create_contact', { first_name: 'X', phone: '+1 415 555 7001', email: 'x@twinmail.test' })).structuredContent, { code: 'phone_taken' });
+  // Both taken: the phone is said, so a taken phone cannot be used to ask whether an address exists.
+  t.match((await callTool(crm, 'create_contact', { first_name: 'X', phone: '+1 415 555 7001', email: 'ada@twinmail.test' })).structuredContent, { code: 'phone_taken' }, 'phone and e-mail both taken: phone_taken');
   t.match((await callTool(crm, 'create_contact', { first_name: 'X', phone: 'nope', email: 'ada@twinmail.test' })).structuredContent, { code: 'validation_failed', param: 'phone' });
 });
 

@@ -55,7 +55,14 @@ async function createWith(
   const contact = newContact(input, setup);
   const ownerId = await resolveOwner(db, context, input.owner_id);
   // After the input's own checks: a malformed phone or an unknown owner is said first, as without this one.
-  if (checksEmail(input)) await refuseTakenEmail(db, context, input.email);
+  if (checksEmail(input)) {
+    // A phone in use is said before the e-mail, as the insert would say it: else a caller who sees
+    // only their own contacts could learn, with a taken phone and nothing written, whether any
+    // address exists in the workspace.
+    const phoneHeld = await db.selectFrom('contacts').select('id').where('phone', '=', contact.phone).executeTakeFirst();
+    if (phoneHeld) throw await phoneTaken(db, context, contact.phone);
+    await refuseTakenEmail(db, context, input.email);
+  }
   const now = new Date();
   const id = newId('contact');
   // The contact as it will read back: the event carries it, written in the same statement.

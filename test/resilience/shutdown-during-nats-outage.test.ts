@@ -3,6 +3,7 @@ import { client } from '../helpers/http.js';
 import { startPrivateNats } from '../helpers/private-services.js';
 import { CrmProcess } from '../helpers/process.js';
 import { startStack, waitUntilReady } from '../helpers/stack.js';
+import { deliveriesLeasedBehindHangingOnes } from '../helpers/leased-deliveries.js';
 import { receiversClosedWith } from '../helpers/webhook-receiver.js';
 import { DELIVERIES_IN_FLIGHT } from '../../workers/webhooks/deliveries/deliveries-in-flight.js';
 
@@ -47,20 +48,7 @@ const api = client(stack.baseUrl, token);
 
 t.test('workers and the gateway stopped while NATS is down exit in bounded time; what they held is picked up once it is back', async (t) => {
   // Deliveries leased to the webhooks worker: the first hang (holding every attempt slot), the rest wait for a slot.
-  const hook = await receiver((n) => (n < DELIVERIES_IN_FLIGHT ? 'hang' : 200));
-  const endpoint = await api.post<{ secret: string }>('/v1/webhook-endpoints', { url: hook.url, enabled_events: ['contact.created'] });
-  t.equal(endpoint.status, 201);
-  hook.secret = endpoint.body.secret;
-  const statuses: number[] = [];
-  for (let i = 0; i < DELIVERIES_IN_FLIGHT + WAITING; i++) statuses.push((await api.post('/v1/contacts', { first_name: `Outage ${i}`, phone: `+1415556${String(3000 + i)}` })).status);
-  t.ok(statuses.every((s) => s === 201), 'every contact created');
-  const hanging = await hook.waitFor(DELIVERIES_IN_FLIGHT);
-  for (const until = Date.now() + 20_000; ; ) {
-    const [row] = await stack.db.query<{ n: number }>('select count(*)::int as n from webhook_deliveries');
-    if (row?.n === DELIVERIES_IN_FLIGHT + WAITING) break;
-    if (Date.now() > until) throw new Error(`only ${row?.n} deliveries stored`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const { hook, hanging } = await deliveriesLeasedBehindHangingOnes(t, api, stack.db, receiver, { waiting: WAITING, namePrefix: 'Outage', phoneBase: 5563000 });
 
   const contacts = stack.workers.find((w) => w.label === 'worker contacts');
   const webhooks = stack.workers.find((w) => w.label === 'worker webhooks');

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { client } from '../helpers/http.js';
 import { startStack } from '../helpers/stack.js';
+import { deliveriesLeasedBehindHangingOnes } from '../helpers/leased-deliveries.js';
 import { receiversClosedWith } from '../helpers/webhook-receiver.js';
 import { DELIVERIES_IN_FLIGHT } from '../../workers/webhooks/deliveries/deliveries-in-flight.js';
 
@@ -21,21 +22,7 @@ const WAITING = 8;
 
 t.test('deliveries leased to a stopping copy and never attempted go out from the next copy at once', async (t) => {
   // The first attempts hang until they time out, holding every slot of the copy; later ones succeed.
-  const hook = await receiver((n) => (n < DELIVERIES_IN_FLIGHT ? 'hang' : 200));
-  const endpoint = await api.post<{ secret: string }>('/v1/webhook-endpoints', { url: hook.url, enabled_events: ['contact.created'] });
-  t.equal(endpoint.status, 201);
-  hook.secret = endpoint.body.secret;
-  const statuses: number[] = [];
-  for (let i = 0; i < DELIVERIES_IN_FLIGHT + WAITING; i++) statuses.push((await api.post('/v1/contacts', { first_name: `Hooked ${i}`, phone: `+1415555${String(2000 + i)}` })).status);
-  t.ok(statuses.every((s) => s === 201), 'every contact created');
-  const hanging = await hook.waitFor(DELIVERIES_IN_FLIGHT);
-  // Every event's delivery is stored (leased to the one copy) before it stops.
-  for (const until = Date.now() + 20_000; ; ) {
-    const [row] = await stack.db.query<{ n: number }>('select count(*)::int as n from webhook_deliveries');
-    if (row?.n === DELIVERIES_IN_FLIGHT + WAITING) break;
-    if (Date.now() > until) throw new Error(`only ${row?.n} deliveries stored`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const { hook, hanging } = await deliveriesLeasedBehindHangingOnes(t, api, stack.db, receiver, { waiting: WAITING, namePrefix: 'Hooked', phoneBase: 5552000 });
 
   const first = stack.workers.find((w) => w.label === 'worker webhooks');
   if (!first) throw new Error('no webhooks worker');

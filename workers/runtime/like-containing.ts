@@ -1,4 +1,6 @@
-/** A LIKE pattern matching strings that contain `text` anywhere (its own % _ and \ match literally). */
+import { likeLiteral } from './like-prefix.js';
+
+/** A LIKE pattern matching strings that contain `text` anywhere (its own % _ and backslash match literally). */
 export function likeContaining(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${likeLiteral(text)}%`;
 }

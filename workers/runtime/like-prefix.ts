@@ -1,8 +1,13 @@
 import { sql, type RawBuilder } from 'kysely';
 
+/** `text` as a LIKE pattern matches it: its own % _ and backslash escaped, to match literally. */
+export function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
 /** A LIKE pattern matching strings that start with `text` (its own % and _ match literally). */
 export function likePrefix(text: string): string {
-  return `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `${likeLiteral(text)}%`;
 }
 
 /**

@@ -21,3 +21,12 @@ t.test("recent_changes' object_id names every kind of id it takes", async (t) =>
   // A note's changes are filed under its own id: a model with a note_… id was told it takes only others.
   t.match(argumentDescription('recent_changes', 'object_id'), /note_…/);
 });
+
+t.test("recent_changes' since tells an agent polling for new changes to overlap, not to pass the newest at", async (t) => {
+  // A change's at is taken before it commits: one committed late (an import) can be older
+  // than the newest seen, and a poll strictly after that newest at never lists it.
+  const description = argumentDescription('recent_changes', 'since');
+  t.notMatch(description, /newest change's at gives only newer ones/, description);
+  t.match(description, /a few seconds before the newest change's at/, description);
+  t.match(description, /skip the change ids you already have/, description);
+});

@@ -2,11 +2,13 @@ import type { getWorkspaceSettings, updateWorkspaceSettings, WorkspaceSettings }
 import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 
-async function loadSettings(db: WorkspaceSql): Promise<WorkspaceSettings> {
+/** `lock`: held until the write commits, so the event's previous values are the ones it replaced. */
+async function loadSettings(db: WorkspaceSql, options: { lock?: boolean } = {}): Promise<WorkspaceSettings> {
   const row = await db.global
     .selectFrom('workspaces')
     .select(['id', 'name', 'default_country', 'time_zone'])
     .where('id', '=', db.workspaceId)
+    .$if(options.lock === true, (q) => q.forUpdate())
     .executeTakeFirstOrThrow();
   return { object: 'workspace', ...row };
 }
@@ -15,7 +17,8 @@ export const getWorkspaceSettingsHandler: OperationHandler<typeof getWorkspaceSe
 
 /** Only the settings given change; the change is recorded as workspace.updated. */
 export const updateWorkspaceSettingsHandler: OperationHandler<typeof updateWorkspaceSettings> = async ({ input, db, events }) => {
-  const before = await loadSettings(db);
+  // Locked before it is read: an update waiting for another's would otherwise claim the other's changes as its own.
+  const before = await loadSettings(db, { lock: true });
   const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
   if (Object.keys(changes).length === 0) return before;
   await db.global

@@ -1,4 +1,5 @@
 import { required, type ParsedArgs } from './args.js';
+import { firstLineOfStdin } from './stdin-line.js';
 import { UsageError } from './usage-error.js';
 
 /** The options of a command that takes a password: --password-stdin and CRM_PASSWORD keep it out of shell history and `ps`. */
@@ -13,7 +14,7 @@ variable: unlike --password, neither lands in shell history or the process list.
 export async function passwordFrom(args: ParsedArgs, usage: string): Promise<string> {
   if (args.values['password-stdin'] === true) {
     if (args.values.password !== undefined) throw new UsageError('Give --password or --password-stdin, not both.', usage);
-    const password = process.stdin.isTTY ? await promptWithoutEcho('Password: ') : firstLine(await readAll(process.stdin));
+    const password = process.stdin.isTTY ? await promptWithoutEcho('Password: ') : await firstLineOfStdin();
     if (password === '') throw new UsageError('--password-stdin read no password from standard input.', usage);
     return password;
   }
@@ -26,16 +27,6 @@ export async function passwordFrom(args: ParsedArgs, usage: string): Promise<str
 export function passwordSourceOf(args: ParsedArgs): string {
   if (args.values['password-stdin'] === true) return 'the password read from standard input';
   return args.values.password === undefined && process.env.CRM_PASSWORD ? 'CRM_PASSWORD' : '--password';
-}
-
-function firstLine(text: string): string {
-  return text.split(/\r?\n/, 1)[0] ?? '';
-}
-
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  let text = '';
-  for await (const chunk of stream) text += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
-  return text;
 }
 
 /** One line typed at the terminal, not shown; Ctrl-C stops the command as it would anywhere else. */

@@ -72,6 +72,42 @@ t.test('--secret: signs with the given secret and does not echo it; --json', asy
   t.equal(r.received.length, 1, 'and nothing is sent');
 });
 
+t.test(`the secret from CRM_WEBHOOK_SECRET or --secret-stdin, out of shell history and ps; --secret warns`, async (t) => {
+  const r = await receiver();
+  r.secret = `whsec_${randomBytes(32).toString('base64')}`;
+  const key = r.secret.slice('whsec_'.length);
+
+  const fromEnv = await crm([r.url, '--json'], { ...allowed, CRM_WEBHOOK_SECRET: r.secret });
+  t.equal(fromEnv.code, 0, fromEnv.stderr);
+  t.equal(fromEnv.stderr, '', 'no warning');
+  t.notOk('secret' in (JSON.parse(fromEnv.stdout) as Outcome), 'not echoed');
+  t.ok(r.received[0]?.verified, 'CRM_WEBHOOK_SECRET signs it');
+
+  const fromStdin = await runCrm(['webhooks', 'test', r.url, '--secret-stdin', '--json'], allowed, `${r.secret}\n`);
+  t.equal(fromStdin.code, 0, fromStdin.stderr);
+  t.equal(fromStdin.stderr, '', 'no warning');
+  t.ok(r.received[1]?.verified, 'the first line of standard input signs it');
+
+  const fromOption = await crm([r.url, '--secret', r.secret, '--json']);
+  t.equal(fromOption.code, 0, fromOption.stderr);
+  t.match(fromOption.stderr, /--secret puts the secret in shell history and the process list; give it in CRM_WEBHOOK_SECRET or with --secret-stdin/, '--secret still signs, with a warning');
+  t.notOk(fromOption.stderr.includes(key), 'which does not repeat the secret');
+  t.ok(r.received[2]?.verified);
+
+  const badEnv = await crm([r.url], { ...allowed, CRM_WEBHOOK_SECRET: 'not-a-secret' });
+  t.equal(badEnv.code, 2);
+  t.match(badEnv.stderr, /CRM_WEBHOOK_SECRET must be a whsec_… secret/);
+  const both = await runCrm(['webhooks', 'test', r.url, '--secret-stdin', '--secret', r.secret], allowed, `${r.secret}\n`);
+  t.equal(both.code, 2);
+  t.match(both.stderr, /Give --secret or --secret-stdin, not both/);
+  const empty = await runCrm(['webhooks', 'test', r.url, '--secret-stdin'], allowed, '');
+  t.equal(empty.code, 2);
+  t.match(empty.stderr, /--secret-stdin read no secret/);
+  t.equal(r.received.length, 3, 'nothing sent on a refusal');
+  const help = await crm(['--help']);
+  t.match(help.stdout + help.stderr, /CRM_WEBHOOK_SECRET/, 'the usage names the variable');
+});
+
 t.test('a receiver answering 500: exit 1, saying what it answered; sent once, not retried', async (t) => {
   const r = await receiver(() => 500);
   const res = await crm([r.url]);

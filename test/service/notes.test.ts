@@ -3,6 +3,7 @@ import type { Operation, OperationInput } from '../../shared/bus/operation.js';
 import type { CallContext } from '../../shared/contracts/call-context.js';
 import { listEvents } from '../../shared/contracts/events.js';
 import { createNote, deleteNote, getNote, listNotes, updateNote, type Note } from '../../shared/contracts/notes.js';
+import { newId } from '../../shared/ids.js';
 import type { ErrorBody, ListPage } from '../helpers/api-types.js';
 import { busAs } from '../helpers/bus-as.js';
 import { signInToConsole } from '../helpers/console-forms.js';
@@ -163,12 +164,23 @@ t.test('scopes follow the record: contacts:* for a contact note, deals:* for a d
     t.equal((r.body as ErrorBody).error.required_scope, scope, `${what}: names ${scope}`);
   };
   await missing(contactsOnly.post('/v1/notes', { deal_id: deal, body: 'x' }), 'deals:write', 'a deal note needs deals:write');
-  await missing(contactsOnly.get(`/v1/notes/${dealNote.id}`), 'deals:read', 'reading a deal note needs deals:read');
-  await missing(contactsOnly.send('DELETE', `/v1/notes/${dealNote.id}`), 'deals:write', 'deleting one needs deals:write');
+  // A note of a kind of record the credential cannot read is answered as no note: a 403 naming
+  // the kind would tell it that the id is a note, and on which kind of record.
+  const unknown = async (res: Promise<{ status: number; body: unknown }>, what: string) => {
+    const r = await res;
+    t.equal(r.status, 404, what);
+    const missingNote = await contactsOnly.get<ErrorBody>(`/v1/notes/${newId('note')}`);
+    t.equal(missingNote.status, 404);
+    const shape = (body: unknown) => ({ ...(body as ErrorBody).error, message: (body as ErrorBody).error.message.replace(/note_\w+/, 'note_X'), request_id: undefined });
+    t.same(shape(r.body), shape(missingNote.body), `${what}: as for a note that does not exist`);
+  };
+  await unknown(contactsOnly.get(`/v1/notes/${dealNote.id}`), 'a deal note without deals:read is not found');
+  await unknown(contactsOnly.send('DELETE', `/v1/notes/${dealNote.id}`), 'nor deleted');
+  await unknown(contactsOnly.send('PATCH', `/v1/notes/${dealNote.id}`, { body: { body: 'x' } }), 'nor changed');
   await missing(contactsOnly.get(`/v1/notes?deal_id=${deal}`), 'deals:read', "a deal's notes need deals:read");
   await missing(dealsReader.post('/v1/notes', { deal_id: deal, body: 'x' }), 'deals:write', 'reading is not writing');
   await missing(dealsReader.post('/v1/notes', { contact_id: contact, body: 'x' }), 'deals:write', 'the gateway names the family the token has');
-  await missing(dealsReader.get(`/v1/notes/${contactNote.id}`), 'contacts:read', 'a contact note needs contacts:read');
+  await unknown(dealsReader.get(`/v1/notes/${contactNote.id}`), 'a contact note without contacts:read is not found');
   await missing(dealsReader.send('PATCH', `/v1/notes/${dealNote.id}`, { body: { body: 'x' } }), 'deals:write', 'changing needs deals:write');
   await missing(schemaOnly.get('/v1/notes'), 'contacts:read', 'no notes at all without either');
 

@@ -1,13 +1,15 @@
 import type { CallContext } from '../../shared/contracts/call-context.js';
 import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
+import { grantsScope } from '../../shared/auth/scopes.js';
 import { NotFoundError } from '../../shared/errors.js';
-import { parentOf, requireParentScope, visibleParent } from './note-parent.js';
+import { parentOf, parentScope, requireParentScope, visibleParent } from './note-parent.js';
 import type { NoteRow } from './note-resource.js';
 
 /**
- * A note of the workspace that the caller may `access`: a 403 naming its record's scope
- * without it, and a 404 when the caller cannot see the record (an `owned` member and
- * another owner's contact or deal). Returns the note and its record's owner (for events).
+ * A note of the workspace that the caller may `access`: a 404, as for no note, when the
+ * caller cannot read its kind of record (a 403 would tell a deals-only credential that the
+ * id is a note on a contact) or cannot see the record (an `owned` member and another
+ * owner's contact or deal); a 403 naming the record's write scope when it reads but may not write. Returns the note and its record's owner (for events).
  * `lock`: held until the write commits, so the event's previous values are the real ones.
  */
 export async function findNote(
@@ -25,6 +27,7 @@ export async function findNote(
     .executeTakeFirst();
   if (!note) throw new NotFoundError('note', id, 'id');
   const parent = parentOf(note);
+  if (!grantsScope(context.principal.scopes, parentScope(parent.kind, 'read'))) throw new NotFoundError('note', id, 'id');
   requireParentScope(context, parent.kind, access);
   const visible = await visibleParent(db, context, parent);
   if (!visible) throw new NotFoundError('note', id, 'id');

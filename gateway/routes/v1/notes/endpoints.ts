@@ -5,7 +5,7 @@ import { CreateNoteBody, ListNotesQuery, NoteIdParams, UpdateNoteBody } from './
 
 const tag = 'Notes';
 const SCOPES_FOLLOW =
-  "A note takes the scopes of its record: contacts:read / contacts:write for a contact's notes, deals:read / deals:write for a deal's; a note on a record the token cannot see (owned visibility) is a 404.";
+  "A note takes the scopes of its record: contacts:read / contacts:write for a contact's notes, deals:read / deals:write for a deal's; a note on a record the token cannot see (owned visibility), or on a kind of record it cannot read, is a 404 as an unknown note is.";
 
 export const listNotesEndpoint = defineEndpoint({
   method: 'get',

@@ -1,5 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CompleteRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { withoutShownAsNothing } from '../../shared/contracts/shown-as-nothing.js';
 import type { Completer, McpFeatures, SearchedValues } from './mcp-features.js';
 import { asMcpError, mayRead } from './resource-handlers.js';
 import type { ToolCall } from './tool.js';
@@ -7,9 +8,9 @@ import type { ToolCall } from './tool.js';
 /** At most this many values in one answer (the protocol's limit). */
 const MAX_VALUES = 100;
 
-/** Case- and accent-insensitive prefix match, then anywhere in the word. */
+/** Case- and accent-insensitive prefix match, then anywhere in the word; characters that show as nothing ignored, as names are compared. */
 function fold(text: string): string {
-  return text.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
+  return withoutShownAsNothing(text.normalize('NFD')).replace(/\p{Diacritic}/gu, '').toLowerCase();
 }
 
 export function rankCompletions(values: readonly string[], typed: string): string[] {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hiddenDifference, withoutShownAsNothing } from './shown-as-nothing.js';
 
 /** Page size for list reads: default 25, maximum 100. */
 export const DEFAULT_PAGE_SIZE = 25;
@@ -153,8 +154,11 @@ export const inNfc = (text: string): string => text.normalize('NFC');
  */
 export const singleSpaced = (text: string): string => text.replace(/\s+/gu, ' ');
 
-/** A name as names are compared in JavaScript: NFC, trimmed, single-spaced, case folded (the workers compare in SQL, sameName). */
-export const nameKey = (name: string): string => singleSpaced(inNfc(name).trim()).toLowerCase();
+/**
+ * A name as names are compared in JavaScript: NFC, without characters that show as nothing,
+ * trimmed, single-spaced, case folded (the workers compare in SQL, sameName, alike).
+ */
+export const nameKey = (name: string): string => singleSpaced(withoutShownAsNothing(inNfc(name))).trim().toLowerCase();
 
 /**
  * A name kept unique among its kind that people pick from a list (a pipeline's, a stage's):
@@ -198,7 +202,7 @@ export function refuseRepeatedNames(what: string) {
       found.earlier === found.repeat
         ? `"${found.repeat}" is given twice (each run of spaces is kept as one)`
         : `"${found.earlier}" and "${found.repeat}" are the same name`;
-    ctx.addIssue({ code: 'custom', input: names, message: `${what} must be unique (case and extra spaces ignored): ${which}` });
+    ctx.addIssue({ code: 'custom', input: names, message: `${what} must be unique (case and extra spaces ignored): ${which}${hiddenDifference(found.earlier, found.repeat)}` });
   };
 }
 

@@ -27,7 +27,8 @@ export type CustomField = z.infer<typeof CustomField>;
 /**
  * The option of a select field a value names: as written; else the same text in NFC (options
  * are kept in NFC, so "Café" sent with a combining accent is that option); else the one option
- * equal to it with case and extra spaces ignored (nameKey: "Gold", " gold" and "gold  tier" name
+ * equal to it with case, extra spaces and characters that show as nothing ignored (nameKey: "Gold",
+ * " gold", "gold  tier" and "Gold\u00ad tier" name
  * "Gold" and "Gold tier"), as the options are unique that way (Options, below), an option stored
  * double-spaced before options were single-spaced too. The one rule of every write (REST, the
  * tools, the import), of the console forms showing a stored value, and of which stored values an
@@ -63,7 +64,7 @@ export const CreateCustomFieldInput = z
     key: CustomFieldKey,
     label: Label,
     type: CustomFieldType,
-    options: Options.optional().describe('Required for select fields, refused for others; each trimmed, each run of spaces kept as one; unique, case and extra spaces ignored'),
+    options: Options.optional().describe('Required for select fields, refused for others; each trimmed, each run of spaces kept as one; unique, case, extra spaces and characters that show as nothing ignored'),
     required: z.boolean().optional().describe('Default false'),
   })
   .meta({ id: 'CreateCustomField' });

@@ -56,7 +56,7 @@ const DealFields = z.strictObject({
   stage_id: Ref.describe("A stage id (stg_…). On create, default: the first stage of the pipeline. A stage of the deal's pipeline, unless pipeline_id moves it."),
   stage: cleanText(100)
     .pipe(z.string().min(1, 'must not be empty').overwrite(inNfc).overwrite(singleSpaced))
-    .describe("Instead of stage_id: a stage's name (case and extra spaces do not matter), in the deal's pipeline (or the one pipeline_id names); a stage id (stg_…) is taken too, as the deal lists' stage filter takes one"),
+    .describe("Instead of stage_id: a stage's name (case, extra spaces and characters that show as nothing do not matter), in the deal's pipeline (or the one pipeline_id names); a stage id (stg_…) is taken too, as the deal lists' stage filter takes one"),
   // Said where the argument is, not only in a tool's description: 1500 meant as $1,500 is stored as $15.00, and nothing refuses it.
   amount: Amount.nullable().describe('In minor units of the currency, a whole number: 150000 is 1,500.00 USD (cents), 1500 is 1,500 JPY (which has none); null: no amount'),
   // Alone it is kept on purpose (a deal known to be in EUR, its amount not yet), and clearing an amount leaves it; said so a model does not read it as a value.
@@ -85,7 +85,7 @@ export const UpdateDealFields = DealFields.partial()
   .meta({ id: 'UpdateDeal' });
 
 export const DealFilters = z.object({
-  stage: nameToLookUp(100).optional().describe('A stage id (stg_…) or a stage name (case and extra spaces do not matter, any pipeline)'),
+  stage: nameToLookUp(100).optional().describe('A stage id (stg_…) or a stage name (case, extra spaces and characters that show as nothing do not matter, any pipeline)'),
   pipeline_id: Ref.optional().describe('Only deals in this pipeline (pipe_…)'),
   contact_id: Ref.optional().describe('Only deals with this contact (con_…)'),
   owner_id: Ref.optional().describe('Only deals this workspace member (usr_…) owns'),
@@ -109,7 +109,7 @@ export const listDeals = defineOperation({
     cursor: Cursor.optional(),
     sort: CreationSort.optional(),
     ...DealFilters.shape,
-    pipeline: nameToLookUp(100).optional().describe('A pipeline id (pipe_…) or a pipeline name (case and extra spaces do not matter)'),
+    pipeline: nameToLookUp(100).optional().describe('A pipeline id (pipe_…) or a pipeline name (case, extra spaces and characters that show as nothing do not matter)'),
   }),
   output: pageOf(Deal).extend({ applied_range: AppliedRange }),
 });

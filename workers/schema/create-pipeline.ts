@@ -1,24 +1,18 @@
 import type { createPipeline } from '../../shared/contracts/pipelines.js';
 import { uniqueViolation } from '../../shared/db/sql.js';
-import { ConflictError, ValidationError } from '../../shared/errors.js';
+import { ValidationError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
-import { sameName } from '../runtime/same-name.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 import { DEFAULT_STAGES } from './default-pipeline.js';
 import { refuseDesignPastLimit } from './design-size.js';
-import { nameConflict } from './name-conflicts.js';
+import { nameConflict, nameTaken } from './name-conflicts.js';
 import { loadPipeline } from './pipeline-resource.js';
 import { clearDefaultPipeline, type ClearedDefault } from './switch-default-pipeline.js';
 
 export const createPipelineHandler: OperationHandler<typeof createPipeline> = async ({ input, em, db, events }) => {
   // Named, so that a create retried without an idempotency key can go on with the pipeline it made.
-  const holder = await db
-    .selectFrom('pipelines')
-    .select(['id', 'name'])
-    .where(sameName('name', input.name))
-    .where('archived_at', 'is', null)
-    .executeTakeFirst();
-  if (holder) throw new ConflictError(`A pipeline called "${holder.name}" already exists: ${holder.id}.`, 'name', holder.id);
+  const taken = await nameTaken(db, input.name, {});
+  if (taken) throw taken;
   const id = newId('pipeline');
   let cleared = null as ClearedDefault | null;
   try {

@@ -1,5 +1,6 @@
 import { uniqueViolation } from '../../shared/db/sql.js';
 import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
+import { hiddenDifference } from '../../shared/contracts/shown-as-nothing.js';
 import { ConflictError } from '../../shared/errors.js';
 import { sameName } from '../runtime/same-name.js';
 
@@ -13,7 +14,8 @@ export function nameConflict(error: unknown, name: string): Error {
 
 /**
  * A 409 naming, in `existing_id`, the active pipeline (or, with `pipelineId`, the active stage
- * of that pipeline) that already has `name` (case and spacing ignored: sameName),
+ * of that pipeline) that already has `name` (case, spacing and characters that show as nothing
+ * ignored: sameName),
  * other than `except` itself; null when the name is free. Checked before the write, as
  * POST /v1/pipelines does, so a rename or a new stage says which one holds the name; the
  * index still decides a race (then {@link nameConflict}, without the id).
@@ -38,8 +40,10 @@ export async function nameTaken(db: WorkspaceSql, name: string, where: { pipelin
           .$if(where.except !== undefined, (q) => q.where('id', '!=', where.except!))
           .executeTakeFirst();
   if (!holder) return null;
-  // Named as stored: "Closed Won" may be held by "closed won", or by a "Closed  Won" kept from before names were single-spaced.
+  // Named as stored: "Closed Won" may be held by "closed won", by a "Closed  Won" kept from before names were
+  // single-spaced, or by a "Closed\u200bWon", whose hidden character the message names, as it shows as nothing.
+  const hidden = hiddenDifference(name, holder.name);
   return where.pipelineId === undefined
-    ? new ConflictError(`A pipeline called "${holder.name}" already exists: ${holder.id}.`, 'name', holder.id)
-    : new ConflictError(`This pipeline already has a stage called "${holder.name}": ${holder.id}.`, 'name', holder.id);
+    ? new ConflictError(`A pipeline called "${holder.name}" already exists: ${holder.id}${hidden}.`, 'name', holder.id)
+    : new ConflictError(`This pipeline already has a stage called "${holder.name}": ${holder.id}${hidden}.`, 'name', holder.id);
 }

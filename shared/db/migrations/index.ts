@@ -18,6 +18,7 @@ import { Migration0017IdempotencyResponseAsWritten } from './0017-idempotency-re
 import { Migration0018CanonicalEmails } from './0018-canonical-emails.js';
 import { Migration0019NfcNames } from './0019-nfc-names.js';
 import { Migration0020SingleSpacedNames } from './0020-single-spaced-names.js';
+import { Migration0021NamesFoldedUnique } from './0021-names-folded-unique.js';
 
 /** Every migration, in order. Listed explicitly so the compiled service needs no file discovery. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   Migration0018CanonicalEmails,
   Migration0019NfcNames,
   Migration0020SingleSpacedNames,
+  Migration0021NamesFoldedUnique,
 ];

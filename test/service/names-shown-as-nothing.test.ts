@@ -54,6 +54,10 @@ t.test('a stage stored before with a hidden character is found by the name that 
   t.same(byStage.body.data.map((d) => d.id), [deal.body.id], 'the stage filter');
   const found = okResult(t, await callTool(crm, 'find_deals', { pipeline: 'Hidden\u2060 legacy', stage: 'Closed Won' })) as { deals: { id: string }[] };
   t.same(found.deals.map((d) => d.id), [deal.body.id], 'find_deals: a pipeline and a stage by name');
+  const prompt = (await crm.getPrompt({ name: 'pipeline_review', arguments: { from: '2026-01-01', pipeline: 'hidden legacy', stage: 'Closed\u00ad Won' } })).messages[0]?.content;
+  t.match(prompt, { text: /count_deals with pipeline "Hidden legacy", stage "Closed \u200bWon"/ }, 'a prompt argument names it, written as stored');
+  const completed = await crm.complete({ ref: { type: 'ref/prompt', name: 'pipeline_review' }, argument: { name: 'stage', value: 'closed w' }, context: { arguments: { pipeline: 'Hidden legacy' } } });
+  t.same(completed.completion.values, ['Closed \u200bWon'], 'and completes as typed without the hidden character');
   const taken = await api.post<ErrorBody>(`/v1/pipelines/${pipeline.id}/stages`, { name: 'Closed Won' });
   t.equal(taken.status, 409);
   t.match(taken.body.error, { existing_id: wonId, message: /stage called "Closed \u200bWon".*U\+200B/ });

@@ -177,7 +177,7 @@ export function nameToLookUp(max: number) {
   return z.string().trim().min(1).max(max).overwrite(inNfc).overwrite(singleSpaced);
 }
 
-/** The first name that repeats an earlier one with case and extra spaces ignored (nameKey), with the earlier one; null when none does. */
+/** The first name that repeats an earlier one with case, extra spaces and characters that show as nothing ignored (nameKey), with the earlier one; null when none does. */
 function repeatedName(names: readonly string[]): { repeat: string; earlier: string } | null {
   const seen = new Map<string, string>();
   for (const name of names) {

@@ -33,6 +33,9 @@ export type CustomField = z.infer<typeof CustomField>;
  * double-spaced before options were single-spaced too. The one rule of every write (REST, the
  * tools, the import), of the console forms showing a stored value, and of which stored values an
  * options change would leave without an option (removed-options-in-use.ts). Undefined for none.
+ * Two options stored before hidden characters were folded ("Gold" and "Gold\u200b") can both
+ * match: the first listed is taken, as both show as one name, so such a value is neither refused
+ * nor counted as holding no option.
  */
 export function optionNamed(options: readonly string[], value: string): string | undefined {
   if (options.includes(value)) return value;
@@ -41,7 +44,7 @@ export function optionNamed(options: readonly string[], value: string): string |
   if (same !== undefined) return same;
   const folded = nameKey(value);
   const matching = options.filter((option) => nameKey(option) === folded);
-  return matching.length === 1 ? matching[0] : undefined;
+  return matching[0];
 }
 
 /** The name shown for a field, single-spaced as pipeline and stage names are: "Deal  size" and "Deal size" would show as one label. */

@@ -26,7 +26,10 @@ t.test('a select value names its option as written, else the one option equal to
   t.equal(optionNamed(['web', 'Trade Show'], ' Web '), 'web');
   t.equal(optionNamed(['web', 'Trade Show'], 'TRADE SHOW'), 'Trade Show');
   t.equal(optionNamed(['web', 'Trade Show'], 'billboard'), undefined);
-  // Options are unique without case; two stored before that rule leave the value as written.
+  // Options are unique without case; two stored before that rule: the one written as sent, else the first.
   t.equal(optionNamed(['Gold', 'gold'], 'gold'), 'gold', 'as written first');
-  t.equal(optionNamed(['Gold', 'gold'], 'GOLD'), undefined);
+  t.equal(optionNamed(['Gold', 'gold'], 'GOLD'), 'Gold', 'else the first listed, not none: a value that names no option would be refused, and not counted as holding one when options are removed');
+  // Twins stored before characters that show as nothing were folded.
+  t.equal(optionNamed(['Gold\u200b', 'Gold'], 'gold'), 'Gold\u200b');
+  t.equal(optionNamed(['Gold\u200b', 'Gold'], 'Gold'), 'Gold');
 });

@@ -114,7 +114,7 @@ async function pipelineNamed(db: WorkspaceSql, given: string): Promise<string> {
   if (chosen.length === 1) return chosen[0]!.id;
   if (chosen.length > 1) {
     // Several active ones only where names stored before spacing was folded read as one now.
-    const which = active.length > 1 ? `active pipelines are named "${given}" but for spacing (kept from before names were single-spaced)` : `archived pipelines are named "${given}"`;
+    const which = active.length > 1 ? `active pipelines are named "${given}" but for spacing or characters that show as nothing (kept from before names were compared without them)` : `archived pipelines are named "${given}"`;
     throw new ValidationError(`pipeline: several ${which}; give the id of one instead (${chosen.map((p) => p.id).join(', ')}).`, 'pipeline');
   }
   throw await unknownName(db, 'pipeline', given);

@@ -44,7 +44,7 @@ export const createPipelineHandler: OperationHandler<typeof createPipeline> = as
     });
   } catch (error) {
     // The contract's check of unique stage names folds case as JavaScript does; Postgres' lower() folds a few letters otherwise (İ to i).
-    if (uniqueViolation(error) === 'stages_pipeline_name_key') throw new ValidationError('stages: stage names must be unique (case ignored).', 'stages');
+    if (uniqueViolation(error) === 'stages_pipeline_name_key') throw new ValidationError('stages: stage names must be unique (case, extra spaces and characters that show as nothing ignored).', 'stages');
     throw nameConflict(error, input.name);
   }
   const created = await loadPipeline(db, id);

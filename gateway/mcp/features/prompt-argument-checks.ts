@@ -35,7 +35,7 @@ export function pipelineNamed(pipelines: readonly Pipeline[], name: string | und
   const byId = pipelines.find((p) => p.id === name);
   const named = byId ? [byId] : pipelines.filter((p) => nameKey(p.name) === nameKey(name));
   // Two only where names kept from before spacing was folded read as one now: choosing would be a guess.
-  if (named.length > 1) throw new ValidationError(`pipeline: several pipelines are named ${JSON.stringify(name)} but for spacing; give the id of one: ${named.map((p) => p.id).join(', ')}.`, 'pipeline');
+  if (named.length > 1) throw new ValidationError(`pipeline: several pipelines are named ${JSON.stringify(name)} but for spacing or characters that show as nothing; give the id of one: ${named.map((p) => p.id).join(', ')}.`, 'pipeline');
   const [found] = named;
   if (!found) throw new ValidationError(`pipeline: there is no pipeline named ${JSON.stringify(name)}. Pipelines: ${quotedNames(pipelines.map((p) => p.name))}.`, 'pipeline');
   return found;

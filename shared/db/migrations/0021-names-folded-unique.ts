@@ -17,7 +17,9 @@ const NAME_KEY = `lower(btrim(regexp_replace(regexp_replace(name, ${literal(SHOW
  * rewritten). An active name whose folded form an older active name of its pipeline (or workspace)
  * already has, a twin kept from before, is left out of the index rather than failing the
  * migration, as 0020 kept such twins: both stay reachable by id, a new name like either is refused
- * by the check before every write (nameTaken), and a rename sorts them out.
+ * by the check before every write (nameTaken), and a rename sorts them out: a twin is left out by
+ * its id and the name it had, so once renamed it is back in the index (pipeline writes take no
+ * lock around their name check, and the index is what decides their race).
  */
 export class Migration0021NamesFoldedUnique extends Migration {
   override name = '0021-names-folded-unique';
@@ -28,21 +30,21 @@ export class Migration0021NamesFoldedUnique extends Migration {
       declare
         twins text;
       begin
-        select coalesce(string_agg(quote_literal(id), ', '), '') into twins from (
-          select id, row_number() over (partition by workspace_id, ${NAME_KEY} order by created_at, id) as nth
+        select coalesce(string_agg(format('(%L, %L)', id, name), ', '), '') into twins from (
+          select id, name, row_number() over (partition by workspace_id, ${NAME_KEY} order by created_at, id) as nth
           from pipelines where archived_at is null
         ) p where nth > 1;
         drop index if exists pipelines_workspace_name_key;
         execute format('create unique index pipelines_workspace_name_key on pipelines (workspace_id, (%s)) where archived_at is null%s',
-          $k$${NAME_KEY}$k$, case when twins = '' then '' else format(' and id not in (%s)', twins) end);
+          $k$${NAME_KEY}$k$, case when twins = '' then '' else format(' and (id, name) not in (%s)', twins) end);
 
-        select coalesce(string_agg(quote_literal(id), ', '), '') into twins from (
-          select id, row_number() over (partition by pipeline_id, ${NAME_KEY} order by created_at, id) as nth
+        select coalesce(string_agg(format('(%L, %L)', id, name), ', '), '') into twins from (
+          select id, name, row_number() over (partition by pipeline_id, ${NAME_KEY} order by created_at, id) as nth
           from stages where archived_at is null
         ) s where nth > 1;
         drop index if exists stages_pipeline_name_key;
         execute format('create unique index stages_pipeline_name_key on stages (pipeline_id, (%s)) where archived_at is null%s',
-          $k$${NAME_KEY}$k$, case when twins = '' then '' else format(' and id not in (%s)', twins) end);
+          $k$${NAME_KEY}$k$, case when twins = '' then '' else format(' and (id, name) not in (%s)', twins) end);
       end $$;
     `);
   }

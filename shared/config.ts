@@ -330,6 +330,18 @@ const SETTINGS = {
       '10s',
       'How long one webhook delivery attempt may take, connection and response included (at most 1h).',
     ),
+    inFlightPerEndpoint: withDefault(
+      'WEBHOOK_IN_FLIGHT_PER_ENDPOINT',
+      wholeNumber(1, 32),
+      8,
+      'Webhook attempts one webhooks worker has in flight at once for one endpoint, of its 32: an endpoint that never answers holds at most this many for `WEBHOOK_TIMEOUT` each, and its other deliveries wait in Postgres, not in a slot.',
+    ),
+    inFlightPerWorkspace: withDefault(
+      'WEBHOOK_IN_FLIGHT_PER_WORKSPACE',
+      wholeNumber(1, 32),
+      16,
+      "Webhook attempts one webhooks worker has in flight at once for one workspace, of its 32: one workspace's slow endpoints leave the other slots to other workspaces.",
+    ),
     disableAfterMs: withTextDefault(
       'WEBHOOK_DISABLE_AFTER',
       // At 0 an endpoint was disabled at its first failed attempt, before any retry.

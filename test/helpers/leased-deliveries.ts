@@ -4,8 +4,14 @@ import type { DatabaseAccess } from './database.js';
 import type { client } from './http.js';
 import type { ReceivedWebhook, WebhookReceiver, ReceiverBehaviour } from './webhook-receiver.js';
 
+/** Stack settings under which one endpoint may hold every attempt slot of a webhooks worker, as these tests need. */
+export const ONE_ENDPOINT_MAY_HOLD_EVERY_SLOT = {
+  WEBHOOK_IN_FLIGHT_PER_ENDPOINT: String(DELIVERIES_IN_FLIGHT),
+  WEBHOOK_IN_FLIGHT_PER_WORKSPACE: String(DELIVERIES_IN_FLIGHT),
+};
+
 /**
- * A webhooks worker with every attempt slot held by a receiver that hangs, and `waiting` more
+ * A webhooks worker (started with {@link ONE_ENDPOINT_MAY_HOLD_EVERY_SLOT}) with every attempt slot held by a receiver that hangs, and `waiting` more
  * deliveries leased to it, waiting for a slot: a contact written per delivery (phones from
  * `phoneBase` up), and every delivery stored before this returns. What the shutdown tests stop.
  */

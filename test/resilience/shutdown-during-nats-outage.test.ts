@@ -3,7 +3,7 @@ import { client } from '../helpers/http.js';
 import { startPrivateNats } from '../helpers/private-services.js';
 import { CrmProcess } from '../helpers/process.js';
 import { startStack, waitUntilReady } from '../helpers/stack.js';
-import { deliveriesLeasedBehindHangingOnes } from '../helpers/leased-deliveries.js';
+import { deliveriesLeasedBehindHangingOnes, ONE_ENDPOINT_MAY_HOLD_EVERY_SLOT } from '../helpers/leased-deliveries.js';
 import { receiversClosedWith } from '../helpers/webhook-receiver.js';
 import { DELIVERIES_IN_FLIGHT } from '../../workers/webhooks/deliveries/deliveries-in-flight.js';
 
@@ -32,7 +32,7 @@ const nats = await startPrivateNats();
 const stack = await startStack({
   workers: { contacts: 2 },
   services: { nats },
-  env: { BUS_TIMEOUT_MS: String(BUS_TIMEOUT_MS), WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_TIMEOUT: `${WEBHOOK_TIMEOUT_S}s` },
+  env: { BUS_TIMEOUT_MS: String(BUS_TIMEOUT_MS), WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_TIMEOUT: `${WEBHOOK_TIMEOUT_S}s`, ...ONE_ENDPOINT_MAY_HOLD_EVERY_SLOT },
 });
 const extra: CrmProcess[] = [];
 t.teardown(async () => {

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { client } from '../helpers/http.js';
 import { startStack } from '../helpers/stack.js';
-import { deliveriesLeasedBehindHangingOnes } from '../helpers/leased-deliveries.js';
+import { deliveriesLeasedBehindHangingOnes, ONE_ENDPOINT_MAY_HOLD_EVERY_SLOT } from '../helpers/leased-deliveries.js';
 import { receiversClosedWith } from '../helpers/webhook-receiver.js';
 import { DELIVERIES_IN_FLIGHT } from '../../workers/webhooks/deliveries/deliveries-in-flight.js';
 
@@ -13,7 +13,7 @@ import { DELIVERIES_IN_FLIGHT } from '../../workers/webhooks/deliveries/deliveri
  * shutdown and the next copy sends them at once.
  */
 const WEBHOOK_TIMEOUT_S = 4;
-const stack = await startStack({ env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_TIMEOUT: `${WEBHOOK_TIMEOUT_S}s` } });
+const stack = await startStack({ env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_TIMEOUT: `${WEBHOOK_TIMEOUT_S}s`, ...ONE_ENDPOINT_MAY_HOLD_EVERY_SLOT } });
 t.teardown(() => stack.stop());
 const receiver = receiversClosedWith(t);
 const ws = await stack.bootstrap();

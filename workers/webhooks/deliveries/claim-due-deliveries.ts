@@ -2,35 +2,59 @@ import { sql } from 'kysely';
 import { crossWorkspaceSql } from '../../../shared/db/cross-workspace-sql.js';
 import type { EntityManager } from '../../../shared/db/orm.js';
 import type { WebhookDeliveryRow } from './delivery-resource.js';
+import type { ClaimRooms } from './in-flight-shares.js';
+
+/** How many due deliveries a claim looks at for each one it may take: enough to find other workspaces behind one's backlog. */
+const LOOKED_AT_PER_TAKEN = 8;
 
 /**
  * Takes up to `limit` due deliveries for this copy: rows locked by another copy's claim
  * are skipped (SKIP LOCKED), and each taken row's next attempt moves `leaseMs` ahead, so
  * no other copy takes it while it is being sent, and a copy that dies mid-send only
  * delays it until the lease ends.
+ *
+ * Fairly between workspaces: at most each workspace's and endpoint's room in this copy
+ * (`rooms`), the workspaces in turn (each one's oldest first, then each one's second…);
+ * those with no room left are not even looked at, so one workspace's backlog of deliveries
+ * to endpoints that never answer cannot hide another's behind it.
  */
-export async function claimDueDeliveries(em: EntityManager, limit: number, leaseMs: number): Promise<WebhookDeliveryRow[]> {
+export async function claimDueDeliveries(em: EntityManager, limit: number, leaseMs: number, rooms: ClaimRooms): Promise<WebhookDeliveryRow[]> {
   if (limit <= 0) return [];
   const db = crossWorkspaceSql(em, 'the delivery loop sends the due deliveries of every workspace, each on its own workspace afterwards');
-  return db
-    .updateTable('webhook_deliveries')
-    .set(() => {
-      const leaseEnd = sql<string>`now() + make_interval(secs => ${leaseMs / 1000})`;
-      return { next_attempt_at: leaseEnd, leased_until: leaseEnd };
-    })
-    .where('id', 'in', (eb) =>
-      eb
-        .selectFrom('webhook_deliveries')
-        .select('id')
-        .where('status', '=', 'pending')
-        .where('next_attempt_at', '<=', sql<string>`now()`)
-        .orderBy('next_attempt_at')
-        .limit(limit)
-        .forUpdate()
-        .skipLocked(),
+  const full = (held: Map<string, number>) => [...held].filter(([, room]) => room <= 0).map(([id]) => id);
+  const { rows } = await sql<WebhookDeliveryRow>`
+    with held_workspaces as (
+      select * from unnest(${[...rooms.workspaces.keys()]}::text[], ${[...rooms.workspaces.values()]}::int[]) as h (workspace_id, room)
+    ),
+    held_endpoints as (
+      select * from unnest(${[...rooms.endpoints.keys()]}::text[], ${[...rooms.endpoints.values()]}::int[]) as h (endpoint_id, room)
+    ),
+    due as (
+      select d.id, d.workspace_id, d.endpoint_id, d.next_attempt_at from webhook_deliveries d
+      where d.status = 'pending' and d.next_attempt_at <= now()
+        and d.workspace_id <> all(${full(rooms.workspaces)}::text[]) and d.endpoint_id <> all(${full(rooms.endpoints)}::text[])
+      order by d.next_attempt_at
+      limit ${limit * LOOKED_AT_PER_TAKEN}::int
+      for update skip locked
+    ),
+    ranked as (
+      select due.id, due.next_attempt_at,
+        row_number() over (partition by due.workspace_id order by due.next_attempt_at, due.id) as of_workspace,
+        row_number() over (partition by due.endpoint_id order by due.next_attempt_at, due.id) as of_endpoint,
+        coalesce(w.room, ${rooms.perWorkspace}::int) as workspace_room,
+        coalesce(e.room, ${rooms.perEndpoint}::int) as endpoint_room
+      from due left join held_workspaces w using (workspace_id) left join held_endpoints e using (endpoint_id)
+    ),
+    taken as (
+      select id from ranked where of_workspace <= workspace_room and of_endpoint <= endpoint_room
+      order by of_workspace, next_attempt_at
+      limit ${limit}::int
     )
-    .returningAll()
-    .execute();
+    update webhook_deliveries d
+    set next_attempt_at = now() + make_interval(secs => ${leaseMs / 1000}), leased_until = now() + make_interval(secs => ${leaseMs / 1000})
+    from taken where d.id = taken.id
+    returning d.*`.execute(db);
+  return rows;
 }
 
 /**

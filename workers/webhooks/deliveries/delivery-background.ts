@@ -12,7 +12,11 @@ const POLL_MS = 1_000;
  * deliveries and hands them to the loop at once; the loop sends and retries them.
  */
 export function startWebhookDelivery(services: WorkerServices, log: Logger): BackgroundTask & { deliver: (events: StreamEvent[]) => Promise<void> } {
-  const loop = new DeliveryLoop({ orm: services.orm, secrets: services.secrets, settings: services.webhooks, log }, { concurrency: DELIVERIES_IN_FLIGHT, pollMs: POLL_MS });
+  const loop = new DeliveryLoop({ orm: services.orm, secrets: services.secrets, settings: services.webhooks, log }, {
+    concurrency: DELIVERIES_IN_FLIGHT,
+    pollMs: POLL_MS,
+    shares: { perWorkspace: services.webhooks.inFlightPerWorkspace, perEndpoint: services.webhooks.inFlightPerEndpoint },
+  });
   setRunningDeliveryLoop(loop);
   loop.wake();
   /**

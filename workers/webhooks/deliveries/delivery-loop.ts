@@ -4,6 +4,7 @@ import { attemptDelivery, type DeliveryDeps, type DeliveryEndpoint } from './att
 import { claimDueDeliveries, handBackDeliveries } from './claim-due-deliveries.js';
 import type { WebhookDeliveryRow } from './delivery-resource.js';
 import type { QueuedDelivery } from './fan-out-event.js';
+import { InFlightShares, type ShareCaps } from './in-flight-shares.js';
 
 /** How long what the fan-out read of an endpoint may stand in for reading it again before sending. */
 const ENDPOINT_READ_FRESH_MS = 1_000;
@@ -13,6 +14,8 @@ export interface DeliveryLoopOptions {
   concurrency: number;
   /** How often the loop looks for due deliveries when nothing wakes it (retries of other copies, expired leases). */
   pollMs: number;
+  /** Of those, at most this many for one workspace and for one endpoint. */
+  shares: ShareCaps;
 }
 
 /**
@@ -36,12 +39,16 @@ export class DeliveryLoop {
   private stopped = false;
   private readonly poll: NodeJS.Timeout;
   private readonly attempts: AttemptBatch;
+  private readonly shares: InFlightShares;
+  /** Deliveries being given back because their workspace or endpoint had no room. */
+  private givingBack = new Set<Promise<void>>();
 
   constructor(
     private readonly deps: DeliveryDeps,
     private readonly options: DeliveryLoopOptions,
   ) {
     this.attempts = new AttemptBatch(deps.orm);
+    this.shares = new InFlightShares(options.shares);
     this.poll = setInterval(() => this.wake(), options.pollMs);
     this.poll.unref();
   }
@@ -95,21 +102,30 @@ export class DeliveryLoop {
       this.moreDue = true;
       return;
     }
-    const claimed = await claimDueDeliveries(this.deps.orm.em.fork(), room, this.leaseMs);
+    const rooms = this.shares.claimRooms(this.ready.map(({ row }) => row));
+    const claimed = await claimDueDeliveries(this.deps.orm.em.fork(), room, this.leaseMs, rooms);
     this.moreDue = claimed.length === room;
     this.ready.push(...claimed.map((row) => ({ row })));
     this.pump();
   }
 
-  /** Starts attempts while there is room. */
+  /** Starts attempts while there is room; gives back those whose workspace or endpoint has none. */
   private pump(): void {
+    const noRoom: WebhookDeliveryRow[] = [];
     while (!this.stopped && this.inFlight.size < this.options.concurrency && this.ready.length > 0) {
       const { row, endpoint, readAt = 0 } = this.ready.shift() as { row: WebhookDeliveryRow; endpoint?: DeliveryEndpoint; readAt?: number };
       // A lease that ends before this attempt could: another copy may claim it meanwhile, so
       // it is left to the claims (sent once, by whoever claims it next).
       if (row.next_attempt_at !== null && pgTimestamp(row.next_attempt_at).getTime() < Date.now() + this.deps.settings.timeoutMs) continue;
+      // Its workspace or endpoint holds its share of the slots (endpoints that answer slowly or
+      // never): due again at once, for another copy, or this one once a slot of theirs frees.
+      if (!this.shares.hasRoom(row)) {
+        noRoom.push(row);
+        continue;
+      }
       // A delivery that waited for a slot reads its endpoint again: disabled, deleted or moved meanwhile, it must not be sent as read.
       const fresh = Date.now() - readAt <= ENDPOINT_READ_FRESH_MS ? endpoint : undefined;
+      this.shares.take(row);
       const sending: Promise<void> = attemptDelivery(row, this.deps, this.attempts, fresh)
         .then((next) => {
           if (next) this.wakeAt(next);
@@ -117,14 +133,31 @@ export class DeliveryLoop {
         .catch((err: unknown) => this.deps.log.error({ err, delivery_id: row.id }, 'webhook delivery failed unexpectedly; retried when its lease ends'))
         .finally(() => {
           this.inFlight.delete(sending);
-          // A slot is free: take the next one taken already, or look for more if the last claim left some.
+          // Claims passed over its workspace's or endpoint's deliveries while it was full.
+          const wasFull = !this.shares.hasRoom(row);
+          this.shares.release(row);
+          // A slot is free: take the next one taken already, and look for more if the last claim left some.
           if (this.ready.length > 0) this.pump();
-          else if (this.moreDue) this.wake();
+          if (this.moreDue || wasFull) this.wake();
         });
       this.inFlight.add(sending);
     }
+    if (noRoom.length > 0) this.giveBack(noRoom);
     if (this.ready.length < this.readyLimit) for (const resolve of this.roomWaiters.splice(0)) resolve();
   }
+
+  /** Makes deliveries this copy took but has no room for due again, and looks for others that it has room for. */
+  private giveBack(rows: WebhookDeliveryRow[]): void {
+    this.moreDue = true;
+    const giving: Promise<void> = handBackDeliveries(this.deps.orm.em.fork(), rows)
+      .catch((err: unknown) => this.deps.log.warn({ err, deliveries: rows.length }, 'giving back webhook deliveries failed; sent when their lease ends'))
+      .finally(() => {
+        this.givingBack.delete(giving);
+        this.wake();
+      });
+    this.givingBack.add(giving);
+  }
+
   private wakeAt(when: Date): void {
     if (this.stopped) return;
     const at = when.getTime();
@@ -158,6 +191,7 @@ export class DeliveryLoop {
     await handBackDeliveries(this.deps.orm.em.fork(), untried).catch((err: unknown) =>
       this.deps.log.warn({ err, deliveries: untried.length }, 'giving back untried webhook deliveries failed; other copies send them when their lease ends'),
     );
+    await Promise.allSettled([...this.givingBack]);
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 }

@@ -29,6 +29,12 @@ export interface EventConsumer {
 }
 
 /**
+ * An event as delivered: this release's {@link Event}, or one a newer release wrote (a type
+ * or actor kind added since) that still says which event it is, whose and when. Sent as is.
+ */
+export type DeliverableEvent = Pick<Event, 'id' | 'workspace_id' | 'created_at'> & { type: string };
+
+/**
  * An event as the stream hands it over: its workspace and type from the subject, and the
  * event itself parsed (and checked) only when asked: most workspaces have no webhook
  * endpoint, and their events need no parsing at all. Null when it does not parse, or
@@ -37,7 +43,23 @@ export interface EventConsumer {
 export interface StreamEvent {
   workspaceId: string;
   type: string;
-  event(): Event | null;
+  event(): DeliverableEvent | null;
+}
+
+/**
+ * A body this release's Event schema refuses, but which names an event, its workspace and
+ * type, and when it happened: one written by a newer release during a rollout (a type or an
+ * actor kind this copy does not know). Delivered as it is rather than dropped from the
+ * stream for every copy; its workspace and type must still be those of its subject.
+ */
+function newerReleaseEvent(body: unknown, workspaceId: string, type: string): DeliverableEvent | null {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+  const fields = body as Record<string, unknown>;
+  const { id, created_at: createdAt } = fields;
+  if (typeof id !== 'string' || !id.startsWith('evt_') || id.length > 64) return null;
+  if (typeof createdAt !== 'string' || Number.isNaN(Date.parse(createdAt))) return null;
+  if (fields.workspace_id !== workspaceId || fields.type !== type) return null;
+  return { ...fields, id, workspace_id: workspaceId, type, created_at: createdAt };
 }
 
 /** An event already in hand (no stream in between), as a {@link StreamEvent}. */
@@ -129,7 +151,7 @@ export function consumeEvents(access: JetStreamAccess, namespace: string, handle
       }
       const workspaceId = rest.slice(0, dot);
       const type = rest.slice(dot + 1);
-      let parsed: Event | null | undefined;
+      let parsed: DeliverableEvent | null | undefined;
       events.push({
         workspaceId,
         type,
@@ -143,7 +165,11 @@ export function consumeEvents(access: JetStreamAccess, namespace: string, handle
           }
           const result = Event.safeParse(body);
           // The subject says whose event it is; a body that says otherwise is not trusted.
-          parsed = result.success && result.data.workspace_id === workspaceId && result.data.type === type ? result.data : null;
+          if (result.success) parsed = result.data.workspace_id === workspaceId && result.data.type === type ? result.data : null;
+          else {
+            parsed = newerReleaseEvent(body, workspaceId, type);
+            if (parsed) log.info({ subject: message.subject, seq: message.seq, issues: result.error.issues.length }, 'event unknown to this release (written by a newer one?); delivered as it is');
+          }
           if (!parsed) refuse(message);
           return parsed;
         },

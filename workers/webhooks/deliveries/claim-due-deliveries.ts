@@ -18,11 +18,18 @@ const LOOKED_AT_PER_TAKEN = 8;
  * those with no room left are not even looked at, so one workspace's backlog of deliveries
  * to endpoints that never answer cannot hide another's behind it.
  */
-export async function claimDueDeliveries(em: EntityManager, limit: number, leaseMs: number, rooms: ClaimRooms): Promise<WebhookDeliveryRow[]> {
+/** A delivery a claim took, and how long its lease has left by the database's clock when it was taken. */
+export interface ClaimedDelivery {
+  row: WebhookDeliveryRow;
+  /** Measured in SQL (leased_until - now()): the lease's end is the database's time, and this copy's clock may be off. */
+  leaseLeftMs: number;
+}
+
+export async function claimDueDeliveries(em: EntityManager, limit: number, leaseMs: number, rooms: ClaimRooms): Promise<ClaimedDelivery[]> {
   if (limit <= 0) return [];
   const db = crossWorkspaceSql(em, 'the delivery loop sends the due deliveries of every workspace, each on its own workspace afterwards');
   const full = (held: Map<string, number>) => [...held].filter(([, room]) => room <= 0).map(([id]) => id);
-  const { rows } = await sql<WebhookDeliveryRow>`
+  const { rows } = await sql<WebhookDeliveryRow & { lease_left_ms: string | number }>`
     with held_workspaces as (
       select * from unnest(${[...rooms.workspaces.keys()]}::text[], ${[...rooms.workspaces.values()]}::int[]) as h (workspace_id, room)
     ),
@@ -53,8 +60,8 @@ export async function claimDueDeliveries(em: EntityManager, limit: number, lease
     update webhook_deliveries d
     set next_attempt_at = now() + make_interval(secs => ${leaseMs / 1000}), leased_until = now() + make_interval(secs => ${leaseMs / 1000})
     from taken where d.id = taken.id
-    returning d.*`.execute(db);
-  return rows;
+    returning d.*, extract(epoch from d.leased_until - now()) * 1000 as lease_left_ms`.execute(db);
+  return rows.map(({ lease_left_ms: leaseLeftMs, ...row }) => ({ row, leaseLeftMs: Number(leaseLeftMs) }));
 }
 
 /**

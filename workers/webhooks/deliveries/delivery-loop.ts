@@ -19,6 +19,17 @@ export interface DeliveryLoopOptions {
 }
 
 /**
+ * A delivery taken, not yet sent. `leaseEndsAt` (this process's clock) for a claimed one: its
+ * lease was set by the database's clock, and this copy's may be ahead or behind.
+ */
+interface ReadyDelivery {
+  row: WebhookDeliveryRow;
+  endpoint?: DeliveryEndpoint;
+  readAt?: number;
+  leaseEndsAt?: number;
+}
+
+/**
  * Sends deliveries: those the event consumer just queued (leased to this copy, handed over
  * at once, so an event reaches its endpoints within milliseconds), and those found due by
  * a claim: retries at the time this copy scheduled them, and by a slow poll the rest
@@ -27,7 +38,7 @@ export interface DeliveryLoopOptions {
 export class DeliveryLoop {
   private inFlight = new Set<Promise<void>>();
   /** Taken (leased to this copy), not yet sent; those just queued with their endpoint as the fan-out read it, and when it did. */
-  private ready: { row: WebhookDeliveryRow; endpoint?: DeliveryEndpoint; readAt?: number }[] = [];
+  private ready: ReadyDelivery[] = [];
   /** Callers of {@link room} waiting for `ready` to shrink. */
   private roomWaiters: (() => void)[] = [];
   /** The one timer for the earliest retry this copy scheduled (the poll finds the later ones). */
@@ -104,8 +115,9 @@ export class DeliveryLoop {
     }
     const rooms = this.shares.claimRooms(this.ready.map(({ row }) => row));
     const claimed = await claimDueDeliveries(this.deps.orm.em.fork(), room, this.leaseMs, rooms);
+    const claimedAt = Date.now();
     this.moreDue = claimed.length === room;
-    this.ready.push(...claimed.map((row) => ({ row })));
+    this.ready.push(...claimed.map(({ row, leaseLeftMs }) => ({ row, leaseEndsAt: claimedAt + leaseLeftMs })));
     this.pump();
   }
 
@@ -113,10 +125,12 @@ export class DeliveryLoop {
   private pump(): void {
     const noRoom: WebhookDeliveryRow[] = [];
     while (!this.stopped && this.inFlight.size < this.options.concurrency && this.ready.length > 0) {
-      const { row, endpoint, readAt = 0 } = this.ready.shift() as { row: WebhookDeliveryRow; endpoint?: DeliveryEndpoint; readAt?: number };
+      const { row, endpoint, readAt = 0, leaseEndsAt } = this.ready.shift() as ReadyDelivery;
       // A lease that ends before this attempt could: another copy may claim it meanwhile, so
       // it is left to the claims (sent once, by whoever claims it next).
-      if (row.next_attempt_at !== null && pgTimestamp(row.next_attempt_at).getTime() < Date.now() + this.deps.settings.timeoutMs) continue;
+      // Those this copy queued were leased by its own clock; claimed ones by the database's, measured as time left.
+      const leaseEnd = leaseEndsAt ?? (row.next_attempt_at === null ? null : pgTimestamp(row.next_attempt_at).getTime());
+      if (leaseEnd !== null && leaseEnd < Date.now() + this.deps.settings.timeoutMs) continue;
       // Its workspace or endpoint holds its share of the slots (endpoints that answer slowly or
       // never): due again at once, for another copy, or this one once a slot of theirs frees.
       if (!this.shares.hasRoom(row)) {

@@ -1,6 +1,6 @@
 import { isWebhookSecret } from '../workers/webhooks/endpoints/endpoint-secret.js';
 import type { ParsedArgs } from './args.js';
-import { firstLineOfStdin } from './stdin-line.js';
+import { secretLineFromStdin } from './stdin-line.js';
 import { UsageError } from './usage-error.js';
 
 /** The environment variable `crm webhooks test` reads a signing secret from (the name the console's receiver example uses). */
@@ -9,7 +9,7 @@ export const WEBHOOK_SECRET_ENV = 'CRM_WEBHOOK_SECRET';
 export const WEBHOOK_SECRET_OPTIONS = { secret: { type: 'string' }, 'secret-stdin': { type: 'boolean' } } as const;
 
 /** How the usage text says where a secret may come from. */
-export const WEBHOOK_SECRET_SOURCES = `--secret-stdin reads the first line of standard input. --secret whsec_… still works but
+export const WEBHOOK_SECRET_SOURCES = `--secret-stdin reads the first line of standard input (typed without echo on a terminal). --secret whsec_… still works but
 warns: on the command line the secret lands in shell history and the process list.`;
 
 /**
@@ -23,7 +23,7 @@ export async function webhookSecretFrom(args: ParsedArgs, usage: string): Promis
   if (args.values['secret-stdin'] === true) {
     if (option !== undefined) throw new UsageError('Give --secret or --secret-stdin, not both.', usage);
     source = 'The secret read from standard input';
-    secret = (await firstLineOfStdin()).trim();
+    secret = (await secretLineFromStdin('Signing secret (whsec_…): ')).trim();
     if (secret === '') throw new UsageError('--secret-stdin read no secret from standard input.', usage);
   } else if (option !== undefined) {
     process.stderr.write(`crm: --secret puts the secret in shell history and the process list; give it in ${WEBHOOK_SECRET_ENV} or with --secret-stdin instead.\n`);

@@ -29,7 +29,8 @@ export async function whileHeld<T>(
     await watcher.connect();
     let waited = false;
     try {
-      for (let i = 0; i < 250 && !settled && !waited; i++) {
+      // Up to 20 s: on a slow, shared machine the request can take seconds to reach Postgres.
+      for (let i = 0; i < 1000 && !settled && !waited; i++) {
         const rows = await watcher.query('select 1 from pg_stat_activity where $1 = any(pg_blocking_pids(pid))', [pid]);
         waited = rows.rowCount !== 0;
         if (!waited) await new Promise((resolve) => setTimeout(resolve, 20));

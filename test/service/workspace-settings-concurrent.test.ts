@@ -28,3 +28,14 @@ t.test("an update waiting for another's names only its own fields as changed", a
   t.equal(events.body.data.length, 1);
   t.same(events.body.data[0]?.data.previous_attributes, { default_country: 'US' }, 'only default_country, which this update changed');
 });
+
+t.test('an update does not wait for writes in flight in the workspace (nor hold them off)', async (t) => {
+  const ws = await stack.bootstrap({ defaultCountry: 'US' });
+  const api = client(stack.baseUrl, await stack.token(ws.workspace.id, ['schema:write']));
+  // What an insert's foreign key to the workspace takes on its row, held as by a long import batch.
+  const insertInFlight = [{ sql: 'select 1 from workspaces where id = $1 for key share', params: [ws.workspace.id] }];
+  const { result, waited } = await whileHeld(stack.db.url, insertInFlight, () => api.send<WorkspaceSettings>('PATCH', '/v1/workspace', { body: { time_zone: 'Asia/Tokyo' } }));
+  t.notOk(waited, 'no wait for the insert: the settings lock (FOR NO KEY UPDATE) leaves key-share locks be');
+  t.equal(result.status, 200);
+  t.equal(result.body.time_zone, 'Asia/Tokyo');
+});

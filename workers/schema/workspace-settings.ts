@@ -2,13 +2,17 @@ import type { getWorkspaceSettings, updateWorkspaceSettings, WorkspaceSettings }
 import type { WorkspaceSql } from '../../shared/db/workspace-sql.js';
 import type { OperationHandler } from '../runtime/worker-call.js';
 
-/** `lock`: held until the write commits, so the event's previous values are the ones it replaced. */
+/**
+ * `lock`: held until the write commits, so the event's previous values are the ones it replaced.
+ * FOR NO KEY UPDATE, as the update itself takes: FOR UPDATE would also wait for, and then hold
+ * off, every insert in the workspace (their foreign keys take FOR KEY SHARE on this row).
+ */
 async function loadSettings(db: WorkspaceSql, options: { lock?: boolean } = {}): Promise<WorkspaceSettings> {
   const row = await db.global
     .selectFrom('workspaces')
     .select(['id', 'name', 'default_country', 'time_zone'])
     .where('id', '=', db.workspaceId)
-    .$if(options.lock === true, (q) => q.forUpdate())
+    .$if(options.lock === true, (q) => q.forNoKeyUpdate())
     .executeTakeFirstOrThrow();
   return { object: 'workspace', ...row };
 }

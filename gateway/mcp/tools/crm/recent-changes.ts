@@ -83,7 +83,7 @@ export const recentChangesTool = defineTool({
       .optional()
       .describe("One actor's changes: the by.id of a change (a token tok_…, an agent gnt_…, a user usr_…)"),
     since: dayOrInstant('within').optional().describe(
-      "Only changes strictly after this instant (exclusive: a change at exactly it is left out; ISO 8601 with its offset, e.g. 2026-01-31T16:00:00Z), or from the start of this day (YYYY-MM-DD) in the workspace time zone, inclusive. A day is echoed as applied_range.since. To look again for new changes, give an instant a few seconds before the newest change's at you saw and skip the change ids you already have: a change's at is taken just before it is saved, so one saved late (an import) can carry an earlier at than changes already listed",
+      "Only changes strictly after this instant (exclusive: a change at exactly it is left out; ISO 8601 with its offset, e.g. 2026-01-31T16:00:00Z), or from the start of this day (YYYY-MM-DD) in the workspace time zone, inclusive. A day is echoed as applied_range.since. To look again for new changes, give an instant at least 30 seconds before the newest change's at you saw and skip the change ids you already have: a change's at is taken just before it is saved, so one saved late (an import batch may take 30 seconds) can carry an earlier at than changes already listed",
     ),
     within: CreatedWithin.optional().describe(
       'Only changes in this period of the workspace time zone, e.g. today or last_7_days; echoed as applied_range.since (inclusive) and applied_range.before (exclusive). Not with since',

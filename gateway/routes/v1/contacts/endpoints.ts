@@ -12,7 +12,7 @@ export const listContactsEndpoint = defineEndpoint({
   operationId: 'listContacts',
   summary: 'List contacts',
   description:
-    'Contacts in creation order (created_at, then id; sort=newest_first reverses it). Follow links.next to read every contact exactly once; filters combine with AND and travel in links.next. Days (YYYY-MM-DD) and created_within are read in the workspace time zone; applied_range says which instants the creation-date filters selected.',
+    'Contacts in creation order (created_at, then id; sort=newest_first reverses it). Follow links.next to read every contact committed before the walk reached it, none twice (a write committing during the walk can be passed: docs/api.md); filters combine with AND and travel in links.next. Days (YYYY-MM-DD) and created_within are read in the workspace time zone; applied_range says which instants the creation-date filters selected.',
   tag,
   op: listContacts,
   query: ListContactsQuery,

@@ -12,7 +12,7 @@ export const listNotesEndpoint = defineEndpoint({
   path: '/v1/notes',
   operationId: 'listNotes',
   summary: 'List notes',
-  description: `Notes in creation order (created_at, then id; order=desc for newest first). With contact_id or deal_id, that record's notes; without, every note on a record the token may read. Follow links.next to read each exactly once. ${SCOPES_FOLLOW}`,
+  description: `Notes in creation order (created_at, then id; order=desc for newest first). With contact_id or deal_id, that record's notes; without, every note on a record the token may read. Follow links.next to read each, none twice. ${SCOPES_FOLLOW}`,
   tag,
   op: listNotes,
   query: ListNotesQuery,

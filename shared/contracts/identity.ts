@@ -98,11 +98,16 @@ export const Member = z.object({
   created_at: z.string(),
 });
 
+/**
+ * `crm users add` only: it checks an existing user's password and says whether it matched,
+ * which from any other caller would be a password oracle outside sign-in's per-address limit.
+ */
 export const addUser = defineOperation({
   worker: 'tokens',
   resource: 'members',
   verb: 'add',
   scope: 'tokens:write',
+  operatorOnly: true,
   input: z.strictObject({
     email: UserEmail,
     password: Password,

@@ -12,7 +12,7 @@ import { queueOf, subjectOf } from '../../shared/bus/operation.js';
 import type { CallContext } from '../../shared/contracts/call-context.js';
 import { createContact, getContact, listContacts } from '../../shared/contracts/contacts.js';
 import { healthOf } from '../../shared/contracts/health.js';
-import { bootstrapWorkspace } from '../../shared/contracts/identity.js';
+import { addUser, bootstrapWorkspace } from '../../shared/contracts/identity.js';
 import { signIn } from '../../shared/contracts/sessions.js';
 import { createToken } from '../../shared/contracts/tokens.js';
 import { deriveSecrets } from '../../shared/secrets.js';
@@ -151,6 +151,27 @@ t.test('operator calls: only the command line, signed, can make them', async (t)
   t.same(await env.db.query("select id from users where email = 'forged@bus.test'"), [], 'no user was created');
   const stored = await env.db.query<{ name: string }>('select name from api_tokens where workspace_id = $1 order by name', [workspaceId]);
   t.same(stored.map((r) => r.name), ['backdoor'], 'one token, from the one signed call');
+});
+
+t.test('crm users add: only the signed command line, not a gateway acting for an administrator', async (t) => {
+  const ws = await env.crm(['bootstrap', '--org', 'Oracle Bus Org', '--workspace', 'Oracle Bus WS', '--email', 'admin@oracle-bus.test', '--password', TEST_PASSWORD, '--json']);
+  const { workspace, user } = JSON.parse(ws.stdout) as { workspace: { id: string }; user: { id: string } };
+  const administrator: CallContext = { workspace_id: workspace.id, principal: { type: 'user', id: user.id, scopes: ['tokens:write'] }, visibility: 'all' };
+  const gw = await connectAs('gateway');
+  const send = async (input: unknown) => {
+    const h = natsHeaders();
+    h.set(HEADER.requestId, 'req_forged_users_add');
+    h.set(HEADER.deadline, String(Date.now() + 5000));
+    const reply = decodeReply((await gw.request(subjectOf(ns, addUser), encode({ context: administrator, input }), { timeout: 5000, headers: h })).data);
+    return reply === undefined ? 'not a reply' : reply.ok ? 'done' : reply.error.code;
+  };
+  // Before, a wrong password answered "not theirs" (a conflict) and the right one succeeded:
+  // an unthrottled password oracle for any address, outside sign-in's per-address limit.
+  const guess = { email: 'admin@oracle-bus.test', password: 'not the password at all', permissions: ['configuration'], visibility: 'all' };
+  t.equal(await send(guess), 'forbidden', 'a wrong password: refused as unsigned, saying nothing about the password');
+  t.equal(await send({ ...guess, password: TEST_PASSWORD }), 'forbidden', 'the right password: refused the same way');
+  t.equal(await send({ ...guess, email: 'new-member@oracle-bus.test' }), 'forbidden', 'a new user: refused, nothing created');
+  t.same(await env.db.query("select id from users where email = 'new-member@oracle-bus.test'"), [], 'no user was created');
 });
 
 t.test('valid JSON in a malformed envelope: the contacts worker answers an error and does nothing', async (t) => {

@@ -1,12 +1,10 @@
 import t from 'tap';
 import { ADMIN_PERMISSIONS, grantableScopes } from '../../shared/auth/permissions.js';
 import type { CallContext } from '../../shared/contracts/call-context.js';
-import { addUser } from '../../shared/contracts/identity.js';
 import { inviteMember, removeMember, updateMember } from '../../shared/contracts/members.js';
 import { busAs } from '../helpers/bus-as.js';
 import { whileHeld } from '../helpers/held-lock.js';
 import { useStack } from '../helpers/shared-stack.js';
-import { TEST_PASSWORD } from '../helpers/stack.js';
 
 /**
  * A workspace always keeps a member with the Configuration permission: not by demoting or
@@ -59,13 +57,13 @@ t.test('two administrators removed at once: the second waits, then is refused', 
 
 t.test('crm users add cannot take Configuration from the last administrator', async (t) => {
   const ws = await stack.bootstrap();
-  const context = contextOf(ws.workspace.id, ws.user.id);
-  const input = { email: ws.user.email, password: TEST_PASSWORD, permissions: ['contacts.read' as const], visibility: 'all' as const };
-  await t.rejects(gateway.call(addUser, input, { context, requestId: 'req_users_add_demote' }), { code: 'conflict' });
+  // As the command line calls it: the operator, signed.
+  const demote = () => stack.addMember(ws.workspace.id, ws.user.email, ['contacts.read'], 'all');
+  await t.rejects(demote(), { code: 'conflict' });
   t.same(await administrators(ws.workspace.id), [ws.user.id], 'still the administrator');
 
   const other = await stack.addMember(ws.workspace.id, `second-${Date.now()}@example.test`, ADMIN_PERMISSIONS, 'all');
-  await gateway.call(addUser, input, { context, requestId: 'req_users_add_demote_ok' });
+  await demote();
   t.same(await administrators(ws.workspace.id), [other], 'with another administrator, the demotion is made');
 });
 

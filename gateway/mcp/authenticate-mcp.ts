@@ -40,8 +40,12 @@ export function authenticateMcp(
     const metadata = resourceMetadataUrl(publicUrl(), def);
     const refuse = (error: CrmError, scope?: string) => sendBearerChallenge(res, error, metadata, scope);
 
+    // What a client is told to ask for: every scope of the server. The authorization request's
+    // scope narrows the grant, and consent itself keeps a first connection read-only, so naming
+    // only the reads here would take "Allow changes" from a client that re-authorizes.
+    const scopesToAsk = [...def.readScopes, ...def.writeScopes].join(' ');
     const credentialText = bearerCredential(req);
-    if (!credentialText) return sendCredentialNeeded(res, metadata, def.readScopes.join(' '));
+    if (!credentialText) return sendCredentialNeeded(res, metadata, scopesToAsk);
     let credential: ResolvedCredential;
     let expiresAt = FAR_FUTURE;
     let clientId = 'api-token';
@@ -66,7 +70,7 @@ export function authenticateMcp(
       }
     } catch (error) {
       // The scopes to ask for again, as on the first 401 (MCP 2025-11-25): without them a client re-authorizing falls back to every scope the server supports.
-      if (error instanceof CrmError && BEARER_ERROR[error.code]) return refuse(error, def.readScopes.join(' '));
+      if (error instanceof CrmError && BEARER_ERROR[error.code]) return refuse(error, scopesToAsk);
       throw error;
     }
     if (!canUseServer(server, credential.scopes)) {

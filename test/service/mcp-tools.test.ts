@@ -209,7 +209,7 @@ t.test('scopes: a tool error naming the scope; 403 for a credential that cannot 
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
   });
   t.equal(invalid.status, 401);
-  t.match(invalid.headers.get('www-authenticate'), /^Bearer error="invalid_token", .*scope="contacts:read deals:read schema:read events:read", resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp\/crm"$/);
+  t.match(invalid.headers.get('www-authenticate'), /^Bearer error="invalid_token", .*scope="contacts:read deals:read schema:read events:read contacts:write deals:write", resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp\/crm"$/);
   const studioReader = await connect('studio', await stack.token(W, ['studio:read']));
   const write = await call(studioReader, 'create_pipeline', { name: 'Nope' });
   t.equal(write.isError, true, 'a write tool is not even listed to a reader');

@@ -63,8 +63,8 @@ t.test('metadata: RFC 8414, RFC 9728 for each server, JWKS', async (t) => {
   t.equal(unauthenticated.status, 401);
   t.equal(
     unauthenticated.headers.get('www-authenticate'),
-    `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp/crm", scope="contacts:read deals:read schema:read events:read"`,
-    'no error code (RFC 6750 §3.1), the read scopes to ask for (MCP 2025-11-25)',
+    `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp/crm", scope="contacts:read deals:read schema:read events:read contacts:write deals:write"`,
+    'no error code (RFC 6750 §3.1), the scopes to ask for (MCP 2025-11-25): all of them, which consent narrows',
   );
   const body = (await unauthenticated.json()) as Record<string, unknown>;
   t.equal(body.error, undefined, 'nor an error code in the body');

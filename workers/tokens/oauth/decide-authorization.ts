@@ -11,6 +11,7 @@ import { sessionUser } from '../sessions/session-user.js';
 import { agentEventObjects } from './agent-event-object.js';
 import { userEvents } from './grant-event-recorders.js';
 import { pendingRequest } from './pending-request.js';
+import { narrowedToRequest } from './requested-scopes.js';
 import { workspacesWithPriorGrant } from './view-consent.js';
 
 export const PASSWORD_CHANGE_FIRST = 'Choose your own password in the console before connecting an agent: yours is still the temporary one you were given.';
@@ -20,7 +21,7 @@ const CODE_TTL_MS = 120_000;
 
 /**
  * Approve: a grant for the chosen workspace (read-only, plus writes when offered and
- * allowed), and a one-time code for the client. Deny: the client hears access_denied.
+ * allowed; only those of the request's `scope` when it names any), and a one-time code for the client. Deny: the client hears access_denied.
  * Either way the request is finished and cannot be decided again.
  */
 export const decideAuthorizationHandler: UnscopedHandler<typeof decideAuthorization> = async ({ input, em, services, requestId }) =>
@@ -48,7 +49,7 @@ export const decideAuthorizationHandler: UnscopedHandler<typeof decideAuthorizat
       .where('user_id', '=', user.id)
       .executeTakeFirst();
     if (!member) throw new ForbiddenError('You are not a member of that workspace.');
-    const allowed = serverScopesFor(request.server, member.permissions as Permission[]);
+    const allowed = narrowedToRequest(request.server, serverScopesFor(request.server, member.permissions as Permission[]), request.requested_scopes);
     const offersChanges = (await workspacesWithPriorGrant(tx, user.id, request.server, request.client_id)).has(input.workspace_id);
     const scopes = [...allowed.read, ...(input.allow_changes && offersChanges ? allowed.write : [])];
     if (scopes.length === 0) throw new ValidationError('Your permissions in that workspace allow nothing on this server.', 'workspace_id');

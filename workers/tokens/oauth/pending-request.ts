@@ -7,7 +7,7 @@ export async function pendingRequest(em: EntityManager, id: string, forUpdate = 
   const query = sqlOf(em)
     .selectFrom('oauth_authorization_requests as r')
     .innerJoin('oauth_clients as c', 'c.id', 'r.client_id')
-    .select(['r.id', 'r.client_id', 'r.redirect_uri', 'r.code_challenge', 'r.state', 'r.server', 'r.resource', 'c.client_name'])
+    .select(['r.id', 'r.client_id', 'r.redirect_uri', 'r.code_challenge', 'r.state', 'r.server', 'r.resource', 'r.requested_scopes', 'c.client_name'])
     .where('r.id', '=', id)
     .where('r.completed_at', 'is', null)
     .where('r.expires_at', '>', new Date().toISOString());

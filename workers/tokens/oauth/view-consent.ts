@@ -8,6 +8,7 @@ import { crossWorkspaceSql } from '../../../shared/db/cross-workspace-sql.js';
 import type { UnscopedHandler } from '../../runtime/worker-call.js';
 import { sessionUser } from '../sessions/session-user.js';
 import { pendingRequest } from './pending-request.js';
+import { narrowedToRequest } from './requested-scopes.js';
 import { REVOKED_FOR_THEFT } from './theft-revocations.js';
 
 /**
@@ -69,7 +70,7 @@ export const viewConsentHandler: UnscopedHandler<typeof viewConsent> = async ({ 
     user,
     password_change_required,
     workspaces: memberships.map((m) => {
-      const scopes = serverScopesFor(request.server, m.permissions as Permission[]);
+      const scopes = narrowedToRequest(request.server, serverScopesFor(request.server, m.permissions as Permission[]), request.requested_scopes);
       return { id: m.id, name: m.name, organization: m.organization, read_scopes: scopes.read, write_scopes: prior.has(m.id) ? scopes.write : [] };
     }),
   };

@@ -23,7 +23,15 @@ export const authenticateTokenHandler: UnscopedHandler<typeof authenticateToken>
   if (token.expires_at && pgTimestamp(token.expires_at) <= now) throw new UnauthenticatedError('The API token has expired.');
 
   if (lastUseDue(token.last_used_at, now)) {
-    await workspaceSql(em, token.workspace_id).updateTable('api_tokens').set({ last_used_at: now }).where('id', '=', token.id).execute();
+    // A revocation that held the row while this waited has committed (and been broadcast) by
+    // now: answering from the read above would let the gateway cache the token after it.
+    const noted = await workspaceSql(em, token.workspace_id)
+      .updateTable('api_tokens')
+      .set({ last_used_at: now })
+      .where('id', '=', token.id)
+      .returning('revoked_at')
+      .executeTakeFirst();
+    if (!noted || noted.revoked_at) throw new UnauthenticatedError('The API token has been revoked.');
   }
   return {
     token_id: token.id,

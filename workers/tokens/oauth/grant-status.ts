@@ -22,7 +22,15 @@ export const grantStatusHandler: UnscopedHandler<typeof grantStatus> = async ({ 
   if (!grant || grant.revoked_at) return { active: false };
   const now = new Date();
   if (lastUseDue(grant.last_used_at, now)) {
-    await workspaceSql(em, grant.workspace_id).updateTable('oauth_grants').set({ last_used_at: now }).where('id', '=', input.grant_id).execute();
+    // A revocation that held the row while this waited has committed (and been broadcast) by
+    // now: answering from the read above would let the gateway cache "active" after it.
+    const noted = await workspaceSql(em, grant.workspace_id)
+      .updateTable('oauth_grants')
+      .set({ last_used_at: now })
+      .where('id', '=', input.grant_id)
+      .returning('revoked_at')
+      .executeTakeFirst();
+    if (!noted || noted.revoked_at) return { active: false };
   }
   const allowed = serverScopesFor(grant.server, grant.permissions as Permission[]);
   const scopes = grant.scopes.filter((s) => allowed.read.includes(s) || allowed.write.includes(s));

@@ -50,6 +50,8 @@ function showError(res: Response, error: OAuthError, status = statusOf(error)): 
  */
 function redirectUriOf(client: OAuthClientInformationFull, requested: string | undefined): string {
   if (requested !== undefined) {
+    // Registration refuses a fragment; the loopback match (any port) compares no fragment, so it is refused here (RFC 6749 §3.1.2).
+    if (requested.includes('#')) throw new InvalidRequestError('redirect_uri must not include a fragment (#)');
     const matches = isMetadataClientId(client.client_id) ? (registered: string) => registered === requested : (registered: string) => redirectUriMatches(requested, registered);
     if (!client.redirect_uris.some(matches)) {
       throw new InvalidRequestError(isMetadataClientId(client.client_id) ? "redirect_uri is not one of the redirect_uris of the client's metadata document" : 'Unregistered redirect_uri');

@@ -253,6 +253,13 @@ t.test('an unregistered redirect_uri is an error at the server, never a redirect
   t.equal(res.status, 400);
   t.equal(res.headers.get('location'), null, 'no Location header');
   t.match(await res.text(), /redirect_uri/);
+  // A loopback address matches on any port (RFC 8252 §7.3), but never with a fragment (RFC 6749 §3.1.2).
+  for (const withFragment of [`${REDIRECT}#x`, 'http://127.0.0.1:4000/cb#x']) {
+    const fragment = await fetch(authorizeUrl({ baseUrl: base, clientId, redirectUri: withFragment, server: 'crm', challenge: pkce().challenge }), { redirect: 'manual' });
+    t.equal(fragment.status, 400, withFragment);
+    t.equal(fragment.headers.get('location'), null, 'no Location header');
+    t.match(await fragment.text(), /fragment/);
+  }
   const unknownClient = await fetch(authorizeUrl({ baseUrl: base, clientId: 'nobody', redirectUri: REDIRECT, server: 'crm', challenge: pkce().challenge }), { redirect: 'manual' });
   t.equal(unknownClient.status, 400);
   t.equal(unknownClient.headers.get('location'), null);

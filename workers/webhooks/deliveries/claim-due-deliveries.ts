@@ -7,6 +7,13 @@ import type { ClaimRooms } from './in-flight-shares.js';
 /** How many due deliveries a claim looks at for each one it may take: enough to find other workspaces behind one's backlog. */
 const LOOKED_AT_PER_TAKEN = 8;
 
+/** A delivery a claim took, and how long its lease has left by the database's clock when it was taken. */
+export interface ClaimedDelivery {
+  row: WebhookDeliveryRow;
+  /** Measured in SQL (leased_until - now()): the lease's end is the database's time, and this copy's clock may be off. */
+  leaseLeftMs: number;
+}
+
 /**
  * Takes up to `limit` due deliveries for this copy: rows locked by another copy's claim
  * are skipped (SKIP LOCKED), and each taken row's next attempt moves `leaseMs` ahead, so
@@ -18,13 +25,6 @@ const LOOKED_AT_PER_TAKEN = 8;
  * those with no room left are not even looked at, so one workspace's backlog of deliveries
  * to endpoints that never answer cannot hide another's behind it.
  */
-/** A delivery a claim took, and how long its lease has left by the database's clock when it was taken. */
-export interface ClaimedDelivery {
-  row: WebhookDeliveryRow;
-  /** Measured in SQL (leased_until - now()): the lease's end is the database's time, and this copy's clock may be off. */
-  leaseLeftMs: number;
-}
-
 export async function claimDueDeliveries(em: EntityManager, limit: number, leaseMs: number, rooms: ClaimRooms): Promise<ClaimedDelivery[]> {
   if (limit <= 0) return [];
   const db = crossWorkspaceSql(em, 'the delivery loop sends the due deliveries of every workspace, each on its own workspace afterwards');
@@ -65,15 +65,16 @@ export async function claimDueDeliveries(em: EntityManager, limit: number, lease
 }
 
 /**
- * Gives back deliveries this copy took and never attempted (it is stopping): due now, so that
- * another copy's next look (within a second) sends them, not the end of their lease,
+ * Gives back deliveries this copy took and never attempted (it is stopping, or they are over
+ * their workspace's or endpoint's share of its slots): due now, so that another copy's next
+ * look (or this one's, once a slot frees) sends them, not the end of their lease,
  * WEBHOOK_TIMEOUT plus 30 s later. Only while the lease is still the one this copy took:
  * another copy may have claimed one whose lease ended meanwhile.
  */
 export async function handBackDeliveries(em: EntityManager, rows: readonly Pick<WebhookDeliveryRow, 'id' | 'leased_until'>[]): Promise<void> {
   const leased = rows.filter((r): r is typeof r & { leased_until: string } => r.leased_until !== null);
   if (leased.length === 0) return;
-  const db = crossWorkspaceSql(em, 'a stopping delivery loop gives back what it took of every workspace');
+  const db = crossWorkspaceSql(em, 'a delivery loop gives back what it took and will not send now, of every workspace');
   await db
     .updateTable('webhook_deliveries')
     .set({ next_attempt_at: sql<string>`now()`, leased_until: null })

@@ -23,7 +23,8 @@ export function startWebhookDelivery(services: WorkerServices, log: Logger): Bac
    * Events handed over (by the stream's consumer, or by the relay without NATS): their
    * deliveries are stored, leased to this copy, before this resolves (and the events are
    * acknowledged), then sent at once. A backlog waits where the events come from (the
-   * stream, the outbox) rather than in this process.
+   * stream, the outbox) rather than in this process; deliveries over their workspace's or
+   * endpoint's share of the slots wait in Postgres, due, for a slot to free.
    */
   const deliver = async (events: StreamEvent[]): Promise<void> => {
     await loop.room();

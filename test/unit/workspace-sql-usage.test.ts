@@ -34,6 +34,7 @@ const RAW_SQL_FILES: Record<string, string> = {
   'unpublished-events.ts': 'the relay reads and empties the outbox of every workspace (crossWorkspaceSql)',
   'attempt-batch.ts': 'attempts stored from unnest(…) arrays in one statement; each row is matched on its own workspace_id (crossWorkspaceSql)',
   'queue-delivery.ts': 'deliveries inserted from unnest(…) arrays in one statement; every row carries db.workspaceId',
+  'claim-due-deliveries.ts': 'due deliveries of every workspace claimed in turn by workspace (window functions over a SKIP LOCKED pick); each is sent on its own workspace afterwards (crossWorkspaceSql)',
 };
 
 const root = ROOT;

@@ -9,6 +9,18 @@ const literal = (regex: string): string => `E'${regex.replaceAll('\\', '\\\\')}'
 /** The name as sameName compares it (workers/runtime/same-name.ts): the expression both indexes now hold. */
 const NAME_KEY = `lower(btrim(regexp_replace(regexp_replace(name, ${literal(SHOWN_AS_NOTHING)}, '', 'g'), ${literal(SPACES)}, ' ', 'g')))`;
 
+/** The PL/pgSQL that rebuilds `index` on the folded name of `table`'s active rows within `scope`, its twins stored before left out by id and name. */
+function foldedUniqueIndex(table: 'pipelines' | 'stages', scope: 'workspace_id' | 'pipeline_id', index: string): string {
+  return `
+        select coalesce(string_agg(format('(%L, %L)', id, name), ', '), '') into twins from (
+          select id, name, row_number() over (partition by ${scope}, ${NAME_KEY} order by created_at, id) as nth
+          from ${table} where archived_at is null
+        ) t where nth > 1;
+        drop index if exists ${index};
+        execute format('create unique index ${index} on ${table} (${scope}, (%s)) where archived_at is null%s',
+          $k$${NAME_KEY}$k$, case when twins = '' then '' else format(' and (id, name) not in (%s)', twins) end);`;
+}
+
 /**
  * Pipeline and stage names are compared without the characters that show as nothing
  * ("Closed\u200bWon" is "Closed Won": sameName), and the unique indexes that decide a race between
@@ -30,21 +42,8 @@ export class Migration0021NamesFoldedUnique extends Migration {
       declare
         twins text;
       begin
-        select coalesce(string_agg(format('(%L, %L)', id, name), ', '), '') into twins from (
-          select id, name, row_number() over (partition by workspace_id, ${NAME_KEY} order by created_at, id) as nth
-          from pipelines where archived_at is null
-        ) p where nth > 1;
-        drop index if exists pipelines_workspace_name_key;
-        execute format('create unique index pipelines_workspace_name_key on pipelines (workspace_id, (%s)) where archived_at is null%s',
-          $k$${NAME_KEY}$k$, case when twins = '' then '' else format(' and (id, name) not in (%s)', twins) end);
-
-        select coalesce(string_agg(format('(%L, %L)', id, name), ', '), '') into twins from (
-          select id, name, row_number() over (partition by pipeline_id, ${NAME_KEY} order by created_at, id) as nth
-          from stages where archived_at is null
-        ) s where nth > 1;
-        drop index if exists stages_pipeline_name_key;
-        execute format('create unique index stages_pipeline_name_key on stages (pipeline_id, (%s)) where archived_at is null%s',
-          $k$${NAME_KEY}$k$, case when twins = '' then '' else format(' and (id, name) not in (%s)', twins) end);
+        ${foldedUniqueIndex('pipelines', 'workspace_id', 'pipelines_workspace_name_key')}
+        ${foldedUniqueIndex('stages', 'pipeline_id', 'stages_pipeline_name_key')}
       end $$;
     `);
   }
